@@ -1,0 +1,81 @@
+#pragma once
+// The legacy-era handshake (`initialize`, `notifications/initialized`) as data
+// and a small state machine. No I/O here. The modern era has no handshake, so
+// nothing else in the engine depends on this file's state.
+
+#include <mcp/protocol/errors.hpp>
+#include <mcp/protocol/versions.hpp>
+
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace mcp {
+
+/// Names a client or server implementation (`clientInfo` / `serverInfo`).
+struct implementation {
+  std::string name;
+  std::string version;
+  std::optional<std::string> title = {};        ///< sent from 2025-06-18 on
+  std::optional<std::string> description = {};  ///< sent from 2025-11-25 on
+  std::optional<std::string> website_url = {};  ///< sent from 2025-11-25 on
+  json::array icons = {};                       ///< sent from 2025-11-25 on
+};
+
+/// Serializes for the peer's revision, dropping fields it does not know.
+json::object to_json(const implementation& info, const dialect& d);
+/// Reads an implementation object; throws protocol_error(-32602) naming `where`.
+implementation parse_implementation(const json::value& value, std::string_view where);
+
+/// The parameters of `initialize` as a client sends them.
+struct initialize_request {
+  std::string protocol_version;  ///< as requested, possibly unknown to us
+  json::object capabilities;
+  implementation client_info;
+};
+
+json::object to_json(const initialize_request& req);
+/// Throws protocol_error(-32602) whose message names the offending field.
+initialize_request parse_initialize_request(const json::object& params);
+
+/// The result of `initialize` as a server sends it.
+struct initialize_result {
+  protocol_version version;
+  json::object capabilities;
+  implementation server_info;
+  std::optional<std::string> instructions;
+};
+
+json::object to_json(const initialize_result& result);
+/// Reads a server's answer. Throws protocol_error(-32602) for a malformed
+/// result and for a version outside `supported` (the client must then disconnect).
+initialize_result parse_initialize_result(const json::object& result,
+                                          std::span<const protocol_version> supported);
+
+/// Where a legacy session is in its lifecycle, and which requests it admits.
+class legacy_lifecycle {
+ public:
+  enum class phase { awaiting_initialize, operating };
+
+  /// The error to answer `method` with in the current phase, if any:
+  /// only `ping` is served before `initialize`, and `initialize` only once.
+  std::optional<rpc_error> admit(std::string_view method) const;
+
+  /// Call once the `initialize` reply has been produced.
+  void on_initialize_answered() noexcept { phase_ = phase::operating; }
+  /// `notifications/initialized`: from now on the server may send requests.
+  void on_initialized_notification() noexcept { client_ready_ = phase_ == phase::operating; }
+
+  phase current() const noexcept { return phase_; }
+  bool client_ready() const noexcept { return client_ready_; }
+
+ private:
+  phase phase_ = phase::awaiting_initialize;
+  bool client_ready_ = false;
+};
+
+}  // namespace mcp

@@ -1,0 +1,65 @@
+#pragma once
+// The protocol revisions Caduceus speaks, what each one allows (its dialect),
+// and version negotiation. No I/O here.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace mcp {
+
+enum class protocol_version : std::uint8_t {
+  v2024_11_05,
+  v2025_03_26,
+  v2025_06_18,
+  v2025_11_25,
+  v2026_07_28,
+};
+
+/// Legacy revisions open a session with `initialize`; the modern era
+/// (2026-07-28 on) is stateless: every request carries its own envelope.
+enum class protocol_era : std::uint8_t { legacy, modern };
+
+/// What one revision allows on the wire. A handler is written once; the
+/// engine consults the dialect of the negotiated version to shape messages.
+struct dialect {
+  protocol_version version;
+  std::string_view name;
+  protocol_era era;
+  bool batches;              ///< JSON-RPC batches (2025-03-26 only)
+  bool progress_message;     ///< `message` in notifications/progress (2025-03-26+)
+  bool audio_content;        ///< `audio` content blocks (2025-03-26+)
+  bool tool_annotations;     ///< tool `annotations` (2025-03-26+)
+  bool completions;          ///< the `completions` server capability (2025-03-26+)
+  bool structured_content;   ///< `structuredContent`, `outputSchema`, `resource_link` (2025-06-18+)
+  bool titles;               ///< `title` on tools, resources, prompts, implementations (2025-06-18+)
+  bool elicitation;          ///< `elicitation/create` (2025-06-18+)
+  bool protocol_version_header;  ///< HTTP `MCP-Protocol-Version` header (2025-06-18+)
+  bool icons;                ///< `icons` on implementations and components (2025-11-25+)
+  bool url_elicitation;      ///< URL-mode elicitation (2025-11-25+)
+};
+
+/// Every revision known to this build, oldest first.
+std::span<const dialect> all_dialects() noexcept;
+const dialect& dialect_of(protocol_version v) noexcept;
+
+std::string_view to_string(protocol_version v) noexcept;
+std::optional<protocol_version> parse_protocol_version(std::string_view text) noexcept;
+
+/// The legacy revisions, oldest first: what a server offers by default.
+std::span<const protocol_version> legacy_versions() noexcept;
+/// The newest legacy revision.
+inline constexpr protocol_version latest_legacy_version = protocol_version::v2025_11_25;
+
+/// Server-side negotiation of a legacy `initialize` (lifecycle, "Version
+/// Negotiation"): the requested version when it is supported, else the latest
+/// supported legacy version. `supported` must hold at least one legacy version.
+protocol_version negotiate_version(std::string_view requested,
+                                   std::span<const protocol_version> supported) noexcept;
+
+/// The revision named in the HTTP `MCP-Protocol-Version` header when a
+/// request carries none: 2025-03-26, as the 2025-06-18 transport page says.
+inline constexpr protocol_version default_http_version = protocol_version::v2025_03_26;
+
+}  // namespace mcp

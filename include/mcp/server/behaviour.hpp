@@ -1,0 +1,45 @@
+#pragma once
+// The low-level server API: a virtual interface in the spirit of an Erlang
+// behaviour. Implement it to take full control of every request; the engine
+// under it still provides transports, the handshake and version negotiation,
+// concurrency, cancellation, progress routing and error containment.
+
+#include <mcp/server/context.hpp>
+
+#include <span>
+
+namespace mcp {
+
+class server_behaviour {
+ public:
+  virtual ~server_behaviour() = default;
+
+  virtual implementation server_info() const = 0;
+  /// The `capabilities` object of the `initialize` result.
+  virtual json::object capabilities() const = 0;
+  /// The versions this server speaks; negotiation picks among them.
+  virtual std::span<const protocol_version> supported_versions() const { return legacy_versions(); }
+  /// The optional `instructions` of the `initialize` result.
+  virtual std::optional<std::string> instructions() const { return std::nullopt; }
+
+  /// A session has been negotiated; set up its state. Runs before the
+  /// `initialize` reply is sent.
+  virtual void init(session& s) { (void)s; }
+
+  /// Serves one request; many run at once on one session. Return the result
+  /// object. Throw `mcp::protocol_error` to answer with a JSON-RPC error; any
+  /// other exception becomes -32603 for this request only. Unknown methods
+  /// should throw `protocol_error(errc::method_not_found, ...)`.
+  virtual asio::awaitable<json::object> handle_request(const request& req,
+                                                       request_context& ctx) = 0;
+
+  /// A notification from the client other than the ones the engine consumes
+  /// (`initialized`, `cancelled`, `progress`). Runs in order with the reading
+  /// of the stream: keep it short. Exceptions are logged and dropped.
+  virtual asio::awaitable<void> handle_notification(const notification& n, session& s);
+
+  /// The session ended (the peer closed, or the server shuts down).
+  virtual void terminate(session& s) { (void)s; }
+};
+
+}  // namespace mcp

@@ -1,0 +1,37 @@
+#pragma once
+// Runs a server behaviour on a transport.
+
+#include <mcp/server/behaviour.hpp>
+#include <mcp/transport/transport.hpp>
+
+#include <chrono>
+
+namespace mcp {
+
+struct server_options {
+  /// Requests of one session served at once; reading pauses beyond it.
+  std::size_t max_requests_in_flight = 256;
+  /// Bytes of replies and notifications queued for a slow reader before
+  /// handlers that send more wait.
+  std::size_t max_queued_bytes = 16 * 1024 * 1024;
+  /// A write the client does not take within this time closes the connection.
+  std::chrono::milliseconds write_timeout{30'000};
+  /// After the client ends its input, requests still running get this long to
+  /// finish (their replies are still delivered); then they are cancelled.
+  std::chrono::milliseconds drain_timeout{10'000};
+};
+
+/// Serves one connection until the client ends it or `stop` is cancelled
+/// (bind a cancellation slot to the awaiting coroutine to shut down: in-flight
+/// requests are cancelled and the transport is closed).
+///
+/// Runs on the transport's executor; with several threads on one io_context,
+/// give the transport a strand.
+asio::awaitable<void> serve(server_behaviour& behaviour, message_transport& transport,
+                            server_options options = {});
+
+/// Serves `behaviour` over this process's stdin and stdout until the client
+/// closes stdin or SIGINT/SIGTERM arrives. Returns the process exit code.
+int run_stdio_server(server_behaviour& behaviour, server_options options = {});
+
+}  // namespace mcp

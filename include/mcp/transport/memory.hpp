@@ -1,0 +1,21 @@
+#pragma once
+// Two transports linked to each other in memory: what one writes, the other
+// reads. For tests and for embedding a server and a client in one process.
+
+#include <mcp/transport/transport.hpp>
+
+#include <memory>
+#include <utility>
+
+namespace mcp {
+
+struct memory_options {
+  std::size_t capacity = 1024;  ///< frames buffered per direction before a writer waits
+  std::size_t max_frame_size = default_max_frame_size;
+};
+
+/// Both ends run on `ex`. Closing either end ends the stream for both.
+std::pair<std::unique_ptr<message_transport>, std::unique_ptr<message_transport>>
+make_memory_pair(asio::any_io_executor ex, memory_options options = {});
+
+}  // namespace mcp

@@ -1,0 +1,43 @@
+#pragma once
+// The stdio transport, client side: spawns an MCP server as a child process
+// and talks to it over its stdin and stdout.
+
+#include <mcp/transport/transport.hpp>
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mcp {
+
+struct process_options {
+  std::string command;                        ///< the program, looked up in PATH
+  std::vector<std::string> args;              ///< arguments after the program name
+  std::map<std::string, std::string> env;     ///< set in (or added to) the child's environment
+  bool inherit_environment = true;            ///< start from our environment
+  std::optional<std::string> working_directory;
+  /// Each line the child writes to stderr. Default: copied to our stderr.
+  std::function<void(std::string_view line)> on_stderr;
+  std::size_t max_frame_size = default_max_frame_size;
+  /// Shutdown (spec: lifecycle, "stdio"): close the child's stdin and wait
+  /// `exit_grace`; then SIGTERM and wait `terminate_grace`; then SIGKILL.
+  std::chrono::milliseconds exit_grace{2000};
+  std::chrono::milliseconds terminate_grace{2000};
+};
+
+/// Spawns the child. Throws `std::system_error` when it cannot be started
+/// (for example ENOENT for an unknown program).
+std::unique_ptr<message_transport> spawn_process(asio::any_io_executor ex, process_options options);
+
+/// Splits a command line into words the way a POSIX shell would for simple
+/// input: whitespace separates words, single and double quotes group them,
+/// a backslash escapes the next character. Throws std::invalid_argument on an
+/// unterminated quote.
+std::vector<std::string> split_command_line(std::string_view line);
+
+}  // namespace mcp

@@ -1,0 +1,51 @@
+#pragma once
+// A transport moves frames of text between two peers and nothing else: it
+// knows neither JSON-RPC nor MCP. The engines above it parse what it reads.
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+namespace mcp {
+
+namespace asio = boost::asio;
+
+/// One frame read from a transport.
+struct inbound_frame {
+  std::string text;
+  /// The frame exceeded the transport's size bound and was discarded;
+  /// `text` is empty. The engine answers it and reads on.
+  bool oversized = false;
+};
+
+/// The default bound on one inbound frame.
+inline constexpr std::size_t default_max_frame_size = 4 * 1024 * 1024;
+
+/// A bidirectional, message-framed connection.
+///
+/// @par Thread safety
+/// Not thread safe: call every member from the transport's executor (a strand
+/// when the io_context runs on several threads). At most one `read_frame` and
+/// one `write_frame` may be outstanding at a time; the engines guarantee this.
+class message_transport {
+ public:
+  virtual ~message_transport() = default;
+
+  virtual asio::any_io_executor get_executor() = 0;
+
+  /// Reads the next frame; `std::nullopt` at the orderly end of the stream.
+  /// Throws `boost::system::system_error` on an I/O failure.
+  virtual asio::awaitable<std::optional<inbound_frame>> read_frame() = 0;
+
+  /// Writes one frame completely. Throws `boost::system::system_error` on failure.
+  virtual asio::awaitable<void> write_frame(std::string frame) = 0;
+
+  /// Ends the connection in order (for a child process: close its stdin,
+  /// then SIGTERM, then SIGKILL, each after a deadline). Idempotent; never throws.
+  virtual asio::awaitable<void> close() = 0;
+};
+
+}  // namespace mcp

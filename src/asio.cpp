@@ -1,0 +1,3 @@
+// The one translation unit that holds Asio's compiled implementation
+// (BOOST_ASIO_SEPARATE_COMPILATION is set for the library and its users).
+#include <boost/asio/impl/src.hpp>

@@ -1,0 +1,178 @@
+#include "rpc_peer.hpp"
+
+#include <mcp/log.hpp>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+namespace mcp::detail {
+
+namespace {
+
+using clock = std::chrono::steady_clock;
+constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
+
+}  // namespace
+
+struct rpc_peer::pending_call {
+  explicit pending_call(asio::any_io_executor ex) : timer(ex) {}
+  asio::steady_timer timer;  // expires at the deadline; cancelled to wake the caller
+  std::optional<message> reply;
+  bool extended = false;     // the deadline moved: wait again
+  clock::time_point hard_deadline;
+  std::chrono::milliseconds timeout{};
+  std::function<void(const json::object&)> on_progress;
+};
+
+rpc_peer::rpc_peer(message_transport& transport, peer_limits limits)
+    : transport_(transport), limits_(limits), queue_ready_(transport.get_executor()),
+      queue_space_(transport.get_executor()), writer_done_(transport.get_executor()) {
+  // These timers are used as events: they never expire, cancel() wakes the waiters.
+  queue_ready_.expires_at(clock::time_point::max());
+  queue_space_.expires_at(clock::time_point::max());
+  writer_done_.expires_at(clock::time_point::max());
+}
+
+rpc_peer::~rpc_peer() = default;
+
+void rpc_peer::start(std::shared_ptr<void> keep_alive) {
+  writer_running_ = true;
+  asio::co_spawn(transport_.get_executor(), write_loop(),
+                 [keep_alive = std::move(keep_alive)](std::exception_ptr) {});
+}
+
+void rpc_peer::enqueue(std::string frame) {
+  queued_bytes_ += frame.size();
+  queue_.push_back(std::move(frame));
+  queue_ready_.cancel();
+}
+
+asio::awaitable<void> rpc_peer::send(std::string frame) {
+  for (;;) {
+    if (closed_) throw boost::system::system_error(asio::error::connection_aborted);
+    if (queue_.empty() || queued_bytes_ + frame.size() <= limits_.max_queued_bytes) {
+      enqueue(std::move(frame));
+      co_return;
+    }
+    co_await queue_space_.async_wait(as_tuple_awaitable);
+  }
+}
+
+asio::awaitable<void> rpc_peer::write_loop() {
+  using namespace asio::experimental::awaitable_operators;
+  asio::steady_timer deadline(transport_.get_executor());
+  for (;;) {
+    if (queue_.empty()) {
+      if (closed_) break;
+      co_await queue_ready_.async_wait(as_tuple_awaitable);
+      continue;
+    }
+    std::string frame = std::move(queue_.front());
+    queue_.pop_front();
+    queued_bytes_ -= frame.size();
+    queue_space_.cancel();
+    try {
+      deadline.expires_after(limits_.write_timeout);
+      const auto outcome =
+          co_await (transport_.write_frame(std::move(frame)) || deadline.async_wait(asio::use_awaitable));
+      if (outcome.index() == 1) throw boost::system::system_error(asio::error::timed_out, "write");
+    } catch (const std::exception& e) {
+      sdk_log(log_level::info, std::string("connection write failed: ") + e.what());
+      shutdown();
+      queue_.clear();
+      queued_bytes_ = 0;
+      break;
+    }
+  }
+  writer_running_ = false;
+  writer_done_.cancel();
+}
+
+asio::awaitable<void> rpc_peer::drained() {
+  while (writer_running_) co_await writer_done_.async_wait(as_tuple_awaitable);
+}
+
+void rpc_peer::shutdown() {
+  if (closed_) return;
+  closed_ = true;
+  for (auto& [id, call] : pending_) call->timer.cancel();
+  queue_ready_.cancel();
+  queue_space_.cancel();
+}
+
+asio::awaitable<json::object> rpc_peer::call(std::string method, json::object params,
+                                             call_settings settings) {
+  if (closed_) throw boost::system::system_error(asio::error::connection_aborted);
+  const std::int64_t id = next_id_++;
+  auto call = std::make_shared<pending_call>(transport_.get_executor());
+  if (settings.on_progress) {
+    auto& meta = params["_meta"];
+    if (!meta.is_object()) meta = json::object{};
+    meta.get_object()["progressToken"] = id;
+  }
+  const auto now = clock::now();
+  call->timeout = settings.timeout;
+  call->hard_deadline = now + settings.max_total;
+  call->on_progress = std::move(settings.on_progress);
+  call->timer.expires_at(std::min(now + settings.timeout, call->hard_deadline));
+  pending_.emplace(id, call);
+
+  try {
+    std::string frame = serialize(request{id, std::move(method), std::move(params)});
+    co_await send(std::move(frame));
+  } catch (...) {
+    pending_.erase(id);
+    throw;
+  }
+  for (;;) {
+    auto [ec] = co_await call->timer.async_wait(as_tuple_awaitable);
+    if (call->reply || closed_) break;
+    if (call->extended) {
+      call->extended = false;
+      continue;
+    }
+    // The deadline passed, or the caller cancelled: tell the peer, forget the id.
+    const bool timed_out = !ec;
+    pending_.erase(id);
+    enqueue(serialize(notification{
+        "notifications/cancelled",
+        {{"requestId", id}, {"reason", timed_out ? "Request timed out" : "Request cancelled"}}}));
+    throw boost::system::system_error(timed_out ? asio::error::timed_out
+                                                : asio::error::operation_aborted);
+  }
+  pending_.erase(id);
+  if (!call->reply) throw boost::system::system_error(asio::error::connection_aborted);
+  if (auto* error = std::get_if<error_response>(&*call->reply)) throw protocol_error(error->error);
+  auto& result = std::get<response>(*call->reply).result;
+  if (!result.is_object())
+    throw protocol_error(errc::internal_error, "Malformed response: result is not an object");
+  co_return std::move(result.get_object());
+}
+
+bool rpc_peer::deliver(message reply) {
+  const request_id* id = nullptr;
+  if (auto* r = std::get_if<response>(&reply)) id = &r->id;
+  if (auto* e = std::get_if<error_response>(&reply); e && e->id) id = &*e->id;
+  if (!id) return false;
+  const auto it = pending_.find(*id);
+  if (it == pending_.end()) return false;
+  auto call = it->second;
+  call->reply = std::move(reply);
+  call->timer.cancel();
+  return true;
+}
+
+void rpc_peer::on_progress(const json::object& params) {
+  const auto* token = params.if_contains("progressToken");
+  if (!token || !token->is_int64()) return;
+  const auto it = pending_.find(request_id{token->get_int64()});
+  if (it == pending_.end() || !it->second->on_progress) return;
+  auto call = it->second;
+  call->on_progress(params);
+  call->extended = true;
+  call->timer.expires_at(std::min(clock::now() + call->timeout, call->hard_deadline));
+}
+
+}  // namespace mcp::detail

@@ -1,0 +1,97 @@
+#pragma once
+// The outbound half of a JSON-RPC connection, shared by the server engine and
+// the client: a bounded write queue drained by one writer (so replies and
+// notifications never interleave on the stream), and the table of requests we
+// sent that still await a response (correlation, timeouts that send
+// `notifications/cancelled`, progress that extends the deadline).
+
+#include <mcp/protocol/jsonrpc.hpp>
+#include <mcp/transport/transport.hpp>
+
+#include <boost/asio/steady_timer.hpp>
+
+#include <chrono>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <unordered_map>
+
+namespace mcp::detail {
+
+struct peer_limits {
+  std::size_t max_queued_bytes = 16 * 1024 * 1024;
+  /// A single frame write that takes longer than this means the peer stopped
+  /// reading: the connection is closed.
+  std::chrono::milliseconds write_timeout{30'000};
+};
+
+struct call_settings {
+  std::chrono::milliseconds timeout{30'000};  ///< reset by each progress notification
+  std::chrono::milliseconds max_total{600'000};
+  /// When set, the request carries `_meta.progressToken` and each matching
+  /// `notifications/progress` params object is handed here.
+  std::function<void(const json::object&)> on_progress = {};
+};
+
+class rpc_peer {
+ public:
+  rpc_peer(message_transport& transport, peer_limits limits);
+  ~rpc_peer();
+  rpc_peer(const rpc_peer&) = delete;
+  rpc_peer& operator=(const rpc_peer&) = delete;
+
+  /// Starts the writer on the transport's executor; it holds `keep_alive` until it stops.
+  void start(std::shared_ptr<void> keep_alive = {});
+
+  /// Queues a frame; waits while the queue is over its bound. Throws
+  /// system_error(connection_aborted) once the connection is closed.
+  ///
+  /// g++ 12 miscompiles class temporaries in an expression that suspends
+  /// (they are destroyed twice), so callers serialize into a named string
+  /// first, and this takes only that string.
+  asio::awaitable<void> send(std::string frame);
+
+  /// Sends a request and waits for its response. Returns the result object;
+  /// throws protocol_error for an error response, system_error(timed_out)
+  /// after the timeout (having sent `notifications/cancelled`),
+  /// operation_aborted when the caller cancels (likewise), and
+  /// connection_aborted when the connection ends first.
+  asio::awaitable<json::object> call(std::string method, json::object params,
+                                     call_settings settings);
+
+  /// Hands a response to the call waiting for it. False when none waits: a
+  /// late reply after a timeout or cancellation, or an unknown id.
+  bool deliver(message reply);
+
+  /// Routes `notifications/progress` to the call that owns the token.
+  void on_progress(const json::object& params);
+
+  /// Ends everything: waiting calls fail, the writer stops after the frames
+  /// already queued (bounded by the write timeout).
+  void shutdown();
+
+  /// Waits until the writer has flushed the queue and stopped.
+  asio::awaitable<void> drained();
+
+  bool closed() const noexcept { return closed_; }
+
+ private:
+  struct pending_call;
+
+  asio::awaitable<void> write_loop();
+  void enqueue(std::string frame);
+
+  message_transport& transport_;
+  peer_limits limits_;
+  std::deque<std::string> queue_;
+  std::size_t queued_bytes_ = 0;
+  asio::steady_timer queue_ready_;   // cancelled to wake the writer
+  asio::steady_timer queue_space_;   // cancelled to wake blocked senders
+  asio::steady_timer writer_done_;   // cancelled when the writer stops
+  bool writer_running_ = false;
+  bool closed_ = false;
+  std::int64_t next_id_ = 1;
+  std::unordered_map<request_id, std::shared_ptr<pending_call>> pending_;
+};
+
+}  // namespace mcp::detail

@@ -1,0 +1,186 @@
+#include <mcp/protocol/jsonrpc.hpp>
+
+#include <boost/json/array.hpp>
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <limits>
+
+namespace mcp {
+
+namespace {
+
+// Deep enough for any real tool argument; shallow enough that hostile nesting
+// cannot exhaust the stack of the parser or of code walking the value.
+constexpr std::size_t max_json_depth = 128;
+
+struct id_reading {
+  enum class state { absent, null, valid, malformed } what = state::absent;
+  request_id id;
+};
+
+id_reading read_id(const json::object& obj) {
+  const auto* v = obj.if_contains("id");
+  if (!v) return {};
+  if (v->is_null()) return {id_reading::state::null, {}};
+  if (v->is_int64()) return {id_reading::state::valid, v->get_int64()};
+  if (v->is_uint64() && v->get_uint64() <= std::uint64_t(std::numeric_limits<std::int64_t>::max()))
+    return {id_reading::state::valid, static_cast<std::int64_t>(v->get_uint64())};
+  if (v->is_string()) return {id_reading::state::valid, std::string(v->get_string())};
+  return {id_reading::state::malformed, {}};
+}
+
+invalid_message invalid(std::optional<request_id> id, int code, std::string text) {
+  return {make_error(std::move(id), code, std::move(text))};
+}
+
+frame_item classify_call(const json::object& obj, const id_reading& id) {
+  const auto* method = obj.if_contains("method");
+  std::optional<request_id> reply_id;
+  if (id.what == id_reading::state::valid) reply_id = id.id;
+  if (!method->is_string())
+    return invalid(reply_id, errc::invalid_request, "Invalid Request: method must be a string");
+  if (obj.contains("result") || obj.contains("error"))
+    return invalid(reply_id, errc::invalid_request,
+                   "Invalid Request: a request carries no result or error");
+  if (id.what == id_reading::state::null)
+    return invalid({}, errc::invalid_request, "Invalid Request: a request id must not be null");
+  if (id.what == id_reading::state::malformed)
+    return invalid({}, errc::invalid_request,
+                   "Invalid Request: id must be a string or an integer");
+
+  json::object params;
+  if (const auto* p = obj.if_contains("params")) {
+    if (p->is_object()) {
+      params = p->get_object();
+    } else if (p->is_array() && reply_id) {
+      // Valid JSON-RPC, but every MCP method takes named parameters.
+      return invalid(reply_id, errc::invalid_params, "Invalid params: params must be an object");
+    } else {
+      return invalid(reply_id, errc::invalid_request,
+                     "Invalid Request: params must be an object");
+    }
+  }
+  std::string name(method->get_string());
+  if (reply_id) return message{request{std::move(*reply_id), std::move(name), std::move(params)}};
+  return message{notification{std::move(name), std::move(params)}};
+}
+
+frame_item classify_reply(const json::object& obj, const id_reading& id) {
+  const bool has_result = obj.contains("result");
+  const auto* error = obj.if_contains("error");
+  std::optional<request_id> reply_id;
+  if (id.what == id_reading::state::valid) reply_id = id.id;
+  if (has_result == (error != nullptr))
+    return invalid(reply_id, errc::invalid_request,
+                   "Invalid Request: expected a method, or exactly one of result and error");
+  if (id.what == id_reading::state::malformed || id.what == id_reading::state::absent)
+    return invalid({}, errc::invalid_request, "Invalid Request: a response needs a valid id");
+  if (has_result) {
+    if (!reply_id)
+      return invalid({}, errc::invalid_request, "Invalid Request: a result needs a non-null id");
+    return message{response{std::move(*reply_id), obj.at("result")}};
+  }
+  const auto* err = error->if_object();
+  const json::value* code = err ? err->if_contains("code") : nullptr;
+  const json::value* text = err ? err->if_contains("message") : nullptr;
+  if (!code || !code->is_int64() || !text || !text->is_string())
+    return invalid(reply_id, errc::invalid_request,
+                   "Invalid Request: error needs an integer code and a string message");
+  rpc_error e{static_cast<int>(code->get_int64()), std::string(text->get_string()), nullptr};
+  if (const auto* data = err->if_contains("data")) e.data = *data;
+  return message{error_response{std::move(reply_id), std::move(e)}};
+}
+
+}  // namespace
+
+json::value to_json(const request_id& id) {
+  return std::visit([](const auto& v) { return json::value(v); }, id);
+}
+
+std::string to_string(const request_id& id) {
+  if (const auto* n = std::get_if<std::int64_t>(&id)) return std::to_string(*n);
+  return std::get<std::string>(id);
+}
+
+error_response make_error(std::optional<request_id> id, int code, std::string text,
+                          json::value data) {
+  return {std::move(id), rpc_error{code, std::move(text), std::move(data)}};
+}
+
+frame_item classify(const json::value& value) {
+  const auto* obj = value.if_object();
+  if (!obj) return invalid({}, errc::invalid_request, "Invalid Request: a message is a JSON object");
+  const id_reading id = read_id(*obj);
+  const auto* version = obj->if_contains("jsonrpc");
+  if (!version || !version->is_string() || version->get_string() != "2.0") {
+    std::optional<request_id> reply_id;
+    if (id.what == id_reading::state::valid) reply_id = id.id;
+    return invalid(reply_id, errc::invalid_request, "Invalid Request: jsonrpc must be \"2.0\"");
+  }
+  if (obj->contains("method")) return classify_call(*obj, id);
+  return classify_reply(*obj, id);
+}
+
+parsed_frame parse_frame(std::string_view text) {
+  boost::system::error_code ec;
+  json::parse_options options;
+  options.max_depth = max_json_depth;
+  const json::value value = json::parse(text, ec, {}, options);
+  parsed_frame frame;
+  if (ec) {
+    frame.items.push_back(invalid({}, errc::parse_error, "Parse error: " + ec.message()));
+    return frame;
+  }
+  const auto* batch = value.if_array();
+  if (!batch) {
+    frame.items.push_back(classify(value));
+    return frame;
+  }
+  if (batch->empty()) {
+    frame.items.push_back(invalid({}, errc::invalid_request, "Invalid Request: empty batch"));
+    return frame;
+  }
+  frame.batch = true;
+  frame.items.reserve(batch->size());
+  for (const auto& element : *batch) frame.items.push_back(classify(element));
+  return frame;
+}
+
+json::object to_json(const message& m) {
+  json::object out;
+  out["jsonrpc"] = "2.0";
+  std::visit(
+      [&](const auto& msg) {
+        using T = std::decay_t<decltype(msg)>;
+        if constexpr (std::is_same_v<T, request>) {
+          out["id"] = to_json(msg.id);
+          out["method"] = msg.method;
+          if (!msg.params.empty()) out["params"] = msg.params;
+        } else if constexpr (std::is_same_v<T, notification>) {
+          out["method"] = msg.method;
+          if (!msg.params.empty()) out["params"] = msg.params;
+        } else if constexpr (std::is_same_v<T, response>) {
+          out["id"] = to_json(msg.id);
+          out["result"] = msg.result;
+        } else {
+          out["id"] = msg.id ? to_json(*msg.id) : json::value(nullptr);
+          json::object error{{"code", msg.error.code}, {"message", msg.error.message}};
+          if (!msg.error.data.is_null()) error["data"] = msg.error.data;
+          out["error"] = std::move(error);
+        }
+      },
+      m);
+  return out;
+}
+
+std::string serialize(const message& m) { return json::serialize(to_json(m)); }
+
+std::string serialize_batch(const std::vector<message>& replies) {
+  json::array out;
+  out.reserve(replies.size());
+  for (const auto& reply : replies) out.push_back(to_json(reply));
+  return json::serialize(out);
+}
+
+}  // namespace mcp

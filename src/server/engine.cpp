@@ -1,0 +1,333 @@
+// The server engine: reads frames from a transport, enforces the lifecycle,
+// runs requests concurrently with per-request cancellation, and writes the
+// replies. One engine serves one connection.
+
+#include <mcp/log.hpp>
+#include <mcp/server/serve.hpp>
+
+#include "../detail/rpc_peer.hpp"
+
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <random>
+#include <unordered_map>
+
+namespace mcp {
+
+namespace {
+
+constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
+// Requests still running after they were cancelled get this long to unwind.
+constexpr std::chrono::milliseconds cancel_grace{1000};
+
+std::string random_session_id() {
+  std::random_device entropy;
+  std::string id;
+  for (int i = 0; i < 4; ++i) {
+    char chunk[9];
+    std::snprintf(chunk, sizeof chunk, "%08x", entropy());
+    id += chunk;
+  }
+  return id;
+}
+
+std::optional<request_id> id_from_json(const json::value* v) {
+  if (!v) return std::nullopt;
+  if (v->is_int64()) return v->get_int64();
+  if (v->is_string()) return std::string(v->get_string());
+  return std::nullopt;
+}
+
+}  // namespace
+
+class server_engine final : public detail::connection_link {
+ public:
+  server_engine(server_behaviour& behaviour, message_transport& transport,
+                const server_options& options)
+      : behaviour_(behaviour), transport_(transport), options_(options),
+        peer_(transport, {options.max_queued_bytes, options.write_timeout}),
+        session_(random_session_id()), in_flight_changed_(transport.get_executor()) {
+    in_flight_changed_.expires_at(std::chrono::steady_clock::time_point::max());
+    session_.link_ = this;
+  }
+
+  asio::awaitable<void> run();
+
+  asio::awaitable<void> send_notification(notification n) override {
+    std::string frame = serialize(n);
+    co_await peer_.send(std::move(frame));
+  }
+
+  asio::awaitable<json::object> send_request(std::string method, json::object params,
+                                             std::chrono::milliseconds timeout) override {
+    detail::call_settings settings{.timeout = timeout};
+    co_return co_await peer_.call(std::move(method), std::move(params), std::move(settings));
+  }
+
+ private:
+  struct in_flight {
+    asio::cancellation_signal signal;
+    bool cancelled = false;
+  };
+
+  // The replies of one batch, sent as one array once its last request is done.
+  // `outstanding` counts running requests plus one hold by the dispatcher.
+  struct batch_replies {
+    std::vector<message> replies;
+    std::size_t outstanding = 1;
+  };
+  using batch_ptr = std::shared_ptr<batch_replies>;
+
+  asio::awaitable<void> handle_frame(parsed_frame frame);
+  asio::awaitable<void> handle_item(frame_item item, const batch_ptr& batch);
+  asio::awaitable<void> handle_request(request req, const batch_ptr& batch);
+  asio::awaitable<void> handle_notification(notification n);
+  asio::awaitable<void> run_request(request req, std::shared_ptr<in_flight> entry, batch_ptr batch);
+  asio::awaitable<void> answer(message m, const batch_ptr& batch);
+  asio::awaitable<void> release(const batch_ptr& batch);
+  json::object initialize(const request& req);
+  asio::awaitable<void> wait_for_requests(std::chrono::milliseconds limit);
+  void cancel(const request_id& id);
+  void cancel_all();
+
+  server_behaviour& behaviour_;
+  message_transport& transport_;
+  server_options options_;
+  detail::rpc_peer peer_;
+  legacy_lifecycle lifecycle_;
+  session session_;
+  std::unordered_map<request_id, std::shared_ptr<in_flight>> in_flight_;
+  asio::steady_timer in_flight_changed_;  // an event: cancel() wakes the waiters
+};
+
+asio::awaitable<void> server_engine::run() {
+  peer_.start();
+  try {
+    for (;;) {
+      while (in_flight_.size() >= options_.max_requests_in_flight)
+        co_await in_flight_changed_.async_wait(as_tuple_awaitable);
+      auto frame = co_await transport_.read_frame();
+      if (!frame) break;
+      if (frame->oversized) {
+        std::string reply = serialize(
+            make_error({}, errc::invalid_request, "Invalid Request: message exceeds the size limit"));
+        co_await peer_.send(std::move(reply));
+        continue;
+      }
+      auto parsed = parse_frame(frame->text);
+      co_await handle_frame(std::move(parsed));
+    }
+  } catch (const std::exception& e) {
+    sdk_log(log_level::debug, std::string("connection read ended: ") + e.what());
+  }
+  // Stopped from outside, or the client ended its input: let running requests
+  // finish (their replies still go out), then cancel what is left.
+  const bool stopping =
+      (co_await asio::this_coro::cancellation_state).cancelled() != asio::cancellation_type::none;
+  co_await asio::this_coro::reset_cancellation_state();
+  if (!stopping) co_await wait_for_requests(options_.drain_timeout);
+  cancel_all();
+  co_await wait_for_requests(cancel_grace);
+  if (lifecycle_.current() == legacy_lifecycle::phase::operating) behaviour_.terminate(session_);
+  peer_.shutdown();
+  co_await peer_.drained();
+  co_await transport_.close();
+}
+
+asio::awaitable<void> server_engine::handle_frame(parsed_frame frame) {
+  if (!frame.batch) {
+    co_await handle_item(std::move(frame.items.front()), nullptr);
+    co_return;
+  }
+  if (lifecycle_.current() != legacy_lifecycle::phase::operating ||
+      !dialect_of(session_.version()).batches) {
+    std::string reply = serialize(make_error(
+        {}, errc::invalid_request,
+        lifecycle_.current() == legacy_lifecycle::phase::operating
+            ? "Invalid Request: batches are not supported in protocol version " +
+                  std::string(to_string(session_.version()))
+            : "Invalid Request: initialize must not be part of a batch"));
+    co_await peer_.send(std::move(reply));
+    co_return;
+  }
+  auto batch = std::make_shared<batch_replies>();
+  for (auto& item : frame.items) co_await handle_item(std::move(item), batch);
+  co_await release(batch);
+}
+
+asio::awaitable<void> server_engine::handle_item(frame_item item, const batch_ptr& batch) {
+  if (auto* bad = std::get_if<invalid_message>(&item)) {
+    message reply = std::move(bad->reply);
+    co_await answer(std::move(reply), batch);
+    co_return;
+  }
+  auto& msg = std::get<message>(item);
+  if (auto* req = std::get_if<request>(&msg)) {
+    co_await handle_request(std::move(*req), batch);
+  } else if (auto* n = std::get_if<notification>(&msg)) {
+    co_await handle_notification(std::move(*n));
+  } else if (!peer_.deliver(std::move(msg))) {
+    sdk_log(log_level::debug, "dropping a response that no request awaits");
+  }
+}
+
+asio::awaitable<void> server_engine::handle_request(request req, const batch_ptr& batch) {
+  if (auto refusal = lifecycle_.admit(req.method)) {
+    message reply = error_response{req.id, std::move(*refusal)};
+    co_await answer(std::move(reply), batch);
+    co_return;
+  }
+  if (in_flight_.contains(req.id)) {
+    message reply = make_error(req.id, errc::invalid_request,
+                               "Invalid Request: request id " + to_string(req.id) +
+                                   " is already in use by a running request");
+    co_await answer(std::move(reply), batch);
+    co_return;
+  }
+  if (req.method == "ping") {
+    message reply = response{req.id, json::object{}};
+    co_await answer(std::move(reply), batch);
+    co_return;
+  }
+  if (req.method == "initialize") {
+    message reply = response{req.id, nullptr};
+    try {
+      if (batch)
+        throw protocol_error(errc::invalid_request,
+                             "Invalid Request: initialize must not be part of a batch");
+      std::get<response>(reply).result = initialize(req);
+    } catch (const protocol_error& e) {
+      reply = error_response{req.id, e.error()};
+    } catch (const std::exception& e) {
+      reply = make_error(req.id, errc::internal_error, std::string("Internal error: ") + e.what());
+    }
+    co_await answer(std::move(reply), batch);
+    co_return;
+  }
+  auto entry = std::make_shared<in_flight>();
+  in_flight_.emplace(req.id, entry);
+  if (batch) ++batch->outstanding;
+  asio::co_spawn(transport_.get_executor(), run_request(std::move(req), entry, batch),
+                 asio::bind_cancellation_slot(entry->signal.slot(),
+                                              [entry](std::exception_ptr) {}));
+}
+
+json::object server_engine::initialize(const request& req) {
+  auto hello = parse_initialize_request(req.params);
+  const auto version = negotiate_version(hello.protocol_version, behaviour_.supported_versions());
+  session_.version_ = version;
+  session_.client_info_ = std::move(hello.client_info);
+  session_.client_capabilities_ = std::move(hello.capabilities);
+  behaviour_.init(session_);
+  lifecycle_.on_initialize_answered();
+  sdk_log(log_level::info, "session " + session_.id() + " initialized, protocol " +
+                               std::string(to_string(version)) + ", client " +
+                               session_.client_info_.name);
+  return to_json(initialize_result{version, behaviour_.capabilities(), behaviour_.server_info(),
+                                   behaviour_.instructions()});
+}
+
+asio::awaitable<void> server_engine::run_request(request req, std::shared_ptr<in_flight> entry,
+                                                 batch_ptr batch) {
+  request_context ctx(req, session_, entry->cancelled);
+  message reply = response{req.id, nullptr};
+  try {
+    std::get<response>(reply).result = co_await behaviour_.handle_request(req, ctx);
+  } catch (const protocol_error& e) {
+    reply = error_response{req.id, e.error()};
+  } catch (const std::exception& e) {
+    if (!entry->cancelled)
+      sdk_log(log_level::warn, "handler for " + req.method + " threw: " + e.what());
+    reply = make_error(req.id, errc::internal_error, std::string("Internal error: ") + e.what());
+  } catch (...) {
+    reply = make_error(req.id, errc::internal_error, "Internal error: unknown exception");
+  }
+  if (auto it = in_flight_.find(req.id); it != in_flight_.end() && it->second == entry)
+    in_flight_.erase(it);
+  in_flight_changed_.cancel();
+  // A cancelled request is answered by nothing, but it still closes its batch slot.
+  co_await asio::this_coro::reset_cancellation_state();
+  try {
+    if (!entry->cancelled) co_await answer(std::move(reply), batch);
+    if (batch) co_await release(batch);
+  } catch (const std::exception& e) {
+    sdk_log(log_level::debug, std::string("reply not sent: ") + e.what());
+  }
+}
+
+asio::awaitable<void> server_engine::answer(message m, const batch_ptr& batch) {
+  if (batch) {
+    batch->replies.push_back(std::move(m));
+    co_return;
+  }
+  std::string frame = serialize(m);
+  co_await peer_.send(std::move(frame));
+}
+
+asio::awaitable<void> server_engine::release(const batch_ptr& batch) {
+  if (--batch->outstanding != 0 || batch->replies.empty()) co_return;
+  std::string frame = serialize_batch(batch->replies);
+  co_await peer_.send(std::move(frame));
+}
+
+asio::awaitable<void> server_engine::handle_notification(notification n) {
+  if (n.method == "notifications/cancelled") {
+    if (auto id = id_from_json(n.params.if_contains("requestId"))) cancel(*id);
+    co_return;
+  }
+  if (n.method == "notifications/progress") {
+    peer_.on_progress(n.params);
+    co_return;
+  }
+  if (n.method == "notifications/initialized") {
+    lifecycle_.on_initialized_notification();
+    co_return;
+  }
+  if (lifecycle_.current() != legacy_lifecycle::phase::operating) {
+    sdk_log(log_level::debug, "ignoring " + n.method + " before initialize");
+    co_return;
+  }
+  try {
+    co_await behaviour_.handle_notification(n, session_);
+  } catch (const std::exception& e) {
+    sdk_log(log_level::warn, "notification handler for " + n.method + " threw: " + e.what());
+  }
+}
+
+void server_engine::cancel(const request_id& id) {
+  const auto it = in_flight_.find(id);
+  if (it == in_flight_.end()) return;  // finished already, or never ours: nothing to do
+  it->second->cancelled = true;
+  it->second->signal.emit(asio::cancellation_type::terminal);
+}
+
+void server_engine::cancel_all() {
+  // Copy: emitting may resume handlers that erase themselves.
+  std::vector<request_id> ids;
+  for (const auto& [id, entry] : in_flight_) ids.push_back(id);
+  for (const auto& id : ids) cancel(id);
+}
+
+asio::awaitable<void> server_engine::wait_for_requests(std::chrono::milliseconds limit) {
+  using namespace asio::experimental::awaitable_operators;
+  asio::steady_timer deadline(transport_.get_executor());
+  deadline.expires_after(limit);
+  while (!in_flight_.empty() && deadline.expiry() > std::chrono::steady_clock::now())
+    co_await (in_flight_changed_.async_wait(as_tuple_awaitable) ||
+              deadline.async_wait(as_tuple_awaitable));
+}
+
+asio::awaitable<void> serve(server_behaviour& behaviour, message_transport& transport,
+                            server_options options) {
+  server_engine engine(behaviour, transport, options);
+  co_await engine.run();
+}
+
+}  // namespace mcp

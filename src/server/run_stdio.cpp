@@ -1,0 +1,41 @@
+#include <mcp/log.hpp>
+#include <mcp/server/serve.hpp>
+#include <mcp/transport/stdio.hpp>
+
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+
+#include <csignal>
+
+namespace mcp {
+
+int run_stdio_server(server_behaviour& behaviour, server_options options) {
+  asio::io_context io(1);
+  auto transport = make_stdio_transport(io.get_executor());
+  asio::cancellation_signal stop;
+  asio::signal_set signals(io, SIGINT, SIGTERM);
+  signals.async_wait([&](const boost::system::error_code& ec, int signal_number) {
+    if (ec) return;
+    sdk_log(log_level::info, "signal " + std::to_string(signal_number) + ": shutting down");
+    stop.emit(asio::cancellation_type::terminal);
+  });
+  int exit_code = 0;
+  asio::co_spawn(io, serve(behaviour, *transport, options),
+                 asio::bind_cancellation_slot(stop.slot(), [&](std::exception_ptr failure) {
+                   signals.cancel();
+                   if (!failure) return;
+                   exit_code = 1;
+                   try {
+                     std::rethrow_exception(failure);
+                   } catch (const std::exception& e) {
+                     sdk_log(log_level::error, std::string("server failed: ") + e.what());
+                   }
+                 }));
+  io.run();
+  return exit_code;
+}
+
+}  // namespace mcp
