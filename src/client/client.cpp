@@ -117,6 +117,8 @@ asio::awaitable<void> client::impl::shut_down() {
   while (reading) co_await reader_done.async_wait(asio::as_tuple(asio::use_awaitable));
 }
 
+client::client(asio::any_io_executor ex) : client(ex, client_options{}) {}
+
 client::client(asio::any_io_executor ex, client_options options)
     : impl_(std::make_shared<impl>(ex, std::move(options))) {}
 
@@ -187,8 +189,23 @@ asio::awaitable<void> client::notify(std::string method, json::object params) {
   co_await keep->peer->send(std::move(frame));
 }
 
+asio::awaitable<json::object> client::request(std::string method, json::object params) {
+  call_options defaults;
+  co_return co_await request(std::move(method), std::move(params), std::move(defaults));
+}
+
+asio::awaitable<void> client::ping() {
+  call_options defaults;
+  co_await ping(std::move(defaults));
+}
+
 asio::awaitable<void> client::ping(call_options options) {
   co_await request("ping", json::object{}, std::move(options));
+}
+
+asio::awaitable<json::object> client::list_tools(std::optional<std::string> cursor) {
+  call_options defaults;
+  co_return co_await list_tools(std::move(cursor), std::move(defaults));
 }
 
 asio::awaitable<json::object> client::list_tools(std::optional<std::string> cursor,
@@ -196,6 +213,11 @@ asio::awaitable<json::object> client::list_tools(std::optional<std::string> curs
   json::object params;
   if (cursor) params["cursor"] = *cursor;
   co_return co_await request("tools/list", std::move(params), std::move(options));
+}
+
+asio::awaitable<json::object> client::call_tool(std::string name, json::object arguments) {
+  call_options defaults;
+  co_return co_await call_tool(std::move(name), std::move(arguments), std::move(defaults));
 }
 
 asio::awaitable<json::object> client::call_tool(std::string name, json::object arguments,

@@ -73,13 +73,15 @@ asio::awaitable<void> rpc_peer::write_loop() {
     queue_.pop_front();
     queued_bytes_ -= frame.size();
     queue_space_.cancel();
-    try {
-      deadline.expires_after(limits_.write_timeout);
-      const auto outcome =
-          co_await (transport_.write_frame(std::move(frame)) || deadline.async_wait(asio::use_awaitable));
-      if (outcome.index() == 1) throw boost::system::system_error(asio::error::timed_out, "write");
-    } catch (const std::exception& e) {
-      sdk_log(log_level::info, std::string("connection write failed: ") + e.what());
+    // `||` waits for the first branch to *succeed*, so the write reports its
+    // failure as a value rather than an exception.
+    deadline.expires_after(limits_.write_timeout);
+    const auto outcome =
+        co_await (write_reporting(std::move(frame)) || deadline.async_wait(as_tuple_awaitable));
+    const auto failure = outcome.index() == 1 ? make_error_code(asio::error::timed_out)
+                                              : std::get<0>(outcome);
+    if (failure) {
+      sdk_log(log_level::info, "connection write failed: " + failure.message());
       shutdown();
       queue_.clear();
       queued_bytes_ = 0;
@@ -88,6 +90,17 @@ asio::awaitable<void> rpc_peer::write_loop() {
   }
   writer_running_ = false;
   writer_done_.cancel();
+}
+
+asio::awaitable<boost::system::error_code> rpc_peer::write_reporting(std::string frame) {
+  try {
+    co_await transport_.write_frame(std::move(frame));
+  } catch (const boost::system::system_error& e) {
+    co_return e.code();
+  } catch (const std::exception&) {
+    co_return make_error_code(asio::error::broken_pipe);
+  }
+  co_return boost::system::error_code{};
 }
 
 asio::awaitable<void> rpc_peer::drained() {

@@ -79,6 +79,7 @@ class rpc_peer {
   struct pending_call;
 
   asio::awaitable<void> write_loop();
+  asio::awaitable<boost::system::error_code> write_reporting(std::string frame);
   void enqueue(std::string frame);
 
   message_transport& transport_;

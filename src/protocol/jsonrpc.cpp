@@ -84,7 +84,8 @@ frame_item classify_reply(const json::object& obj, const id_reading& id) {
   const auto* err = error->if_object();
   const json::value* code = err ? err->if_contains("code") : nullptr;
   const json::value* text = err ? err->if_contains("message") : nullptr;
-  if (!code || !code->is_int64() || !text || !text->is_string())
+  if (!code || !code->is_int64() || code->get_int64() < std::numeric_limits<int>::min() ||
+      code->get_int64() > std::numeric_limits<int>::max() || !text || !text->is_string())
     return invalid(reply_id, errc::invalid_request,
                    "Invalid Request: error needs an integer code and a string message");
   rpc_error e{static_cast<int>(code->get_int64()), std::string(text->get_string()), nullptr};

@@ -324,6 +324,11 @@ asio::awaitable<void> server_engine::wait_for_requests(std::chrono::milliseconds
               deadline.async_wait(as_tuple_awaitable));
 }
 
+asio::awaitable<void> serve(server_behaviour& behaviour, message_transport& transport) {
+  server_options defaults;
+  co_await serve(behaviour, transport, std::move(defaults));
+}
+
 asio::awaitable<void> serve(server_behaviour& behaviour, message_transport& transport,
                             server_options options) {
   server_engine engine(behaviour, transport, options);

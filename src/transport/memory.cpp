@@ -1,67 +1,103 @@
 #include <mcp/transport/memory.hpp>
 
 #include <boost/asio/as_tuple.hpp>
-#include <boost/asio/experimental/channel.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
+
+#include <deque>
 
 namespace mcp {
 
 namespace {
 
-using frame_channel =
-    asio::experimental::channel<void(boost::system::error_code, std::string)>;
+constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
+
+// One direction of the pair: a bounded queue of frames. The timers never
+// expire; cancelling one wakes whoever waits on it.
+struct lane {
+  explicit lane(asio::any_io_executor ex) : readable(ex), writable(ex) {
+    readable.expires_at(asio::steady_timer::time_point::max());
+    writable.expires_at(asio::steady_timer::time_point::max());
+  }
+  std::deque<std::string> frames;
+  asio::steady_timer readable;
+  asio::steady_timer writable;
+};
+
+struct link_state {
+  explicit link_state(asio::any_io_executor ex, memory_options o)
+      : lanes{lane(ex), lane(ex)}, options(o) {}
+  lane lanes[2];
+  memory_options options;
+  bool closed = false;
+
+  void close() {
+    closed = true;
+    for (auto& l : lanes) {
+      l.readable.cancel();
+      l.writable.cancel();
+    }
+  }
+};
 
 class memory_transport final : public message_transport {
  public:
-  memory_transport(asio::any_io_executor ex, std::shared_ptr<frame_channel> inbox,
-                   std::shared_ptr<frame_channel> outbox, std::size_t max_frame_size)
-      : executor_(ex), inbox_(std::move(inbox)), outbox_(std::move(outbox)),
-        max_frame_size_(max_frame_size) {}
+  memory_transport(asio::any_io_executor ex, std::shared_ptr<link_state> state, int side)
+      : executor_(ex), state_(std::move(state)), inbox_(state_->lanes[side]),
+        outbox_(state_->lanes[1 - side]) {}
 
-  ~memory_transport() override { shut(); }
+  ~memory_transport() override { state_->close(); }
 
   asio::any_io_executor get_executor() override { return executor_; }
 
   asio::awaitable<std::optional<inbound_frame>> read_frame() override {
-    auto [ec, text] = co_await inbox_->async_receive(
-        asio::as_tuple(asio::use_awaitable));
-    if (ec) co_return std::nullopt;  // closed by either end
-    if (text.size() > max_frame_size_) co_return inbound_frame{{}, true};
+    auto state = state_;  // the other end may go away while we wait
+    while (inbox_.frames.empty()) {
+      if (state->closed) co_return std::nullopt;
+      auto [ec] = co_await inbox_.readable.async_wait(as_tuple_awaitable);
+      if (ec && !state->closed && inbox_.frames.empty())
+        throw boost::system::system_error(asio::error::operation_aborted, "read");
+    }
+    std::string text = std::move(inbox_.frames.front());
+    inbox_.frames.pop_front();
+    inbox_.writable.cancel();
+    if (text.size() > state->options.max_frame_size) co_return inbound_frame{{}, true};
     co_return inbound_frame{std::move(text), false};
   }
 
   asio::awaitable<void> write_frame(std::string frame) override {
-    if (!outbox_->is_open()) throw boost::system::system_error(asio::error::broken_pipe);
-    auto [ec] = co_await outbox_->async_send(boost::system::error_code{}, std::move(frame),
-                                             asio::as_tuple(asio::use_awaitable));
-    if (ec) throw boost::system::system_error(asio::error::broken_pipe);
+    auto state = state_;
+    while (!state->closed && outbox_.frames.size() >= state->options.capacity)
+      co_await outbox_.writable.async_wait(as_tuple_awaitable);
+    if (state->closed) throw boost::system::system_error(asio::error::broken_pipe, "write");
+    outbox_.frames.push_back(std::move(frame));
+    outbox_.readable.cancel();
   }
 
   asio::awaitable<void> close() override {
-    shut();
+    state_->close();
     co_return;
   }
 
  private:
-  void shut() noexcept {
-    outbox_->close();
-    inbox_->close();
-  }
-
   asio::any_io_executor executor_;
-  std::shared_ptr<frame_channel> inbox_;
-  std::shared_ptr<frame_channel> outbox_;
-  std::size_t max_frame_size_;
+  std::shared_ptr<link_state> state_;
+  lane& inbox_;
+  lane& outbox_;
 };
 
 }  // namespace
 
 std::pair<std::unique_ptr<message_transport>, std::unique_ptr<message_transport>>
+make_memory_pair(asio::any_io_executor ex) {
+  return make_memory_pair(ex, memory_options{});
+}
+
+std::pair<std::unique_ptr<message_transport>, std::unique_ptr<message_transport>>
 make_memory_pair(asio::any_io_executor ex, memory_options options) {
-  auto a_to_b = std::make_shared<frame_channel>(ex, options.capacity);
-  auto b_to_a = std::make_shared<frame_channel>(ex, options.capacity);
-  return {std::make_unique<memory_transport>(ex, b_to_a, a_to_b, options.max_frame_size),
-          std::make_unique<memory_transport>(ex, a_to_b, b_to_a, options.max_frame_size)};
+  auto state = std::make_shared<link_state>(ex, options);
+  return {std::make_unique<memory_transport>(ex, state, 0),
+          std::make_unique<memory_transport>(ex, state, 1)};
 }
 
 }  // namespace mcp

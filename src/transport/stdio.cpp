@@ -19,6 +19,10 @@ int duplicate(int fd) {
 
 }  // namespace
 
+std::unique_ptr<message_transport> make_stdio_transport(asio::any_io_executor ex) {
+  return make_stdio_transport(ex, stdio_options{});
+}
+
 std::unique_ptr<message_transport> make_stdio_transport(asio::any_io_executor ex,
                                                         stdio_options options) {
   const int in = duplicate(STDIN_FILENO);

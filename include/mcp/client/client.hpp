@@ -55,7 +55,10 @@ struct call_options {
 /// Not thread safe: use it from its executor (a strand with several threads).
 class client {
  public:
-  explicit client(asio::any_io_executor ex, client_options options = {});
+  explicit client(asio::any_io_executor ex);
+  /// (Not a defaulted argument: `client c(co_await this_coro::executor)` must
+  /// not create an aggregate temporary; see docs/compilers.md.)
+  client(asio::any_io_executor ex, client_options options);
   ~client();
   client(const client&) = delete;
   client& operator=(const client&) = delete;
@@ -68,18 +71,26 @@ class client {
   /// The server's `initialize` result; valid once connected.
   const initialize_result& server() const;
 
+  // Each call comes with and without `call_options`. There are no defaulted
+  // option arguments on purpose: g++ 12 destroys an aggregate temporary twice
+  // when it appears in an expression that suspends (see docs/compilers.md),
+  // and a defaulted `call_options` would be exactly such a temporary.
+
   /// Any request; returns the result object.
-  asio::awaitable<json::object> request(std::string method, json::object params = {},
-                                        call_options options = {});
+  asio::awaitable<json::object> request(std::string method, json::object params = {});
+  asio::awaitable<json::object> request(std::string method, json::object params,
+                                        call_options options);
   asio::awaitable<void> notify(std::string method, json::object params = {});
 
-  asio::awaitable<void> ping(call_options options = {});
+  asio::awaitable<void> ping();
+  asio::awaitable<void> ping(call_options options);
   /// One page of `tools/list`; pass the previous page's `nextCursor` for the next.
-  asio::awaitable<json::object> list_tools(std::optional<std::string> cursor = std::nullopt,
-                                           call_options options = {});
+  asio::awaitable<json::object> list_tools(std::optional<std::string> cursor = std::nullopt);
+  asio::awaitable<json::object> list_tools(std::optional<std::string> cursor, call_options options);
   /// `tools/call`; returns the raw result (content, isError, structuredContent).
-  asio::awaitable<json::object> call_tool(std::string name, json::object arguments = {},
-                                          call_options options = {});
+  asio::awaitable<json::object> call_tool(std::string name, json::object arguments = {});
+  asio::awaitable<json::object> call_tool(std::string name, json::object arguments,
+                                          call_options options);
 
   /// Every notification from the server (progress ones too).
   void on_notification(std::function<void(const notification&)> handler);

@@ -27,8 +27,10 @@ struct server_options {
 ///
 /// Runs on the transport's executor; with several threads on one io_context,
 /// give the transport a strand.
+asio::awaitable<void> serve(server_behaviour& behaviour, message_transport& transport);
+/// As above, with options. (Not a defaulted argument: see docs/compilers.md.)
 asio::awaitable<void> serve(server_behaviour& behaviour, message_transport& transport,
-                            server_options options = {});
+                            server_options options);
 
 /// Serves `behaviour` over this process's stdin and stdout until the client
 /// closes stdin or SIGINT/SIGTERM arrives. Returns the process exit code.

@@ -16,6 +16,9 @@ struct memory_options {
 
 /// Both ends run on `ex`. Closing either end ends the stream for both.
 std::pair<std::unique_ptr<message_transport>, std::unique_ptr<message_transport>>
-make_memory_pair(asio::any_io_executor ex, memory_options options = {});
+make_memory_pair(asio::any_io_executor ex);
+/// As above, with options. (Not a defaulted argument: see docs/compilers.md.)
+std::pair<std::unique_ptr<message_transport>, std::unique_ptr<message_transport>>
+make_memory_pair(asio::any_io_executor ex, memory_options options);
 
 }  // namespace mcp

@@ -16,7 +16,9 @@ struct stdio_options {
 /// is pointed at stderr, so a stray `printf` or `std::cout` in user code lands
 /// in the log instead of corrupting the protocol stream. Closing the transport
 /// closes the protocol output, which the client sees as end of stream.
+std::unique_ptr<message_transport> make_stdio_transport(asio::any_io_executor ex);
+/// As above, with options. (Not a defaulted argument: see docs/compilers.md.)
 std::unique_ptr<message_transport> make_stdio_transport(asio::any_io_executor ex,
-                                                        stdio_options options = {});
+                                                        stdio_options options);
 
 }  // namespace mcp

@@ -1,0 +1,279 @@
+// The client against a scripted server on the other end of a memory pair:
+// the test plays the server frame by frame.
+
+#include <mcp/client/client.hpp>
+#include <mcp/transport/memory.hpp>
+
+#include "test_support.hpp"
+
+#include <boost/asio/detached.hpp>
+
+namespace mcp::test {
+namespace {
+
+using namespace asio::experimental::awaitable_operators;
+
+// Answers the client's initialize with `version`; returns the request seen.
+asio::awaitable<json::value> accept_initialize(message_transport& server,
+                                               std::string version = "2025-11-25") {
+  auto hello = co_await read_json(server);
+  json::object result{{"protocolVersion", version},
+                      {"capabilities", {{"tools", json::object{}}}},
+                      {"serverInfo", {{"name", "scripted"}, {"version", "0.1"}}}};
+  json::object reply{{"jsonrpc", "2.0"}, {"id", hello.at("id")}, {"result", std::move(result)}};
+  co_await write_json(server, reply);
+  auto initialized = co_await read_json(server);
+  EXPECT_EQ(initialized.at("method"), "notifications/initialized");
+  co_return hello;
+}
+
+asio::awaitable<void> reply_result(message_transport& server, const json::value& id,
+                                   json::object result) {
+  json::object reply{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};
+  co_await write_json(server, reply);
+}
+
+struct connected_pair {
+  std::unique_ptr<message_transport> server;
+  std::unique_ptr<mcp::client> client;
+};
+
+// Connects a client to a scripted server that accepts the handshake.
+asio::awaitable<connected_pair> connect_pair() {
+  auto ex = co_await asio::this_coro::executor;
+  auto [client_end, server_end] = make_memory_pair(ex);
+  connected_pair pair{std::move(server_end), std::make_unique<mcp::client>(ex)};
+  auto handshake = accept_initialize(*pair.server);
+  auto connect = pair.client->connect(std::move(client_end));
+  co_await (std::move(handshake) && std::move(connect));
+  co_return pair;
+}
+
+TEST(Client, HandshakeOffersTheNewestVersionAndAcceptsAnOlderOne) {
+  run_test([]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    auto [client_end, server_end] = make_memory_pair(ex);
+    client_options options;
+    options.client_info = {"unit", "9.9"};
+    mcp::client c(ex, options);
+    EXPECT_EQ(c.state(), connection_state::disconnected);
+    auto handshake = accept_initialize(*server_end, "2025-03-26");
+    auto connect = c.connect(std::move(client_end));
+    auto [hello, result] = co_await (std::move(handshake) && std::move(connect));
+    EXPECT_EQ(hello.at("method"), "initialize");
+    EXPECT_EQ(hello.at("params").at("protocolVersion"), "2025-11-25");
+    EXPECT_EQ(hello.at("params").at("clientInfo").at("name"), "unit");
+    EXPECT_EQ(result.version, protocol_version::v2025_03_26);
+    EXPECT_EQ(result.server_info.name, "scripted");
+    EXPECT_EQ(c.state(), connection_state::ready);
+  });
+}
+
+TEST(Client, RejectsAVersionItDoesNotSupport) {
+  run_test([]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    auto [client_end, server_end] = make_memory_pair(ex);
+    mcp::client c(ex);
+    auto hello_reader = [&]() -> asio::awaitable<void> {
+      auto hello = co_await read_json(*server_end);
+      json::object result{{"protocolVersion", "2099-01-01"},
+                          {"capabilities", json::object{}},
+                          {"serverInfo", {{"name", "future"}, {"version", "1"}}}};
+      co_await reply_result(*server_end, hello.at("id"), std::move(result));
+    };
+    asio::co_spawn(ex, hello_reader(), asio::detached);
+    bool refused = false;
+    try {
+      co_await c.connect(std::move(client_end));
+    } catch (const protocol_error& e) {
+      refused = true;
+      EXPECT_NE(std::string(e.what()).find("2099-01-01"), std::string::npos);
+    }
+    EXPECT_TRUE(refused);
+    EXPECT_NE(c.state(), connection_state::ready);
+  });
+}
+
+TEST(Client, TimeoutSendsCancellationAndIgnoresTheLateReply) {
+  run_test([]() -> asio::awaitable<void> {
+    auto pair = co_await connect_pair();
+    call_options quick;
+    quick.timeout = 100ms;
+    bool timed_out = false;
+    try {
+      co_await pair.client->request("tools/list", {}, quick);
+    } catch (const boost::system::system_error& e) {
+      timed_out = e.code() == asio::error::timed_out;
+    }
+    EXPECT_TRUE(timed_out);
+    auto request = co_await read_json(*pair.server);
+    EXPECT_EQ(request.at("method"), "tools/list");
+    auto cancelled = co_await read_json(*pair.server);
+    EXPECT_EQ(cancelled.at("method"), "notifications/cancelled");
+    EXPECT_EQ(cancelled.at("params").at("requestId"), request.at("id"));
+    // The late reply is dropped; the next call gets its own answer.
+    json::object late{{"tools", json::array{}}};
+    co_await reply_result(*pair.server, request.at("id"), std::move(late));
+    auto next = [&]() -> asio::awaitable<void> {
+      auto r = co_await read_json(*pair.server);
+      json::object mine{{"mine", true}};
+      co_await reply_result(*pair.server, r.at("id"), std::move(mine));
+    };
+    auto result = co_await (next() && pair.client->request("x"));
+    EXPECT_EQ(result.at("mine"), true);
+  });
+}
+
+TEST(Client, CancellingTheCallerSendsCancellation) {
+  run_test([]() -> asio::awaitable<void> {
+    auto pair = co_await connect_pair();
+    auto request = pair.client->request("slow");
+    auto outcome = co_await (std::move(request) || sleep_for(50ms));
+    EXPECT_EQ(outcome.index(), 1u);  // the sleep won; the request was cancelled
+    auto sent = co_await read_json(*pair.server);
+    auto cancelled = co_await read_json(*pair.server);
+    EXPECT_EQ(cancelled.at("method"), "notifications/cancelled");
+    EXPECT_EQ(cancelled.at("params").at("requestId"), sent.at("id"));
+  });
+}
+
+TEST(Client, ProgressResetsTheTimeout) {
+  run_test([]() -> asio::awaitable<void> {
+    auto pair = co_await connect_pair();
+    std::vector<double> seen;
+    call_options options;
+    options.timeout = 150ms;
+    options.on_progress = [&](const progress_update& p) { seen.push_back(p.progress); };
+    auto server = [&]() -> asio::awaitable<void> {
+      auto r = co_await read_json(*pair.server);
+      const auto token = r.at("params").at("_meta").at("progressToken");
+      for (int i = 1; i <= 4; ++i) {
+        co_await sleep_for(100ms);
+        auto progress = rpc_notification("notifications/progress",
+                                         {{"progressToken", token}, {"progress", i}, {"total", 4}});
+        co_await write_json(*pair.server, progress);
+      }
+      json::object done{{"done", true}};
+      co_await reply_result(*pair.server, r.at("id"), std::move(done));
+    };
+    auto result = co_await (server() && pair.client->request("long", {}, options));
+    EXPECT_EQ(result.at("done"), true);
+    EXPECT_EQ(seen, (std::vector<double>{1, 2, 3, 4}));
+  });
+}
+
+TEST(Client, ErrorReplyBecomesProtocolError) {
+  run_test([]() -> asio::awaitable<void> {
+    auto pair = co_await connect_pair();
+    auto server = [&]() -> asio::awaitable<void> {
+      auto r = co_await read_json(*pair.server);
+      json::object reply{{"jsonrpc", "2.0"},
+                         {"id", r.at("id")},
+                         {"error", {{"code", -32602}, {"message", "Unknown tool: x"}}}};
+      co_await write_json(*pair.server, reply);
+    };
+    auto call = [&]() -> asio::awaitable<int> {
+      try {
+        co_await pair.client->call_tool("x");
+      } catch (const protocol_error& e) {
+        co_return e.code();
+      }
+      co_return 0;
+    };
+    auto code = co_await (server() && call());
+    EXPECT_EQ(code, -32602);
+  });
+}
+
+TEST(Client, ConnectionLossFailsWaitingCalls) {
+  run_test([]() -> asio::awaitable<void> {
+    auto pair = co_await connect_pair();
+    auto server = [&]() -> asio::awaitable<void> {
+      co_await read_json(*pair.server);
+      co_await pair.server->close();
+    };
+    auto call = [&]() -> asio::awaitable<bool> {
+      try {
+        co_await pair.client->ping();
+      } catch (const boost::system::system_error& e) {
+        co_return e.code() == asio::error::connection_aborted;
+      }
+      co_return false;
+    };
+    auto aborted = co_await (server() && call());
+    EXPECT_TRUE(aborted);
+    EXPECT_EQ(pair.client->state(), connection_state::disconnected);
+  });
+}
+
+TEST(Client, AnswersServerPingAndRefusesUnknownRequests) {
+  run_test([]() -> asio::awaitable<void> {
+    auto pair = co_await connect_pair();
+    auto ping = rpc_request("s1", "ping");
+    co_await write_json(*pair.server, ping);
+    auto pong = co_await read_json(*pair.server);
+    EXPECT_EQ(pong.at("id"), "s1");
+    EXPECT_EQ(pong.at("result"), json::object{});
+    auto odd = rpc_request("s2", "sampling/createMessage");
+    co_await write_json(*pair.server, odd);
+    auto refusal = co_await read_json(*pair.server);
+    EXPECT_EQ(error_code(refusal), errc::method_not_found);
+  });
+}
+
+TEST(Client, ManyCallsInFlightGetTheirOwnReplies) {
+  run_test([]() -> asio::awaitable<void> {
+    auto pair = co_await connect_pair();
+    constexpr int count = 50;
+    auto server = [&]() -> asio::awaitable<void> {
+      std::vector<json::value> ids;
+      for (int i = 0; i < count; ++i) {
+        auto r = co_await read_json(*pair.server);
+        ids.push_back(r.at("id"));
+      }
+      // Answer in reverse order, echoing each id in the result.
+      for (auto it = ids.rbegin(); it != ids.rend(); ++it) {
+        json::object echo{{"echo", *it}};
+        co_await reply_result(*pair.server, *it, std::move(echo));
+      }
+    };
+    int correct = 0;
+    auto caller = [&]() -> asio::awaitable<void> {
+      auto result = co_await pair.client->request("echo");
+      if (result.contains("echo")) ++correct;
+    };
+    auto ex = co_await asio::this_coro::executor;
+    for (int i = 0; i < count; ++i) asio::co_spawn(ex, caller(), asio::detached);
+    co_await server();
+    for (int i = 0; i < 100 && correct < count; ++i) co_await sleep_for(10ms);
+    EXPECT_EQ(correct, count);
+  });
+}
+
+TEST(Client, DeliversNotifications) {
+  run_test([]() -> asio::awaitable<void> {
+    auto pair = co_await connect_pair();
+    std::vector<std::string> methods;
+    pair.client->on_notification([&](const notification& n) { methods.push_back(n.method); });
+    auto changed = rpc_notification("notifications/tools/list_changed");
+    co_await write_json(*pair.server, changed);
+    for (int i = 0; i < 100 && methods.empty(); ++i) co_await sleep_for(5ms);
+    EXPECT_EQ(methods, (std::vector<std::string>{"notifications/tools/list_changed"}));
+  });
+}
+
+TEST(Client, RequestBeforeConnectFails) {
+  run_test([]() -> asio::awaitable<void> {
+    mcp::client c(co_await asio::this_coro::executor);
+    bool refused = false;
+    try {
+      co_await c.ping();
+    } catch (const boost::system::system_error& e) {
+      refused = e.code() == asio::error::not_connected;
+    }
+    EXPECT_TRUE(refused);
+  });
+}
+
+}  // namespace
+}  // namespace mcp::test
