@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Every test: unit, integration (real child processes, an installed-package
+# consumer) and interop (the official TypeScript SDK and everything server,
+# pinned in test/interop/package.json). Then the unit and integration tests
+# again under AddressSanitizer and UBSan, which catch memory errors that a
+# passing test can hide.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh --tests
+(cd test/interop && npm ci --no-audit --no-fund --loglevel=error)
+
+scripts/build.sh
+ctest --test-dir build --output-on-failure --timeout 300 -j 2
+
+CADUCEUS_BUILD_DIR=build-sanitize \
+CADUCEUS_CMAKE_ARGS="-DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-fsanitize=address,undefined -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined" \
+  scripts/build.sh --target unit_tests integration_tests slow-server counter-server
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  ctest --test-dir build-sanitize --output-on-failure --timeout 300 -j 2 -L 'unit|integration' -E find_package

@@ -1,0 +1,44 @@
+// Serves a one-method behaviour over an in-memory pair and calls it with the
+// client: proof that the installed headers, library and CMake package work.
+
+#include <mcp/client/client.hpp>
+#include <mcp/server/serve.hpp>
+#include <mcp/transport/memory.hpp>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+
+#include <iostream>
+
+namespace asio = boost::asio;
+namespace json = boost::json;
+
+class hello final : public mcp::server_behaviour {
+ public:
+  mcp::implementation server_info() const override { return {"hello", "1.0"}; }
+  json::object capabilities() const override { return {}; }
+  asio::awaitable<json::object> handle_request(const mcp::request& req,
+                                               mcp::request_context&) override {
+    if (req.method != "hello") throw mcp::protocol_error(mcp::errc::method_not_found, req.method);
+    co_return json::object{{"greeting", "hello, consumer"}};
+  }
+};
+
+int main() {
+  asio::io_context io;
+  hello server;
+  auto [client_end, server_end] = mcp::make_memory_pair(io.get_executor());
+  asio::co_spawn(io, mcp::serve(server, *server_end), asio::detached);
+  int status = 1;
+  asio::co_spawn(io, [&]() -> asio::awaitable<void> {
+    mcp::client client(co_await asio::this_coro::executor);
+    co_await client.connect(std::move(client_end));
+    auto result = co_await client.request("hello");
+    std::cout << result.at("greeting").as_string().c_str() << "\n";
+    status = result.at("greeting") == "hello, consumer" ? 0 : 1;
+    co_await client.close();
+  }, asio::detached);
+  io.run();
+  return status;
+}
