@@ -1,4 +1,3 @@
-include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 install(TARGETS mcp EXPORT caduceusTargets
