@@ -17,10 +17,6 @@ process_options server_command(std::string name) {
   return options;
 }
 
-std::string first_text(const json::object& result) {
-  return std::string(result.at("content").at(0).at("text").as_string());
-}
-
 json::object tool_args(std::initializer_list<std::pair<std::string_view, json::value>> items) {
   json::object args;
   for (const auto& [key, value] : items) args[key] = value;

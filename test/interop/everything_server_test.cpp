@@ -21,10 +21,6 @@ process_options everything_server() {
   return options;
 }
 
-std::string first_text(const json::object& result) {
-  return std::string(result.at("content").at(0).at("text").as_string());
-}
-
 TEST(EverythingServer, HandshakeToolsAndCalls) {
   run_test([]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;

@@ -134,6 +134,11 @@ inline json::object initialize_params(std::string version = "2025-11-25") {
           {"clientInfo", {{"name", "test-client"}, {"version", "1.0"}}}};
 }
 
+/// The text of the first content block of a tool result.
+inline std::string first_text(const json::object& result) {
+  return std::string(result.at("content").at(0).at("text").as_string());
+}
+
 /// The error code of a reply, or 0 when it is not an error.
 inline std::int64_t error_code(const json::value& reply) {
   const auto* error = reply.as_object().if_contains("error");
