@@ -75,10 +75,17 @@ initialize_request parse_initialize_request(const json::object& params) {
           parse_implementation(required(params, "clientInfo", "/params"), "/params/clientInfo")};
 }
 
+json::object shape_capabilities(json::object capabilities, const dialect& d) {
+  if (!d.completions) capabilities.erase("completions");
+  if (!d.tasks) capabilities.erase("tasks");
+  if (d.era != protocol_era::modern) capabilities.erase("extensions");
+  return capabilities;
+}
+
 json::object to_json(const initialize_result& result) {
   const auto& d = dialect_of(result.version);
   json::object out{{"protocolVersion", to_string(result.version)},
-                   {"capabilities", result.capabilities},
+                   {"capabilities", shape_capabilities(result.capabilities, d)},
                    {"serverInfo", to_json(result.server_info, d)}};
   if (result.instructions) out["instructions"] = *result.instructions;
   return out;

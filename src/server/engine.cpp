@@ -10,6 +10,8 @@
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -47,31 +49,52 @@ std::optional<request_id> id_from_json(const json::value* v) {
 
 }  // namespace
 
-class server_engine final : public detail::connection_link {
+class server_engine {
  public:
   server_engine(server_behaviour& behaviour, message_transport& transport,
                 const server_options& options)
       : behaviour_(behaviour), transport_(transport), options_(options),
         peer_(transport, {options.max_queued_bytes, options.write_timeout}),
-        session_(random_session_id()), in_flight_changed_(transport.get_executor()) {
+        link_(std::make_shared<link>(this)),
+        session_(std::make_shared<session>(random_session_id(), transport.get_executor())),
+        in_flight_changed_(transport.get_executor()) {
     in_flight_changed_.expires_at(std::chrono::steady_clock::time_point::max());
-    session_.link_ = this;
+    session_->link_ = link_;
   }
+
+  // Runs on the connection's executor, like everything that touches the engine.
+  ~server_engine() { link_->engine = nullptr; }
 
   asio::awaitable<void> run();
 
-  asio::awaitable<void> send_notification(notification n) override {
-    std::string frame = serialize(n);
-    co_await peer_.send(std::move(frame));
-  }
-
-  asio::awaitable<json::object> send_request(std::string method, json::object params,
-                                             std::chrono::milliseconds timeout) override {
-    detail::call_settings settings{.timeout = timeout};
-    co_return co_await peer_.call(std::move(method), std::move(params), std::move(settings));
-  }
-
  private:
+  // How a session reaches its connection; outlives the engine, and turns
+  // into a no-op once the engine is gone.
+  struct link final : detail::connection_link {
+    explicit link(server_engine* e) : engine(e), executor(e->transport_.get_executor()) {}
+
+    asio::awaitable<void> send_notification(notification n) override {
+      if (!engine) throw boost::system::system_error(asio::error::connection_aborted);
+      std::string frame = serialize(n);
+      co_await engine->peer_.send(std::move(frame));
+    }
+
+    void post_notification(notification n) override;
+
+    asio::awaitable<json::object> send_request(std::string method, json::object params,
+                                               std::chrono::milliseconds timeout) override {
+      if (!engine) throw boost::system::system_error(asio::error::connection_aborted);
+      detail::call_settings settings{.timeout = timeout};
+      co_return co_await engine->peer_.call(std::move(method), std::move(params),
+                                            std::move(settings));
+    }
+
+    server_engine* engine;
+    asio::any_io_executor executor;
+  };
+
+  asio::awaitable<void> send_in_background(notification n);
+
   struct in_flight {
     asio::cancellation_signal signal;
     bool cancelled = false;
@@ -102,7 +125,9 @@ class server_engine final : public detail::connection_link {
   server_options options_;
   detail::rpc_peer peer_;
   legacy_lifecycle lifecycle_;
-  session session_;
+  std::shared_ptr<link> link_;
+  std::shared_ptr<session> session_;
+  std::size_t background_sends_ = 0;  // posted notifications still being sent
   std::unordered_map<request_id, std::shared_ptr<in_flight>> in_flight_;
   asio::steady_timer in_flight_changed_;  // an event: cancel() wakes the waiters
 };
@@ -135,7 +160,8 @@ asio::awaitable<void> server_engine::run() {
   if (!stopping) co_await wait_for_requests(options_.drain_timeout);
   cancel_all();
   co_await wait_for_requests(cancel_grace);
-  if (lifecycle_.current() == legacy_lifecycle::phase::operating) behaviour_.terminate(session_);
+  if (lifecycle_.current() == legacy_lifecycle::phase::operating) behaviour_.terminate(*session_);
+  link_->engine = nullptr;  // from here on, posted notifications are dropped
   peer_.shutdown();
   co_await peer_.drained();
   co_await transport_.close();
@@ -147,12 +173,12 @@ asio::awaitable<void> server_engine::handle_frame(parsed_frame frame) {
     co_return;
   }
   if (lifecycle_.current() != legacy_lifecycle::phase::operating ||
-      !dialect_of(session_.version()).batches) {
+      !dialect_of(session_->version()).batches) {
     std::string reply = serialize(make_error(
         {}, errc::invalid_request,
         lifecycle_.current() == legacy_lifecycle::phase::operating
             ? "Invalid Request: batches are not supported in protocol version " +
-                  std::string(to_string(session_.version()))
+                  std::string(to_string(session_->version()))
             : "Invalid Request: initialize must not be part of a batch"));
     co_await peer_.send(std::move(reply));
     co_return;
@@ -222,21 +248,21 @@ asio::awaitable<void> server_engine::handle_request(request req, const batch_ptr
 json::object server_engine::initialize(const request& req) {
   auto hello = parse_initialize_request(req.params);
   const auto version = negotiate_version(hello.protocol_version, behaviour_.supported_versions());
-  session_.version_ = version;
-  session_.client_info_ = std::move(hello.client_info);
-  session_.client_capabilities_ = std::move(hello.capabilities);
-  behaviour_.init(session_);
+  session_->version_ = version;
+  session_->client_info_ = std::move(hello.client_info);
+  session_->client_capabilities_ = std::move(hello.capabilities);
+  behaviour_.init(*session_);
   lifecycle_.on_initialize_answered();
-  sdk_log(log_level::info, "session " + session_.id() + " initialized, protocol " +
+  sdk_log(log_level::info, "session " + session_->id() + " initialized, protocol " +
                                std::string(to_string(version)) + ", client " +
-                               session_.client_info_.name);
+                               session_->client_info_.name);
   return to_json(initialize_result{version, behaviour_.capabilities(), behaviour_.server_info(),
                                    behaviour_.instructions()});
 }
 
 asio::awaitable<void> server_engine::run_request(request req, std::shared_ptr<in_flight> entry,
                                                  batch_ptr batch) {
-  request_context ctx(req, session_, entry->cancelled);
+  request_context ctx(req, *session_, entry->cancelled);
   message reply = response{req.id, nullptr};
   try {
     std::get<response>(reply).result = co_await behaviour_.handle_request(req, ctx);
@@ -295,7 +321,7 @@ asio::awaitable<void> server_engine::handle_notification(notification n) {
     co_return;
   }
   try {
-    co_await behaviour_.handle_notification(n, session_);
+    co_await behaviour_.handle_notification(n, *session_);
   } catch (const std::exception& e) {
     sdk_log(log_level::warn, "notification handler for " + n.method + " threw: " + e.what());
   }
@@ -315,11 +341,33 @@ void server_engine::cancel_all() {
   for (const auto& id : ids) cancel(id);
 }
 
+void server_engine::link::post_notification(notification n) {
+  asio::post(executor, [self = std::static_pointer_cast<link>(shared_from_this()),
+                        n = std::move(n)]() mutable {
+    if (!self->engine) return;  // the connection has ended
+    auto* engine = self->engine;
+    ++engine->background_sends_;
+    asio::co_spawn(self->executor, engine->send_in_background(std::move(n)), asio::detached);
+  });
+}
+
+asio::awaitable<void> server_engine::send_in_background(notification n) {
+  try {
+    std::string frame = serialize(n);
+    co_await peer_.send(std::move(frame));
+  } catch (const std::exception& e) {
+    sdk_log(log_level::debug, std::string("notification not sent: ") + e.what());
+  }
+  --background_sends_;
+  in_flight_changed_.cancel();
+}
+
 asio::awaitable<void> server_engine::wait_for_requests(std::chrono::milliseconds limit) {
   using namespace asio::experimental::awaitable_operators;
   asio::steady_timer deadline(transport_.get_executor());
   deadline.expires_after(limit);
-  while (!in_flight_.empty() && deadline.expiry() > std::chrono::steady_clock::now())
+  while ((!in_flight_.empty() || background_sends_ > 0) &&
+         deadline.expiry() > std::chrono::steady_clock::now())
     co_await (in_flight_changed_.async_wait(as_tuple_awaitable) ||
               deadline.async_wait(as_tuple_awaitable));
 }

@@ -1,13 +1,7 @@
 // The server engine driven through an in-memory transport with raw JSON-RPC
 // frames, as a client would send them.
 
-#include <mcp/server/serve.hpp>
-#include <mcp/transport/memory.hpp>
-
-#include "test_support.hpp"
-
-#include <boost/asio/bind_cancellation_slot.hpp>
-#include <boost/asio/cancellation_signal.hpp>
+#include "server_harness.hpp"
 
 #include <set>
 
@@ -72,50 +66,16 @@ class probe_server final : public server_behaviour {
   }
 };
 
-// The server half of a test: it stays alive until `serve` returns, which it
-// does once the test's client end is gone.
-struct server_side {
-  probe_server behaviour;
-  std::unique_ptr<message_transport> end;
-  asio::cancellation_signal stop;
-  bool served = false;
-};
-
-// A server running on one end of a memory pair; the test talks on the other.
-struct harness {
-  explicit harness(asio::any_io_executor ex, memory_options options = {})
-      : server(std::make_shared<server_side>()) {
-    auto [a, b] = make_memory_pair(ex, options);
-    client = std::move(a);
-    server->end = std::move(b);
-    asio::co_spawn(ex, serve(server->behaviour, *server->end),
-                   asio::bind_cancellation_slot(server->stop.slot(), [s = server](std::exception_ptr) {
-                     s->served = true;
-                   }));
-  }
-
-  asio::awaitable<json::value> call(json::value id, std::string method, json::object params = {}) {
-    auto frame = rpc_request(std::move(id), std::move(method), std::move(params));
-    co_await write_json(*client, frame);
-    co_return co_await read_json(*client);
-  }
-
-  asio::awaitable<json::value> initialize(std::string version = "2025-11-25") {
-    auto reply = co_await call(0, "initialize", initialize_params(std::move(version)));
-    auto initialized = rpc_notification("notifications/initialized");
-    co_await write_json(*client, initialized);
-    co_return reply;
-  }
-
-  probe_server& behaviour() { return server->behaviour; }
-
-  std::shared_ptr<server_side> server;
-  std::unique_ptr<message_transport> client;
+struct probe_harness : harness {
+  explicit probe_harness(asio::any_io_executor ex) : harness(ex, std::make_shared<probe_server>()) {}
+  probe_harness(asio::any_io_executor ex, memory_options options)
+      : harness(ex, std::make_shared<probe_server>(), options) {}
+  probe_server& behaviour() { return static_cast<probe_server&>(*server->behaviour); }
 };
 
 TEST(ServerEngine, NegotiatesTheRequestedVersion) {
   run_test([]() -> asio::awaitable<void> {
-    harness h(co_await asio::this_coro::executor);
+    probe_harness h(co_await asio::this_coro::executor);
     auto reply = co_await h.initialize("2025-06-18");
     const auto& result = reply.at("result").as_object();
     EXPECT_EQ(reply.at("id"), 0);
@@ -129,7 +89,7 @@ TEST(ServerEngine, NegotiatesTheRequestedVersion) {
 
 TEST(ServerEngine, AnswersAnUnknownVersionWithItsLatest) {
   run_test([]() -> asio::awaitable<void> {
-    harness h(co_await asio::this_coro::executor);
+    probe_harness h(co_await asio::this_coro::executor);
     auto reply = co_await h.initialize("1999-01-01");
     EXPECT_EQ(reply.at("result").at("protocolVersion"), "2025-11-25");
   });
@@ -137,7 +97,7 @@ TEST(ServerEngine, AnswersAnUnknownVersionWithItsLatest) {
 
 TEST(ServerEngine, ShapesServerInfoForOldVersions) {
   run_test([]() -> asio::awaitable<void> {
-    harness h(co_await asio::this_coro::executor);
+    probe_harness h(co_await asio::this_coro::executor);
     auto reply = co_await h.initialize("2024-11-05");
     EXPECT_FALSE(reply.at("result").at("serverInfo").as_object().contains("title"));
   });
@@ -145,7 +105,7 @@ TEST(ServerEngine, ShapesServerInfoForOldVersions) {
 
 TEST(ServerEngine, RejectsRequestsBeforeInitializeButAnswersPing) {
   run_test([]() -> asio::awaitable<void> {
-    harness h(co_await asio::this_coro::executor);
+    probe_harness h(co_await asio::this_coro::executor);
     auto early = co_await h.call("a", "echo");
     EXPECT_EQ(early.at("id"), "a");
     EXPECT_EQ(error_code(early), errc::invalid_request);
@@ -158,7 +118,7 @@ TEST(ServerEngine, RejectsRequestsBeforeInitializeButAnswersPing) {
 
 TEST(ServerEngine, RejectsASecondInitialize) {
   run_test([]() -> asio::awaitable<void> {
-    harness h(co_await asio::this_coro::executor);
+    probe_harness h(co_await asio::this_coro::executor);
     co_await h.initialize();
     auto again = co_await h.call(9, "initialize", initialize_params());
     EXPECT_EQ(again.at("id"), 9);
@@ -168,7 +128,7 @@ TEST(ServerEngine, RejectsASecondInitialize) {
 
 TEST(ServerEngine, RejectsMalformedInitializeParams) {
   run_test([]() -> asio::awaitable<void> {
-    harness h(co_await asio::this_coro::executor);
+    probe_harness h(co_await asio::this_coro::executor);
     json::object params{{"protocolVersion", "2025-11-25"}, {"capabilities", json::object{}}};
     auto reply = co_await h.call(1, "initialize", params);
     EXPECT_EQ(error_code(reply), errc::invalid_params);
@@ -181,7 +141,7 @@ TEST(ServerEngine, RejectsMalformedInitializeParams) {
 
 TEST(ServerEngine, UnknownMethodIsMethodNotFound) {
   run_test([]() -> asio::awaitable<void> {
-    harness h(co_await asio::this_coro::executor);
+    probe_harness h(co_await asio::this_coro::executor);
     co_await h.initialize();
     auto reply = co_await h.call(1, "no/such/method");
     EXPECT_EQ(error_code(reply), errc::method_not_found);
@@ -190,7 +150,7 @@ TEST(ServerEngine, UnknownMethodIsMethodNotFound) {
 
 TEST(ServerEngine, KeepsServingAfterMalformedInput) {
   run_test([]() -> asio::awaitable<void> {
-    harness h(co_await asio::this_coro::executor);
+    probe_harness h(co_await asio::this_coro::executor);
     co_await h.initialize();
     for (std::string garbage : {"{not json", "42", "[]", R"({"jsonrpc":"1.0","id":3,"method":"x"})",
                                 "\"\xff\xfe\""}) {
@@ -206,7 +166,7 @@ TEST(ServerEngine, KeepsServingAfterMalformedInput) {
 
 TEST(ServerEngine, ParseErrorHasNullId) {
   run_test([]() -> asio::awaitable<void> {
-    harness h(co_await asio::this_coro::executor);
+    probe_harness h(co_await asio::this_coro::executor);
     co_await h.client->write_frame("{\"jsonrpc\":\"2.0\",\"id\":1,");
     auto reply = co_await read_json(*h.client);
     EXPECT_EQ(error_code(reply), errc::parse_error);
@@ -216,7 +176,7 @@ TEST(ServerEngine, ParseErrorHasNullId) {
 
 TEST(ServerEngine, SlowRequestDoesNotDelayOthers) {
   run_test([]() -> asio::awaitable<void> {
-    harness h(co_await asio::this_coro::executor);
+    probe_harness h(co_await asio::this_coro::executor);
     co_await h.initialize();
     auto slow = rpc_request(1, "slow", {{"ms", 300}});
     co_await write_json(*h.client, slow);
@@ -230,7 +190,7 @@ TEST(ServerEngine, SlowRequestDoesNotDelayOthers) {
 
 TEST(ServerEngine, CancelledRequestStopsAndGetsNoReply) {
   run_test([]() -> asio::awaitable<void> {
-    harness h(co_await asio::this_coro::executor);
+    probe_harness h(co_await asio::this_coro::executor);
     co_await h.initialize();
     auto slow = rpc_request(5, "slow", {{"ms", 5000}});
     co_await write_json(*h.client, slow);
@@ -246,7 +206,7 @@ TEST(ServerEngine, CancelledRequestStopsAndGetsNoReply) {
 
 TEST(ServerEngine, CancellingAnUnknownRequestIsHarmless) {
   run_test([]() -> asio::awaitable<void> {
-    harness h(co_await asio::this_coro::executor);
+    probe_harness h(co_await asio::this_coro::executor);
     co_await h.initialize();
     auto cancel = rpc_notification("notifications/cancelled", {{"requestId", "nobody"}});
     co_await write_json(*h.client, cancel);
@@ -257,7 +217,7 @@ TEST(ServerEngine, CancellingAnUnknownRequestIsHarmless) {
 
 TEST(ServerEngine, ProgressGoesToTheRequestsToken) {
   run_test([]() -> asio::awaitable<void> {
-    harness h(co_await asio::this_coro::executor);
+    probe_harness h(co_await asio::this_coro::executor);
     co_await h.initialize("2025-03-26");
     auto slow = rpc_request(1, "slow", {{"ms", 100}, {"_meta", {{"progressToken", "tok-1"}}}});
     co_await write_json(*h.client, slow);
@@ -283,7 +243,7 @@ TEST(ServerEngine, ProgressGoesToTheRequestsToken) {
 
 TEST(ServerEngine, ProgressOmitsMessageIn20241105) {
   run_test([]() -> asio::awaitable<void> {
-    harness h(co_await asio::this_coro::executor);
+    probe_harness h(co_await asio::this_coro::executor);
     co_await h.initialize("2024-11-05");
     auto slow = rpc_request(1, "slow", {{"ms", 40}, {"_meta", {{"progressToken", 3}}}});
     co_await write_json(*h.client, slow);
@@ -295,7 +255,7 @@ TEST(ServerEngine, ProgressOmitsMessageIn20241105) {
 
 TEST(ServerEngine, NoProgressWithoutAToken) {
   run_test([]() -> asio::awaitable<void> {
-    harness h(co_await asio::this_coro::executor);
+    probe_harness h(co_await asio::this_coro::executor);
     co_await h.initialize();
     json::object params{{"ms", 60}};
     auto reply = co_await h.call(1, "slow", params);
@@ -305,7 +265,7 @@ TEST(ServerEngine, NoProgressWithoutAToken) {
 
 TEST(ServerEngine, HandlerExceptionIsContainedToItsRequest) {
   run_test([]() -> asio::awaitable<void> {
-    harness h(co_await asio::this_coro::executor);
+    probe_harness h(co_await asio::this_coro::executor);
     co_await h.initialize();
     auto failed = co_await h.call(1, "throw");
     EXPECT_EQ(error_code(failed), errc::internal_error);
@@ -320,7 +280,7 @@ TEST(ServerEngine, HandlerExceptionIsContainedToItsRequest) {
 
 TEST(ServerEngine, BatchIsAnsweredAsABatchIn20250326) {
   run_test([]() -> asio::awaitable<void> {
-    harness h(co_await asio::this_coro::executor);
+    probe_harness h(co_await asio::this_coro::executor);
     co_await h.initialize("2025-03-26");
     json::array batch{rpc_request(1, "ping"), rpc_request(2, "slow", {{"ms", 40}}),
                       rpc_notification("notifications/whatever"), 5};
@@ -337,7 +297,7 @@ TEST(ServerEngine, BatchIsAnsweredAsABatchIn20250326) {
 
 TEST(ServerEngine, BatchOfNotificationsGetsNoReply) {
   run_test([]() -> asio::awaitable<void> {
-    harness h(co_await asio::this_coro::executor);
+    probe_harness h(co_await asio::this_coro::executor);
     co_await h.initialize("2025-03-26");
     json::array batch{rpc_notification("notifications/a"), rpc_notification("notifications/b")};
     co_await write_json(*h.client, batch);
@@ -349,7 +309,7 @@ TEST(ServerEngine, BatchOfNotificationsGetsNoReply) {
 
 TEST(ServerEngine, BatchIsRefusedWhereTheVersionHasNone) {
   run_test([]() -> asio::awaitable<void> {
-    harness h(co_await asio::this_coro::executor);
+    probe_harness h(co_await asio::this_coro::executor);
     co_await h.initialize("2025-06-18");
     json::array batch{rpc_request(1, "ping"), rpc_request(2, "ping")};
     co_await write_json(*h.client, batch);
@@ -362,7 +322,7 @@ TEST(ServerEngine, BatchIsRefusedWhereTheVersionHasNone) {
 
 TEST(ServerEngine, InitializeInABatchIsRefused) {
   run_test([]() -> asio::awaitable<void> {
-    harness h(co_await asio::this_coro::executor);
+    probe_harness h(co_await asio::this_coro::executor);
     json::array batch{rpc_request(1, "initialize", initialize_params("2025-03-26"))};
     co_await write_json(*h.client, batch);
     auto reply = co_await read_json(*h.client);
@@ -372,7 +332,7 @@ TEST(ServerEngine, InitializeInABatchIsRefused) {
 
 TEST(ServerEngine, DuplicateInFlightIdIsRefused) {
   run_test([]() -> asio::awaitable<void> {
-    harness h(co_await asio::this_coro::executor);
+    probe_harness h(co_await asio::this_coro::executor);
     co_await h.initialize();
     auto slow = rpc_request(1, "slow", {{"ms", 200}});
     co_await write_json(*h.client, slow);
@@ -387,7 +347,7 @@ TEST(ServerEngine, OversizedFrameIsAnsweredAndServingGoesOn) {
   run_test([]() -> asio::awaitable<void> {
     memory_options small;
     small.max_frame_size = 256;
-    harness h(co_await asio::this_coro::executor, small);
+    probe_harness h(co_await asio::this_coro::executor, small);
     co_await h.initialize();
     auto huge = rpc_request(1, "echo", {{"blob", std::string(1000, 'x')}});
     co_await write_json(*h.client, huge);
@@ -400,7 +360,7 @@ TEST(ServerEngine, OversizedFrameIsAnsweredAndServingGoesOn) {
 
 TEST(ServerEngine, HandlerCanRequestFromTheClient) {
   run_test([]() -> asio::awaitable<void> {
-    harness h(co_await asio::this_coro::executor);
+    probe_harness h(co_await asio::this_coro::executor);
     co_await h.initialize();
     auto ask = rpc_request(1, "ask");
     co_await write_json(*h.client, ask);
@@ -418,7 +378,7 @@ TEST(ServerEngine, HandlerCanRequestFromTheClient) {
 
 TEST(ServerEngine, ClientErrorToServerRequestReachesTheHandler) {
   run_test([]() -> asio::awaitable<void> {
-    harness h(co_await asio::this_coro::executor);
+    probe_harness h(co_await asio::this_coro::executor);
     co_await h.initialize();
     auto ask = rpc_request(1, "ask");
     co_await write_json(*h.client, ask);
@@ -435,7 +395,7 @@ TEST(ServerEngine, ClientErrorToServerRequestReachesTheHandler) {
 TEST(ServerEngine, SessionStateIsPerSession) {
   run_test([]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
-    harness one(ex), two(ex);
+    probe_harness one(ex), two(ex);
     co_await one.initialize();
     co_await two.initialize();
     co_await one.call(1, "count");
@@ -449,7 +409,7 @@ TEST(ServerEngine, SessionStateIsPerSession) {
 
 TEST(ServerEngine, NotificationsReachTheBehaviourOnlyAfterInitialize) {
   run_test([]() -> asio::awaitable<void> {
-    harness h(co_await asio::this_coro::executor);
+    probe_harness h(co_await asio::this_coro::executor);
     auto early = rpc_notification("notifications/roots/list_changed");
     co_await write_json(*h.client, early);
     co_await h.initialize();
@@ -462,7 +422,7 @@ TEST(ServerEngine, NotificationsReachTheBehaviourOnlyAfterInitialize) {
 
 TEST(ServerEngine, StopCancelsRunningRequestsAndCloses) {
   run_test([]() -> asio::awaitable<void> {
-    harness h(co_await asio::this_coro::executor);
+    probe_harness h(co_await asio::this_coro::executor);
     co_await h.initialize();
     auto slow = rpc_request(1, "slow", {{"ms", 10000}});
     co_await write_json(*h.client, slow);
@@ -479,7 +439,7 @@ TEST(ServerEngine, StopCancelsRunningRequestsAndCloses) {
 
 TEST(ServerEngine, ManyConcurrentRequestsAllAnswered) {
   run_test([]() -> asio::awaitable<void> {
-    harness h(co_await asio::this_coro::executor);
+    probe_harness h(co_await asio::this_coro::executor);
     co_await h.initialize();
     constexpr int count = 500;
     for (int i = 1; i <= count; ++i) {

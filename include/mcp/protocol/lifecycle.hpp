@@ -50,7 +50,13 @@ struct initialize_result {
   std::optional<std::string> instructions;
 };
 
+/// Serializes for `result.version`: capabilities that revision does not know
+/// are left out (see shape_capabilities).
 json::object to_json(const initialize_result& result);
+
+/// Drops the capability keys `d` does not define (`completions` before
+/// 2025-03-26, `tasks` outside 2025-11-25, `extensions` before 2026-07-28).
+json::object shape_capabilities(json::object capabilities, const dialect& d);
 /// Reads a server's answer. Throws protocol_error(-32602) for a malformed
 /// result and for a version outside `supported` (the client must then disconnect).
 initialize_result parse_initialize_result(const json::object& result,

@@ -38,6 +38,7 @@ struct dialect {
   bool protocol_version_header;  ///< HTTP `MCP-Protocol-Version` header (2025-06-18+)
   bool icons;                ///< `icons` on implementations and components (2025-11-25+)
   bool url_elicitation;      ///< URL-mode elicitation (2025-11-25+)
+  bool tasks;                ///< the `tasks` utility and capability (2025-11-25 only)
 };
 
 /// Every revision known to this build, oldest first.

@@ -5,6 +5,7 @@
 #include <mcp/protocol/lifecycle.hpp>
 #include <mcp/protocol/versions.hpp>
 
+#include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 
 #include <chrono>
@@ -19,17 +20,31 @@ namespace mcp {
 
 namespace asio = boost::asio;
 
+/// Message severities of `logging/setLevel` and `notifications/message` (RFC 5424).
+enum class logging_level { debug, info, notice, warning, error, critical, alert, emergency };
+std::string_view to_string(logging_level level) noexcept;
+std::optional<logging_level> parse_logging_level(std::string_view text) noexcept;
+
+/// Thrown by request_context::sample, elicit and roots when the client did
+/// not declare the capability (or its protocol version lacks the feature).
+/// In a tool handler it becomes a tool error result, like any exception.
+class capability_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 namespace detail {
 /// Implemented by the engine that owns a connection; handlers reach the
-/// peer through it.
-class connection_link {
+/// peer through it. Shared, so that a session kept alive elsewhere can still
+/// post to it safely after the connection has ended.
+class connection_link : public std::enable_shared_from_this<connection_link> {
  public:
+  virtual ~connection_link() = default;
   virtual asio::awaitable<void> send_notification(notification n) = 0;
+  /// Thread safe: queues `n` for sending from the connection's executor.
+  virtual void post_notification(notification n) = 0;
   virtual asio::awaitable<json::object> send_request(std::string method, json::object params,
                                                      std::chrono::milliseconds timeout) = 0;
-
- protected:
-  ~connection_link() = default;
 };
 }  // namespace detail
 
@@ -37,14 +52,22 @@ class connection_link {
 ///
 /// @par Thread safety
 /// Used from the connection's executor only, like everything of one connection.
-class session {
+class session : public std::enable_shared_from_this<session> {
  public:
-  explicit session(std::string id) : id_(std::move(id)) {}
+  session(std::string id, asio::any_io_executor executor)
+      : id_(std::move(id)), executor_(std::move(executor)) {}
+  session(const session&) = delete;
+  session& operator=(const session&) = delete;
 
   const std::string& id() const noexcept { return id_; }
   protocol_version version() const noexcept { return version_; }
   const implementation& client_info() const noexcept { return client_info_; }
   const json::object& client_capabilities() const noexcept { return client_capabilities_; }
+
+  /// The least severe level the client wants (`logging/setLevel`); unset
+  /// means every message is sent.
+  std::optional<logging_level> log_level() const noexcept { return log_level_; }
+  void set_log_level(logging_level level) noexcept { log_level_ = level; }
 
   /// Typed per-session state: one `T`, default-constructed on first use and
   /// destroyed with the session. Sessions never see each other's state.
@@ -55,18 +78,28 @@ class session {
     return *static_cast<T*>(slot.get());
   }
 
+  /// The executor of the session's connection.
+  const asio::any_io_executor& get_executor() const noexcept { return executor_; }
+
   /// Sends a notification that belongs to no request (e.g. list_changed).
+  /// Call from the session's executor.
   asio::awaitable<void> notify(std::string method, json::object params = {});
+
+  /// Sends a notification from any thread (it is queued on the session's
+  /// executor); dropped once the connection has ended.
+  void post_notification(std::string method, json::object params = {});
 
  private:
   friend class server_engine;
   friend class request_context;
   std::string id_;
+  asio::any_io_executor executor_;
   protocol_version version_ = latest_legacy_version;
   implementation client_info_;
   json::object client_capabilities_;
+  std::optional<logging_level> log_level_;
   std::map<std::type_index, std::shared_ptr<void>> state_;
-  detail::connection_link* link_ = nullptr;
+  std::shared_ptr<detail::connection_link> link_;
 };
 
 /// The request a handler serves, and its way back to the client.
@@ -96,10 +129,29 @@ class request_context {
   /// Sends a notification to the client in the context of this request.
   asio::awaitable<void> notify(std::string method, json::object params = {});
 
+  /// Sends `notifications/message` when `level` passes the session's
+  /// threshold (`logging/setLevel`).
+  asio::awaitable<void> log(logging_level level, json::value data, std::string_view logger = {});
+
   /// Sends a request to the client and waits for its result (throws
   /// protocol_error for an error reply, system_error on timeout).
   asio::awaitable<json::object> request(std::string method, json::object params = {},
                                         std::chrono::milliseconds timeout = std::chrono::seconds(30));
+
+  /// `sampling/createMessage` with the given params (messages, maxTokens...);
+  /// returns the client's CreateMessageResult.
+  asio::awaitable<json::object> sample(json::object params,
+                                       std::chrono::milliseconds timeout = std::chrono::seconds(60));
+  /// Form-mode `elicitation/create` (2025-06-18 on): asks the user for values
+  /// matching `requested_schema`; returns the ElicitResult (action, content).
+  asio::awaitable<json::object> elicit(std::string message, json::object requested_schema,
+                                       std::chrono::milliseconds timeout = std::chrono::minutes(5));
+  /// URL-mode `elicitation/create` (2025-11-25 on).
+  asio::awaitable<json::object> elicit_url(std::string message, std::string url,
+                                           std::string elicitation_id,
+                                           std::chrono::milliseconds timeout = std::chrono::minutes(5));
+  /// `roots/list`: the client's roots array.
+  asio::awaitable<json::array> roots(std::chrono::milliseconds timeout = std::chrono::seconds(30));
 
  private:
   const mcp::request& request_;

@@ -1,0 +1,172 @@
+#pragma once
+// The high-level server: registries of tools, resources, resource templates,
+// prompts and completions, serving every server feature of the spec. It is
+// one implementation of server_behaviour; serve it with mcp::serve or
+// mcp::run_stdio_server like any other.
+
+#include <mcp/server/behaviour.hpp>
+#include <mcp/server/content.hpp>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mcp {
+
+/// Hints about a tool's behaviour (2025-03-26 on). Absent means "not said".
+struct tool_annotations {
+  std::optional<std::string> title = {};
+  std::optional<bool> read_only_hint = {};
+  std::optional<bool> destructive_hint = {};
+  std::optional<bool> idempotent_hint = {};
+  std::optional<bool> open_world_hint = {};
+};
+
+struct tool_info {
+  std::string name;  ///< 1-128 characters of A-Z a-z 0-9 _ - .
+  std::string description = {};
+  std::optional<std::string> title = {};
+  json::object input_schema = {{"type", "object"}};
+  std::optional<json::object> output_schema = {};  ///< results are checked against it
+  tool_annotations annotations = {};
+  json::array icons = {};
+  json::object meta = {};
+};
+
+/// A tool handler on raw JSON: receives the `arguments` object (already
+/// validated against the input schema) and the request's context.
+using tool_handler =
+    std::function<asio::awaitable<call_tool_result>(const json::object& arguments, request_context& ctx)>;
+
+struct resource_info {
+  std::string uri;
+  std::string name;
+  std::optional<std::string> title = {};
+  std::optional<std::string> description = {};
+  std::optional<std::string> mime_type = {};
+  std::optional<std::int64_t> size = {};
+  json::object annotations = {};
+  json::array icons = {};
+  json::object meta = {};
+};
+
+using resource_handler =
+    std::function<asio::awaitable<std::vector<resource_contents>>(const std::string& uri, request_context& ctx)>;
+
+struct resource_template_info {
+  std::string uri_template;  ///< RFC 6570, levels 1 to 3
+  std::string name;
+  std::optional<std::string> title = {};
+  std::optional<std::string> description = {};
+  std::optional<std::string> mime_type = {};
+  json::object annotations = {};
+  json::array icons = {};
+  json::object meta = {};
+};
+
+/// Variables a URI bound in a template, percent-decoded.
+using uri_variables = std::map<std::string, std::string, std::less<>>;
+
+using resource_template_handler = std::function<asio::awaitable<std::vector<resource_contents>>(
+    const std::string& uri, const uri_variables& variables, request_context& ctx)>;
+
+struct prompt_argument {
+  std::string name;
+  std::optional<std::string> description = {};
+  bool required = false;
+  std::optional<std::string> title = {};
+};
+
+struct prompt_info {
+  std::string name;
+  std::optional<std::string> description = {};
+  std::vector<prompt_argument> arguments = {};
+  std::optional<std::string> title = {};
+  json::array icons = {};
+  json::object meta = {};
+};
+
+struct prompt_message {
+  std::string role;  ///< "user" or "assistant"
+  json::object content;  ///< a content block (mcp::content::...)
+};
+
+struct get_prompt_result {
+  std::vector<prompt_message> messages;
+  std::optional<std::string> description = {};
+};
+
+/// Prompt arguments arrive as strings, required ones already checked.
+using prompt_arguments = std::map<std::string, std::string, std::less<>>;
+using prompt_handler =
+    std::function<asio::awaitable<get_prompt_result>(const prompt_arguments& args, request_context& ctx)>;
+
+/// What `completion/complete` asks about.
+struct completion_request {
+  std::string argument;  ///< the prompt argument or template variable
+  std::string value;     ///< what the user typed so far
+  /// Values of the other arguments already chosen (2025-06-18 on).
+  std::map<std::string, std::string, std::less<>> context;
+};
+
+/// Candidate values; the server truncates to the spec's 100 and sets `hasMore`.
+using completion_handler =
+    std::function<asio::awaitable<std::vector<std::string>>(const completion_request& req, request_context& ctx)>;
+
+struct server_settings {
+  std::optional<std::string> instructions = {};
+  /// Items per page of every list method; 0 sends everything in one page.
+  std::size_t page_size = 100;
+  /// Merged over the capabilities inferred from what is registered.
+  json::object capabilities = {};
+};
+
+class server : public server_behaviour {
+ public:
+  explicit server(implementation info);
+  server(implementation info, server_settings settings);
+  ~server() override;
+
+  // Tools. Adding a tool whose name exists replaces it. Every change sends
+  // notifications/tools/list_changed to the sessions it concerns.
+  void add_tool(tool_info info, tool_handler handler);
+  bool remove_tool(std::string_view name);
+  /// A tool only `s` sees (and that hides a global one of the same name).
+  void add_tool(session& s, tool_info info, tool_handler handler);
+  bool remove_tool(session& s, std::string_view name);
+
+  // Resources.
+  void add_resource(resource_info info, resource_handler handler);
+  bool remove_resource(std::string_view uri);
+  void add_resource_template(resource_template_info info, resource_template_handler handler);
+  bool remove_resource_template(std::string_view uri_template);
+  /// Sends notifications/resources/updated to every session subscribed to `uri`.
+  void notify_resource_updated(std::string_view uri);
+
+  // Prompts.
+  void add_prompt(prompt_info info, prompt_handler handler);
+  bool remove_prompt(std::string_view name);
+
+  // Completions, for a prompt's argument or a template's variable.
+  void add_prompt_completion(std::string prompt, std::string argument, completion_handler handler);
+  void add_template_completion(std::string uri_template, std::string variable,
+                               completion_handler handler);
+
+  // server_behaviour
+  implementation server_info() const override;
+  json::object capabilities() const override;
+  std::optional<std::string> instructions() const override;
+  void init(session& s) override;
+  void terminate(session& s) override;
+  asio::awaitable<json::object> handle_request(const request& req, request_context& ctx) override;
+
+ private:
+  struct state;
+  std::shared_ptr<state> state_;
+};
+
+}  // namespace mcp

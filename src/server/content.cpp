@@ -1,0 +1,85 @@
+#include <mcp/server/content.hpp>
+
+#include <mcp/base64.hpp>
+
+#include <boost/json/serialize.hpp>
+
+namespace mcp {
+
+namespace content {
+
+json::object text(std::string text) { return {{"type", "text"}, {"text", std::move(text)}}; }
+
+json::object image(std::string data, std::string mime_type) {
+  return {{"type", "image"}, {"data", std::move(data)}, {"mimeType", std::move(mime_type)}};
+}
+
+json::object audio(std::string data, std::string mime_type) {
+  return {{"type", "audio"}, {"data", std::move(data)}, {"mimeType", std::move(mime_type)}};
+}
+
+json::object resource_link(std::string uri, std::string name, std::optional<std::string> mime_type,
+                           std::optional<std::string> description) {
+  json::object link{{"type", "resource_link"}, {"uri", std::move(uri)}, {"name", std::move(name)}};
+  if (mime_type) link["mimeType"] = std::move(*mime_type);
+  if (description) link["description"] = std::move(*description);
+  return link;
+}
+
+json::object embedded_text(std::string uri, std::string text, std::optional<std::string> mime_type) {
+  return {{"type", "resource"},
+          {"resource",
+           resource_contents::from_text(std::move(uri), std::move(text), std::move(mime_type))
+               .to_json()}};
+}
+
+json::object embedded_blob(std::string uri, std::string blob, std::optional<std::string> mime_type) {
+  resource_contents contents{std::move(uri), std::move(mime_type), std::nullopt, std::move(blob)};
+  return {{"type", "resource"}, {"resource", contents.to_json()}};
+}
+
+}  // namespace content
+
+resource_contents resource_contents::from_text(std::string uri, std::string text,
+                                               std::optional<std::string> mime_type) {
+  return {std::move(uri), std::move(mime_type), std::move(text)};
+}
+
+resource_contents resource_contents::from_bytes(std::string uri, std::string_view bytes,
+                                                std::optional<std::string> mime_type) {
+  return {std::move(uri), std::move(mime_type), std::nullopt, base64_encode(bytes)};
+}
+
+json::object resource_contents::to_json() const {
+  json::object out{{"uri", uri}};
+  if (mime_type) out["mimeType"] = *mime_type;
+  if (blob)
+    out["blob"] = *blob;
+  else
+    out["text"] = text.value_or("");
+  if (!meta.empty()) out["_meta"] = meta;
+  return out;
+}
+
+call_tool_result call_tool_result::text(std::string text) {
+  return {json::array{content::text(std::move(text))}};
+}
+
+call_tool_result call_tool_result::error(std::string message) {
+  return {json::array{content::text(std::move(message))}, std::nullopt, true};
+}
+
+json::object call_tool_result::to_json() const {
+  json::object out{{"content", content}};
+  if (structured_content) {
+    out["structuredContent"] = *structured_content;
+    // The spec asks for a serialized copy in a text block, for clients that
+    // only read `content` (and for revisions without structuredContent).
+    if (content.empty()) out["content"] = json::array{content::text(json::serialize(*structured_content))};
+  }
+  if (is_error) out["isError"] = true;
+  if (!meta.empty()) out["_meta"] = meta;
+  return out;
+}
+
+}  // namespace mcp

@@ -1,0 +1,524 @@
+// The high-level server: registries, and the request handlers of every
+// server feature. Results are built for the newest revision and shaped for
+// the session's (shaping.hpp).
+
+#include <mcp/base64.hpp>
+#include <mcp/log.hpp>
+#include <mcp/server/server.hpp>
+#include <mcp/server/uri_template.hpp>
+
+#include "registry.hpp"
+#include "shaping.hpp"
+
+#include <atomic>
+#include <mutex>
+#include <set>
+
+namespace mcp {
+
+namespace {
+
+constexpr std::size_t max_completion_values = 100;  // the spec's bound per response
+
+struct tool_entry {
+  tool_info info;
+  tool_handler handler;
+  const std::string& key() const { return info.name; }
+};
+
+struct resource_entry {
+  resource_info info;
+  resource_handler handler;
+  const std::string& key() const { return info.uri; }
+};
+
+struct template_entry {
+  resource_template_info info;
+  uri_template pattern;
+  resource_template_handler handler;
+  const std::string& key() const { return info.uri_template; }
+};
+
+struct prompt_entry {
+  prompt_info info;
+  prompt_handler handler;
+  const std::string& key() const { return info.name; }
+};
+
+struct completion_entry {
+  std::string id;  // completion_key(...)
+  completion_handler handler;
+  const std::string& key() const { return id; }
+};
+
+std::string completion_key(std::string_view kind, std::string_view target, std::string_view argument) {
+  std::string key(kind);
+  key += '\n';
+  key += target;
+  key += '\n';
+  key += argument;
+  return key;
+}
+
+// Tools a single session sees in addition to (or instead of) the global ones.
+struct session_tools {
+  detail::registry<tool_entry> tools;
+};
+
+[[noreturn]] void invalid_params(std::string message, json::value data = nullptr) {
+  throw protocol_error(errc::invalid_params, "Invalid params: " + std::move(message), std::move(data));
+}
+
+std::string string_param(const json::object& params, std::string_view key) {
+  const auto* v = params.if_contains(key);
+  if (!v || !v->is_string()) invalid_params(std::string(key) + " must be a string");
+  return std::string(v->get_string());
+}
+
+void put_optional(json::object& out, std::string_view key, const std::optional<std::string>& value) {
+  if (value) out[key] = *value;
+}
+
+void put_nonempty(json::object& out, std::string_view key, const json::object& value) {
+  if (!value.empty()) out[key] = value;
+}
+
+void put_nonempty(json::object& out, std::string_view key, const json::array& value) {
+  if (!value.empty()) out[key] = value;
+}
+
+json::object to_json(const tool_annotations& a) {
+  json::object out;
+  put_optional(out, "title", a.title);
+  if (a.read_only_hint) out["readOnlyHint"] = *a.read_only_hint;
+  if (a.destructive_hint) out["destructiveHint"] = *a.destructive_hint;
+  if (a.idempotent_hint) out["idempotentHint"] = *a.idempotent_hint;
+  if (a.open_world_hint) out["openWorldHint"] = *a.open_world_hint;
+  return out;
+}
+
+json::object to_json(const tool_info& t) {
+  json::object out{{"name", t.name}, {"description", t.description}, {"inputSchema", t.input_schema}};
+  put_optional(out, "title", t.title);
+  if (t.output_schema) out["outputSchema"] = *t.output_schema;
+  put_nonempty(out, "annotations", to_json(t.annotations));
+  put_nonempty(out, "icons", t.icons);
+  put_nonempty(out, "_meta", t.meta);
+  return out;
+}
+
+json::object to_json(const resource_info& r) {
+  json::object out{{"uri", r.uri}, {"name", r.name}};
+  put_optional(out, "title", r.title);
+  put_optional(out, "description", r.description);
+  put_optional(out, "mimeType", r.mime_type);
+  if (r.size) out["size"] = *r.size;
+  put_nonempty(out, "annotations", r.annotations);
+  put_nonempty(out, "icons", r.icons);
+  put_nonempty(out, "_meta", r.meta);
+  return out;
+}
+
+json::object to_json(const resource_template_info& r) {
+  json::object out{{"uriTemplate", r.uri_template}, {"name", r.name}};
+  put_optional(out, "title", r.title);
+  put_optional(out, "description", r.description);
+  put_optional(out, "mimeType", r.mime_type);
+  put_nonempty(out, "annotations", r.annotations);
+  put_nonempty(out, "icons", r.icons);
+  put_nonempty(out, "_meta", r.meta);
+  return out;
+}
+
+json::object to_json(const prompt_info& p) {
+  json::object out{{"name", p.name}};
+  put_optional(out, "title", p.title);
+  put_optional(out, "description", p.description);
+  if (!p.arguments.empty()) {
+    json::array arguments;
+    for (const auto& a : p.arguments) {
+      json::object arg{{"name", a.name}};
+      put_optional(arg, "title", a.title);
+      put_optional(arg, "description", a.description);
+      if (a.required) arg["required"] = true;
+      arguments.push_back(std::move(arg));
+    }
+    out["arguments"] = std::move(arguments);
+  }
+  put_nonempty(out, "icons", p.icons);
+  put_nonempty(out, "_meta", p.meta);
+  return out;
+}
+
+// Cursor pagination: a cursor is the base64 of "offset:N", opaque to clients.
+struct page {
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  std::optional<std::string> next_cursor;
+};
+
+page paginate(std::size_t total, const json::object& params, std::size_t page_size) {
+  std::size_t begin = 0;
+  if (const auto* cursor = params.if_contains("cursor"); cursor && !cursor->is_null()) {
+    const auto decoded = cursor->is_string() ? base64_decode(cursor->get_string()) : std::nullopt;
+    constexpr std::string_view prefix = "offset:";
+    if (!decoded || !decoded->starts_with(prefix)) invalid_params("unknown cursor");
+    try {
+      std::size_t used = 0;
+      const auto text = decoded->substr(prefix.size());
+      begin = std::stoull(text, &used);
+      if (used != text.size() || begin > total) invalid_params("unknown cursor");
+    } catch (const std::logic_error&) {
+      invalid_params("unknown cursor");
+    }
+  }
+  page p{begin, total, std::nullopt};
+  if (page_size > 0 && total - begin > page_size) {
+    p.end = begin + page_size;
+    p.next_cursor = base64_encode("offset:" + std::to_string(p.end));
+  }
+  return p;
+}
+
+template <class Item, class Render>
+json::object list_page(const std::vector<Item>& items, const json::object& params,
+                       std::size_t page_size, std::string_view key, Render render) {
+  const auto p = paginate(items.size(), params, page_size);
+  json::array out;
+  out.reserve(p.end - p.begin);
+  for (auto i = p.begin; i < p.end; ++i) out.push_back(render(items[i]));
+  json::object result{{key, std::move(out)}};
+  if (p.next_cursor) result["nextCursor"] = *p.next_cursor;
+  return result;
+}
+
+}  // namespace
+
+struct server::state {
+  state(implementation i, server_settings s) : info(std::move(i)), settings(std::move(s)) {}
+
+  implementation info;
+  server_settings settings;
+  detail::registry<tool_entry> tools;
+  detail::registry<resource_entry> resources;
+  detail::registry<template_entry> templates;
+  detail::registry<prompt_entry> prompts;
+  detail::registry<completion_entry> completions;
+
+  // Whether a kind was ever registered: its capability stays declared.
+  std::atomic<bool> has_tools{false}, has_resources{false}, has_prompts{false};
+
+  std::mutex sessions_mutex;  // guards the two maps below
+  std::map<const session*, std::weak_ptr<session>> sessions;
+  std::map<std::string, std::set<const session*>, std::less<>> subscriptions;
+
+  void broadcast(std::string_view method) {
+    std::lock_guard lock(sessions_mutex);
+    for (const auto& [_, weak] : sessions)
+      if (auto s = weak.lock()) s->post_notification(std::string(method));
+  }
+
+  // The tools a session sees: its own first, then the global ones it does not hide.
+  std::vector<std::shared_ptr<const tool_entry>> tools_of(session& s) const {
+    const auto own = s.state<session_tools>().tools.snapshot();
+    std::vector<std::shared_ptr<const tool_entry>> all(own->begin(), own->end());
+    for (const auto& t : *tools.snapshot())
+      if (std::ranges::none_of(*own, [&](const auto& o) { return o->key() == t->key(); }))
+        all.push_back(t);
+    return all;
+  }
+
+  std::shared_ptr<const tool_entry> find_tool(session& s, std::string_view name) const {
+    if (auto own = s.state<session_tools>().tools.find(name)) return own;
+    return tools.find(name);
+  }
+
+  asio::awaitable<json::object> call_tool(const json::object& params, request_context& ctx);
+  asio::awaitable<json::object> read_resource(const json::object& params, request_context& ctx);
+  asio::awaitable<json::object> get_prompt(const json::object& params, request_context& ctx);
+  asio::awaitable<json::object> complete(const json::object& params, request_context& ctx);
+  json::object subscribe(const json::object& params, session& s, bool on);
+};
+
+server::server(implementation info) : server(std::move(info), server_settings{}) {}
+
+server::server(implementation info, server_settings settings)
+    : state_(std::make_shared<state>(std::move(info), std::move(settings))) {}
+
+server::~server() = default;
+
+void server::add_tool(tool_info info, tool_handler handler) {
+  auto name = info.name;
+  state_->tools.put(std::move(name), {std::move(info), std::move(handler)});
+  state_->has_tools = true;
+  state_->broadcast("notifications/tools/list_changed");
+}
+
+bool server::remove_tool(std::string_view name) {
+  if (!state_->tools.remove(name)) return false;
+  state_->broadcast("notifications/tools/list_changed");
+  return true;
+}
+
+void server::add_tool(session& s, tool_info info, tool_handler handler) {
+  auto name = info.name;
+  s.state<session_tools>().tools.put(std::move(name), {std::move(info), std::move(handler)});
+  state_->has_tools = true;
+  s.post_notification("notifications/tools/list_changed");
+}
+
+bool server::remove_tool(session& s, std::string_view name) {
+  if (!s.state<session_tools>().tools.remove(name)) return false;
+  s.post_notification("notifications/tools/list_changed");
+  return true;
+}
+
+void server::add_resource(resource_info info, resource_handler handler) {
+  auto uri = info.uri;
+  state_->resources.put(std::move(uri), {std::move(info), std::move(handler)});
+  state_->has_resources = true;
+  state_->broadcast("notifications/resources/list_changed");
+}
+
+bool server::remove_resource(std::string_view uri) {
+  if (!state_->resources.remove(uri)) return false;
+  state_->broadcast("notifications/resources/list_changed");
+  return true;
+}
+
+void server::add_resource_template(resource_template_info info, resource_template_handler handler) {
+  uri_template pattern(info.uri_template);  // throws on a malformed template
+  auto key = info.uri_template;
+  state_->templates.put(std::move(key), {std::move(info), std::move(pattern), std::move(handler)});
+  state_->has_resources = true;
+  state_->broadcast("notifications/resources/list_changed");
+}
+
+bool server::remove_resource_template(std::string_view uri_template) {
+  if (!state_->templates.remove(uri_template)) return false;
+  state_->broadcast("notifications/resources/list_changed");
+  return true;
+}
+
+void server::notify_resource_updated(std::string_view uri) {
+  std::lock_guard lock(state_->sessions_mutex);
+  const auto it = state_->subscriptions.find(uri);
+  if (it == state_->subscriptions.end()) return;
+  for (const auto* subscriber : it->second)
+    if (auto s = state_->sessions[subscriber].lock())
+      s->post_notification("notifications/resources/updated", {{"uri", uri}});
+}
+
+void server::add_prompt(prompt_info info, prompt_handler handler) {
+  auto name = info.name;
+  state_->prompts.put(std::move(name), {std::move(info), std::move(handler)});
+  state_->has_prompts = true;
+  state_->broadcast("notifications/prompts/list_changed");
+}
+
+bool server::remove_prompt(std::string_view name) {
+  if (!state_->prompts.remove(name)) return false;
+  state_->broadcast("notifications/prompts/list_changed");
+  return true;
+}
+
+void server::add_prompt_completion(std::string prompt, std::string argument,
+                                   completion_handler handler) {
+  auto key = completion_key("prompt", prompt, argument);
+  state_->completions.put(key, {key, std::move(handler)});
+}
+
+void server::add_template_completion(std::string uri_template, std::string variable,
+                                     completion_handler handler) {
+  auto key = completion_key("template", uri_template, variable);
+  state_->completions.put(key, {key, std::move(handler)});
+}
+
+implementation server::server_info() const { return state_->info; }
+
+std::optional<std::string> server::instructions() const { return state_->settings.instructions; }
+
+json::object server::capabilities() const {
+  json::object caps{{"logging", json::object{}}};
+  if (state_->has_tools) caps["tools"] = {{"listChanged", true}};
+  if (state_->has_resources) caps["resources"] = {{"subscribe", true}, {"listChanged", true}};
+  if (state_->has_prompts) caps["prompts"] = {{"listChanged", true}};
+  if (state_->has_prompts || !state_->templates.empty()) caps["completions"] = json::object{};
+  for (const auto& [key, value] : state_->settings.capabilities) caps[key] = value;
+  return caps;
+}
+
+void server::init(session& s) {
+  std::lock_guard lock(state_->sessions_mutex);
+  state_->sessions[&s] = s.weak_from_this();
+}
+
+void server::terminate(session& s) {
+  std::lock_guard lock(state_->sessions_mutex);
+  state_->sessions.erase(&s);
+  for (auto it = state_->subscriptions.begin(); it != state_->subscriptions.end();) {
+    it->second.erase(&s);
+    it = it->second.empty() ? state_->subscriptions.erase(it) : std::next(it);
+  }
+}
+
+asio::awaitable<json::object> server::handle_request(const request& req, request_context& ctx) {
+  auto& st = *state_;
+  const auto& d = dialect_of(ctx.version());
+  const auto page_size = st.settings.page_size;
+  const auto& m = req.method;
+  if (m == "tools/list") {
+    co_return list_page(st.tools_of(ctx.session()), req.params, page_size, "tools",
+                        [&](const auto& t) { return detail::shape_tool(to_json(t->info), d); });
+  }
+  if (m == "tools/call") co_return co_await st.call_tool(req.params, ctx);
+  if (m == "resources/list") {
+    co_return list_page(*st.resources.snapshot(), req.params, page_size, "resources",
+                        [&](const auto& r) { return detail::shape_listing(to_json(r->info), d); });
+  }
+  if (m == "resources/templates/list") {
+    co_return list_page(*st.templates.snapshot(), req.params, page_size, "resourceTemplates",
+                        [&](const auto& r) { return detail::shape_listing(to_json(r->info), d); });
+  }
+  if (m == "resources/read") co_return co_await st.read_resource(req.params, ctx);
+  if (m == "resources/subscribe") co_return st.subscribe(req.params, ctx.session(), true);
+  if (m == "resources/unsubscribe") co_return st.subscribe(req.params, ctx.session(), false);
+  if (m == "prompts/list") {
+    co_return list_page(*st.prompts.snapshot(), req.params, page_size, "prompts",
+                        [&](const auto& p) { return detail::shape_listing(to_json(p->info), d); });
+  }
+  if (m == "prompts/get") co_return co_await st.get_prompt(req.params, ctx);
+  if (m == "completion/complete") co_return co_await st.complete(req.params, ctx);
+  if (m == "logging/setLevel") {
+    const auto level = parse_logging_level(string_param(req.params, "level"));
+    if (!level) invalid_params("unknown logging level");
+    ctx.session().set_log_level(*level);
+    co_return json::object{};
+  }
+  throw protocol_error(errc::method_not_found, "Method not found: " + m);
+}
+
+asio::awaitable<json::object> server::state::call_tool(const json::object& params,
+                                                       request_context& ctx) {
+  const auto name = string_param(params, "name");
+  const auto tool = find_tool(ctx.session(), name);
+  if (!tool) invalid_params("Unknown tool: " + name, json::object{{"name", name}});
+  json::object arguments;
+  if (const auto* args = params.if_contains("arguments"); args && !args->is_null()) {
+    if (!args->is_object()) invalid_params("arguments must be an object");
+    arguments = args->get_object();
+  }
+  call_tool_result result;
+  try {
+    result = co_await tool->handler(arguments, ctx);
+  } catch (const protocol_error&) {
+    throw;
+  } catch (const std::exception& e) {
+    if (ctx.cancelled()) throw;  // no reply goes out anyway
+    result = call_tool_result::error(e.what());
+  }
+  co_return detail::shape_call_tool_result(result.to_json(), dialect_of(ctx.version()));
+}
+
+asio::awaitable<json::object> server::state::read_resource(const json::object& params,
+                                                           request_context& ctx) {
+  const auto uri = string_param(params, "uri");
+  std::vector<resource_contents> contents;
+  if (const auto resource = resources.find(uri)) {
+    contents = co_await resource->handler(uri, ctx);
+  } else {
+    const auto all = templates.snapshot();
+    std::shared_ptr<const template_entry> matched;
+    std::optional<uri_variables> variables;
+    for (const auto& t : *all) {
+      if ((variables = t->pattern.match(uri))) {
+        matched = t;
+        break;
+      }
+    }
+    if (!matched)
+      throw protocol_error(errc::resource_not_found, "Resource not found", json::object{{"uri", uri}});
+    contents = co_await matched->handler(uri, *variables, ctx);
+  }
+  json::array out;
+  for (const auto& c : contents) out.push_back(c.to_json());
+  co_return json::object{{"contents", std::move(out)}};
+}
+
+asio::awaitable<json::object> server::state::get_prompt(const json::object& params,
+                                                        request_context& ctx) {
+  const auto name = string_param(params, "name");
+  const auto prompt = prompts.find(name);
+  if (!prompt) invalid_params("Unknown prompt: " + name, json::object{{"name", name}});
+  prompt_arguments args;
+  if (const auto* given = params.if_contains("arguments"); given && !given->is_null()) {
+    if (!given->is_object()) invalid_params("arguments must be an object");
+    for (const auto& [key, value] : given->get_object()) {
+      if (!value.is_string()) invalid_params("argument " + std::string(key) + " must be a string");
+      args.emplace(std::string(key), std::string(value.get_string()));
+    }
+  }
+  for (const auto& declared : prompt->info.arguments)
+    if (declared.required && !args.contains(declared.name))
+      invalid_params("missing required argument " + declared.name);
+  const auto result = co_await prompt->handler(args, ctx);
+  const auto& d = dialect_of(ctx.version());
+  json::array messages;
+  for (const auto& message : result.messages)
+    messages.push_back(json::object{{"role", message.role},
+                                    {"content", detail::shape_content(message.content, d)}});
+  json::object out{{"messages", std::move(messages)}};
+  put_optional(out, "description", result.description);
+  co_return out;
+}
+
+asio::awaitable<json::object> server::state::complete(const json::object& params,
+                                                      request_context& ctx) {
+  const auto* ref = params.if_contains("ref");
+  if (!ref || !ref->is_object()) invalid_params("ref must be an object");
+  const auto type = string_param(ref->get_object(), "type");
+  const auto* argument = params.if_contains("argument");
+  if (!argument || !argument->is_object()) invalid_params("argument must be an object");
+  completion_request request{string_param(argument->get_object(), "name"),
+                             string_param(argument->get_object(), "value"),
+                             {}};
+  std::string key;
+  if (type == "ref/prompt") {
+    const auto name = string_param(ref->get_object(), "name");
+    if (!prompts.find(name)) invalid_params("Unknown prompt: " + name);
+    key = completion_key("prompt", name, request.argument);
+  } else if (type == "ref/resource") {
+    const auto uri = string_param(ref->get_object(), "uri");
+    if (!templates.find(uri) && !resources.find(uri)) invalid_params("Unknown resource: " + uri);
+    key = completion_key("template", uri, request.argument);
+  } else {
+    invalid_params("ref.type must be ref/prompt or ref/resource");
+  }
+  if (const auto* context = params.if_contains("context"); context && context->is_object())
+    if (const auto* chosen = context->get_object().if_contains("arguments"); chosen && chosen->is_object())
+      for (const auto& [name, value] : chosen->get_object())
+        if (value.is_string()) request.context.emplace(std::string(name), std::string(value.get_string()));
+
+  std::vector<std::string> values;
+  if (const auto completer = completions.find(key)) values = co_await completer->handler(request, ctx);
+  const auto total = values.size();
+  json::array out;
+  for (std::size_t i = 0; i < std::min(total, max_completion_values); ++i) out.push_back(json::string(values[i]));
+  co_return json::object{
+      {"completion",
+       {{"values", std::move(out)}, {"total", total}, {"hasMore", total > max_completion_values}}}};
+}
+
+json::object server::state::subscribe(const json::object& params, session& s, bool on) {
+  const auto uri = string_param(params, "uri");
+  std::lock_guard lock(sessions_mutex);
+  if (on) {
+    subscriptions[uri].insert(&s);
+  } else if (const auto it = subscriptions.find(uri); it != subscriptions.end()) {
+    it->second.erase(&s);
+    if (it->second.empty()) subscriptions.erase(it);
+  }
+  return {};
+}
+
+}  // namespace mcp
