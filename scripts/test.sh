@@ -14,6 +14,6 @@ ctest --test-dir build --output-on-failure --timeout 300 -j 2
 
 CADUCEUS_BUILD_DIR=build-sanitize \
 CADUCEUS_CMAKE_ARGS="-DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-fsanitize=address,undefined -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined" \
-  scripts/build.sh --target unit_tests integration_tests slow-server counter-server
+  scripts/build.sh
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   ctest --test-dir build-sanitize --output-on-failure --timeout 300 -j 2 -L 'unit|integration' -E find_package

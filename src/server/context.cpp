@@ -1,6 +1,7 @@
 #include <mcp/server/behaviour.hpp>
 
 #include <array>
+#include <cmath>
 
 namespace mcp {
 
@@ -8,6 +9,12 @@ namespace {
 
 constexpr std::array<std::string_view, 8> level_names{"debug",    "info",  "notice", "warning",
                                                       "error",    "critical", "alert", "emergency"};
+
+// Whole numbers go out as integers ("50", not Boost.JSON's "5E1" for a double).
+json::value as_json_number(double value) {
+  if (value == std::floor(value) && std::abs(value) < 9.0e15) return static_cast<std::int64_t>(value);
+  return value;
+}
 
 bool declares(const json::object& capabilities, std::string_view name) {
   const auto* v = capabilities.if_contains(name);
@@ -51,8 +58,8 @@ asio::awaitable<void> request_context::progress(double value, std::optional<doub
   if (!token || !(token->is_string() || token->is_int64() || token->is_uint64())) co_return;
   if (last_progress_ && value <= *last_progress_) co_return;
   last_progress_ = value;
-  json::object params{{"progressToken", *token}, {"progress", value}};
-  if (total) params["total"] = *total;
+  json::object params{{"progressToken", *token}, {"progress", as_json_number(value)}};
+  if (total) params["total"] = as_json_number(*total);
   if (!message.empty() && dialect_of(version()).progress_message) params["message"] = message;
   notification n{"notifications/progress", std::move(params)};
   co_await session_.link_->send_notification(std::move(n));

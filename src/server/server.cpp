@@ -5,7 +5,10 @@
 #include <mcp/base64.hpp>
 #include <mcp/log.hpp>
 #include <mcp/server/server.hpp>
+#include <mcp/json/validate.hpp>
 #include <mcp/server/uri_template.hpp>
+
+#include <boost/asio/thread_pool.hpp>
 
 #include "registry.hpp"
 #include "shaping.hpp"
@@ -23,8 +26,35 @@ constexpr std::size_t max_completion_values = 100;  // the spec's bound per resp
 struct tool_entry {
   tool_info info;
   tool_handler handler;
+  std::shared_ptr<const schema_validator> input_validator;
+  std::shared_ptr<const schema_validator> output_validator;  // null without outputSchema
   const std::string& key() const { return info.name; }
 };
+
+std::shared_ptr<const schema_validator> compile_schema(const std::string& tool, std::string_view which,
+                                                        const json::object& schema) {
+  auto validator = std::make_shared<const schema_validator>(schema);
+  for (const auto& keyword : validator->unsupported_keywords())
+    sdk_log(log_level::warn, "tool " + tool + ": " + std::string(which) + " keyword " + keyword +
+                                 " is not checked by the validator");
+  return validator;
+}
+
+tool_entry make_tool_entry(tool_info info, tool_handler handler) {
+  auto input = compile_schema(info.name, "inputSchema", info.input_schema);
+  auto output = info.output_schema ? compile_schema(info.name, "outputSchema", *info.output_schema)
+                                   : nullptr;
+  return {std::move(info), std::move(handler), std::move(input), std::move(output)};
+}
+
+std::string describe(const std::vector<validation_error>& errors) {
+  std::string text;
+  for (const auto& e : errors) {
+    if (!text.empty()) text += "; ";
+    text += e.to_string();
+  }
+  return text;
+}
 
 struct resource_entry {
   resource_info info;
@@ -196,6 +226,9 @@ json::object list_page(const std::vector<Item>& items, const json::object& param
 
 struct server::state {
   state(implementation i, server_settings s) : info(std::move(i)), settings(std::move(s)) {}
+  ~state() {
+    if (workers) workers->join();
+  }
 
   implementation info;
   server_settings settings;
@@ -207,6 +240,9 @@ struct server::state {
 
   // Whether a kind was ever registered: its capability stays declared.
   std::atomic<bool> has_tools{false}, has_resources{false}, has_prompts{false};
+
+  std::once_flag workers_started;
+  std::unique_ptr<asio::thread_pool> workers;
 
   std::mutex sessions_mutex;  // guards the two maps below
   std::map<const session*, std::weak_ptr<session>> sessions;
@@ -249,7 +285,7 @@ server::~server() = default;
 
 void server::add_tool(tool_info info, tool_handler handler) {
   auto name = info.name;
-  state_->tools.put(std::move(name), {std::move(info), std::move(handler)});
+  state_->tools.put(std::move(name), make_tool_entry(std::move(info), std::move(handler)));
   state_->has_tools = true;
   state_->broadcast("notifications/tools/list_changed");
 }
@@ -262,7 +298,7 @@ bool server::remove_tool(std::string_view name) {
 
 void server::add_tool(session& s, tool_info info, tool_handler handler) {
   auto name = info.name;
-  s.state<session_tools>().tools.put(std::move(name), {std::move(info), std::move(handler)});
+  s.state<session_tools>().tools.put(std::move(name), make_tool_entry(std::move(info), std::move(handler)));
   state_->has_tools = true;
   s.post_notification("notifications/tools/list_changed");
 }
@@ -332,6 +368,13 @@ void server::add_template_completion(std::string uri_template, std::string varia
                                      completion_handler handler) {
   auto key = completion_key("template", uri_template, variable);
   state_->completions.put(key, {key, std::move(handler)});
+}
+
+asio::any_io_executor server::worker_executor() {
+  std::call_once(state_->workers_started, [&] {
+    state_->workers = std::make_unique<asio::thread_pool>(std::max<std::size_t>(1, state_->settings.worker_threads));
+  });
+  return state_->workers->get_executor();
 }
 
 implementation server::server_info() const { return state_->info; }
@@ -408,6 +451,12 @@ asio::awaitable<json::object> server::state::call_tool(const json::object& param
     if (!args->is_object()) invalid_params("arguments must be an object");
     arguments = args->get_object();
   }
+  const auto& d = dialect_of(ctx.version());
+  // Bad arguments are the model's to fix: a tool error it can read, not a protocol error.
+  if (auto errors = tool->input_validator->validate(arguments); !errors.empty()) {
+    auto refusal = call_tool_result::error("Invalid arguments: " + describe(errors));
+    co_return detail::shape_call_tool_result(refusal.to_json(), d);
+  }
   call_tool_result result;
   try {
     result = co_await tool->handler(arguments, ctx);
@@ -417,7 +466,16 @@ asio::awaitable<json::object> server::state::call_tool(const json::object& param
     if (ctx.cancelled()) throw;  // no reply goes out anyway
     result = call_tool_result::error(e.what());
   }
-  co_return detail::shape_call_tool_result(result.to_json(), dialect_of(ctx.version()));
+  if (tool->output_validator && !result.is_error) {
+    if (!result.structured_content)
+      throw protocol_error(errc::internal_error,
+                           "Tool " + name + " declares an outputSchema but returned no structured content");
+    if (auto errors = tool->output_validator->validate(*result.structured_content); !errors.empty())
+      throw protocol_error(errc::internal_error, "Tool " + name +
+                                                     " returned structured content that does not match "
+                                                     "its outputSchema: " + describe(errors));
+  }
+  co_return detail::shape_call_tool_result(result.to_json(), d);
 }
 
 asio::awaitable<json::object> server::state::read_resource(const json::object& params,

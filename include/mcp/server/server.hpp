@@ -4,6 +4,8 @@
 // one implementation of server_behaviour; serve it with mcp::serve or
 // mcp::run_stdio_server like any other.
 
+#include <mcp/json/convert.hpp>
+#include <mcp/json/schema.hpp>
 #include <mcp/server/behaviour.hpp>
 #include <mcp/server/content.hpp>
 
@@ -123,6 +125,8 @@ struct server_settings {
   std::size_t page_size = 100;
   /// Merged over the capabilities inferred from what is registered.
   json::object capabilities = {};
+  /// Threads of the pool that runs plain-function handlers.
+  std::size_t worker_threads = 4;
 };
 
 class server : public server_behaviour {
@@ -132,7 +136,25 @@ class server : public server_behaviour {
   ~server() override;
 
   // Tools. Adding a tool whose name exists replaces it. Every change sends
-  // notifications/tools/list_changed to the sessions it concerns.
+  // notifications/tools/list_changed to the sessions it concerns. Arguments
+  // are validated against the input schema before a handler sees them; a
+  // failure is a tool result with `isError: true` naming the field.
+
+  /// A typed tool: the schema comes from the handler's argument struct, and a
+  /// described result struct gives outputSchema and structuredContent.
+  /// Handler shapes: (Args), (Args, request_context&), (request_context&) or
+  /// (); returning std::string, call_tool_result, a described struct or
+  /// tool_result<T>, directly or as an asio::awaitable. Coroutines run on the
+  /// session's executor and may co_await the context; plain functions run on
+  /// the worker pool (they may read the context and poll cancelled()).
+  template <class F>
+    requires(!std::is_convertible_v<F, tool_handler>)
+  void add_tool(std::string name, std::string description, F handler);
+  /// As above, with title, annotations and the rest; the schemas are derived.
+  template <class F>
+    requires(!std::is_convertible_v<F, tool_handler>)
+  void add_tool(tool_info info, F handler);
+  /// A tool on raw JSON, with the schemas given in `info`.
   void add_tool(tool_info info, tool_handler handler);
   bool remove_tool(std::string_view name);
   /// A tool only `s` sees (and that hides a global one of the same name).
@@ -156,6 +178,10 @@ class server : public server_behaviour {
   void add_template_completion(std::string uri_template, std::string variable,
                                completion_handler handler);
 
+  /// Where plain-function handlers run: a pool of `worker_threads` threads,
+  /// started on first use.
+  asio::any_io_executor worker_executor();
+
   // server_behaviour
   implementation server_info() const override;
   json::object capabilities() const override;
@@ -170,3 +196,5 @@ class server : public server_behaviour {
 };
 
 }  // namespace mcp
+
+#include <mcp/server/impl/typed_tool.hpp>

@@ -1,0 +1,29 @@
+#pragma once
+// The exception from_json throws: where in the input (a JSON pointer) and why.
+
+#include <stdexcept>
+#include <string>
+
+namespace mcp {
+
+/// Thrown when a JSON value does not convert to the requested C++ type.
+///
+/// what() is "<pointer>: <reason>", e.g. "/items/2/name: is required"; for
+/// the document root, whose pointer is "", it is the reason alone.
+class conversion_error : public std::runtime_error {
+ public:
+  conversion_error(std::string pointer, std::string reason)
+      : std::runtime_error(pointer.empty() ? reason : pointer + ": " + reason),
+        pointer_(std::move(pointer)),
+        reason_(std::move(reason)) {}
+
+  /// An RFC 6901 JSON pointer ("~" escaped as "~0", "/" as "~1"); "" is the root.
+  const std::string& pointer() const noexcept { return pointer_; }
+  const std::string& reason() const noexcept { return reason_; }
+
+ private:
+  std::string pointer_;
+  std::string reason_;
+};
+
+}  // namespace mcp

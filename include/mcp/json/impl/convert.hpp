@@ -1,0 +1,282 @@
+#pragma once
+// Template bodies of mcp/json/convert.hpp: one reader and one writer per kind
+// of C++ type, dispatched by read<T> and write<T>.
+
+#include <mcp/json/conversion_error.hpp>
+#include <mcp/json/detail/kind_name.hpp>
+#include <mcp/json/detail/members.hpp>
+#include <mcp/json/detail/path.hpp>
+#include <mcp/json/detail/traits.hpp>
+
+#include <boost/describe/enum_to_string.hpp>
+#include <boost/describe/enumerators.hpp>
+#include <boost/json/value.hpp>
+#include <boost/mp11/algorithm.hpp>
+
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <variant>
+
+namespace mcp::detail {
+
+[[noreturn]] inline void fail(const json_path& path, std::string reason) {
+  throw conversion_error(path.pointer(), std::move(reason));
+}
+
+[[noreturn]] inline void fail_expected(const json_path& path, std::string_view expected,
+                                       const boost::json::value& got) {
+  fail(path, "expected " + std::string(expected) + ", got " + std::string(kind_name(got)));
+}
+
+// --- readers ------------------------------------------------------------------
+
+template <json_integer I>
+[[noreturn]] void fail_out_of_range(const json_path& path, bool below) {
+  if (below) fail(path, "must be >= " + std::to_string(std::numeric_limits<I>::min()));
+  fail(path, "must be <= " + std::to_string(std::numeric_limits<I>::max()));
+}
+
+/// Any JSON number with no fractional part (3, and 3.0 too) that fits in I.
+template <json_integer I>
+I read_integer(const boost::json::value& value, const json_path& path) {
+  switch (value.kind()) {
+    case boost::json::kind::int64: {
+      const std::int64_t n = value.get_int64();
+      if (!std::in_range<I>(n)) fail_out_of_range<I>(path, n < 0);
+      return static_cast<I>(n);
+    }
+    case boost::json::kind::uint64: {
+      const std::uint64_t n = value.get_uint64();
+      if (!std::in_range<I>(n)) fail_out_of_range<I>(path, false);
+      return static_cast<I>(n);
+    }
+    case boost::json::kind::double_: {
+      const double d = value.get_double();
+      if (!std::isfinite(d) || std::trunc(d) != d) fail_expected(path, "integer", value);
+      // long double holds every 64-bit integer exactly, so the bounds are exact.
+      const auto x = static_cast<long double>(d);
+      if (x < static_cast<long double>(std::numeric_limits<I>::min()))
+        fail_out_of_range<I>(path, true);
+      if (x > static_cast<long double>(std::numeric_limits<I>::max()))
+        fail_out_of_range<I>(path, false);
+      return static_cast<I>(d);
+    }
+    default:
+      fail_expected(path, "integer", value);
+  }
+}
+
+template <std::floating_point F>
+F read_floating(const boost::json::value& value, const json_path& path) {
+  if (!value.is_number()) fail_expected(path, "number", value);
+  const double d = value.to_number<double>();
+  if constexpr (sizeof(F) < sizeof(double)) {
+    if (std::isfinite(d) && std::abs(d) > static_cast<double>(std::numeric_limits<F>::max()))
+      fail(path, "is out of range for float");
+  }
+  return static_cast<F>(d);
+}
+
+template <described_enum E>
+std::string enum_names() {
+  std::string names;
+  boost::mp11::mp_for_each<boost::describe::describe_enumerators<E>>([&](auto D) {
+    names += names.empty() ? "\"" : ", \"";
+    names += D.name;
+    names += '"';
+  });
+  return "[" + names + "]";
+}
+
+template <described_enum E>
+E read_enum(const boost::json::value& value, const json_path& path) {
+  const auto* name = value.if_string();
+  if (name == nullptr) fail_expected(path, "string", value);
+  std::optional<E> result;
+  boost::mp11::mp_for_each<boost::describe::describe_enumerators<E>>([&](auto D) {
+    if (!result && *name == D.name) result = D.value;
+  });
+  if (!result) fail(path, "must be one of " + enum_names<E>());
+  return *result;
+}
+
+template <described_struct T>
+T read_struct(const boost::json::value& value, const json_path& path) {
+  const auto* object = value.if_object();
+  if (object == nullptr) fail_expected(path, "object", value);
+  T result{};
+  const auto& infos = member_infos<T>();
+  std::size_t index = 0;
+  boost::mp11::mp_for_each<described_members<T>>([&](auto D) {
+    using M = std::remove_cvref_t<decltype(result.*D.pointer)>;
+    static_assert(convertible_v<M>,
+                  "mcp::from_json: a member of this described struct is not JSON-convertible");
+    const member_info& info = infos[index++];
+    const json_path member_path(path, D.name);
+    const auto* given = object->if_contains(D.name);
+    if (given != nullptr && !(is_optional_v<M> && given->is_null())) {
+      result.*D.pointer = read<M>(*given, member_path);
+      return;
+    }
+    // Absent (or null for an optional): keep T{}'s value, or the hook's default.
+    if (info.required) fail(member_path, "is required");
+    if (info.metadata.default_value)
+      result.*D.pointer = read<M>(*info.metadata.default_value, member_path);
+  });
+  return result;
+}
+
+template <class V, std::size_t... I>
+V read_variant(const boost::json::value& value, const json_path& path,
+               std::index_sequence<I...>) {
+  std::optional<V> result;
+  auto try_alternative = [&]<std::size_t N>(std::integral_constant<std::size_t, N>) {
+    try {
+      result.emplace(std::in_place_index<N>, read<std::variant_alternative_t<N, V>>(value, path));
+      return true;
+    } catch (const conversion_error&) {
+      return false;
+    }
+  };
+  if (!(try_alternative(std::integral_constant<std::size_t, I>{}) || ...))
+    fail(path, "matches none of the variant's alternatives");
+  return std::move(*result);
+}
+
+template <class T>
+T read(const boost::json::value& value, const json_path& path) {
+  if constexpr (std::same_as<T, boost::json::value>) {
+    return value;
+  } else if constexpr (std::same_as<T, boost::json::object>) {
+    if (const auto* object = value.if_object()) return *object;
+    fail_expected(path, "object", value);
+  } else if constexpr (std::same_as<T, boost::json::array>) {
+    if (const auto* array = value.if_array()) return *array;
+    fail_expected(path, "array", value);
+  } else if constexpr (std::same_as<T, boost::json::string>) {
+    if (const auto* string = value.if_string()) return *string;
+    fail_expected(path, "string", value);
+  } else if constexpr (std::same_as<T, bool>) {
+    if (const auto* b = value.if_bool()) return *b;
+    fail_expected(path, "boolean", value);
+  } else if constexpr (json_integer<T>) {
+    return read_integer<T>(value, path);
+  } else if constexpr (std::floating_point<T>) {
+    return read_floating<T>(value, path);
+  } else if constexpr (std::same_as<T, std::string>) {
+    if (const auto* string = value.if_string()) return std::string(*string);
+    fail_expected(path, "string", value);
+  } else if constexpr (is_optional_v<T>) {
+    if (value.is_null()) return std::nullopt;
+    return read<typename T::value_type>(value, path);
+  } else if constexpr (is_vector_v<T>) {
+    const auto* array = value.if_array();
+    if (array == nullptr) fail_expected(path, "array", value);
+    T result;
+    result.reserve(array->size());
+    for (std::size_t i = 0; i < array->size(); ++i)
+      result.push_back(read<typename T::value_type>((*array)[i], json_path(path, i)));
+    return result;
+  } else if constexpr (is_string_map_v<T>) {
+    const auto* object = value.if_object();
+    if (object == nullptr) fail_expected(path, "object", value);
+    T result;
+    for (const auto& member : *object)
+      result.emplace(std::string(member.key()),
+                     read<typename T::mapped_type>(member.value(), json_path(path, member.key())));
+    return result;
+  } else if constexpr (is_variant_v<T>) {
+    return read_variant<T>(value, path, std::make_index_sequence<std::variant_size_v<T>>{});
+  } else if constexpr (described_enum<T>) {
+    return read_enum<T>(value, path);
+  } else if constexpr (described_struct<T>) {
+    return read_struct<T>(value, path);
+  } else {
+    static_assert(convertible_v<T>, "mcp::from_json: this type is not JSON-convertible");
+  }
+}
+
+// --- writers ------------------------------------------------------------------
+
+template <described_struct T>
+boost::json::value write_struct(const T& value, const json_path& path) {
+  boost::json::object object;
+  boost::mp11::mp_for_each<described_members<T>>([&](auto D) {
+    const auto& member = value.*D.pointer;
+    using M = std::remove_cvref_t<decltype(member)>;
+    static_assert(convertible_v<M>,
+                  "mcp::to_json_value: a member of this described struct is not JSON-convertible");
+    if constexpr (is_optional_v<M>)
+      if (!member) return;  // absent, not null
+    object.emplace(D.name, write(member, json_path(path, D.name)));
+  });
+  return object;
+}
+
+template <class T>
+boost::json::value write(const T& value, const json_path& path) {
+  if constexpr (json_passthrough<T> || std::same_as<T, bool>) {
+    return value;
+  } else if constexpr (json_number<T>) {
+    return number_to_json(value);
+  } else if constexpr (std::same_as<T, std::string>) {
+    return boost::json::string(value);
+  } else if constexpr (is_optional_v<T>) {
+    if (!value) return nullptr;
+    return write(*value, path);
+  } else if constexpr (is_vector_v<T>) {
+    boost::json::array array;
+    array.reserve(value.size());
+    for (std::size_t i = 0; i < value.size(); ++i)
+      array.push_back(write(static_cast<const typename T::value_type&>(value[i]),
+                            json_path(path, i)));
+    return array;
+  } else if constexpr (is_string_map_v<T>) {
+    boost::json::object object;
+    for (const auto& [key, item] : value) object.emplace(key, write(item, json_path(path, key)));
+    return object;
+  } else if constexpr (is_variant_v<T>) {
+    return std::visit([&](const auto& held) { return write(held, path); }, value);
+  } else if constexpr (described_enum<T>) {
+    if (const char* name = boost::describe::enum_to_string(value, nullptr)) return name;
+    fail(path, "enum value " +
+                   std::to_string(static_cast<std::underlying_type_t<T>>(value)) +
+                   " has no described name");
+  } else if constexpr (described_struct<T>) {
+    return write_struct(value, path);
+  } else {
+    static_assert(convertible_v<T>, "mcp::to_json_value: this type is not JSON-convertible");
+  }
+}
+
+}  // namespace mcp::detail
+
+namespace mcp {
+
+template <class T>
+T from_json(const json::value& value) {
+  static_assert(json_convertible<T>,
+                "mcp::from_json<T>: T must be bool, an integer, a floating-point type, "
+                "std::string, a Boost.JSON value/object/array/string, a described enum or "
+                "struct, or std::optional/std::vector/std::map<std::string, _>/std::variant "
+                "of those");
+  return detail::read<T>(value, detail::json_path{});
+}
+
+template <class T>
+json::value to_json_value(const T& value) {
+  static_assert(json_convertible<T>,
+                "mcp::to_json_value<T>: T must be bool, an integer, a floating-point type, "
+                "std::string, a Boost.JSON value/object/array/string, a described enum or "
+                "struct, or std::optional/std::vector/std::map<std::string, _>/std::variant "
+                "of those");
+  return detail::write(value, detail::json_path{});
+}
+
+}  // namespace mcp

@@ -1,0 +1,197 @@
+// Typed tools: schemas, validation and conversion from one C++ struct.
+
+#include <mcp/server/server.hpp>
+
+#include "server_harness.hpp"
+
+#include <boost/describe.hpp>
+
+#include <thread>
+
+namespace weather {
+
+enum class units { metric, imperial };
+BOOST_DESCRIBE_ENUM(units, metric, imperial)
+
+struct forecast_args {
+  std::string city;
+  std::optional<units> unit;
+  int days = 1;
+};
+BOOST_DESCRIBE_STRUCT(forecast_args, (), (city, unit, days))
+
+inline auto mcp_fields(mcp::type_t<forecast_args>) {
+  return std::tuple{mcp::field(&forecast_args::city, "City name").min_length(1),
+                    mcp::field(&forecast_args::days, "Days ahead").range(1, 7)};
+}
+
+struct forecast {
+  double high = 0;
+  double low = 0;
+  std::string summary;
+};
+BOOST_DESCRIBE_STRUCT(forecast, (), (high, low, summary))
+
+struct add_args {
+  double a = 0;
+  double b = 0;
+};
+BOOST_DESCRIBE_STRUCT(add_args, (), (a, b))
+
+struct sum {
+  double value = 0;
+};
+BOOST_DESCRIBE_STRUCT(sum, (), (value))
+
+}  // namespace weather
+
+namespace mcp::test {
+namespace {
+
+using weather::add_args;
+using weather::forecast;
+using weather::forecast_args;
+
+struct probes {
+  std::thread::id handler_thread;
+};
+
+std::shared_ptr<server> typed_server(std::shared_ptr<probes> seen) {
+  auto srv = std::make_shared<server>(implementation{"typed", "1.0"});
+  srv->add_tool("forecast", "Forecast for a city", [seen](const forecast_args& a) -> forecast {
+    seen->handler_thread = std::this_thread::get_id();
+    const double base = a.unit == weather::units::imperial ? 70 : 21;
+    return {base + a.days, base - a.days, "sunny in " + a.city};
+  });
+  srv->add_tool("add", "Adds two numbers",
+                [](add_args a, request_context& ctx) -> asio::awaitable<weather::sum> {
+                  co_await ctx.progress(1, 1);
+                  co_return weather::sum{a.a + a.b};
+                });
+  srv->add_tool("now", "No arguments", []() -> std::string { return "it is now"; });
+  srv->add_tool("maybe", "Fails as a value", [](const add_args& a) -> tool_result<std::string> {
+    if (a.b == 0) return tool_error{"division by zero"};
+    return std::to_string(a.a / a.b);
+  });
+  tool_info raw{"raw", "Hand-written schema"};
+  raw.input_schema = json::parse(R"({"type":"object","properties":{"n":{"type":"integer","minimum":0}},"required":["n"]})").as_object();
+  raw.output_schema = json::parse(R"({"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]})").as_object();
+  srv->add_tool(raw, [](const json::object& args, request_context&) -> asio::awaitable<call_tool_result> {
+    call_tool_result r;
+    if (args.at("n").as_int64() == 13)
+      r.structured_content = json::object{{"n", "thirteen"}};  // breaks its own outputSchema
+    else
+      r.structured_content = json::object{{"n", args.at("n")}};
+    co_return r;
+  });
+  return srv;
+}
+
+asio::awaitable<json::value> call_tool(harness& h, int id, std::string name, json::object args) {
+  json::object params{{"name", std::move(name)}, {"arguments", std::move(args)}};
+  co_return co_await h.call(id, "tools/call", std::move(params));
+}
+
+json::object tool_named(const json::value& list, std::string_view name) {
+  for (const auto& t : list.at("result").at("tools").as_array())
+    if (t.at("name").as_string() == name) return t.as_object();
+  return {};
+}
+
+TEST(TypedTool, SchemaComesFromTheArgumentStruct) {
+  run_test([]() -> asio::awaitable<void> {
+    harness h(co_await asio::this_coro::executor, typed_server(std::make_shared<probes>()));
+    co_await h.initialize();
+    auto list = co_await h.call(1, "tools/list");
+    const auto tool = tool_named(list, "forecast");
+    const auto& schema = tool.at("inputSchema").as_object();
+    EXPECT_EQ(schema.at("type"), "object");
+    EXPECT_EQ(schema.at("required"), (json::array{"city"}));
+    EXPECT_EQ(schema.at("properties").at("city").at("description"), "City name");
+    EXPECT_EQ(schema.at("properties").at("days").at("maximum"), 7);
+    EXPECT_EQ(schema.at("properties").at("unit").at("enum"), (json::array{"metric", "imperial"}));
+    EXPECT_EQ(tool.at("outputSchema").at("properties").at("summary").at("type"), "string");
+    const auto none = tool_named(list, "now");
+    EXPECT_EQ(none.at("inputSchema"), (json::object{{"type", "object"}, {"properties", json::object{}}}));
+  });
+}
+
+TEST(TypedTool, PlainFunctionRunsOnTheWorkerPoolWithParsedArguments) {
+  run_test([]() -> asio::awaitable<void> {
+    auto seen = std::make_shared<probes>();
+    harness h(co_await asio::this_coro::executor, typed_server(seen));
+    co_await h.initialize();
+    json::object args{{"city", "Paris"}, {"days", 3}, {"unit", "imperial"}};
+    auto reply = co_await call_tool(h, 1, "forecast", args);
+    const auto& result = reply.at("result").as_object();
+    EXPECT_EQ(result.at("structuredContent").at("high"), 73.0);
+    EXPECT_EQ(result.at("structuredContent").at("summary"), "sunny in Paris");
+    EXPECT_EQ(json::parse(result.at("content").at(0).at("text").as_string()),
+              result.at("structuredContent"));
+    EXPECT_NE(seen->handler_thread, std::this_thread::get_id());
+  });
+}
+
+TEST(TypedTool, InvalidArgumentsAreAToolErrorNamingTheField) {
+  run_test([]() -> asio::awaitable<void> {
+    harness h(co_await asio::this_coro::executor, typed_server(std::make_shared<probes>()));
+    co_await h.initialize();
+    json::object too_far{{"city", "Paris"}, {"days", 30}};
+    auto reply = co_await call_tool(h, 1, "forecast", too_far);
+    EXPECT_EQ(reply.at("result").at("isError"), true);
+    const std::string text(reply.at("result").at("content").at(0).at("text").as_string());
+    EXPECT_NE(text.find("/days"), std::string::npos) << text;
+    json::object no_city{{"days", 2}};
+    auto missing = co_await call_tool(h, 2, "forecast", no_city);
+    const std::string missing_text(missing.at("result").at("content").at(0).at("text").as_string());
+    EXPECT_NE(missing_text.find("city"), std::string::npos) << missing_text;
+    json::object bad_raw{{"n", -1}};
+    auto raw = co_await call_tool(h, 3, "raw", bad_raw);
+    EXPECT_EQ(raw.at("result").at("isError"), true);
+  });
+}
+
+TEST(TypedTool, CoroutineHandlerGetsTheContext) {
+  run_test([]() -> asio::awaitable<void> {
+    harness h(co_await asio::this_coro::executor, typed_server(std::make_shared<probes>()));
+    co_await h.initialize();
+    json::object params{{"name", "add"}, {"arguments", {{"a", 2}, {"b", 3.5}}}, {"_meta", {{"progressToken", "p"}}}};
+    auto request = rpc_request(1, "tools/call", params);
+    co_await write_json(*h.client, request);
+    std::vector<json::value> notes;
+    auto reply = co_await h.reply_to(1, &notes);
+    EXPECT_EQ(reply.at("result").at("structuredContent").at("value"), 5.5);
+    CO_ASSERT_TRUE(notes.size() == 1u);
+    EXPECT_EQ(notes[0].at("method"), "notifications/progress");
+  });
+}
+
+TEST(TypedTool, ToolResultCarriesErrorsAsValues) {
+  run_test([]() -> asio::awaitable<void> {
+    harness h(co_await asio::this_coro::executor, typed_server(std::make_shared<probes>()));
+    co_await h.initialize();
+    json::object zero{{"a", 1}, {"b", 0}};
+    auto failed = co_await call_tool(h, 1, "maybe", zero);
+    EXPECT_EQ(failed.at("result").at("isError"), true);
+    EXPECT_EQ(failed.at("result").at("content").at(0).at("text"), "division by zero");
+    json::object fine{{"a", 1}, {"b", 4}};
+    auto ok = co_await call_tool(h, 2, "maybe", fine);
+    EXPECT_FALSE(ok.at("result").as_object().contains("isError"));
+  });
+}
+
+TEST(TypedTool, StructuredContentIsCheckedAgainstTheOutputSchema) {
+  run_test([]() -> asio::awaitable<void> {
+    harness h(co_await asio::this_coro::executor, typed_server(std::make_shared<probes>()));
+    co_await h.initialize();
+    json::object good{{"n", 4}};
+    auto ok = co_await call_tool(h, 1, "raw", good);
+    EXPECT_EQ(ok.at("result").at("structuredContent").at("n"), 4);
+    json::object unlucky{{"n", 13}};
+    auto broken = co_await call_tool(h, 2, "raw", unlucky);
+    EXPECT_EQ(error_code(broken), errc::internal_error);
+  });
+}
+
+}  // namespace
+}  // namespace mcp::test
