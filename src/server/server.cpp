@@ -224,6 +224,27 @@ json::object list_page(const std::vector<Item>& items, const json::object& param
 
 }  // namespace
 
+std::vector<prompt_argument> detail::prompt_arguments_from_schema(const std::string& prompt,
+                                                                  const json::object& schema) {
+  std::vector<prompt_argument> arguments;
+  const auto* required = schema.if_contains("required");
+  const auto* properties = schema.if_contains("properties");
+  if (!properties) return arguments;
+  for (const auto& [name, property] : properties->as_object()) {
+    const auto& p = property.as_object();
+    if (const auto* type = p.if_contains("type"); !type || *type != "string")
+      throw std::invalid_argument("prompt " + prompt + ": argument " + std::string(name) +
+                                  " must be a string (prompt arguments are strings)");
+    prompt_argument argument{std::string(name)};
+    if (const auto* d = p.if_contains("description")) argument.description = std::string(d->as_string());
+    if (const auto* t = p.if_contains("title")) argument.title = std::string(t->as_string());
+    argument.required = required && std::ranges::find(required->as_array(), json::value(name)) !=
+                                        required->as_array().end();
+    arguments.push_back(std::move(argument));
+  }
+  return arguments;
+}
+
 struct server::state {
   state(implementation i, server_settings s) : info(std::move(i)), settings(std::move(s)) {}
   ~state() {
@@ -519,7 +540,12 @@ asio::awaitable<json::object> server::state::get_prompt(const json::object& para
   for (const auto& declared : prompt->info.arguments)
     if (declared.required && !args.contains(declared.name))
       invalid_params("missing required argument " + declared.name);
-  const auto result = co_await prompt->handler(args, ctx);
+  get_prompt_result result;
+  try {
+    result = co_await prompt->handler(args, ctx);
+  } catch (const conversion_error& e) {
+    invalid_params(e.what());
+  }
   const auto& d = dialect_of(ctx.version());
   json::array messages;
   for (const auto& message : result.messages)

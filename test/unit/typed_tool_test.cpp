@@ -195,3 +195,88 @@ TEST(TypedTool, StructuredContentIsCheckedAgainstTheOutputSchema) {
 
 }  // namespace
 }  // namespace mcp::test
+
+namespace review {
+
+struct review_args {
+  std::string code;
+  std::optional<std::string> language;
+};
+BOOST_DESCRIBE_STRUCT(review_args, (), (code, language))
+
+inline auto mcp_fields(mcp::type_t<review_args>) {
+  return std::tuple{mcp::field(&review_args::code, "The code to review")};
+}
+
+enum class size { small, large };
+BOOST_DESCRIBE_ENUM(size, small, large)
+
+struct order_form {
+  bool confirm = false;
+  size cup = size::small;
+};
+BOOST_DESCRIBE_STRUCT(order_form, (), (confirm, cup))
+
+}  // namespace review
+
+namespace mcp::test {
+namespace {
+
+std::shared_ptr<server> prompt_server() {
+  auto srv = std::make_shared<server>(implementation{"prompts", "1.0"});
+  srv->add_prompt("review", "Review code", [](const review::review_args& a) {
+    return "Review this " + a.language.value_or("code") + ":\n" + a.code;
+  });
+  srv->add_tool("order", "Orders coffee after asking", [](request_context& ctx) -> asio::awaitable<std::string> {
+    auto answer = co_await elicit<review::order_form>(ctx, "Your order?");
+    if (!answer.accepted()) co_return "no order: " + answer.action;
+    co_return std::string(answer.content->confirm ? "confirmed " : "unconfirmed ") +
+        (answer.content->cup == review::size::large ? "large" : "small");
+  });
+  return srv;
+}
+
+TEST(TypedPrompt, ArgumentsComeFromTheStruct) {
+  run_test([]() -> asio::awaitable<void> {
+    harness h(co_await asio::this_coro::executor, prompt_server());
+    co_await h.initialize();
+    auto list = co_await h.call(1, "prompts/list");
+    const auto& args = list.at("result").at("prompts").at(0).at("arguments").as_array();
+    CO_ASSERT_TRUE(args.size() == 2u);
+    EXPECT_EQ(args[0].at("name"), "code");
+    EXPECT_EQ(args[0].at("required"), true);
+    EXPECT_EQ(args[0].at("description"), "The code to review");
+    EXPECT_EQ(args[1].at("name"), "language");
+    EXPECT_FALSE(args[1].as_object().contains("required"));
+    json::object get{{"name", "review"}, {"arguments", {{"code", "x=1"}, {"language", "python"}}}};
+    auto prompt = co_await h.call(2, "prompts/get", get);
+    EXPECT_EQ(prompt.at("result").at("messages").at(0).at("content").at("text"), "Review this python:\nx=1");
+    json::object missing{{"name", "review"}};
+    auto refused = co_await h.call(3, "prompts/get", missing);
+    EXPECT_EQ(error_code(refused), errc::invalid_params);
+  });
+}
+
+TEST(TypedElicit, SchemaFromTheStructAndAnswerParsedBack) {
+  run_test([]() -> asio::awaitable<void> {
+    harness h(co_await asio::this_coro::executor, prompt_server());
+    json::object caps{{"elicitation", json::object{}}};
+    co_await h.initialize("2025-11-25", caps);
+    json::object call{{"name", "order"}};
+    auto request = rpc_request(1, "tools/call", call);
+    co_await write_json(*h.client, request);
+    auto ask = co_await read_json(*h.client);
+    EXPECT_EQ(ask.at("method"), "elicitation/create");
+    const auto& schema = ask.at("params").at("requestedSchema").as_object();
+    EXPECT_EQ(schema.at("properties").at("cup").at("enum"), (json::array{"small", "large"}));
+    json::object answer{{"jsonrpc", "2.0"},
+                        {"id", ask.at("id")},
+                        {"result", {{"action", "accept"}, {"content", {{"confirm", true}, {"cup", "large"}}}}}};
+    co_await write_json(*h.client, answer);
+    auto reply = co_await h.reply_to(1);
+    EXPECT_EQ(reply.at("result").at("content").at(0).at("text"), "confirmed large");
+  });
+}
+
+}  // namespace
+}  // namespace mcp::test

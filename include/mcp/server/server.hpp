@@ -8,6 +8,7 @@
 #include <mcp/json/schema.hpp>
 #include <mcp/server/behaviour.hpp>
 #include <mcp/server/content.hpp>
+#include <mcp/server/serve.hpp>
 
 #include <functional>
 #include <map>
@@ -170,6 +171,18 @@ class server : public server_behaviour {
   void notify_resource_updated(std::string_view uri);
 
   // Prompts.
+
+  /// A typed prompt: its arguments come from the handler's argument struct
+  /// (string or optional string members; descriptions from the mcp_fields
+  /// hook). Handler shapes as for tools; returning std::string (one user
+  /// message), std::vector<prompt_message> or get_prompt_result.
+  template <class F>
+    requires(!std::is_convertible_v<F, prompt_handler>)
+  void add_prompt(std::string name, std::string description, F handler);
+  template <class F>
+    requires(!std::is_convertible_v<F, prompt_handler>)
+  void add_prompt(prompt_info info, F handler);
+  /// A prompt with its arguments declared in `info`.
   void add_prompt(prompt_info info, prompt_handler handler);
   bool remove_prompt(std::string_view name);
 
@@ -195,6 +208,24 @@ class server : public server_behaviour {
   std::shared_ptr<state> state_;
 };
 
+/// The user's answer to a typed form elicitation.
+template <class T>
+struct elicited {
+  std::string action;        ///< "accept", "decline" or "cancel"
+  std::optional<T> content;  ///< the form's values, when accepted
+  bool accepted() const noexcept { return action == "accept" && content.has_value(); }
+};
+
+/// Form-mode elicitation whose requested schema is derived from `T` (a flat
+/// described struct of strings, numbers, booleans and enums, as the spec
+/// allows); the answer is parsed back into `T`. Refused with capability_error
+/// when the session cannot elicit (see request_context::elicit).
+template <class T>
+asio::awaitable<elicited<T>> elicit(request_context& ctx, std::string message,
+                                    std::chrono::milliseconds timeout = std::chrono::minutes(5));
+
 }  // namespace mcp
 
+#include <mcp/server/impl/elicit.hpp>
+#include <mcp/server/impl/typed_prompt.hpp>
 #include <mcp/server/impl/typed_tool.hpp>

@@ -1,14 +1,8 @@
 #pragma once
 // Template bodies of the typed tool API declared in mcp/server/server.hpp.
 
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/use_awaitable.hpp>
-#include <boost/callable_traits/args.hpp>
-#include <boost/callable_traits/return_type.hpp>
-#include <boost/json/serialize.hpp>
+#include <mcp/server/impl/handler_traits.hpp>
 
-#include <tuple>
-#include <type_traits>
 #include <variant>
 
 namespace mcp {
@@ -36,18 +30,6 @@ class tool_result {
 namespace detail {
 
 template <class T>
-struct awaitable_traits {
-  static constexpr bool is_awaitable = false;
-  using value_type = T;
-};
-
-template <class T, class E>
-struct awaitable_traits<asio::awaitable<T, E>> {
-  static constexpr bool is_awaitable = true;
-  using value_type = T;
-};
-
-template <class T>
 struct tool_result_traits {
   using value_type = T;
 };
@@ -57,47 +39,11 @@ struct tool_result_traits<tool_result<T>> {
   using value_type = T;
 };
 
-template <class T>
-constexpr bool is_context_v = std::is_same_v<std::remove_cvref_t<T>, request_context>;
-
-// What a handler's parameter list says: the argument struct, if any, and
-// whether it wants the context.
-template <class Params>
-struct handler_params;
-
-template <>
-struct handler_params<std::tuple<>> {
-  using input = void;
-  static constexpr bool wants_context = false;
-};
-
-template <class P>
-struct handler_params<std::tuple<P>> {
-  static constexpr bool wants_context = is_context_v<P>;
-  using input = std::conditional_t<wants_context, void, std::remove_cvref_t<P>>;
-};
-
-template <class P, class C>
-struct handler_params<std::tuple<P, C>> {
-  static_assert(is_context_v<C>, "a handler's second parameter must be mcp::request_context&");
-  static constexpr bool wants_context = true;
-  using input = std::remove_cvref_t<P>;
-};
-
 template <class F>
-struct typed_handler {
-  using params = handler_params<boost::callable_traits::args_t<F>>;
-  using input = typename params::input;
-  using returned = boost::callable_traits::return_type_t<F>;
-  static constexpr bool is_coroutine = awaitable_traits<returned>::is_awaitable;
-  using result = typename awaitable_traits<returned>::value_type;
-  // The structured output type, or void when the result is unstructured.
-  using output = typename tool_result_traits<result>::value_type;
-  static constexpr bool has_input = !std::is_void_v<input>;
+struct typed_tool : typed_handler<F> {
+  // The structured output type: a described struct, or else unstructured.
+  using output = typename tool_result_traits<typename typed_handler<F>::result>::value_type;
   static constexpr bool structured = described_struct<output>;
-
-  static_assert(!has_input || described_struct<input>,
-                "a typed handler's argument must be a struct described with BOOST_DESCRIBE_STRUCT");
 };
 
 template <class T>
@@ -124,54 +70,15 @@ call_tool_result to_call_tool_result(tool_result<T>&& value) {
   return to_call_tool_result(std::move(value.value()));
 }
 
-/// Runs a plain function on `pool`, resuming the caller on its own executor.
-/// (Through std::optional: co_spawn needs a default-constructible result.)
-template <class R, class Fn>
-asio::awaitable<R> run_on(asio::any_io_executor pool, Fn fn) {
-  auto result = co_await asio::co_spawn(
-      pool, [fn = std::move(fn)]() mutable -> asio::awaitable<std::optional<R>> { co_return fn(); },
-      asio::use_awaitable);
-  co_return std::move(*result);
-}
-
 /// Builds the raw handler that converts the (already validated) arguments,
 /// calls `f` and converts its result.
 template <class F>
 tool_handler make_tool_handler(F f, asio::any_io_executor pool) {
-  using H = typed_handler<F>;
   return [f = std::move(f), pool](const json::object& arguments,
                                   request_context& ctx) -> asio::awaitable<call_tool_result> {
-    if constexpr (H::has_input) {
-      const json::value instance = arguments;
-      auto input = from_json<typename H::input>(instance);
-      auto invoke = [&]() {
-        if constexpr (H::params::wants_context)
-          return f(input, ctx);
-        else
-          return f(input);
-      };
-      if constexpr (H::is_coroutine) {
-        auto result = co_await invoke();
-        co_return to_call_tool_result(std::move(result));
-      } else {
-        auto result = co_await run_on<typename H::result>(pool, invoke);
-        co_return to_call_tool_result(std::move(result));
-      }
-    } else {
-      auto invoke = [&]() {
-        if constexpr (H::params::wants_context)
-          return f(ctx);
-        else
-          return f();
-      };
-      if constexpr (H::is_coroutine) {
-        auto result = co_await invoke();
-        co_return to_call_tool_result(std::move(result));
-      } else {
-        auto result = co_await run_on<typename H::result>(pool, invoke);
-        co_return to_call_tool_result(std::move(result));
-      }
-    }
+    const json::value instance = arguments;
+    auto result = co_await call_typed<typed_tool<F>>(f, instance, ctx, pool);
+    co_return to_call_tool_result(std::move(result));
   };
 }
 
@@ -180,7 +87,7 @@ tool_handler make_tool_handler(F f, asio::any_io_executor pool) {
 template <class F>
   requires(!std::is_convertible_v<F, tool_handler>)
 void server::add_tool(tool_info info, F handler) {
-  using H = detail::typed_handler<F>;
+  using H = detail::typed_tool<F>;
   if constexpr (H::has_input)
     info.input_schema = schema_of<typename H::input>();
   else

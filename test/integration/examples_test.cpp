@@ -1,0 +1,100 @@
+// Every example server, spawned as a user would run it, answers over stdio.
+
+#include <mcp/client/client.hpp>
+#include <mcp/transport/process.hpp>
+
+#include "test_support.hpp"
+
+namespace mcp::test {
+namespace {
+
+process_options example(std::string name) {
+  process_options options;
+  options.command = std::string(CADUCEUS_BIN_DIR) + "/" + name;
+  return options;
+}
+
+// Connects to `name` and hands the client to `check`.
+void with_example(std::string name, std::function<asio::awaitable<void>(mcp::client&)> check) {
+  run_test([name, check]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    mcp::client c(ex);
+    const auto command = example(name);
+    co_await c.connect(spawn_process(ex, command));
+    co_await check(c);
+    co_await c.close();
+  });
+}
+
+TEST(Examples, TypedTool) {
+  with_example("typed-tool", [](mcp::client& c) -> asio::awaitable<void> {
+    json::object args{{"city", "Oslo"}, {"days", 2}};
+    auto result = co_await c.call_tool("forecast", args);
+    EXPECT_EQ(result.at("structuredContent").at("summary"), "2 mild days in Oslo");
+  });
+}
+
+TEST(Examples, ProgressTool) {
+  with_example("progress-tool", [](mcp::client& c) -> asio::awaitable<void> {
+    int updates = 0;
+    call_options options;
+    options.on_progress = [&](const progress_update&) { ++updates; };
+    json::object args{{"to", 2}};
+    auto result = co_await c.call_tool("count", args, options);
+    EXPECT_EQ(first_text(result), "counted to 2");
+    EXPECT_EQ(updates, 2);
+  });
+}
+
+TEST(Examples, ResourceTemplate) {
+  with_example("resource-template", [](mcp::client& c) -> asio::awaitable<void> {
+    json::object params{{"uri", "notes://todo"}};
+    auto result = co_await c.request("resources/read", params);
+    auto note = json::parse(result.at("contents").at(0).at("text").as_string());
+    EXPECT_EQ(note.at("name"), "todo");
+  });
+}
+
+TEST(Examples, Prompt) {
+  with_example("prompt", [](mcp::client& c) -> asio::awaitable<void> {
+    json::object params{{"name", "review"}, {"arguments", {{"code", "int x;"}, {"language", "c"}}}};
+    auto result = co_await c.request("prompts/get", params);
+    EXPECT_EQ(result.at("messages").at(0).at("content").at("text"), "Please review this c:\n\nint x;");
+  });
+}
+
+TEST(Examples, SamplingToolRefusesAClientWithoutSampling) {
+  with_example("sampling-tool", [](mcp::client& c) -> asio::awaitable<void> {
+    json::object args{{"topic", "rain"}};
+    auto result = co_await c.call_tool("haiku", args);
+    EXPECT_EQ(result.at("isError"), true);
+  });
+}
+
+TEST(Examples, EverythingServerEchoAndAdd) {
+  with_example("everything-server", [](mcp::client& c) -> asio::awaitable<void> {
+    json::object echo{{"text", "hi"}};
+    auto said = co_await c.call_tool("echo", echo);
+    EXPECT_EQ(first_text(said), "hi");
+    json::object add{{"a", 2}, {"b", 3}};
+    auto sum = co_await c.call_tool("add", add);
+    EXPECT_EQ(first_text(sum), "5");
+    EXPECT_EQ(sum.at("structuredContent").at("sum"), 5.0);
+  });
+}
+
+TEST(Examples, ConformanceServerListsItsFixtures) {
+  run_test([]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    mcp::client c(ex);
+    auto command = example("conformance-server");
+    command.args = {"--stdio"};
+    co_await c.connect(spawn_process(ex, command));
+    auto tools = co_await c.list_tools();
+    EXPECT_GE(tools.at("tools").as_array().size(), 14u);
+    co_await c.close();
+  });
+}
+
+}  // namespace
+}  // namespace mcp::test
