@@ -399,8 +399,10 @@ TEST(UriTemplateMatch, UrisLongerThanTheCapNeverMatch) {
   EXPECT_FALSE(t.match(prefix + std::string(uri_template::max_uri_length - prefix.size() + 1, 'a')));
 }
 
-TEST(UriTemplateMatch, HostileInputFinishesQuickly) {
-  using clock = std::chrono::steady_clock;
+// A backtracking matcher would never finish these (exponential in the URI
+// length); ours is linear in it. No timing assertion: the test's CTest
+// timeout is the bound, and benchmarks measure speed.
+TEST(UriTemplateMatch, HostileInputIsRejectedWithoutBlowingUp) {
   const std::string body(60 * 1024, 'a');
   const auto repeat = [](std::string_view unit) {
     std::string s;
@@ -419,16 +421,12 @@ TEST(UriTemplateMatch, HostileInputFinishesQuickly) {
   for (const auto& [tmpl, uri] : cases) {
     SCOPED_TRACE(tmpl);
     const uri_template t(tmpl);
-    const auto start = clock::now();
     EXPECT_FALSE(t.match(uri));
-    EXPECT_LT(clock::now() - start, std::chrono::milliseconds(500));
   }
   // A long URI that does match, binding every variable.
   const uri_template t("x://{a}/{+b}/{c}");
   const std::string part(20 * 1024, 'a');
-  const auto start = clock::now();
   EXPECT_EQ(t.match("x://" + part + "/" + part + "/c"), (values{{"a", part}, {"b", part}, {"c", "c"}}));
-  EXPECT_LT(clock::now() - start, std::chrono::milliseconds(500));
 }
 
 // --- Inverse property: match(expand(v)) == v --------------------------------
