@@ -60,6 +60,7 @@ class server_engine {
         in_flight_changed_(transport.get_executor()) {
     in_flight_changed_.expires_at(std::chrono::steady_clock::time_point::max());
     session_->link_ = link_;
+    session_->transport_ = transport.metadata();
   }
 
   // Runs on the connection's executor, like everything that touches the engine.

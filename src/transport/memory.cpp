@@ -79,6 +79,8 @@ class memory_transport final : public message_transport {
     co_return;
   }
 
+  transport_metadata metadata() const override { return {"memory", {}, {}, {}}; }
+
  private:
   asio::any_io_executor executor_;
   std::shared_ptr<link_state> state_;

@@ -4,12 +4,32 @@
 
 #include <cerrno>
 #include <system_error>
-#include <unistd.h>
 #include <fcntl.h>
+#include <unistd.h>
+
+extern char** environ;
 
 namespace mcp {
 
 namespace {
+
+// The server's side of stdio: what a handler may read is the environment the
+// client started it with (e.g. credentials passed as variables).
+class stdio_server_transport final : public detail::line_transport {
+ public:
+  using line_transport::line_transport;
+
+  transport_metadata metadata() const override {
+    transport_metadata m;
+    m.kind = "stdio";
+    for (char** entry = environ; entry && *entry; ++entry) {
+      const std::string_view text(*entry);
+      if (const auto eq = text.find('='); eq != std::string_view::npos)
+        m.environment.emplace(text.substr(0, eq), text.substr(eq + 1));
+    }
+    return m;
+  }
+};
 
 int duplicate(int fd) {
   const int copy = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
@@ -30,7 +50,7 @@ std::unique_ptr<message_transport> make_stdio_transport(asio::any_io_executor ex
   // Our copy of stdout is now the only way to the client; fd 1 becomes stderr.
   if (::dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
     throw std::system_error(errno, std::generic_category(), "redirect stdout");
-  return std::make_unique<detail::line_transport>(ex, in, out, options.max_frame_size);
+  return std::make_unique<stdio_server_transport>(ex, in, out, options.max_frame_size);
 }
 
 }  // namespace mcp

@@ -35,6 +35,11 @@ class slow_server final : public mcp::server_behaviour {
     if (name == "sleep") co_return co_await sleep(args->as_object(), ctx);
     if (name == "crash") throw std::runtime_error("the tool crashed");
     if (name == "stats") co_return text(std::to_string(cancelled_));
+    if (name == "env") {
+      const auto& environment = ctx.session().transport().environment;
+      const auto it = environment.find(std::string(args->at("name").as_string()));
+      co_return text(it == environment.end() ? "(unset)" : it->second);
+    }
     if (name == "shout") {
       std::fprintf(stderr, "shout: %s\n", args->at("line").as_string().c_str());
       std::printf("stray stdout text from a careless tool\n");  // must not reach the client

@@ -170,6 +170,20 @@ TEST(Stdio, StrayStdoutAndStderrReachTheClientsStderrSink) {
   });
 }
 
+TEST(Stdio, HandlersSeeTheEnvironmentTheClientGaveTheServer) {
+  run_test([]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    auto options = server_command("slow-server");
+    options.env["CADUCEUS_TEST_TOKEN"] = "s3cret";
+    mcp::client c(ex);
+    co_await c.connect(spawn_process(ex, options));
+    auto args = tool_args({{"name", "CADUCEUS_TEST_TOKEN"}});
+    auto result = co_await c.call_tool("env", args);
+    EXPECT_EQ(first_text(result), "s3cret");
+    co_await c.close();
+  });
+}
+
 // Raw frames over the child's stdin/stdout, as a hostile or sloppy client sends them.
 TEST(Stdio, BadInputGetsPreciseErrorsAndServingGoesOn) {
   run_test([]() -> asio::awaitable<void> {

@@ -28,6 +28,7 @@ class probe_server final : public server_behaviour {
       auto roots = co_await ctx.request("roots/list", std::move(no_params), 2s);
       co_return json::object{{"client_said", roots}};
     }
+    if (req.method == "transport") co_return json::object{{"kind", ctx.session().transport().kind}};
     if (req.method == "count") {
       auto& n = ctx.session().state<int>();
       co_return json::object{{"count", ++n}};
@@ -136,6 +137,15 @@ TEST(ServerEngine, RejectsMalformedInitializeParams) {
     // The session is still waiting for a valid initialize.
     auto ok = co_await h.initialize();
     EXPECT_TRUE(ok.as_object().contains("result"));
+  });
+}
+
+TEST(ServerEngine, HandlersSeeTheTransport) {
+  run_test([]() -> asio::awaitable<void> {
+    probe_harness h(co_await asio::this_coro::executor);
+    co_await h.initialize();
+    auto reply = co_await h.call(1, "transport");
+    EXPECT_EQ(reply.at("result").at("kind"), "memory");
   });
 }
 

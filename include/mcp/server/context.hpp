@@ -4,6 +4,7 @@
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/protocol/lifecycle.hpp>
 #include <mcp/protocol/versions.hpp>
+#include <mcp/transport/transport.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
@@ -64,6 +65,10 @@ class session : public std::enable_shared_from_this<session> {
   const implementation& client_info() const noexcept { return client_info_; }
   const json::object& client_capabilities() const noexcept { return client_capabilities_; }
 
+  /// Where the session's connection comes from (kind, peer, headers, or the
+  /// environment for stdio).
+  const transport_metadata& transport() const noexcept { return transport_; }
+
   /// The least severe level the client wants (`logging/setLevel`); unset
   /// means every message is sent.
   std::optional<logging_level> log_level() const noexcept { return log_level_; }
@@ -94,6 +99,7 @@ class session : public std::enable_shared_from_this<session> {
   friend class request_context;
   std::string id_;
   asio::any_io_executor executor_;
+  transport_metadata transport_;
   protocol_version version_ = latest_legacy_version;
   implementation client_info_;
   json::object client_capabilities_;

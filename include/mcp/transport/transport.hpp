@@ -6,6 +6,7 @@
 #include <boost/asio/awaitable.hpp>
 
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -19,6 +20,15 @@ struct inbound_frame {
   /// The frame exceeded the transport's size bound and was discarded;
   /// `text` is empty. The engine answers it and reads on.
   bool oversized = false;
+};
+
+/// What a handler may want to know about where a request came from.
+struct transport_metadata {
+  std::string kind;  ///< "stdio", "memory", "http", ...
+  std::string peer;  ///< the remote address, when there is one
+  /// HTTP request headers (lower-case names); the process environment for stdio.
+  std::map<std::string, std::string> headers;
+  std::map<std::string, std::string> environment;
 };
 
 /// The default bound on one inbound frame.
@@ -46,6 +56,9 @@ class message_transport {
   /// Ends the connection in order (for a child process: close its stdin,
   /// then SIGTERM, then SIGKILL, each after a deadline). Idempotent; never throws.
   virtual asio::awaitable<void> close() = 0;
+
+  /// Describes the connection; handlers see it through their context.
+  virtual transport_metadata metadata() const { return {}; }
 };
 
 }  // namespace mcp
