@@ -8,18 +8,13 @@
 namespace mcp::test {
 namespace {
 
-process_options example(std::string name) {
-  process_options options;
-  options.command = std::string(CADUCEUS_BIN_DIR) + "/" + name;
-  return options;
-}
 
 // Connects to `name` and hands the client to `check`.
 void with_example(std::string name, std::function<asio::awaitable<void>(mcp::client&)> check) {
   run_test([name, check]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     mcp::client c(ex);
-    const auto command = example(name);
+    const auto command = bin_command(name);
     co_await c.connect(spawn_process(ex, command));
     co_await check(c);
     co_await c.close();
@@ -87,7 +82,7 @@ TEST(Examples, ConformanceServerListsItsFixtures) {
   run_test([]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     mcp::client c(ex);
-    auto command = example("conformance-server");
+    auto command = bin_command("conformance-server");
     command.args = {"--stdio"};
     co_await c.connect(spawn_process(ex, command));
     auto tools = co_await c.list_tools();

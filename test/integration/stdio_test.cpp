@@ -11,11 +11,6 @@
 namespace mcp::test {
 namespace {
 
-process_options server_command(std::string name) {
-  process_options options;
-  options.command = std::string(CADUCEUS_BIN_DIR) + "/" + name;
-  return options;
-}
 
 json::object tool_args(std::initializer_list<std::pair<std::string_view, json::value>> items) {
   json::object args;
@@ -27,7 +22,7 @@ TEST(Stdio, ClientDrivesCounterServer) {
   run_test([]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     mcp::client c(ex);
-    auto transport = spawn_process(ex, server_command("counter-server"));
+    auto transport = spawn_process(ex, bin_command("counter-server"));
     auto hello = co_await c.connect(std::move(transport));
     EXPECT_EQ(hello.server_info.name, "counter-server");
     EXPECT_EQ(hello.version, latest_legacy_version);
@@ -50,7 +45,7 @@ TEST(Stdio, EachSessionCountsOnItsOwn) {
   run_test([]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     mcp::client one(ex), two(ex);
-    const auto command = server_command("counter-server");
+    const auto command = bin_command("counter-server");
     co_await one.connect(spawn_process(ex, command));
     co_await two.connect(spawn_process(ex, command));
     auto increment = tool_args({{"increment", true}});
@@ -70,7 +65,7 @@ TEST(Stdio, NegotiatesEachLegacyVersion) {
       client_options options;
       options.versions = {version};
       mcp::client c(ex, options);
-      const auto command = server_command("counter-server");
+      const auto command = bin_command("counter-server");
       auto hello = co_await c.connect(spawn_process(ex, command));
       EXPECT_EQ(hello.version, version);
       co_await c.close();
@@ -82,7 +77,7 @@ TEST(Stdio, TimeoutCancelsTheServerSideCall) {
   run_test([]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     mcp::client c(ex);
-    const auto command = server_command("slow-server");
+    const auto command = bin_command("slow-server");
     co_await c.connect(spawn_process(ex, command));
     call_options quick;
     quick.timeout = 200ms;
@@ -110,7 +105,7 @@ TEST(Stdio, ProgressKeepsALongCallAlive) {
   run_test([]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     mcp::client c(ex);
-    const auto command = server_command("slow-server");
+    const auto command = bin_command("slow-server");
     co_await c.connect(spawn_process(ex, command));
     call_options options;
     options.timeout = 300ms;  // shorter than the call, longer than a progress step
@@ -131,7 +126,7 @@ TEST(Stdio, HandlerFailureIsContainedToItsCall) {
   run_test([]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     mcp::client c(ex);
-    const auto command = server_command("slow-server");
+    const auto command = bin_command("slow-server");
     co_await c.connect(spawn_process(ex, command));
     int code = 0;
     try {
@@ -151,7 +146,7 @@ TEST(Stdio, StrayStdoutAndStderrReachTheClientsStderrSink) {
   run_test([]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     std::vector<std::string> lines;
-    auto options = server_command("slow-server");
+    auto options = bin_command("slow-server");
     options.env["CADUCEUS_LOG"] = "info";
     options.on_stderr = [&](std::string_view line) { lines.emplace_back(line); };
     mcp::client c(ex);
@@ -173,7 +168,7 @@ TEST(Stdio, StrayStdoutAndStderrReachTheClientsStderrSink) {
 TEST(Stdio, HandlersSeeTheEnvironmentTheClientGaveTheServer) {
   run_test([]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
-    auto options = server_command("slow-server");
+    auto options = bin_command("slow-server");
     options.env["CADUCEUS_TEST_TOKEN"] = "s3cret";
     mcp::client c(ex);
     co_await c.connect(spawn_process(ex, options));
@@ -188,7 +183,7 @@ TEST(Stdio, HandlersSeeTheEnvironmentTheClientGaveTheServer) {
 TEST(Stdio, BadInputGetsPreciseErrorsAndServingGoesOn) {
   run_test([]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
-    const auto command = server_command("counter-server");
+    const auto command = bin_command("counter-server");
     auto server = spawn_process(ex, command);
     struct bad_case {
       std::string text;
@@ -235,7 +230,7 @@ TEST(Stdio, BadInputGetsPreciseErrorsAndServingGoesOn) {
 TEST(Stdio, OversizedLineIsRefusedAndTheNextOneServed) {
   run_test([]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
-    const auto command = server_command("counter-server");
+    const auto command = bin_command("counter-server");
     auto server = spawn_process(ex, command);
     std::string huge = R"({"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":")" +
                        std::string(default_max_frame_size + 1024, 'x') + R"("}})";

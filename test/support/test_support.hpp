@@ -2,6 +2,7 @@
 // Helpers shared by the tests: run a coroutine with a deadline, and talk raw
 // JSON-RPC frames over a transport.
 
+#include <mcp/transport/process.hpp>
 #include <mcp/transport/transport.hpp>
 
 #include <boost/asio/as_tuple.hpp>
@@ -133,6 +134,15 @@ inline json::object initialize_params(std::string version = "2025-11-25") {
           {"capabilities", json::object{}},
           {"clientInfo", {{"name", "test-client"}, {"version", "1.0"}}}};
 }
+
+#ifdef CADUCEUS_BIN_DIR
+/// How to start one of our binaries from build/bin.
+inline process_options bin_command(std::string name) {
+  process_options options;
+  options.command = std::string(CADUCEUS_BIN_DIR) + "/" + name;
+  return options;
+}
+#endif
 
 /// The text of the first content block of a tool result.
 inline std::string first_text(const json::object& result) {

@@ -442,6 +442,32 @@ TEST(Server, SamplingGoesToTheClientThatDeclaredIt) {
   });
 }
 
+TEST(Server, UrlElicitationIn20251125) {
+  run_test([]() -> asio::awaitable<void> {
+    auto srv = demo_server();
+    srv->add_tool({"login", "Sends the user to a page"},
+                  [](const json::object&, request_context& ctx) -> asio::awaitable<call_tool_result> {
+                    auto answer = co_await ctx.elicit_url("Sign in", "https://example.com/login", "e-1");
+                    co_return call_tool_result::text(std::string(answer.at("action").as_string()));
+                  });
+    harness h(co_await asio::this_coro::executor, srv);
+    json::object caps{{"elicitation", {{"form", json::object{}}, {"url", json::object{}}}}};
+    co_await h.initialize("2025-11-25", caps);
+    json::object call{{"name", "login"}};
+    auto request = rpc_request(1, "tools/call", call);
+    co_await write_json(*h.client, request);
+    auto ask = co_await read_json(*h.client);
+    EXPECT_EQ(ask.at("method"), "elicitation/create");
+    EXPECT_EQ(ask.at("params").at("mode"), "url");
+    EXPECT_EQ(ask.at("params").at("url"), "https://example.com/login");
+    EXPECT_EQ(ask.at("params").at("elicitationId"), "e-1");
+    json::object answer{{"jsonrpc", "2.0"}, {"id", ask.at("id")}, {"result", {{"action", "accept"}}}};
+    co_await write_json(*h.client, answer);
+    auto reply = co_await h.reply_to(1);
+    EXPECT_EQ(reply.at("result").at("content").at(0).at("text"), "accept");
+  });
+}
+
 TEST(Server, ElicitationNeedsAVersionThatHasIt) {
   run_test([]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
