@@ -43,17 +43,22 @@ void rpc_peer::start(std::shared_ptr<void> keep_alive) {
                  [keep_alive = std::move(keep_alive)](std::exception_ptr) {});
 }
 
-void rpc_peer::enqueue(std::string frame) {
+void rpc_peer::enqueue(std::string frame, frame_context context) {
   queued_bytes_ += frame.size();
-  queue_.push_back(std::move(frame));
+  queue_.push_back({std::move(frame), std::move(context)});
   queue_ready_.cancel();
 }
 
 asio::awaitable<void> rpc_peer::send(std::string frame) {
+  frame_context none;
+  co_await send(std::move(frame), std::move(none));
+}
+
+asio::awaitable<void> rpc_peer::send(std::string frame, frame_context context) {
   for (;;) {
     if (closed_) throw boost::system::system_error(asio::error::connection_aborted);
     if (queue_.empty() || queued_bytes_ + frame.size() <= limits_.max_queued_bytes) {
-      enqueue(std::move(frame));
+      enqueue(std::move(frame), std::move(context));
       co_return;
     }
     co_await queue_space_.async_wait(as_tuple_awaitable);
@@ -69,9 +74,9 @@ asio::awaitable<void> rpc_peer::write_loop() {
       co_await queue_ready_.async_wait(as_tuple_awaitable);
       continue;
     }
-    std::string frame = std::move(queue_.front());
+    queued_frame frame = std::move(queue_.front());
     queue_.pop_front();
-    queued_bytes_ -= frame.size();
+    queued_bytes_ -= frame.text.size();
     queue_space_.cancel();
     // `||` waits for the first branch to *succeed*, so the write reports its
     // failure as a value rather than an exception.
@@ -92,9 +97,9 @@ asio::awaitable<void> rpc_peer::write_loop() {
   writer_done_.cancel();
 }
 
-asio::awaitable<boost::system::error_code> rpc_peer::write_reporting(std::string frame) {
+asio::awaitable<boost::system::error_code> rpc_peer::write_reporting(queued_frame frame) {
   try {
-    co_await transport_.write_frame(std::move(frame));
+    co_await transport_.write_routed(std::move(frame.text), std::move(frame.context));
   } catch (const boost::system::system_error& e) {
     co_return e.code();
   } catch (const std::exception&) {
@@ -116,7 +121,7 @@ void rpc_peer::shutdown() {
 }
 
 asio::awaitable<json::object> rpc_peer::call(std::string method, json::object params,
-                                             call_settings settings) {
+                                             call_settings settings, std::string related) {
   if (closed_) throw boost::system::system_error(asio::error::connection_aborted);
   const std::int64_t id = next_id_++;
   auto call = std::make_shared<pending_call>(transport_.get_executor());
@@ -134,7 +139,9 @@ asio::awaitable<json::object> rpc_peer::call(std::string method, json::object pa
 
   try {
     std::string frame = serialize(request{id, std::move(method), std::move(params)});
-    co_await send(std::move(frame));
+    frame_context context;
+    context.related = related;
+    co_await send(std::move(frame), std::move(context));
   } catch (...) {
     pending_.erase(id);
     throw;
@@ -150,8 +157,9 @@ asio::awaitable<json::object> rpc_peer::call(std::string method, json::object pa
     const bool timed_out = !ec;
     pending_.erase(id);
     enqueue(serialize(notification{
-        "notifications/cancelled",
-        {{"requestId", id}, {"reason", timed_out ? "Request timed out" : "Request cancelled"}}}));
+                "notifications/cancelled",
+                {{"requestId", id}, {"reason", timed_out ? "Request timed out" : "Request cancelled"}}}),
+            frame_context{{}, related});
     throw boost::system::system_error(timed_out ? asio::error::timed_out
                                                 : asio::error::operation_aborted);
   }

@@ -49,6 +49,9 @@ class rpc_peer {
   /// g++ 12 miscompiles class temporaries in an expression that suspends
   /// (they are destroyed twice), so callers serialize into a named string
   /// first, and this takes only that string.
+  asio::awaitable<void> send(std::string frame, frame_context context);
+  /// A frame that belongs to no request. (An overload, not a defaulted
+  /// aggregate argument: see docs/compilers.md.)
   asio::awaitable<void> send(std::string frame);
 
   /// Sends a request and waits for its response. Returns the result object;
@@ -57,7 +60,7 @@ class rpc_peer {
   /// operation_aborted when the caller cancels (likewise), and
   /// connection_aborted when the connection ends first.
   asio::awaitable<json::object> call(std::string method, json::object params,
-                                     call_settings settings);
+                                     call_settings settings, std::string related = {});
 
   /// Hands a response to the call waiting for it. False when none waits: a
   /// late reply after a timeout or cancellation, or an unknown id.
@@ -79,12 +82,17 @@ class rpc_peer {
   struct pending_call;
 
   asio::awaitable<void> write_loop();
-  asio::awaitable<boost::system::error_code> write_reporting(std::string frame);
-  void enqueue(std::string frame);
+  struct queued_frame {
+    std::string text;
+    frame_context context;
+  };
+
+  asio::awaitable<boost::system::error_code> write_reporting(queued_frame frame);
+  void enqueue(std::string frame, frame_context context = {});
 
   message_transport& transport_;
   peer_limits limits_;
-  std::deque<std::string> queue_;
+  std::deque<queued_frame> queue_;
   std::size_t queued_bytes_ = 0;
   asio::steady_timer queue_ready_;   // cancelled to wake the writer
   asio::steady_timer queue_space_;   // cancelled to wake blocked senders

@@ -1,5 +1,7 @@
 #include <mcp/server/behaviour.hpp>
 
+#include <boost/json/serialize.hpp>
+
 #include <array>
 #include <cmath>
 
@@ -35,7 +37,7 @@ std::optional<logging_level> parse_logging_level(std::string_view text) noexcept
 
 asio::awaitable<void> session::notify(std::string method, json::object params) {
   notification n{std::move(method), std::move(params)};
-  co_await link_->send_notification(std::move(n));
+  co_await link_->send_notification(std::move(n), {});
 }
 
 void session::post_notification(std::string method, json::object params) {
@@ -44,7 +46,8 @@ void session::post_notification(std::string method, json::object params) {
 
 request_context::request_context(const mcp::request& req, mcp::session& s,
                                  const bool& cancelled) noexcept
-    : request_(req), session_(s), cancelled_(cancelled) {}
+    : request_(req), session_(s), cancelled_(cancelled),
+      id_text_(json::serialize(mcp::to_json(req.id))) {}
 
 const json::object& request_context::meta() const noexcept {
   static const json::object empty;
@@ -62,17 +65,18 @@ asio::awaitable<void> request_context::progress(double value, std::optional<doub
   if (total) params["total"] = as_json_number(*total);
   if (!message.empty() && dialect_of(version()).progress_message) params["message"] = message;
   notification n{"notifications/progress", std::move(params)};
-  co_await session_.link_->send_notification(std::move(n));
+  co_await session_.link_->send_notification(std::move(n), id_text_);
 }
 
 asio::awaitable<void> request_context::notify(std::string method, json::object params) {
   notification n{std::move(method), std::move(params)};
-  co_await session_.link_->send_notification(std::move(n));
+  co_await session_.link_->send_notification(std::move(n), id_text_);
 }
 
 asio::awaitable<json::object> request_context::request(std::string method, json::object params,
                                                        std::chrono::milliseconds timeout) {
-  co_return co_await session_.link_->send_request(std::move(method), std::move(params), timeout);
+  co_return co_await session_.link_->send_request(std::move(method), std::move(params), timeout,
+                                                 id_text_);
 }
 
 asio::awaitable<void> request_context::log(logging_level level, json::value data,

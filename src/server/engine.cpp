@@ -18,7 +18,10 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include <boost/json/serialize.hpp>
+
 #include <random>
+#include <span>
 #include <unordered_map>
 
 namespace mcp {
@@ -38,6 +41,18 @@ std::string random_session_id() {
     id += chunk;
   }
   return id;
+}
+
+// The routing context of a reply: the ids it answers.
+frame_context answering(std::span<const message> replies) {
+  frame_context context;
+  for (const auto& reply : replies) {
+    if (const auto* r = std::get_if<response>(&reply))
+      context.answers.push_back(json::serialize(to_json(r->id)));
+    else if (const auto* e = std::get_if<error_response>(&reply); e && e->id)
+      context.answers.push_back(json::serialize(to_json(*e->id)));
+  }
+  return context;
 }
 
 std::optional<request_id> id_from_json(const json::value* v) {
@@ -74,20 +89,23 @@ class server_engine {
   struct link final : detail::connection_link {
     explicit link(server_engine* e) : engine(e), executor(e->transport_.get_executor()) {}
 
-    asio::awaitable<void> send_notification(notification n) override {
+    asio::awaitable<void> send_notification(notification n, std::string related) override {
       if (!engine) throw boost::system::system_error(asio::error::connection_aborted);
       std::string frame = serialize(n);
-      co_await engine->peer_.send(std::move(frame));
+      frame_context context;
+      context.related = std::move(related);
+      co_await engine->peer_.send(std::move(frame), std::move(context));
     }
 
     void post_notification(notification n) override;
 
     asio::awaitable<json::object> send_request(std::string method, json::object params,
-                                               std::chrono::milliseconds timeout) override {
+                                               std::chrono::milliseconds timeout,
+                                               std::string related) override {
       if (!engine) throw boost::system::system_error(asio::error::connection_aborted);
       detail::call_settings settings{.timeout = timeout};
       co_return co_await engine->peer_.call(std::move(method), std::move(params),
-                                            std::move(settings));
+                                            std::move(settings), std::move(related));
     }
 
     server_engine* engine;
@@ -295,13 +313,13 @@ asio::awaitable<void> server_engine::answer(message m, const batch_ptr& batch) {
     co_return;
   }
   std::string frame = serialize(m);
-  co_await peer_.send(std::move(frame));
+  co_await peer_.send(std::move(frame), answering({&m, 1}));
 }
 
 asio::awaitable<void> server_engine::release(const batch_ptr& batch) {
   if (--batch->outstanding != 0 || batch->replies.empty()) co_return;
   std::string frame = serialize_batch(batch->replies);
-  co_await peer_.send(std::move(frame));
+  co_await peer_.send(std::move(frame), answering(batch->replies));
 }
 
 asio::awaitable<void> server_engine::handle_notification(notification n) {

@@ -41,11 +41,13 @@ namespace detail {
 class connection_link : public std::enable_shared_from_this<connection_link> {
  public:
   virtual ~connection_link() = default;
-  virtual asio::awaitable<void> send_notification(notification n) = 0;
+  /// `related`: the JSON text of the request id the notification serves, or empty.
+  virtual asio::awaitable<void> send_notification(notification n, std::string related) = 0;
   /// Thread safe: queues `n` for sending from the connection's executor.
   virtual void post_notification(notification n) = 0;
   virtual asio::awaitable<json::object> send_request(std::string method, json::object params,
-                                                     std::chrono::milliseconds timeout) = 0;
+                                                     std::chrono::milliseconds timeout,
+                                                     std::string related) = 0;
 };
 }  // namespace detail
 
@@ -163,6 +165,7 @@ class request_context {
   const mcp::request& request_;
   mcp::session& session_;
   const bool& cancelled_;
+  std::string id_text_;  // the id as JSON text, to route frames that serve this request
   std::optional<double> last_progress_;
 };
 

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mcp {
 
@@ -20,6 +21,17 @@ struct inbound_frame {
   /// The frame exceeded the transport's size bound and was discarded;
   /// `text` is empty. The engine answers it and reads on.
   bool oversized = false;
+};
+
+/// Which inbound requests an outgoing frame belongs to, for transports with
+/// more than one stream (Streamable HTTP answers each POST on its own).
+/// Request ids are given as their JSON text: `7`, `"abc"`.
+struct frame_context {
+  /// The requests this frame answers (one; several for a batch reply).
+  std::vector<std::string> answers;
+  /// The request this frame serves when it is not its answer: progress, a
+  /// log message or a server-to-client request made while handling it.
+  std::string related;
 };
 
 /// What a handler may want to know about where a request came from.
@@ -52,6 +64,13 @@ class message_transport {
 
   /// Writes one frame completely. Throws `boost::system::system_error` on failure.
   virtual asio::awaitable<void> write_frame(std::string frame) = 0;
+
+  /// Writes a frame knowing what it belongs to. Transports with one stream
+  /// ignore the context (the default).
+  virtual asio::awaitable<void> write_routed(std::string frame, frame_context context) {
+    (void)context;
+    return write_frame(std::move(frame));
+  }
 
   /// Ends the connection in order (for a child process: close its stdin,
   /// then SIGTERM, then SIGKILL, each after a deadline). Idempotent; never throws.
