@@ -5,8 +5,9 @@
 // demo://items/1..25; the template demo://users/{id}; prompts greeting and
 // with_image; completions for greeting's style and the template's id.
 //
-//   build/bin/everything-server [--stdio] [--page-size N]
+//   build/bin/everything-server [--stdio | --http [HOST:]PORT [--json]] [--page-size N]
 
+#include <mcp/server/http_server.hpp>
 #include <mcp/server/serve.hpp>
 #include <mcp/server/server.hpp>
 
@@ -237,18 +238,37 @@ void add_prompts(mcp::server& srv) {
 int main(int argc, char** argv) {
   mcp::server_settings settings;
   settings.instructions = "A demo of every MCP server feature.";
+  std::optional<mcp::http_server_options> http;
+  bool json_only = false;
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--stdio") == 0) continue;
-    if (std::strcmp(argv[i], "--page-size") == 0 && i + 1 < argc) {
+    const std::string_view arg = argv[i];
+    if (arg == "--stdio") continue;
+    if (arg == "--json") {
+      json_only = true;
+      continue;
+    }
+    if (arg == "--page-size" && i + 1 < argc) {
       settings.page_size = std::strtoul(argv[++i], nullptr, 10);
       continue;
     }
-    std::cerr << "usage: everything-server [--stdio] [--page-size N]\n";
+    if (arg == "--http" && i + 1 < argc) {  // [HOST:]PORT
+      const std::string address = argv[++i];
+      http.emplace();
+      const auto colon = address.rfind(':');
+      if (colon != std::string::npos) http->host = address.substr(0, colon);
+      http->port = static_cast<std::uint16_t>(std::stoul(address.substr(colon == std::string::npos ? 0 : colon + 1)));
+      continue;
+    }
+    std::cerr << "usage: everything-server [--stdio | --http [HOST:]PORT [--json]] [--page-size N]\n";
     return 2;
   }
   mcp::server srv({"everything-server", "1.0.0"}, settings);
   demo::add_tools(srv);
   demo::add_resources(srv);
   demo::add_prompts(srv);
+  if (http) {
+    http->json_only = json_only;
+    return mcp::run_http_server(srv, *http);
+  }
   return mcp::run_stdio_server(srv);
 }
