@@ -62,6 +62,14 @@ bool accepts(const request_type& req, std::string_view type) {
          accept.find("*/*") != std::string_view::npos;
 }
 
+// A client that lists text/event-stream before application/json prefers a
+// stream even for a quick answer; otherwise JSON is chosen when it can be.
+bool prefers_event_stream(const request_type& req) {
+  const auto accept = req[http::field::accept];
+  const auto sse = accept.find("text/event-stream");
+  return sse != std::string_view::npos && sse < accept.find("application/json");
+}
+
 // "localhost:8080" -> "localhost"; "[::1]:80" -> "[::1]".
 std::string_view host_part(std::string_view authority) {
   if (authority.starts_with('[')) return authority.substr(0, authority.find(']') + 1);
@@ -352,6 +360,8 @@ asio::awaitable<bool> http_server::impl::handle_post(beast::tcp_stream& stream, 
   }
   auto answers = session->open_stream(summary.request_ids, options.json_only);
   session->deliver(std::move(req.body()));
+  if (!options.json_only && prefers_event_stream(req))
+    co_return co_await stream_events(stream, req, answers, session_id);
   // JSON when the answer comes first and alone; an SSE stream as soon as the
   // handler sends anything else on the way (progress, logs, requests).
   while (answers->frames.empty() && !answers->done)

@@ -190,7 +190,8 @@ function finish(extraFailure) {
     const dying = [...children];
     if (server?.child && !server.exited && !dying.includes(server.child)) dying.push(server.child);
     killAllNow();
-    if (server?.child && !server.exited) killGroup(server.child, 'SIGKILL');
+    // the server's whole group, even if the command itself is gone (whatever it forked)
+    if (server?.child) killGroup(server.child, 'SIGKILL');
     const gone = dying.map(c =>
         c.exitCode !== null || c.signalCode !== null || c.pid === undefined
             ? Promise.resolve()
@@ -217,7 +218,7 @@ function finish(extraFailure) {
 process.on('exit', () => {
     // last resort (e.g. process.exit from elsewhere): never leave children behind
     killAllNow();
-    if (server?.child && !server.exited) killGroup(server.child, 'SIGKILL');
+    if (server?.child) killGroup(server.child, 'SIGKILL');
 });
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => finish(`interrupted by ${sig}`));
 process.on('uncaughtException', err => finish(`uncaught exception: ${err?.stack ?? err}`));
@@ -232,6 +233,7 @@ function startServer() {
         server = s;
         let settled = false;
         let firstLine = '';
+        let timer;
         const settle = (url, error) => {
             if (settled) return;
             settled = true;
@@ -247,7 +249,7 @@ function startServer() {
             return;
         }
         s.child = child;
-        const timer = setTimeout(
+        timer = setTimeout(
             () => settle(undefined, `the server printed no URL line on stdout within ${opts.startupTimeout} s`),
             opts.startupTimeout * 1000
         );
