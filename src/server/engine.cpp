@@ -153,6 +153,7 @@ class server_engine {
 
 asio::awaitable<void> server_engine::run() {
   peer_.start();
+  bool input_failed = false;  // not an orderly end of input: nothing will take late replies
   try {
     for (;;) {
       while (in_flight_.size() >= options_.max_requests_in_flight)
@@ -169,6 +170,7 @@ asio::awaitable<void> server_engine::run() {
       co_await handle_frame(std::move(parsed));
     }
   } catch (const std::exception& e) {
+    input_failed = true;
     sdk_log(log_level::debug, std::string("connection read ended: ") + e.what());
   }
   // Stopped from outside, or the client ended its input: let running requests
@@ -176,7 +178,7 @@ asio::awaitable<void> server_engine::run() {
   const bool stopping =
       (co_await asio::this_coro::cancellation_state).cancelled() != asio::cancellation_type::none;
   co_await asio::this_coro::reset_cancellation_state();
-  if (!stopping) co_await wait_for_requests(options_.drain_timeout);
+  if (!stopping && !input_failed) co_await wait_for_requests(options_.drain_timeout);
   cancel_all();
   co_await wait_for_requests(cancel_grace);
   if (lifecycle_.current() == legacy_lifecycle::phase::operating) behaviour_.terminate(*session_);

@@ -43,7 +43,9 @@ void http_session_transport::release_standalone(const std::shared_ptr<response_s
 
 asio::awaitable<std::optional<inbound_frame>> http_session_transport::read_frame() {
   while (inbound_.empty()) {
-    if (closed_) co_return std::nullopt;
+    // Ended by DELETE, expiry or shutdown: an abort, not an end of input, so
+    // the engine cancels what runs instead of waiting to deliver replies.
+    if (closed_) throw boost::system::system_error(asio::error::operation_aborted, "session ended");
     co_await inbound_ready_.async_wait(asio::as_tuple(asio::use_awaitable));
   }
   std::string text = std::move(inbound_.front());
