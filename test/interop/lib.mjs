@@ -1,13 +1,17 @@
-// Shared helpers of the interop scripts that drive a stdio MCP server with the
+// Shared helpers of the interop scripts that drive an MCP server with the
 // official TypeScript SDK (ts_client_stdio.mjs, ts_client_features.mjs):
-// TAP-like reporting, deadlines, an independent tap on the server's stdout
-// that validates every line, a transport-level client with its own request
-// ids, and session teardown that kills every child on every exit path.
+// TAP-like reporting, deadlines, an independent tap on everything the server
+// sends (its stdout lines for stdio; the HTTP response bodies, JSON or SSE,
+// for Streamable HTTP) that validates every message, a transport-level client
+// with its own request ids, and session teardown that kills every child on
+// every exit path.
 //
 // Reporting: one "ok - ..." / "not ok - ..." line per check, diagnostics as
 // "# ..." lines, last line "N passed, M failed"; exit 0 iff M == 0.
 
+import { spawn } from 'node:child_process';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import * as sdkTypes from '@modelcontextprotocol/sdk/types.js';
 
 const { JSONRPCMessageSchema } = sdkTypes;
@@ -60,7 +64,17 @@ export function failedCount() {
 
 // every transport ever started, so that they can be killed on any exit path
 export const liveTransports = new Set();
+// every server process started directly (HTTP mode), likewise
+export const liveChildren = new Set();
 export function killAll() {
+    for (const child of liveChildren) {
+        try {
+            if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        } catch {
+            /* already gone */
+        }
+    }
+    liveChildren.clear();
     for (const t of liveTransports) {
         const pid = t.pid;
         if (pid) {
@@ -89,16 +103,23 @@ export function finish() {
  * missing), arms the whole-script deadline and makes every abnormal exit path
  * (uncaught exception, unhandled rejection, SIGINT/SIGTERM) a failure that
  * still kills the children and prints the summary.
- * Returns { command, args }; makeSession() starts that command by default.
+ * With `allowHttp`, a leading `--http` selects HTTP mode (`http: true` in the
+ * result; the command is then started with startHttpServer()).
+ * Returns { command, args, http }; makeSession() starts that command by default.
  */
-export function startHarness({ usage, scriptTimeoutMs }) {
-    const argv = process.argv.slice(2);
+export function startHarness({ usage, scriptTimeoutMs, allowHttp = false }) {
+    let argv = process.argv.slice(2);
+    let http = false;
+    if (allowHttp && argv[0] === '--http') {
+        http = true;
+        argv = argv.slice(1);
+    }
     if (argv.length === 0) {
         console.error(usage);
         process.exit(2);
     }
     const [command, ...args] = argv;
-    server = { command, args };
+    server = { command, args, http };
     scriptTimer = setTimeout(() => {
         notOk(`whole script finished within ${scriptTimeoutMs / 1000} s`);
         finish();
@@ -245,7 +266,15 @@ function onRawLine(s, line) {
         s.rawProblems.push(`stdout line is not a JSON object: ${short(line)}`);
         return;
     }
-    s.received.push({ msg, t: Date.now() });
+    onRawMessage(s, msg, line);
+}
+
+/**
+ * Checks one message as the server wrote it (a parsed JSON object) and records
+ * it in s.received / s.rawById; `via` says where it came from (HTTP only).
+ */
+function onRawMessage(s, msg, line, via) {
+    s.received.push(via === undefined ? { msg, t: Date.now() } : { msg, t: Date.now(), via });
     const parsed = JSONRPCMessageSchema.safeParse(msg);
     if (!parsed.success) {
         s.rawProblems.push(`JSONRPCMessageSchema rejected ${short(line)}\n${zodErr(parsed.error)}`);
@@ -269,6 +298,439 @@ function onRawLine(s, line) {
         if (!parsed.success) s.onRejectedResponse?.(msg.id, zodErr(parsed.error));
     }
     s.onRawMessage?.(msg);
+}
+
+// ------------------------------------------------------ Streamable HTTP mode
+/**
+ * An SSE parser after the WHATWG EventSource rules (lines end in CRLF, LF or
+ * CR; `data` lines joined by LF; one leading space of a value dropped; a
+ * comment line starts with ':'), independent of the SDK's (eventsource-parser).
+ * Calls onEvent({ event, data, id }) per dispatched event that has data.
+ */
+export class SseParser {
+    constructor(onEvent) {
+        this.onEvent = onEvent;
+        this.buf = '';
+        this.first = true;
+        this.data = [];
+        this.event = '';
+        this.lastId = undefined;
+        this.events = 0;
+    }
+    push(text, final = false) {
+        if (this.first && text.length) {
+            if (text[0] === '\uFEFF') text = text.slice(1);
+            this.first = false;
+        }
+        const buf = this.buf + text;
+        let pos = 0;
+        while (pos < buf.length) {
+            const cr = buf.indexOf('\r', pos);
+            const lf = buf.indexOf('\n', pos);
+            if (cr === -1 && lf === -1) break;
+            let end;
+            let next;
+            if (cr !== -1 && (lf === -1 || cr < lf)) {
+                if (cr === buf.length - 1 && !final) break; // may be the first half of CRLF
+                end = cr;
+                next = buf[cr + 1] === '\n' ? cr + 2 : cr + 1;
+            } else {
+                end = lf;
+                next = lf + 1;
+            }
+            this.line(buf.slice(pos, end));
+            pos = next;
+        }
+        this.buf = buf.slice(pos);
+    }
+    line(l) {
+        if (l === '') {
+            if (this.data.length > 0) {
+                this.events++;
+                this.onEvent({ event: this.event || 'message', data: this.data.join('\n'), id: this.lastId });
+            }
+            this.data = [];
+            this.event = '';
+            return;
+        }
+        if (l[0] === ':') return;
+        const i = l.indexOf(':');
+        const field = i === -1 ? l : l.slice(0, i);
+        let value = i === -1 ? '' : l.slice(i + 1);
+        if (value[0] === ' ') value = value.slice(1);
+        if (field === 'data') this.data.push(value);
+        else if (field === 'event') this.event = value;
+        else if (field === 'id' && !value.includes('\0')) this.lastId = value;
+    }
+    /** Text of an event the stream ended in the middle of ('' if none). */
+    leftover() {
+        return this.buf + (this.data.length ? `[data: ${this.data.join('\\n')}]` : '');
+    }
+}
+
+/**
+ * Starts an HTTP server process (stdin a pipe kept open, stdout/stderr piped)
+ * and waits at most `urlTimeoutMs` for its first stdout line, which must be
+ * its endpoint URL. Resolves to a server object { child, url, stderr,
+ * extraStdout, exitInfo, sessions }; rejects (with the child killed) if no URL
+ * line comes in time or the process ends first. The child is killed on every
+ * exit path of the script (killAll).
+ */
+export function startHttpServer(command = server.command, args = server.args, { urlTimeoutMs = 10_000 } = {}) {
+    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    liveChildren.add(child);
+    const srv = { child, url: undefined, stderr: '', extraStdout: '', exitInfo: undefined, sessions: new Set() };
+    child.stderr.on('data', chunk => {
+        srv.stderr += chunk.toString('utf8');
+        if (srv.stderr.length > 20000) srv.stderr = srv.stderr.slice(-20000);
+    });
+    child.stdin.on('error', () => {});
+    child.on('exit', (code, signal) => {
+        srv.exitInfo = `code=${code} signal=${signal}`;
+        for (const s of srv.sessions) {
+            if (s.closedByUs) continue;
+            s.unexpectedClose = true;
+            s.exitInfo = srv.exitInfo;
+            setTimeout(() => s.onChildExit?.(), 100);
+        }
+    });
+    return new Promise((resolve, reject) => {
+        let out = '';
+        let timer;
+        const fail = why => {
+            clearTimeout(timer);
+            try {
+                child.kill('SIGKILL');
+            } catch {
+                /* gone */
+            }
+            reject(new Error(`${why}${srv.stderr.trim() ? `\nserver stderr:\n${srv.stderr.trimEnd()}` : ''}`));
+        };
+        timer = setTimeout(() => fail(`no endpoint URL line on stdout within ${urlTimeoutMs} ms (got ${short(out)})`), urlTimeoutMs);
+        child.once('error', e => fail(`cannot start ${command}: ${e.message}`));
+        child.once('exit', () => {
+            if (!srv.url) setTimeout(() => fail(`server exited (${srv.exitInfo}) before printing its URL (stdout ${short(out)})`), 50);
+        });
+        child.stdout.on('data', chunk => {
+            if (srv.url) {
+                srv.extraStdout += chunk.toString('utf8');
+                return;
+            }
+            out += chunk.toString('utf8');
+            const nl = out.indexOf('\n');
+            if (nl === -1) return;
+            const line = out.slice(0, nl).replace(/\r$/, '');
+            srv.extraStdout = out.slice(nl + 1);
+            if (!/^https?:\/\/\S+$/.test(line)) return fail(`first stdout line is not a URL: ${short(line)}`);
+            srv.url = line;
+            clearTimeout(timer);
+            resolve(srv);
+        });
+    });
+}
+
+/** Whether the HTTP server process is still running. */
+export function httpServerAlive(srv) {
+    return srv.child.exitCode === null && srv.child.signalCode === null;
+}
+
+/**
+ * Stops the HTTP server (SIGTERM, then SIGKILL after 3 s) and checks that it
+ * was still running, that it printed nothing on stdout after its URL line and
+ * that it ended within 3 s of SIGTERM.
+ */
+export async function stopHttpServer(tag, srv) {
+    const child = srv.child;
+    check(httpServerAlive(srv), `${tag} server still running after all sessions`, () => `exit ${srv.exitInfo}`);
+    if (httpServerAlive(srv)) {
+        const exited = new Promise(resolve => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        const ended = await Promise.race([exited.then(() => true), sleep(3000).then(() => false)]);
+        // not a check (yet): everything-server takes ~30 s, see the README
+        if (ended) ok(`${tag} server ended within 3 s of SIGTERM`);
+        else {
+            diag(`${tag} NOTE: server did not end within 3 s of SIGTERM; killed`);
+            child.kill('SIGKILL');
+        }
+    }
+    liveChildren.delete(child);
+    check(srv.extraStdout === '', `${tag} server printed nothing on stdout after its URL line`, () => `got ${short(srv.extraStdout)}`);
+}
+
+function mediaType(contentType) {
+    return (contentType ?? '').split(';')[0].trim().toLowerCase();
+}
+
+/**
+ * Like makeSession, for a Streamable HTTP server started with startHttpServer:
+ * an SDK StreamableHTTPClientTransport whose fetch is tapped. Every response
+ * body the server sends (JSON or SSE) is parsed independently while it passes
+ * to the SDK (so a message is recorded before the SDK can deliver it) and each
+ * message goes through the same checks as a stdout line in stdio mode; the
+ * HTTP status and Content-Type of every exchange is checked too (a POST
+ * holding a request: 200 with application/json, or text/event-stream unless
+ * `jsonOnly`; a POST of only notifications/responses: 202 with no body; GET:
+ * 200 text/event-stream). s.http records every exchange.
+ */
+export function makeHttpSession(label, srv, { jsonOnly = false } = {}) {
+    const s = {
+        label,
+        kind: 'http',
+        srv,
+        jsonOnly,
+        rawById: new Map(),
+        rawProblems: [],
+        rawCount: 0,
+        sdkCount: 0,
+        transportErrors: [],
+        ignoredErrors: [],
+        get stderr() {
+            return srv.stderr;
+        },
+        closedByUs: false,
+        transportClosed: false,
+        unexpectedClose: false,
+        partial: Buffer.alloc(0),
+        received: [],
+        sent: [],
+        http: [], // { method, what, t, status, ctype, sessionId, stream }
+        initSessionId: undefined
+    };
+    const transport = new StreamableHTTPClientTransport(new URL(srv.url), { fetch: (url, init) => tapFetch(s, url, init) });
+    s.transport = transport;
+    // After our close() the SDK reports the aborted GET stream through onerror;
+    // that is no failure. Everything else reaches the installed handler.
+    let wrappedOnerror;
+    Object.defineProperty(transport, 'onerror', {
+        configurable: true,
+        get() {
+            return wrappedOnerror;
+        },
+        set(fn) {
+            wrappedOnerror =
+                fn &&
+                (err => {
+                    const m = err?.message ?? String(err);
+                    if (s.transportClosed && /abort/i.test(`${m} ${err?.name}`)) s.ignoredErrors.push(m);
+                    // a cancelled request's POST still pending when we ended the session, answered 404 (reported by closeHttpSession)
+                    else if (s.closedByUs && err?.code === 404 && s.http.some(r => r.status === 404 && isCancelledExchange(s, r))) s.ignoredErrors.push(m);
+                    else fn(err);
+                });
+        }
+    });
+    const origSend = transport.send.bind(transport);
+    transport.send = (msg, opts) => {
+        s.sent.push({ msg, t: Date.now() });
+        return origSend(msg, opts);
+    };
+    const origStart = transport.start.bind(transport);
+    transport.start = async () => {
+        liveTransports.add(transport);
+        srv.sessions.add(s);
+        if (!httpServerAlive(srv)) {
+            s.unexpectedClose = true;
+            s.exitInfo = srv.exitInfo;
+        }
+        await origStart();
+    };
+    return s;
+}
+
+/** Whether `rec` is a POST whose requests were all cancelled by us (notifications/cancelled sent). */
+function isCancelledExchange(s, rec) {
+    if (!rec.requestIds?.length) return false;
+    const cancelled = new Set(s.sent.filter(x => x.msg.method === 'notifications/cancelled').map(x => x.msg.params?.requestId));
+    return rec.requestIds.every(id => cancelled.has(id));
+}
+
+async function tapFetch(s, url, init = {}) {
+    const method = (init.method ?? 'GET').toUpperCase();
+    let bodyMsgs;
+    if (typeof init.body === 'string') {
+        try {
+            const b = JSON.parse(init.body);
+            bodyMsgs = Array.isArray(b) ? b : [b];
+        } catch {
+            /* not ours to judge */
+        }
+    }
+    const requestIds = (bodyMsgs ?? []).filter(m => m && 'method' in m && 'id' in m).map(m => m.id);
+    const hasRequest = requestIds.length > 0;
+    const isInit = !!bodyMsgs?.some(m => m?.method === 'initialize');
+    const what = bodyMsgs
+        ? bodyMsgs.map(m => (m?.method === undefined ? `response to id ${short(m?.id)}` : 'id' in m ? `${m.method} id ${short(m.id)}` : m.method)).join(', ')
+        : '';
+    const rec = { method, what, requestIds, t: Date.now(), status: undefined, ctype: undefined };
+    s.http.push(rec);
+    const res = await fetch(url, init);
+    rec.status = res.status;
+    rec.ctype = res.headers.get('content-type');
+    rec.sessionId = res.headers.get('mcp-session-id');
+    const mt = mediaType(rec.ctype);
+    // A request we cancelled (notifications/cancelled sent) gets no JSON-RPC
+    // response; what becomes of its HTTP exchange is reported, not judged.
+    if (isCancelledExchange(s, rec) && res.status !== 200) return res;
+    const where = `${method}${what ? ` (${what})` : ''} -> HTTP ${res.status}${rec.ctype ? ` ${rec.ctype}` : ''}`;
+    const problem = text => {
+        s.rawProblems.push(`${where} (${Date.now() - rec.t} ms after it was sent): ${text}`);
+        if (!res.ok) {
+            const idx = s.rawProblems.length - 1;
+            res.clone()
+                .text()
+                .then(b => (s.rawProblems[idx] += `; body ${short(b)}`))
+                .catch(() => {});
+        }
+    };
+    if (isInit && res.ok) s.initSessionId = rec.sessionId;
+    let kind = 'other'; // how the body is tapped: sse, json, other (must be empty)
+    if (method === 'POST' && hasRequest) {
+        if (res.status !== 200) problem('a POST holding a request must be answered 200');
+        else if (mt === 'application/json') kind = 'json';
+        else if (mt === 'text/event-stream') {
+            kind = 'sse';
+            if (s.jsonOnly) problem('server in --json mode answered a request with an SSE stream');
+        } else problem('Content-Type must be application/json or text/event-stream');
+    } else if (method === 'POST') {
+        if (res.status !== 202) problem('a POST of only notifications/responses must be answered 202 Accepted');
+    } else if (method === 'GET') {
+        if (res.status === 200) {
+            if (mt === 'text/event-stream') kind = 'sse';
+            else problem('the GET stream must be text/event-stream');
+        } else if (res.status !== 405) problem('GET must open an SSE stream (or be 405)');
+    }
+    rec.stream = kind === 'sse' ? (method === 'GET' ? 'GET' : 'POST-SSE') : kind === 'json' ? 'POST-JSON' : undefined;
+    if (!res.body || [101, 204, 205, 304].includes(res.status)) return res;
+    if (!res.ok) return res; // an error body (read by the SDK for its message) is no MCP message
+    const decoder = new TextDecoder();
+    let text = '';
+    let bytes = 0;
+    const parser =
+        kind === 'sse'
+            ? new SseParser(ev => {
+                  if (ev.event !== 'message') {
+                      problem(`SSE event of type "${ev.event}" (the SDK ignores it): ${short(ev.data)}`);
+                      return;
+                  }
+                  onHttpText(s, ev.data, `SSE data on ${where}`, rec.stream);
+              })
+            : undefined;
+    const tap = new TransformStream({
+        transform(chunk, controller) {
+            bytes += chunk.byteLength;
+            const t = decoder.decode(chunk, { stream: true });
+            if (parser) parser.push(t);
+            else text += t;
+            controller.enqueue(chunk);
+        },
+        flush() {
+            rec.ended = Date.now();
+            const t = decoder.decode();
+            if (parser) {
+                parser.push(t, true);
+                const left = parser.leftover();
+                if (left) problem(`SSE stream ended inside an event: ${short(left)}`);
+                rec.events = parser.events;
+                return;
+            }
+            text += t;
+            if (kind === 'json') {
+                let v;
+                try {
+                    v = JSON.parse(text);
+                } catch (e) {
+                    s.rawCount++;
+                    problem(`body is not JSON (${e.message}): ${short(text)}`);
+                    return;
+                }
+                for (const m of Array.isArray(v) ? v : [v]) onHttpValue(s, m, JSON.stringify(m), `JSON body of ${where}`, rec.stream);
+            } else if (bytes > 0) problem(`unexpected body: ${short(text)}`);
+        }
+    });
+    const body = res.body.pipeThrough(tap);
+    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+
+function onHttpText(s, text, where, via) {
+    let msg;
+    try {
+        msg = JSON.parse(text);
+    } catch (e) {
+        s.rawCount++;
+        s.rawProblems.push(`${where}: not JSON (${e.message}): ${short(text)}`);
+        return;
+    }
+    onHttpValue(s, msg, text, where, via);
+}
+
+function onHttpValue(s, msg, text, where, via) {
+    s.rawCount++;
+    if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) {
+        s.rawProblems.push(`${where}: not a JSON object: ${short(text)}`);
+        return;
+    }
+    onRawMessage(s, msg, text, via);
+}
+
+/**
+ * Ends an HTTP session: transport.terminateSession() (DELETE with the session
+ * id) must succeed with a 2xx status, then the transport is closed, and a
+ * request on the old session id must then fail with HTTP 404.
+ */
+export async function closeHttpSession(tag, s) {
+    s.closedByUs = true;
+    const sid = s.transport.sessionId;
+    const pv = s.transport.protocolVersion;
+    check(typeof s.initSessionId === 'string' && /^[\x21-\x7e]+$/.test(s.initSessionId), `${tag} initialize response carried an Mcp-Session-Id (visible ASCII)`, () =>
+        `got ${short(s.initSessionId)}`
+    );
+    const alive = httpServerAlive(s.srv) && !s.unexpectedClose;
+    // SSE streams and HTTP exchanges of cancelled requests the server has not ended yet
+    const open = () => s.http.filter(r => ((r.stream === 'GET' || r.stream === 'POST-SSE') && !r.ended) || (r.status === undefined && isCancelledExchange(s, r)));
+    const describe = r => `${r.method} ${r.what || '(GET stream)'}${r.status === undefined ? ' (no HTTP response yet)' : ''}`;
+    const lingering = open().filter(r => isCancelledExchange(s, r));
+    if (lingering.length)
+        diag(
+            `${tag} NOTE: the HTTP exchange of the cancelled request(s) was still open when the session ended: ` +
+                lingering.map(r => `${describe(r)}, sent ${Date.now() - r.t} ms ago`).join('; ')
+        );
+    if (alive && sid) {
+        try {
+            await withTimeout(s.transport.terminateSession(), REQUEST_TIMEOUT_MS, 'terminateSession (DELETE)');
+            const del = s.http.filter(r => r.method === 'DELETE').pop();
+            check(del && del.status >= 200 && del.status < 300, `${tag} transport.terminateSession(): DELETE answered 2xx`, () => `got HTTP ${del?.status}`);
+            const ended = await waitFor(() => open().length === 0, 1000);
+            check(ended, `${tag} after DELETE the server ended every SSE stream of the session within 1 s`, () =>
+                `still open: ${open().map(describe).join('; ')}`
+            );
+            for (const r of lingering) diag(`${tag} after DELETE, ${describe(r)}: HTTP ${r.status ?? '-'}${r.ended ? ', stream ended' : ''}`);
+        } catch (e) {
+            notOk(`${tag} transport.terminateSession(): DELETE answered 2xx`, e?.message ?? String(e));
+        }
+    }
+    s.transportClosed = true;
+    try {
+        await withTimeout(s.transport.close(), 8000, 'transport.close()');
+    } catch (e) {
+        notOk(`${tag} transport closed`, e.message);
+    }
+    liveTransports.delete(s.transport);
+    s.srv.sessions.delete(s);
+    if (alive && sid) {
+        try {
+            const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sid };
+            if (pv) headers['mcp-protocol-version'] = pv;
+            const res = await fetch(s.srv.url, {
+                method: 'POST',
+                headers,
+                body: JSON.stringify({ jsonrpc: '2.0', id: 'after-delete', method: 'ping' }),
+                signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS)
+            });
+            const body = await res.text().catch(() => '');
+            check(res.status === 404, `${tag} ping on the deleted session id -> HTTP 404`, () => `got HTTP ${res.status}: ${short(body)}`);
+        } catch (e) {
+            notOk(`${tag} ping on the deleted session id -> HTTP 404`, e?.message ?? String(e));
+        }
+    }
 }
 
 // ------------------------------------------------ transport-level sessions
@@ -343,7 +805,7 @@ export class RawClient {
             this.pending.delete(id);
         }
         const raw = this.s.rawById.get(id);
-        if (!raw) throw new Error(`SDK delivered a response to ${method} that the raw stdout tap did not see`);
+        if (!raw) throw new Error(`SDK delivered a response to ${method} that the raw ${this.s.kind === 'http' ? 'HTTP' : 'stdout'} tap did not see`);
         return raw;
     }
     notify(method, params) {
@@ -410,11 +872,27 @@ export async function closeSession(tag, s, { expectExitOnEof = true } = {}) {
 
 export function sessionFinalChecks(tag, s) {
     check(s.transportErrors.length === 0, `${tag} SDK transport reported no errors (onerror)`, () => s.transportErrors.join('\n'));
-    check(s.rawProblems.length === 0, `${tag} every stdout line is a valid JSON-RPC message with no extra envelope keys`, () =>
-        s.rawProblems.join('\n')
-    );
-    check(s.partial.length === 0, `${tag} no unterminated output left on stdout`, () => `trailing bytes: ${short(s.partial.toString('utf8'))}`);
-    check(s.sdkCount === s.rawCount, `${tag} SDK transport delivered every stdout line (${s.sdkCount}/${s.rawCount})`);
+    if (s.kind === 'http') {
+        if (s.ignoredErrors.length)
+            diag(`${tag} ignored ${s.ignoredErrors.length} SDK transport error(s) caused by close() or by the end of a cancelled request's exchange: ${short(s.ignoredErrors.join(' | '))}`);
+        check(
+            s.rawProblems.length === 0,
+            `${tag} every HTTP exchange has the expected status/Content-Type; every message in a JSON body or SSE event is a valid JSON-RPC message with no extra envelope keys`,
+            () => s.rawProblems.join('\n')
+        );
+        check(s.sdkCount === s.rawCount, `${tag} SDK transport delivered every message the server sent (${s.sdkCount}/${s.rawCount})`);
+        const count = st => s.http.filter(r => r.stream === st).length;
+        diag(`${tag} HTTP: ${s.http.length} exchanges; requests answered with JSON ${count('POST-JSON')}, with SSE ${count('POST-SSE')}; GET streams ${count('GET')}`);
+        const via = {};
+        for (const { msg, via: v } of s.received) if ('method' in msg) via[`${msg.method} on ${v}`] = (via[`${msg.method} on ${v}`] ?? 0) + 1;
+        if (Object.keys(via).length) diag(`${tag} server requests/notifications by stream: ${Object.entries(via).map(([k, n]) => `${k}: ${n}`).join(', ')}`);
+    } else {
+        check(s.rawProblems.length === 0, `${tag} every stdout line is a valid JSON-RPC message with no extra envelope keys`, () =>
+            s.rawProblems.join('\n')
+        );
+        check(s.partial.length === 0, `${tag} no unterminated output left on stdout`, () => `trailing bytes: ${short(s.partial.toString('utf8'))}`);
+        check(s.sdkCount === s.rawCount, `${tag} SDK transport delivered every stdout line (${s.sdkCount}/${s.rawCount})`);
+    }
     check(!s.unexpectedClose, `${tag} server did not exit before the client closed it`, s.exitInfo && `exit ${s.exitInfo}`);
     if (failedSince(s) && s.stderr.trim()) diag(`server stderr (${tag}):\n${s.stderr.trimEnd().split('\n').slice(-20).join('\n')}`);
 }

@@ -3,10 +3,21 @@
 // client of Caduceus' everything-server, through every server feature of MCP.
 //
 //   node ts_client_features.mjs <server-command> [args...]
+//   node ts_client_features.mjs --http <server-command> [args...]
 //   e.g. node ts_client_features.mjs build/bin/everything-server --stdio --page-size 10
+//        node ts_client_features.mjs --http build/bin/everything-server --http 127.0.0.1:0 --page-size 10 [--json]
 //
 // The command is run as given (nothing is appended); the checks assume the
 // server pages its lists by at most 10 items (resources/list).
+//
+// With --http the command is started once and must print its Streamable HTTP
+// endpoint URL as the first stdout line (within 10 s); every session then uses
+// the SDK's StreamableHTTPClientTransport against it (one MCP session each),
+// the server's HTTP response bodies (JSON or SSE) are tapped instead of
+// stdout, and each session ends with DELETE (terminateSession) plus a check
+// that its old session id then gets HTTP 404. If the server args contain
+// --json (every POST answered with application/json), notifications of a call
+// travel on the GET stream and may arrive up to 500 ms after its result.
 //
 // Part 1: the SDK's high-level Client (negotiates the SDK's latest version,
 // 2025-11-25) with capabilities sampling, elicitation and roots, and request
@@ -19,8 +30,9 @@
 // server driven at transport level (initialize offering that version, own
 // request ids): tools/list, add and media, checking the per-version shape.
 //
-// Every stdout line of every session goes through an independent tap (SDK
-// JSONRPCMessageSchema, no extra envelope keys); every response is validated
+// Every stdout line (HTTP: every message in a response body) of every session
+// goes through an independent tap (SDK JSONRPCMessageSchema, no extra envelope
+// keys); every response is validated
 // with the SDK's result schema for its method, every server request with
 // ServerRequestSchema and every server notification with
 // ServerNotificationSchema.
@@ -67,6 +79,11 @@ import {
     sleep,
     waitFor,
     makeSession,
+    startHttpServer,
+    stopHttpServer,
+    httpServerAlive,
+    makeHttpSession,
+    closeHttpSession,
     RawClient,
     expectResult,
     schemaName,
@@ -89,6 +106,8 @@ const NOTIFICATION_WAIT_MS = 2000; // deadline for an expected notification
 const SILENCE_MS = 500; // window in which an unexpected notification must not arrive
 const CANCEL_SILENCE_MS = 1000; // window in which a cancelled request must not be answered
 const CANCEL_PROGRESS_GRACE_MS = 300; // progress already in flight when the cancel went out
+const LATE_NOTIFICATION_MS = 500; // --json over HTTP: a call's notifications (GET stream) may trail its result by this much
+const HTTP_URL_TIMEOUT_MS = 10_000; // the server's first stdout line (its URL)
 
 // tool keys each revision defines (a tool entry must not carry others)
 const TOOL_KEYS = {
@@ -116,10 +135,31 @@ const RESULT_SCHEMAS = {
     'logging/setLevel': EmptyResultSchema
 };
 
-const { command: serverCommand, args: serverArgs } = startHarness({
-    usage: 'usage: node ts_client_features.mjs <server-command> [args...]\n  e.g. build/bin/everything-server --stdio --page-size 10',
-    scriptTimeoutMs: SCRIPT_TIMEOUT_MS
+const {
+    command: serverCommand,
+    args: serverArgs,
+    http: httpMode
+} = startHarness({
+    usage:
+        'usage: node ts_client_features.mjs [--http] <server-command> [args...]\n' +
+        '  e.g. build/bin/everything-server --stdio --page-size 10\n' +
+        '       --http build/bin/everything-server --http 127.0.0.1:0 --page-size 10 [--json]',
+    scriptTimeoutMs: SCRIPT_TIMEOUT_MS,
+    allowHttp: true
 });
+// --json: the server answers every POST with application/json, so a call's
+// progress and log notifications come on the GET stream, maybe after the result
+const jsonMode = httpMode && serverArgs.includes('--json');
+let httpServer; // HTTP mode: the one server process all sessions talk to
+
+/** A fresh session: its own server process (stdio) or its own MCP session on the HTTP server. */
+function newSession(tag) {
+    return httpMode ? makeHttpSession(tag, httpServer, { jsonOnly: jsonMode }) : makeSession(tag);
+}
+/** Ends a session: stdio -> close stdin, expect the server to exit; HTTP -> DELETE, then 404 on the old id. */
+function endSession(tag, s) {
+    return httpMode ? closeHttpSession(tag, s) : closeSession(tag, s);
+}
 
 // ------------------------------------------------------------------ helpers
 function texts(result) {
@@ -206,7 +246,7 @@ function toolsWith(tools, key) {
 // ------------------------------------------------------ high-level Client
 async function runClientSuite() {
     const tag = '[Client]';
-    const s = makeSession(tag);
+    const s = newSession(tag);
     s.failedAtStart = failedCount();
     const t = s.transport;
     t.onmessage = () => {
@@ -288,6 +328,11 @@ async function runClientSuite() {
             return true;
         });
         if (!connected) return;
+        if (httpMode) {
+            // the SDK opens the GET stream (not awaited) once notifications/initialized got 202
+            const get = await waitFor(() => s.http.some(r => r.method === 'GET' && r.status === 200), NOTIFICATION_WAIT_MS);
+            check(get, `${tag} the SDK's GET SSE stream is open after initialize`, () => short(s.http.filter(r => r.method === 'GET')));
+        }
 
         // ---- initialize
         const init = s.rawById.get(0)?.result; // Client numbers requests from 0
@@ -408,6 +453,7 @@ async function runClientSuite() {
                 // (modelcontextprotocol/typescript-sdk#2580).
                 const req = lastSent(s, 'tools/call', m => m.params?.name === 'long_task');
                 const token = req?.params?._meta?.progressToken;
+                if (jsonMode) await waitFor(() => progressFor(s, token).length >= steps, LATE_NOTIFICATION_MS);
                 const respIdx = responseIndex(s, req?.id);
                 const raw = progressFor(s, token);
                 const want = Array.from({ length: steps }, (_, i) => ({ progress: i + 1, total: steps }));
@@ -417,10 +463,20 @@ async function runClientSuite() {
                 );
                 check(progress.length >= 1, `${tag} long_task ${desc}: the SDK delivered progress to onprogress`);
                 diag(`${tag} onprogress got ${progress.length} of ${raw.length}`);
-                const late = raw.filter(x => s.received.indexOf(x) > respIdx);
-                check(token !== undefined && respIdx >= 0 && late.length === 0, `${tag} long_task ${desc}: every progress notification precedes the result`, () =>
-                    `token ${short(token)}, ${late.length} after the response`
-                );
+                const after = raw.filter(x => s.received.indexOf(x) > respIdx);
+                if (jsonMode) {
+                    const respT = s.received[respIdx]?.t;
+                    const late = raw.filter(x => x.t > respT + LATE_NOTIFICATION_MS);
+                    diag(`${tag} long_task ${desc}: ${after.length} progress notification(s) (GET stream) after the JSON result`);
+                    check(
+                        token !== undefined && respIdx >= 0 && late.length === 0,
+                        `${tag} long_task ${desc}: every progress notification arrives by ${LATE_NOTIFICATION_MS} ms after the result`,
+                        () => `token ${short(token)}, ${late.length} later`
+                    );
+                } else
+                    check(token !== undefined && respIdx >= 0 && after.length === 0, `${tag} long_task ${desc}: every progress notification precedes the result`, () =>
+                        `token ${short(token)}, ${after.length} after the response`
+                    );
             });
         }
 
@@ -535,6 +591,7 @@ async function runClientSuite() {
                 const rxStart = s.received.length;
                 const r = await callTool('emit_logs', {});
                 check(allText(r) === 'emitted' && r.isError !== true, `${tag} emit_logs -> "emitted"`, () => `got ${short(r)}`);
+                if (jsonMode) await waitFor(() => logs.slice(first).filter(l => l.logger === 'everything').length >= expected.length, LATE_NOTIFICATION_MS);
                 await sleep(200); // anything late would show up here
                 let got = logs.slice(first);
                 if (onlyOurs) got = got.filter(l => l.logger === 'everything');
@@ -552,9 +609,17 @@ async function runClientSuite() {
                 const id = lastSent(s, 'tools/call', m => m.params?.name === 'emit_logs')?.id;
                 const respIdx = responseIndex(s, id);
                 const after = s.received.slice(rxStart).filter((x, i) => x.msg.method === 'notifications/message' && rxStart + i > respIdx);
-                check(respIdx >= 0 && after.length === 0, `${tag} level ${level}: all log messages precede the emit_logs result`, () =>
-                    `${after.length} after it`
-                );
+                if (jsonMode) {
+                    const respT = s.received[respIdx]?.t;
+                    const late = after.filter(x => x.t > respT + LATE_NOTIFICATION_MS);
+                    diag(`${tag} level ${level}: ${after.length} log message(s) (GET stream) after the JSON result`);
+                    check(respIdx >= 0 && late.length === 0, `${tag} level ${level}: all log messages arrive by ${LATE_NOTIFICATION_MS} ms after the emit_logs result`, () =>
+                        `${late.length} later`
+                    );
+                } else
+                    check(respIdx >= 0 && after.length === 0, `${tag} level ${level}: all log messages precede the emit_logs result`, () =>
+                        `${after.length} after it`
+                    );
             });
         }
 
@@ -832,7 +897,7 @@ async function runClientSuite() {
             diag(`${tag} the SDK dropped ${lateProgress.length} progress notification(s) that arrived with or after their result (typescript-sdk#2580)`);
     } finally {
         s.onChildExit = undefined;
-        await closeSession(tag, s);
+        await endSession(tag, s);
         sessionFinalChecks(tag, s);
     }
 }
@@ -840,14 +905,14 @@ async function runClientSuite() {
 // -------------------------------------------- per-version transport level
 async function runVersion(version) {
     const tag = `[${version}]`;
-    const s = makeSession(tag);
+    const s = newSession(tag);
     s.failedAtStart = failedCount();
     const c = new RawClient(s);
     try {
         try {
             await withTimeout(s.transport.start(), REQUEST_TIMEOUT_MS, 'spawn');
         } catch (e) {
-            notOk(`${tag} server process spawned`, e.message);
+            notOk(`${tag} ${httpMode ? 'transport started' : 'server process spawned'}`, e.message);
             return;
         }
         const init = await step(tag, 'initialize', async () => {
@@ -857,6 +922,8 @@ async function runVersion(version) {
         if (!init) return;
         if (!check(init.protocolVersion === version, `${tag} initialize result protocolVersion equals offered ${version}`, () => `got ${short(init.protocolVersion)}`))
             return;
+        // as the SDK Client does: from now on every HTTP request carries MCP-Protocol-Version
+        if (httpMode) s.transport.setProtocolVersion(version);
         if (!(await step(tag, 'notifications/initialized sent', async () => (await c.notify('notifications/initialized'), true)))) return;
 
         // tools/list
@@ -934,17 +1001,35 @@ async function runVersion(version) {
                 );
         });
     } finally {
-        await closeSession(tag, s);
+        await endSession(tag, s);
         sessionFinalChecks(tag, s);
     }
 }
 
 // -------------------------------------------------------------------- main
-diag(`TS SDK client (features) vs: ${[serverCommand, ...serverArgs].join(' ')}`);
+diag(`TS SDK client (features) vs: ${[serverCommand, ...serverArgs].join(' ')}${httpMode ? ` (Streamable HTTP${jsonMode ? ', JSON responses' : ''})` : ''}`);
 const t0 = Date.now();
 try {
-    await runClientSuite();
-    for (const v of VERSIONS) await runVersion(v);
+    if (httpMode) {
+        try {
+            httpServer = await startHttpServer(serverCommand, serverArgs, { urlTimeoutMs: HTTP_URL_TIMEOUT_MS });
+            ok(`[http] server printed its endpoint URL as the first stdout line`);
+            diag(`[http] endpoint ${httpServer.url}`);
+        } catch (e) {
+            notOk(`[http] server printed its endpoint URL within ${HTTP_URL_TIMEOUT_MS / 1000} s`, e?.message ?? String(e));
+        }
+    }
+    if (!httpMode || httpServer) {
+        await runClientSuite();
+        for (const v of VERSIONS) {
+            if (httpServer && !httpServerAlive(httpServer)) {
+                notOk(`[${v}] not run: the HTTP server is gone`, `exit ${httpServer.exitInfo}`);
+                continue;
+            }
+            await runVersion(v);
+        }
+        if (httpServer) await stopHttpServer('[http]', httpServer);
+    }
 } catch (e) {
     notOk('harness ran without internal error', e?.stack ?? String(e));
 } finally {
