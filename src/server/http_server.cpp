@@ -9,8 +9,11 @@
 #include "../transport/http/session_transport.hpp"
 
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -105,6 +108,19 @@ body_summary summarize(const json::value& body) {
   return out;
 }
 
+// Completes when the client closes the connection (or it fails). A GET
+// stream only ever writes, so without this a client that drops its stream
+// would hold the session's one GET slot (409 to its next GET) until a write
+// failed. Bytes the client sends meanwhile are discarded (`consumed`).
+asio::awaitable<void> watch_for_close(beast::tcp_stream& stream, bool& consumed) {
+  char scratch[256];
+  for (;;) {
+    auto [ec, n] = co_await stream.socket().async_read_some(asio::buffer(scratch), as_tuple_awaitable);
+    if (ec) co_return;
+    consumed = true;
+  }
+}
+
 std::string sse_event(std::string_view data) {
   std::string event = "event: message\ndata: ";
   event += data;
@@ -117,11 +133,15 @@ std::string sse_event(std::string_view data) {
 struct http_server::impl : std::enable_shared_from_this<impl> {
   struct session_entry {
     std::shared_ptr<detail::http_session_transport> transport;
+    // Cancels the session's engine, so that ending a session cancels its
+    // in-flight requests instead of draining them: nothing they send could
+    // reach the client once its streams are closed.
+    std::shared_ptr<asio::cancellation_signal> stop = std::make_shared<asio::cancellation_signal>();
     std::chrono::steady_clock::time_point last_activity = std::chrono::steady_clock::now();
   };
 
   impl(asio::any_io_executor ex, server_behaviour& b, http_server_options o)
-      : executor(ex), behaviour(b), options(std::move(o)), acceptor(ex) {
+      : executor(ex), behaviour(b), options(std::move(o)), acceptor(ex), reaper(ex) {
     const tcp::endpoint endpoint(asio::ip::make_address(options.host), options.port);
     acceptor.open(endpoint.protocol());
     acceptor.set_option(asio::socket_base::reuse_address(true));
@@ -148,12 +168,14 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   std::optional<std::string> origin_refusal(const request_type& req) const;
   std::shared_ptr<detail::http_session_transport> start_session(const request_type& req,
                                                                 const tcp::endpoint& peer);
+  void end_session(session_entry& entry);
   void end_all_sessions();
 
   asio::any_io_executor executor;
   server_behaviour& behaviour;
   http_server_options options;
   tcp::acceptor acceptor;
+  asio::steady_timer reaper;  // cancelled by stop(), so that nothing outlives run()
   bool loopback_only = true;
   bool stopping = false;
   std::map<std::string, session_entry> sessions;
@@ -182,12 +204,18 @@ void http_server::stop() {
   d.stopping = true;
   boost::system::error_code ignored;
   d.acceptor.close(ignored);
+  d.reaper.cancel();
   d.end_all_sessions();
   for (const auto& connection : d.connections) connection->socket().shutdown(tcp::socket::shutdown_receive, ignored);
 }
 
+void http_server::impl::end_session(session_entry& entry) {
+  asio::co_spawn(executor, entry.transport->close(), asio::detached);
+  entry.stop->emit(asio::cancellation_type::terminal);
+}
+
 void http_server::impl::end_all_sessions() {
-  for (auto& [id, entry] : sessions) asio::co_spawn(executor, entry.transport->close(), asio::detached);
+  for (auto& [id, entry] : sessions) end_session(entry);
 }
 
 asio::awaitable<void> http_server::impl::accept_loop() {
@@ -206,17 +234,17 @@ asio::awaitable<void> http_server::impl::accept_loop() {
 }
 
 asio::awaitable<void> http_server::impl::reap_idle_sessions() {
-  asio::steady_timer timer(executor);
   const auto period = std::min<std::chrono::steady_clock::duration>(options.idle_timeout / 2,
                                                                    std::chrono::seconds(30));
   while (!stopping) {
-    timer.expires_after(period);
-    co_await timer.async_wait(as_tuple_awaitable);
+    reaper.expires_after(period);
+    co_await reaper.async_wait(as_tuple_awaitable);
+    if (stopping) break;
     const auto now = std::chrono::steady_clock::now();
     for (auto& [id, entry] : sessions)
       if (now - entry.last_activity > options.idle_timeout && !entry.transport->closed()) {
         sdk_log(log_level::info, "session " + id + " expired");
-        asio::co_spawn(executor, entry.transport->close(), asio::detached);
+        end_session(entry);
       }
   }
 }
@@ -289,6 +317,7 @@ asio::awaitable<bool> http_server::impl::dispatch(beast::tcp_stream& stream, req
       http::response<http::empty_body> res{http::status::method_not_allowed, req.version()};
       res.set(http::field::allow, "GET, POST, DELETE");
       res.keep_alive(req.keep_alive());
+      res.prepare_payload();  // Content-Length: 0, or the client reads until the connection closes
       co_await http::async_write(stream, res, asio::use_awaitable);
       co_return req.keep_alive();
     }
@@ -307,11 +336,12 @@ std::shared_ptr<detail::http_session_transport> http_server::impl::start_session
   }
   auto id = new_session_id();
   auto transport = std::make_shared<detail::http_session_transport>(executor, id, std::move(metadata));
-  sessions[id] = session_entry{transport};
+  auto& entry = sessions[id];
+  entry.transport = transport;
   asio::co_spawn(executor, serve(behaviour, *transport, options.engine),
-                 [self = shared_from_this(), transport, id](std::exception_ptr) {
-                   self->sessions.erase(id);
-                 });
+                 asio::bind_cancellation_slot(
+                     entry.stop->slot(), [self = shared_from_this(), transport, id, stop = entry.stop](
+                                             std::exception_ptr) { self->sessions.erase(id); }));
   return transport;
 }
 
@@ -432,7 +462,12 @@ asio::awaitable<bool> http_server::impl::handle_get(beast::tcp_stream& stream, r
                                    "Conflict: this session already has a GET stream");
   bool keep_alive = false;
   try {
-    keep_alive = co_await stream_events(stream, req, standalone, {});
+    using namespace asio::experimental::awaitable_operators;
+    bool consumed = false;
+    const std::string_view no_session_header;
+    auto outcome = co_await (stream_events(stream, req, standalone, no_session_header) ||
+                             watch_for_close(stream, consumed));
+    keep_alive = outcome.index() == 0 && std::get<0>(outcome) && !consumed;
   } catch (...) {
     session->release_standalone(standalone);
     throw;
@@ -447,11 +482,13 @@ asio::awaitable<bool> http_server::impl::handle_delete(beast::tcp_stream& stream
     co_return co_await reply_error(stream, req, http::status::bad_request, errc::invalid_request,
                                    "Bad Request: Mcp-Session-Id header is required");
   const auto it = sessions.find(std::string(session_header));
-  if (it == sessions.end())
+  if (it == sessions.end() || it->second.transport->closed())
     co_return co_await reply_error(stream, req, http::status::not_found, errc::invalid_request,
                                    "Not Found: unknown or expired session");
   auto transport = it->second.transport;
+  auto stop = it->second.stop;
   co_await transport->close();
+  stop->emit(asio::cancellation_type::terminal);
   co_return co_await reply(stream, req, http::status::ok, {}, {});
 }
 

@@ -1,0 +1,924 @@
+// The Streamable HTTP server (basic/transports, "Streamable HTTP") on real
+// sockets: every status code and header rule as a client sees it, sessions,
+// the GET stream, expiry, limits, a thousand sessions at once, and stop().
+
+#include <mcp/server/http_server.hpp>
+#include <mcp/server/server.hpp>
+
+#include "http_client.hpp"
+#include "test_support.hpp"
+
+#include <boost/asio/steady_timer.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace mcp::test {
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+constexpr std::string_view version_header = "MCP-Protocol-Version";
+
+// The tools every test server has: a quick echo, a counter that reports
+// progress (~100 ms by default), and a tool that logs.
+std::unique_ptr<mcp::server> make_tools() {
+  auto srv = std::make_unique<mcp::server>(mcp::implementation{"http-test", "1.0.0"});
+
+  mcp::tool_info echo;
+  echo.name = "echo";
+  echo.description = "Says the text back";
+  echo.input_schema = json::parse(R"({"type":"object","properties":{"text":{"type":"string"}},"required":["text"]})")
+                          .as_object();
+  srv->add_tool(echo, [](const json::object& args, mcp::request_context&) -> asio::awaitable<mcp::call_tool_result> {
+    co_return mcp::call_tool_result::text(std::string(args.at("text").as_string()));
+  });
+
+  mcp::tool_info count;
+  count.name = "count";
+  count.description = "Counts `steps` steps of `step_ms`, reporting progress after each";
+  count.input_schema = json::parse(
+      R"({"type":"object","properties":{"steps":{"type":"integer"},"step_ms":{"type":"integer"}}})")
+                           .as_object();
+  srv->add_tool(count, [](const json::object& args, mcp::request_context& ctx) -> asio::awaitable<mcp::call_tool_result> {
+    const int steps = args.contains("steps") ? args.at("steps").to_number<int>() : 4;
+    const std::chrono::milliseconds step(args.contains("step_ms") ? args.at("step_ms").to_number<int>() : 25);
+    asio::steady_timer timer(co_await asio::this_coro::executor);
+    for (int i = 1; i <= steps; ++i) {
+      timer.expires_after(step);
+      co_await timer.async_wait(asio::use_awaitable);
+      const double done = i;
+      const std::optional<double> total = steps;
+      const std::string message = "step " + std::to_string(i);
+      co_await ctx.progress(done, total, message);
+    }
+    co_return mcp::call_tool_result::text("counted to " + std::to_string(steps));
+  });
+
+  mcp::tool_info log;
+  log.name = "log";
+  log.description = "Logs a line, then answers";
+  srv->add_tool(log, [](const json::object&, mcp::request_context& ctx) -> asio::awaitable<mcp::call_tool_result> {
+    const json::value data = "a line from the tool";
+    co_await ctx.log(mcp::logging_level::info, data, "http-test");
+    co_return mcp::call_tool_result::text("logged");
+  });
+  return srv;
+}
+
+// An http_server serving make_tools() on 127.0.0.1, port 0, running from
+// construction; stop_and_wait() stops it and waits for run() and every
+// session to end (the tools must outlive the sessions).
+struct test_server {
+  struct run_state {
+    bool returned = false;
+    std::exception_ptr failure;
+  };
+
+  test_server(asio::any_io_executor ex, http_server_options options)
+      : tools(make_tools()), http(ex, *tools, std::move(options)), state(std::make_shared<run_state>()) {
+    asio::co_spawn(ex, http.run(), [st = state](std::exception_ptr e) {
+      st->returned = true;
+      st->failure = e;
+    });
+  }
+
+  std::uint16_t port() const { return http.local_port(); }
+
+  /// Waits up to `limit` for `done()`; false when it did not happen.
+  static asio::awaitable<bool> wait_until(const std::function<bool()>& done, std::chrono::milliseconds limit) {
+    const auto until = clock_type::now() + limit;
+    while (!done()) {
+      if (clock_type::now() > until) co_return false;
+      co_await sleep_for(5ms);
+    }
+    co_return true;
+  }
+
+  asio::awaitable<void> stop_and_wait() {
+    http.stop();
+    const std::function<bool()> ended = [this] { return state->returned && http.session_count() == 0; };
+    const bool prompt = co_await wait_until(ended, 5s);
+    EXPECT_TRUE(state->returned) << "run() did not return after stop()";
+    EXPECT_TRUE(prompt) << http.session_count() << " sessions still running 5 s after stop()";
+    if (!prompt) co_await wait_until(ended, 15s);  // the tools must outlive the sessions
+    if (state->failure) ADD_FAILURE() << "run() threw";
+  }
+
+  std::unique_ptr<mcp::server> tools;
+  mcp::http_server http;
+  std::shared_ptr<run_state> state;
+};
+
+using http_test_body = std::function<asio::awaitable<void>(test_server&)>;
+
+/// run_test with a test_server: the server is stopped (and its sessions
+/// awaited) however the body ends.
+void run_http_test(http_server_options options, http_test_body body, std::chrono::milliseconds limit = 20s) {
+  run_test(
+      [&]() -> asio::awaitable<void> {
+        auto ex = co_await asio::this_coro::executor;
+        test_server server(ex, options);
+        std::exception_ptr failure;
+        try {
+          co_await body(server);
+        } catch (...) {
+          failure = std::current_exception();
+        }
+        co_await server.stop_and_wait();
+        if (failure) std::rethrow_exception(failure);
+      },
+      limit);
+}
+
+void run_http_test(http_test_body body) { run_http_test(http_server_options{}, std::move(body)); }
+
+/// A POST in an open session, with the version header a client sends after initialize.
+http_request session_post(const json::value& message, const std::string& session_id) {
+  auto req = mcp_post(message, session_id);
+  req.header(std::string(version_header), "2025-11-25");
+  return req;
+}
+
+/// Initializes a session on `c` and sends notifications/initialized; returns its id.
+asio::awaitable<std::string> open_session(http_connection& c) {
+  const auto init = rpc_request(0, "initialize", initialize_params());
+  const auto req = mcp_post(init);
+  const auto reply = co_await c.send(req);
+  if (reply.status != 200) throw std::runtime_error("initialize answered " + std::to_string(reply.status));
+  auto id = reply.header("Mcp-Session-Id");
+  if (id.empty()) throw std::runtime_error("initialize gave no Mcp-Session-Id");
+  const auto initialized = rpc_notification("notifications/initialized");
+  const auto note = session_post(initialized, id);
+  const auto ack = co_await c.send(note);
+  if (ack.status != 202) throw std::runtime_error("notifications/initialized answered " + std::to_string(ack.status));
+  co_return id;
+}
+
+json::object tool_call(std::string name, json::object arguments, json::value progress_token = nullptr) {
+  json::object params{{"name", std::move(name)}, {"arguments", std::move(arguments)}};
+  if (!progress_token.is_null()) params["_meta"] = json::object{{"progressToken", std::move(progress_token)}};
+  return params;
+}
+
+json::object echo_call(json::value id, std::string text) {
+  auto params = tool_call("echo", json::object{{"text", std::move(text)}});
+  return rpc_request(std::move(id), "tools/call", std::move(params));
+}
+
+/// A ping in session `id`: the status of its POST.
+asio::awaitable<unsigned> ping_status(std::uint16_t port, const std::string& session_id) {
+  const auto ping = rpc_request(99, "ping");
+  const auto req = session_post(ping, session_id);
+  const auto reply = co_await http_call(port, req);
+  co_return reply.status;
+}
+
+/// Runs fn(0) ... fn(n - 1), at most `width` at a time; rethrows the first failure.
+asio::awaitable<void> for_each_parallel(std::size_t n, std::size_t width,
+                                        std::function<asio::awaitable<void>(std::size_t)> fn) {
+  auto ex = co_await asio::this_coro::executor;
+  std::size_t next = 0;
+  std::size_t running = 0;
+  std::exception_ptr failure;
+  asio::steady_timer all_done(ex);
+  all_done.expires_at(asio::steady_timer::time_point::max());
+  auto worker = [&]() -> asio::awaitable<void> {
+    while (next < n && !failure) co_await fn(next++);
+  };
+  for (std::size_t w = 0; w < std::min(n, width); ++w) {
+    ++running;
+    asio::co_spawn(ex, worker(), [&](std::exception_ptr e) {
+      if (e && !failure) failure = e;
+      if (--running == 0) all_done.cancel();
+    });
+  }
+  while (running > 0) co_await all_done.async_wait(asio::as_tuple(asio::use_awaitable));
+  if (failure) std::rethrow_exception(failure);
+}
+
+bool visible_ascii(std::string_view s) {
+  return std::ranges::all_of(s, [](char c) { return c >= 0x21 && c <= 0x7e; });
+}
+
+// --- initialize and sessions -------------------------------------------------
+
+TEST(Http, InitializeAnswersJsonWithASessionId) {
+  run_http_test([](test_server& s) -> asio::awaitable<void> {
+    const auto init = rpc_request(0, "initialize", initialize_params());
+    const auto req = mcp_post(init);
+    const auto first = co_await http_call(s.port(), req);
+    EXPECT_EQ(first.status, 200u);
+    EXPECT_EQ(first.content_type(), "application/json");
+    const auto id = first.header("Mcp-Session-Id");
+    EXPECT_GE(id.size(), 32u);
+    EXPECT_TRUE(visible_ascii(id)) << id;
+    const auto body = first.json();
+    EXPECT_EQ(body.at("id"), 0);
+    EXPECT_EQ(body.at("result").at("protocolVersion"), "2025-11-25");
+    EXPECT_EQ(body.at("result").at("serverInfo").at("name"), "http-test");
+
+    const auto second = co_await http_call(s.port(), req);
+    EXPECT_EQ(second.status, 200u);
+    EXPECT_NE(second.header("Mcp-Session-Id"), id);
+    EXPECT_EQ(s.http.session_count(), 2u);
+  });
+}
+
+TEST(Http, SessionHeaderIsRequiredAndChecked) {
+  run_http_test([](test_server& s) -> asio::awaitable<void> {
+    http_connection c(co_await asio::this_coro::executor, s.port());
+    const auto session = co_await open_session(c);
+    const auto ping = rpc_request(1, "ping");
+
+    const auto without = mcp_post(ping);
+    const auto missing = co_await c.send(without);
+    EXPECT_EQ(missing.status, 400u);
+    EXPECT_EQ(missing.content_type(), "application/json");
+    EXPECT_EQ(error_code(missing.json()), errc::invalid_request);
+
+    const auto wrong = session_post(ping, "0123456789abcdef0123456789abcdef");
+    const auto unknown = co_await c.send(wrong);
+    EXPECT_EQ(unknown.status, 404u);
+
+    const auto init = rpc_request(2, "initialize", initialize_params());
+    const auto again = mcp_post(init, session);
+    const auto reinit = co_await c.send(again);
+    EXPECT_EQ(reinit.status, 400u);
+
+    const auto right = session_post(ping, session);
+    const auto ok = co_await c.send(right);
+    EXPECT_EQ(ok.status, 200u);
+    EXPECT_EQ(ok.json().at("id"), 1);
+    EXPECT_TRUE(ok.json().at("result").is_object());
+    EXPECT_EQ(s.http.session_count(), 1u);
+  });
+}
+
+// --- what a POST must look like ----------------------------------------------
+
+TEST(Http, PostNeedsBothAcceptTypesAndJsonContent) {
+  run_http_test([](test_server& s) -> asio::awaitable<void> {
+    http_connection c(co_await asio::this_coro::executor, s.port());
+    const auto session = co_await open_session(c);
+    const auto ping = rpc_request(1, "ping");
+
+    auto json_only = session_post(ping, session);
+    json_only.set("Accept", "application/json");
+    const auto not_acceptable = co_await c.send(json_only);
+    EXPECT_EQ(not_acceptable.status, 406u);
+
+    auto sse_only = session_post(ping, session);
+    sse_only.set("Accept", "text/event-stream");
+    const auto also_not_acceptable = co_await c.send(sse_only);
+    EXPECT_EQ(also_not_acceptable.status, 406u);
+
+    auto text = session_post(ping, session);
+    text.set("Content-Type", "text/plain");
+    const auto unsupported = co_await c.send(text);
+    EXPECT_EQ(unsupported.status, 415u);
+
+    auto garbage = session_post(ping, session);
+    garbage.body = "{this is not json";
+    const auto bad = co_await c.send(garbage);
+    EXPECT_EQ(bad.status, 400u);
+    EXPECT_EQ(bad.content_type(), "application/json");
+    const auto error = bad.json();
+    EXPECT_EQ(error.at("jsonrpc"), "2.0");
+    EXPECT_TRUE(error.at("id").is_null());
+    EXPECT_EQ(error.at("error").at("code"), -32700);
+
+    // The connection is still good after all of that.
+    const auto fine = session_post(ping, session);
+    const auto ok = co_await c.send(fine);
+    EXPECT_EQ(ok.status, 200u);
+  });
+}
+
+TEST(Http, BodyOverTheLimitIs413) {
+  http_server_options options;
+  options.max_body_size = 1024;
+  run_http_test(options, [](test_server& s) -> asio::awaitable<void> {
+    http_connection c(co_await asio::this_coro::executor, s.port());
+    const auto session = co_await open_session(c);
+    for (std::size_t size : {2'000u, 200'000u}) {
+      const auto call = echo_call(1, std::string(size, 'x'));
+      const auto req = session_post(call, session);
+      const auto reply = co_await http_call(s.port(), req);
+      EXPECT_EQ(reply.status, 413u) << size << " bytes";
+    }
+    const auto small = echo_call(2, "small");
+    const auto req = session_post(small, session);
+    const auto ok = co_await c.send(req);
+    EXPECT_EQ(ok.status, 200u);
+  });
+}
+
+TEST(Http, HeadersOverTheLimitAre431) {
+  http_server_options options;
+  options.max_header_size = 1024;
+  run_http_test(options, [](test_server& s) -> asio::awaitable<void> {
+    http_connection c(co_await asio::this_coro::executor, s.port());
+    const auto session = co_await open_session(c);
+    const auto ping = rpc_request(1, "ping");
+    auto bloated = session_post(ping, session);
+    bloated.header("X-Padding", std::string(2000, 'p'));
+    const auto reply = co_await http_call(s.port(), bloated);
+    EXPECT_EQ(reply.status, 431u);
+    const auto fine = session_post(ping, session);
+    const auto ok = co_await c.send(fine);
+    EXPECT_EQ(ok.status, 200u);
+  });
+}
+
+TEST(Http, NotificationOnlyPostIs202WithNoBody) {
+  run_http_test([](test_server& s) -> asio::awaitable<void> {
+    http_connection c(co_await asio::this_coro::executor, s.port());
+    const auto init = rpc_request(0, "initialize", initialize_params());
+    const auto req = mcp_post(init);
+    const auto reply = co_await c.send(req);
+    const auto session = reply.header("Mcp-Session-Id");
+    const auto initialized = rpc_notification("notifications/initialized");
+    const auto note = session_post(initialized, session);
+    const auto ack = co_await c.send(note);
+    EXPECT_EQ(ack.status, 202u);
+    EXPECT_TRUE(ack.body.empty());
+    EXPECT_FALSE(ack.has(http::field::content_type));
+  });
+}
+
+// --- answers: JSON or an event stream ------------------------------------------
+
+TEST(Http, QuickCallAnswersJson) {
+  run_http_test([](test_server& s) -> asio::awaitable<void> {
+    http_connection c(co_await asio::this_coro::executor, s.port());
+    const auto session = co_await open_session(c);
+    const auto call = echo_call(5, "hello");
+    const auto req = session_post(call, session);
+    const auto reply = co_await c.send(req);
+    EXPECT_EQ(reply.status, 200u);
+    EXPECT_EQ(reply.content_type(), "application/json");
+    const auto body = reply.json();
+    EXPECT_EQ(body.at("id"), 5);
+    EXPECT_EQ(first_text(body.at("result").as_object()), "hello");
+    // Only initialize's answer carries the session id.
+    EXPECT_FALSE(reply.has("Mcp-Session-Id"));
+  });
+}
+
+TEST(Http, ProgressStreamsEventsThenTheResult) {
+  run_http_test([](test_server& s) -> asio::awaitable<void> {
+    http_connection c(co_await asio::this_coro::executor, s.port());
+    const auto session = co_await open_session(c);
+    auto params = tool_call("count", json::object{{"steps", 4}}, "tok-1");
+    const auto call = rpc_request(7, "tools/call", std::move(params));
+    const auto req = session_post(call, session);
+    const auto reply = co_await read_sse(s.port(), req);
+    EXPECT_EQ(reply.head.status, 200u);
+    EXPECT_EQ(reply.head.content_type(), "text/event-stream");
+    EXPECT_TRUE(reply.ended);
+    CO_ASSERT_TRUE(reply.messages.size() == 5u);
+    for (int i = 0; i < 4; ++i) {
+      const auto& note = reply.messages[i];
+      EXPECT_EQ(note.at("method"), "notifications/progress");
+      EXPECT_EQ(note.at("params").at("progressToken"), "tok-1");
+      EXPECT_EQ(note.at("params").at("progress").to_number<double>(), i + 1.0);
+      EXPECT_EQ(note.at("params").at("total").to_number<double>(), 4.0);
+      EXPECT_FALSE(note.as_object().contains("id"));
+    }
+    const auto& result = reply.messages.back();
+    EXPECT_EQ(result.at("id"), 7);
+    EXPECT_EQ(first_text(result.at("result").as_object()), "counted to 4");
+
+    // Read incrementally on a keep-alive connection: events arrive as they
+    // happen, and the connection serves the next request after the stream.
+    auto more = tool_call("count", json::object{{"steps", 3}}, 42);
+    const auto call2 = rpc_request("second", "tools/call", std::move(more));
+    const auto req2 = session_post(call2, session);
+    co_await c.write(req2);
+    const auto head = co_await c.read_head();
+    EXPECT_EQ(head.content_type(), "text/event-stream");
+    EXPECT_EQ(head.header(http::field::cache_control), "no-cache");
+    std::vector<json::value> seen;
+    while (auto m = co_await c.next_message()) seen.push_back(std::move(*m));
+    CO_ASSERT_TRUE(seen.size() == 4u);
+    EXPECT_EQ(seen[0].at("params").at("progressToken"), 42);
+    EXPECT_EQ(seen[3].at("id"), "second");
+    const auto echo = echo_call(8, "after the stream");
+    const auto req3 = session_post(echo, session);
+    const auto after = co_await c.send(req3);
+    EXPECT_EQ(after.status, 200u);
+    EXPECT_EQ(first_text(after.json().at("result").as_object()), "after the stream");
+  });
+}
+
+TEST(Http, LogMessagesGoOnTheCallsStream) {
+  run_http_test([](test_server& s) -> asio::awaitable<void> {
+    http_connection c(co_await asio::this_coro::executor, s.port());
+    const auto session = co_await open_session(c);
+    auto params = tool_call("log", json::object{});
+    const auto call = rpc_request(3, "tools/call", std::move(params));
+    const auto req = session_post(call, session);
+    const auto reply = co_await read_sse(s.port(), req);
+    EXPECT_EQ(reply.head.status, 200u);
+    EXPECT_EQ(reply.head.content_type(), "text/event-stream");
+    CO_ASSERT_TRUE(reply.messages.size() == 2u);
+    EXPECT_EQ(reply.messages[0].at("method"), "notifications/message");
+    EXPECT_EQ(reply.messages[0].at("params").at("level"), "info");
+    EXPECT_EQ(reply.messages[0].at("params").at("data"), "a line from the tool");
+    EXPECT_EQ(reply.messages[1].at("id"), 3);
+    EXPECT_EQ(first_text(reply.messages[1].at("result").as_object()), "logged");
+  });
+}
+
+TEST(Http, JsonOnlyAnswersJsonAndSendsProgressToTheGetStream) {
+  http_server_options options;
+  options.json_only = true;
+  run_http_test(options, [](test_server& s) -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    http_connection c(ex, s.port());
+    const auto session = co_await open_session(c);
+
+    // Without a GET stream the progress has nowhere to go; the answer is still JSON.
+    auto quiet = tool_call("count", json::object{{"steps", 2}}, "lost");
+    const auto call1 = rpc_request(1, "tools/call", std::move(quiet));
+    const auto req1 = session_post(call1, session);
+    const auto first = co_await c.send(req1);
+    EXPECT_EQ(first.status, 200u);
+    EXPECT_EQ(first.content_type(), "application/json");
+    EXPECT_EQ(first_text(first.json().at("result").as_object()), "counted to 2");
+
+    http_connection listener(ex, s.port());
+    const auto get = mcp_get(session);
+    co_await listener.write(get);
+    const auto head = co_await listener.read_head();
+    EXPECT_EQ(head.status, 200u);
+    EXPECT_EQ(head.content_type(), "text/event-stream");
+
+    auto params = tool_call("count", json::object{{"steps", 3}}, "tok");
+    const auto call = rpc_request(2, "tools/call", std::move(params));
+    const auto req = session_post(call, session);
+    const auto reply = co_await c.send(req);
+    EXPECT_EQ(reply.status, 200u);
+    EXPECT_EQ(reply.content_type(), "application/json");
+    EXPECT_EQ(reply.json().at("id"), 2);
+    EXPECT_EQ(first_text(reply.json().at("result").as_object()), "counted to 3");
+    for (int i = 1; i <= 3; ++i) {
+      auto note = co_await listener.next_message();
+      CO_ASSERT_TRUE(note.has_value());
+      EXPECT_EQ(note->at("method"), "notifications/progress");
+      EXPECT_EQ(note->at("params").at("progressToken"), "tok");
+      EXPECT_EQ(note->at("params").at("progress").to_number<double>(), double(i));
+    }
+    listener.close();
+  });
+}
+
+// --- the GET stream ----------------------------------------------------------------
+
+TEST(Http, GetStreamRules) {
+  run_http_test([](test_server& s) -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    http_connection c(ex, s.port());
+    const auto session = co_await open_session(c);
+
+    const auto no_session = mcp_get();
+    const auto missing = co_await http_call(s.port(), no_session);
+    EXPECT_EQ(missing.status, 400u);
+
+    const auto unknown_session = mcp_get("0123456789abcdef0123456789abcdef");
+    const auto unknown = co_await http_call(s.port(), unknown_session);
+    EXPECT_EQ(unknown.status, 404u);
+
+    auto wants_json = mcp_get(session);
+    wants_json.set("Accept", "application/json");
+    const auto not_acceptable = co_await http_call(s.port(), wants_json);
+    EXPECT_EQ(not_acceptable.status, 406u);
+
+    http_connection listener(ex, s.port());
+    const auto get = mcp_get(session);
+    co_await listener.write(get);
+    const auto head = co_await listener.read_head();
+    EXPECT_EQ(head.status, 200u);
+    EXPECT_EQ(head.content_type(), "text/event-stream");
+    EXPECT_FALSE(head.has("Mcp-Session-Id"));
+
+    const auto second = co_await http_call(s.port(), get);
+    EXPECT_EQ(second.status, 409u);
+
+    // A server-initiated notification arrives on the open stream.
+    mcp::tool_info late;
+    late.name = "late";
+    s.tools->add_tool(late, [](const json::object&, mcp::request_context&) -> asio::awaitable<mcp::call_tool_result> {
+      co_return mcp::call_tool_result::text("late");
+    });
+    const auto note = co_await listener.next_message();
+    CO_ASSERT_TRUE(note.has_value());
+    EXPECT_EQ(note->at("method"), "notifications/tools/list_changed");
+    EXPECT_FALSE(note->as_object().contains("id"));
+
+    // Ending the session ends the stream.
+    const auto del = mcp_delete(session);
+    const auto deleted = co_await c.send(del);
+    EXPECT_EQ(deleted.status, 200u);
+    const auto end = co_await listener.next_message();
+    EXPECT_FALSE(end.has_value());
+  });
+}
+
+TEST(Http, GetStreamCanBeReopenedAfterTheClientDropsIt) {
+  http_server_options options;
+  options.keep_alive_interval = std::chrono::seconds(60);  // the drop must be seen without a write
+  run_http_test(options, [](test_server& s) -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    http_connection c(ex, s.port());
+    const auto session = co_await open_session(c);
+    const auto get = mcp_get(session);
+    {
+      http_connection listener(ex, s.port());
+      co_await listener.write(get);
+      const auto head = co_await listener.read_head();
+      EXPECT_EQ(head.status, 200u);
+      listener.close();
+    }
+    // The server notices the closed connection and frees the session's stream slot.
+    unsigned status = 0;
+    for (int i = 0; i < 100 && status != 200; ++i) {
+      http_connection again(ex, s.port());
+      co_await again.write(get);
+      const auto head = co_await again.read_head();
+      status = head.status;
+      if (status != 200) {
+        co_await again.rest_of_body();
+        co_await sleep_for(20ms);
+      }
+      again.close();
+    }
+    EXPECT_EQ(status, 200u);
+  });
+}
+
+// --- DELETE ------------------------------------------------------------------------
+
+TEST(Http, DeleteEndsTheSession) {
+  run_http_test([](test_server& s) -> asio::awaitable<void> {
+    http_connection c(co_await asio::this_coro::executor, s.port());
+    const auto session = co_await open_session(c);
+    const auto del = mcp_delete(session);
+    const auto deleted = co_await c.send(del);
+    EXPECT_EQ(deleted.status, 200u);
+
+    const auto after = co_await ping_status(s.port(), session);
+    EXPECT_EQ(after, 404u);
+    const auto get = mcp_get(session);
+    const auto stream = co_await c.send(get);
+    EXPECT_EQ(stream.status, 404u);
+    const auto twice = co_await c.send(del);
+    EXPECT_EQ(twice.status, 404u);
+
+    const auto unknown = mcp_delete("0123456789abcdef0123456789abcdef");
+    const auto not_found = co_await c.send(unknown);
+    EXPECT_EQ(not_found.status, 404u);
+    const auto none = mcp_delete();
+    const auto missing = co_await c.send(none);
+    EXPECT_EQ(missing.status, 400u);
+
+    const std::function<bool()> gone = [&] { return s.http.session_count() == 0; };
+    const bool ended = co_await test_server::wait_until(gone, 5s);
+    EXPECT_TRUE(ended);
+  });
+}
+
+TEST(Http, DeleteCancelsTheSessionsCallsInFlight) {
+  run_http_test([](test_server& s) -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    http_connection c(ex, s.port());
+    const auto session = co_await open_session(c);
+    auto params = tool_call("count", json::object{{"steps", 300}, {"step_ms", 100}}, "slow");
+    const auto call = rpc_request(1, "tools/call", std::move(params));
+    const auto req = session_post(call, session);
+    co_await c.write(req);
+    const auto head = co_await c.read_head();
+    EXPECT_EQ(head.content_type(), "text/event-stream");
+    const auto first = co_await c.next_message();
+    CO_ASSERT_TRUE(first.has_value());
+
+    const auto del = mcp_delete(session);
+    const auto deleted = co_await http_call(s.port(), del);
+    EXPECT_EQ(deleted.status, 200u);
+    // The call's stream ends without a result, and the session is gone at
+    // once rather than after the engine's drain time (10 s).
+    std::optional<json::value> result;
+    while (auto m = co_await c.next_message(3s))
+      if (m->as_object().contains("id")) result = std::move(m);
+    EXPECT_FALSE(result.has_value());
+    const std::function<bool()> gone = [&] { return s.http.session_count() == 0; };
+    const bool ended = co_await test_server::wait_until(gone, 3s);
+    EXPECT_TRUE(ended);
+  });
+}
+
+// --- headers: version, Origin, Host --------------------------------------------------
+
+TEST(Http, ProtocolVersionHeaderIsChecked) {
+  run_http_test([](test_server& s) -> asio::awaitable<void> {
+    http_connection c(co_await asio::this_coro::executor, s.port());
+    const auto session = co_await open_session(c);
+    const auto ping = rpc_request(1, "ping");
+
+    auto unsupported = session_post(ping, session);
+    unsupported.set(std::string(version_header), "1999-01-01");
+    const auto refused = co_await c.send(unsupported);
+    EXPECT_EQ(refused.status, 400u);
+    EXPECT_EQ(error_code(refused.json()), errc::invalid_request);
+
+    auto garbage = session_post(ping, session);
+    garbage.set(std::string(version_header), "latest");
+    const auto refused_too = co_await c.send(garbage);
+    EXPECT_EQ(refused_too.status, 400u);
+
+    for (const auto* version : {"2025-11-25", "2025-06-18", "2025-03-26"}) {
+      auto supported = session_post(ping, session);
+      supported.set(std::string(version_header), version);
+      const auto ok = co_await c.send(supported);
+      EXPECT_EQ(ok.status, 200u) << version;
+    }
+    auto absent = session_post(ping, session);
+    absent.without(version_header);
+    const auto ok = co_await c.send(absent);
+    EXPECT_EQ(ok.status, 200u);
+
+    // On initialize too.
+    const auto init = rpc_request(0, "initialize", initialize_params());
+    auto bad_init = mcp_post(init);
+    bad_init.header(std::string(version_header), "1999-01-01");
+    const auto no_session = co_await c.send(bad_init);
+    EXPECT_EQ(no_session.status, 400u);
+    EXPECT_EQ(s.http.session_count(), 1u);
+  });
+}
+
+TEST(Http, OriginAndHostAreChecked) {
+  run_http_test([](test_server& s) -> asio::awaitable<void> {
+    http_connection c(co_await asio::this_coro::executor, s.port());
+    const auto session = co_await open_session(c);
+    const auto ping = rpc_request(1, "ping");
+    const auto port = std::to_string(s.port());
+
+    auto evil_origin = session_post(ping, session);
+    evil_origin.header("Origin", "http://evil.example.com");
+    const auto forbidden = co_await c.send(evil_origin);
+    EXPECT_EQ(forbidden.status, 403u);
+    EXPECT_EQ(error_code(forbidden.json()), errc::invalid_request);
+    EXPECT_TRUE(forbidden.json().at("id").is_null());
+
+    auto evil_init = mcp_post(rpc_request(0, "initialize", initialize_params()));
+    evil_init.header("Origin", "http://evil.example.com");
+    const auto no_session = co_await c.send(evil_init);
+    EXPECT_EQ(no_session.status, 403u);
+    EXPECT_EQ(s.http.session_count(), 1u);
+
+    auto local_origin = session_post(ping, session);
+    local_origin.header("Origin", "http://localhost:1234");
+    const auto local = co_await c.send(local_origin);
+    EXPECT_EQ(local.status, 200u);
+
+    auto evil_host = session_post(ping, session);
+    evil_host.set("Host", "evil.example.com");
+    const auto rebinding = co_await c.send(evil_host);
+    EXPECT_EQ(rebinding.status, 403u);
+
+    auto evil_host_port = session_post(ping, session);
+    evil_host_port.set("Host", "evil.example.com:" + port);
+    const auto rebinding_too = co_await c.send(evil_host_port);
+    EXPECT_EQ(rebinding_too.status, 403u);
+
+    for (const auto& host : {"localhost:" + port, "127.0.0.1:" + port, std::string("localhost")}) {
+      auto named = session_post(ping, session);
+      named.set("Host", host);
+      const auto ok = co_await c.send(named);
+      EXPECT_EQ(ok.status, 200u) << host;
+    }
+  });
+}
+
+TEST(Http, AllowedOriginsAndHostsCanBeAdded) {
+  http_server_options options;
+  options.allowed_origins = {"https://app.example.com"};
+  options.allowed_hosts = {"mcp.example.com:8080"};
+  run_http_test(options, [](test_server& s) -> asio::awaitable<void> {
+    http_connection c(co_await asio::this_coro::executor, s.port());
+    const auto session = co_await open_session(c);
+    const auto ping = rpc_request(1, "ping");
+
+    auto origin = session_post(ping, session);
+    origin.header("Origin", "https://app.example.com");
+    const auto allowed = co_await c.send(origin);
+    EXPECT_EQ(allowed.status, 200u);
+    auto other_origin = session_post(ping, session);
+    other_origin.header("Origin", "https://app.example.com.evil.net");
+    const auto refused = co_await c.send(other_origin);
+    EXPECT_EQ(refused.status, 403u);
+    auto host = session_post(ping, session);
+    host.set("Host", "mcp.example.com:8080");
+    const auto named = co_await c.send(host);
+    EXPECT_EQ(named.status, 200u);
+  });
+}
+
+TEST(Http, UnknownPathIs404AndOtherMethodsAre405) {
+  run_http_test([](test_server& s) -> asio::awaitable<void> {
+    http_connection c(co_await asio::this_coro::executor, s.port());
+    const auto ping = rpc_request(1, "ping");
+    const auto elsewhere = mcp_post(ping, {}, "/other");
+    const auto not_found = co_await c.send(elsewhere);
+    EXPECT_EQ(not_found.status, 404u);
+
+    auto put = mcp_post(ping);
+    put.method = http::verb::put;
+    const auto not_allowed = co_await c.send(put);
+    EXPECT_EQ(not_allowed.status, 405u);
+    const auto allow = not_allowed.header(http::field::allow);
+    EXPECT_NE(allow.find("GET"), std::string::npos) << allow;
+    EXPECT_NE(allow.find("POST"), std::string::npos) << allow;
+    EXPECT_NE(allow.find("DELETE"), std::string::npos) << allow;
+
+    // A query string does not change the endpoint.
+    const auto init = rpc_request(0, "initialize", initialize_params());
+    const auto with_query = mcp_post(init, {}, "/mcp?x=1");
+    const auto ok = co_await c.send(with_query);
+    EXPECT_EQ(ok.status, 200u);
+  });
+}
+
+// --- limits and expiry ---------------------------------------------------------------
+
+TEST(Http, SessionLimitGives503) {
+  http_server_options options;
+  options.max_sessions = 2;
+  run_http_test(options, [](test_server& s) -> asio::awaitable<void> {
+    http_connection c(co_await asio::this_coro::executor, s.port());
+    const auto first = co_await open_session(c);
+    co_await open_session(c);
+    const auto init = rpc_request(0, "initialize", initialize_params());
+    const auto req = mcp_post(init);
+    const auto full = co_await c.send(req);
+    EXPECT_EQ(full.status, 503u);
+    EXPECT_FALSE(full.has("Mcp-Session-Id"));
+    EXPECT_EQ(s.http.session_count(), 2u);
+
+    // Room again once a session is gone.
+    const auto del = mcp_delete(first);
+    const auto deleted = co_await c.send(del);
+    EXPECT_EQ(deleted.status, 200u);
+    const std::function<bool()> one_left = [&] { return s.http.session_count() < 2; };
+    const bool freed = co_await test_server::wait_until(one_left, 5s);
+    EXPECT_TRUE(freed);
+    const auto room = co_await c.send(req);
+    EXPECT_EQ(room.status, 200u);
+  });
+}
+
+TEST(Http, IdleSessionsExpire) {
+  http_server_options options;
+  options.idle_timeout = std::chrono::seconds(1);
+  run_http_test(options, [](test_server& s) -> asio::awaitable<void> {
+    http_connection c(co_await asio::this_coro::executor, s.port());
+    const auto idle = co_await open_session(c);
+    const auto busy = co_await open_session(c);
+    // Activity keeps `busy` alive: a ping every 300 ms.
+    for (int i = 0; i < 8; ++i) {
+      co_await sleep_for(300ms);
+      const auto kept = co_await ping_status(s.port(), busy);
+      EXPECT_EQ(kept, 200u);
+    }
+    const auto expired = co_await ping_status(s.port(), idle);
+    EXPECT_EQ(expired, 404u);
+    const auto alive = co_await ping_status(s.port(), busy);
+    EXPECT_EQ(alive, 200u);
+    const std::function<bool()> one_left = [&] { return s.http.session_count() == 1; };
+    const bool reaped = co_await test_server::wait_until(one_left, 5s);
+    EXPECT_TRUE(reaped);
+  });
+}
+
+// --- a thousand sessions -------------------------------------------------------------
+
+constexpr std::size_t thousand_sessions = 1000;
+constexpr std::size_t parallel_width = 50;
+
+TEST(Http, AThousandConcurrentSessions) {
+  http_server_options options;
+  run_http_test(
+      options,
+      [](test_server& s) -> asio::awaitable<void> {
+        auto ex = co_await asio::this_coro::executor;
+        const auto start = clock_type::now();
+        std::vector<std::unique_ptr<http_connection>> connections;
+        for (std::size_t i = 0; i < thousand_sessions; ++i) connections.push_back(std::make_unique<http_connection>(ex, s.port()));
+        std::vector<std::string> ids(thousand_sessions);
+
+        const std::function<asio::awaitable<void>(std::size_t)> open = [&](std::size_t i) -> asio::awaitable<void> { ids[i] = co_await open_session(*connections[i]); };
+        co_await for_each_parallel(thousand_sessions, parallel_width, open);
+        const auto opened = clock_type::now();
+        EXPECT_EQ(s.http.session_count(), thousand_sessions);
+        EXPECT_EQ(std::set<std::string>(ids.begin(), ids.end()).size(), thousand_sessions);
+
+        std::size_t answered = 0;
+        const std::function<asio::awaitable<void>(std::size_t)> call = [&](std::size_t i) -> asio::awaitable<void> {
+          const auto text = "hello " + std::to_string(i);
+          const auto message = echo_call(i, text);
+          const auto req = session_post(message, ids[i]);
+          const auto reply = co_await connections[i]->send(req);
+          if (reply.status == 200 && first_text(reply.json().at("result").as_object()) == text) ++answered;
+        };
+        co_await for_each_parallel(thousand_sessions, parallel_width, call);
+        const auto called = clock_type::now();
+        EXPECT_EQ(answered, thousand_sessions);
+        EXPECT_EQ(s.http.session_count(), thousand_sessions);
+
+        std::size_t deleted = 0;
+        const std::function<asio::awaitable<void>(std::size_t)> end = [&](std::size_t i) -> asio::awaitable<void> {
+          const auto del = mcp_delete(ids[i]);
+          const auto reply = co_await connections[i]->send(del);
+          if (reply.status == 200) ++deleted;
+          connections[i]->close();
+        };
+        co_await for_each_parallel(thousand_sessions, parallel_width, end);
+        EXPECT_EQ(deleted, thousand_sessions);
+        const std::function<bool()> none = [&] { return s.http.session_count() == 0; };
+        const bool all_gone = co_await test_server::wait_until(none, 10s);
+        EXPECT_TRUE(all_gone) << s.http.session_count() << " left";
+        const auto done = clock_type::now();
+        auto ms = [](auto d) { return std::chrono::duration_cast<std::chrono::milliseconds>(d).count(); };
+        std::printf("[ timing ] %zu sessions: initialize %lld ms, tools/call %lld ms, delete %lld ms\n", thousand_sessions,
+                    static_cast<long long>(ms(opened - start)), static_cast<long long>(ms(called - opened)),
+                    static_cast<long long>(ms(done - called)));
+      },
+      120s);
+}
+
+// --- stop ----------------------------------------------------------------------------
+
+TEST(Http, StopEndsStreamsAndRunReturns) {
+  run_http_test([](test_server& s) -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    http_connection c(ex, s.port());
+    const auto session = co_await open_session(c);
+
+    http_connection listener(ex, s.port());
+    const auto get = mcp_get(session);
+    co_await listener.write(get);
+    const auto stream_head = co_await listener.read_head();
+    EXPECT_EQ(stream_head.status, 200u);
+
+    // A call of ~30 s on an SSE stream: wait for its first progress event.
+    auto params = tool_call("count", json::object{{"steps", 300}, {"step_ms", 100}}, "slow");
+    const auto call = rpc_request(1, "tools/call", std::move(params));
+    const auto req = session_post(call, session);
+    co_await c.write(req);
+    const auto head = co_await c.read_head();
+    EXPECT_EQ(head.content_type(), "text/event-stream");
+    const auto first = co_await c.next_message();
+    CO_ASSERT_TRUE(first.has_value());
+    EXPECT_EQ(first->at("method"), "notifications/progress");
+
+    s.http.stop();
+    // Both streams end (cleanly or with the connection), well before the call would.
+    auto drain = [](http_connection& conn) -> asio::awaitable<bool> {
+      try {
+        while (auto m = co_await conn.next_message(3s)) {
+          if (m->as_object().contains("id")) co_return false;  // the call must not complete
+        }
+      } catch (const boost::system::system_error&) {
+      }
+      co_return true;
+    };
+    const bool call_stream_ended = co_await drain(c);
+    EXPECT_TRUE(call_stream_ended);
+    const bool get_stream_ended = co_await drain(listener);
+    EXPECT_TRUE(get_stream_ended);
+    const std::function<bool()> returned = [&] { return s.state->returned; };
+    const bool run_returned = co_await test_server::wait_until(returned, 3s);
+    EXPECT_TRUE(run_returned);
+
+    // Nothing listens any more.
+    bool refused = false;
+    try {
+      const auto ping = rpc_request(2, "ping");
+      const auto late = session_post(ping, session);
+      co_await http_call(s.port(), late, 2s);
+    } catch (const boost::system::system_error&) {
+      refused = true;
+    }
+    EXPECT_TRUE(refused);
+  });
+}
+
+}  // namespace
+}  // namespace mcp::test
