@@ -301,6 +301,7 @@ asio::awaitable<void> server_engine::run_request(request req, std::shared_ptr<in
   in_flight_changed_.cancel();
   // A cancelled request is answered by nothing, but it still closes its batch slot.
   co_await asio::this_coro::reset_cancellation_state();
+  if (entry->cancelled) transport_.abandon(json::serialize(to_json(req.id)));
   try {
     if (!entry->cancelled) co_await answer(std::move(reply), batch);
     if (batch) co_await release(batch);

@@ -396,11 +396,15 @@ asio::awaitable<bool> http_server::impl::handle_post(beast::tcp_stream& stream, 
   // handler sends anything else on the way (progress, logs, requests).
   while (answers->frames.empty() && !answers->done)
     co_await answers->wake.async_wait(as_tuple_awaitable);
-  if (answers->frames.empty())  // the session ended first
-    co_return co_await reply_error(stream, req, http::status::not_found, errc::invalid_request,
-                                   "Not Found: the session ended");
-  if (answers->json_only || (answers->done && answers->frames.size() == 1)) {
+  if (answers->json_only || (answers->done && answers->frames.size() <= 1)) {
     while (!answers->done) co_await answers->wake.async_wait(as_tuple_awaitable);
+    if (answers->frames.empty()) {
+      if (session->closed())
+        co_return co_await reply_error(stream, req, http::status::not_found, errc::invalid_request,
+                                       "Not Found: the session ended");
+      // The client cancelled the request: there is no answer to give.
+      co_return co_await reply(stream, req, http::status::accepted, {}, {});
+    }
     std::string reply_body = std::move(answers->frames.front());
     co_return co_await reply(stream, req, http::status::ok, std::move(reply_body), "application/json",
                              session_id);

@@ -922,3 +922,36 @@ TEST(Http, StopEndsStreamsAndRunReturns) {
 
 }  // namespace
 }  // namespace mcp::test
+
+namespace mcp::test {
+namespace {
+
+TEST(Http, CancelledCallEndsItsStreamWithoutAResult) {
+  run_http_test([](test_server& s) -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    http_connection c(ex, s.port());
+    const auto session = co_await open_session(c);
+    json::object args{{"steps", 200}, {"step_ms", 25}};
+    auto params = tool_call("count", std::move(args), "tok");
+    const auto call = rpc_request(9, "tools/call", std::move(params));
+    const auto req = session_post(call, session);
+    http_connection streaming(ex, s.port());
+    co_await streaming.write(req);
+    const auto head = co_await streaming.read_head();
+    EXPECT_EQ(head.content_type(), "text/event-stream");
+    auto first = co_await streaming.next_message();
+    CO_ASSERT_TRUE(first.has_value());
+    json::object cancel_params{{"requestId", 9}};
+    const auto cancel = rpc_notification("notifications/cancelled", std::move(cancel_params));
+    const auto cancel_req = session_post(cancel, session);
+    const auto accepted = co_await c.send(cancel_req);
+    EXPECT_EQ(accepted.status, 202u);
+    // The stream ends (well before the 5 s the call would take) with no result.
+    std::vector<json::value> rest;
+    while (auto m = co_await streaming.next_message()) rest.push_back(std::move(*m));
+    for (const auto& m : rest) EXPECT_FALSE(m.as_object().contains("id")) << json::serialize(m);
+  });
+}
+
+}  // namespace
+}  // namespace mcp::test

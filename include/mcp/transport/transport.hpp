@@ -76,6 +76,10 @@ class message_transport {
   /// then SIGTERM, then SIGKILL, each after a deadline). Idempotent; never throws.
   virtual asio::awaitable<void> close() = 0;
 
+  /// The request with this id (JSON text) will get no answer: it was
+  /// cancelled. A transport holding a response open for it can end it.
+  virtual void abandon(const std::string& request_id) { (void)request_id; }
+
   /// Describes the connection; handlers see it through their context.
   virtual transport_metadata metadata() const { return {}; }
 };

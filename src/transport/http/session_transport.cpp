@@ -82,6 +82,15 @@ asio::awaitable<void> http_session_transport::write_routed(std::string frame,
   to_standalone(std::move(frame));
 }
 
+void http_session_transport::abandon(const std::string& request_id) {
+  const auto it = streams_.find(request_id);
+  if (it == streams_.end()) return;
+  auto stream = it->second;
+  streams_.erase(it);
+  stream->awaiting.erase(request_id);
+  if (stream->awaiting.empty()) stream->finish();
+}
+
 void http_session_transport::to_standalone(std::string frame) {
   if (standalone_ && !standalone_->done) {
     standalone_->push(std::move(frame));

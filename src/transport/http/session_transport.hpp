@@ -60,6 +60,7 @@ class http_session_transport final : public message_transport {
   asio::awaitable<void> write_frame(std::string frame) override;
   asio::awaitable<void> write_routed(std::string frame, frame_context context) override;
   asio::awaitable<void> close() override;
+  void abandon(const std::string& request_id) override;
   transport_metadata metadata() const override { return metadata_; }
 
  private:
