@@ -169,6 +169,13 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   std::shared_ptr<detail::http_session_transport> start_session(const request_type& req,
                                                                 const tcp::endpoint& peer);
   void end_session(session_entry& entry);
+  // The live session a request names, or why not (400 without the header, 404 unknown or ended).
+  struct session_lookup {
+    session_entry* entry = nullptr;
+    http::status status = http::status::ok;
+    std::string refusal;
+  };
+  session_lookup find_session(const request_type& req);
   void end_all_sessions();
 
   asio::any_io_executor executor;
@@ -212,6 +219,17 @@ void http_server::stop() {
 void http_server::impl::end_session(session_entry& entry) {
   asio::co_spawn(executor, entry.transport->close(), asio::detached);
   entry.stop->emit(asio::cancellation_type::terminal);
+}
+
+http_server::impl::session_lookup http_server::impl::find_session(const request_type& req) {
+  const auto header = req["Mcp-Session-Id"];
+  if (header.empty())
+    return {nullptr, http::status::bad_request, "Bad Request: Mcp-Session-Id header is required"};
+  const auto it = sessions.find(std::string(header));
+  if (it == sessions.end() || it->second.transport->closed())
+    return {nullptr, http::status::not_found, "Not Found: unknown or expired session"};
+  it->second.last_activity = std::chrono::steady_clock::now();
+  return {&it->second, http::status::ok, {}};
 }
 
 void http_server::impl::end_all_sessions() {
@@ -372,15 +390,10 @@ asio::awaitable<bool> http_server::impl::handle_post(beast::tcp_stream& stream, 
     boost::system::error_code ignored;
     session = start_session(req, stream.socket().remote_endpoint(ignored));
   } else {
-    if (session_header.empty())
-      co_return co_await reply_error(stream, req, http::status::bad_request, errc::invalid_request,
-                                     "Bad Request: Mcp-Session-Id header is required");
-    const auto it = sessions.find(std::string(session_header));
-    if (it == sessions.end() || it->second.transport->closed())
-      co_return co_await reply_error(stream, req, http::status::not_found, errc::invalid_request,
-                                     "Not Found: unknown or expired session");
-    it->second.last_activity = std::chrono::steady_clock::now();
-    session = it->second.transport;
+    auto found = find_session(req);
+    if (!found.entry)
+      co_return co_await reply_error(stream, req, found.status, errc::invalid_request, found.refusal);
+    session = found.entry->transport;
   }
   const std::string session_id = summary.initialize ? session->id() : std::string();
 
@@ -450,16 +463,10 @@ asio::awaitable<bool> http_server::impl::handle_get(beast::tcp_stream& stream, r
   if (!accepts(req, "text/event-stream") || req[http::field::accept].empty())
     co_return co_await reply_error(stream, req, http::status::not_acceptable, errc::invalid_request,
                                    "Not Acceptable: Accept must list text/event-stream");
-  const auto session_header = req["Mcp-Session-Id"];
-  if (session_header.empty())
-    co_return co_await reply_error(stream, req, http::status::bad_request, errc::invalid_request,
-                                   "Bad Request: Mcp-Session-Id header is required");
-  const auto it = sessions.find(std::string(session_header));
-  if (it == sessions.end() || it->second.transport->closed())
-    co_return co_await reply_error(stream, req, http::status::not_found, errc::invalid_request,
-                                   "Not Found: unknown or expired session");
-  it->second.last_activity = std::chrono::steady_clock::now();
-  auto session = it->second.transport;
+  auto found = find_session(req);
+  if (!found.entry)
+    co_return co_await reply_error(stream, req, found.status, errc::invalid_request, found.refusal);
+  auto session = found.entry->transport;
   auto standalone = session->open_standalone();
   if (!standalone)
     co_return co_await reply_error(stream, req, http::status::conflict, errc::invalid_request,
@@ -481,18 +488,10 @@ asio::awaitable<bool> http_server::impl::handle_get(beast::tcp_stream& stream, r
 }
 
 asio::awaitable<bool> http_server::impl::handle_delete(beast::tcp_stream& stream, request_type& req) {
-  const auto session_header = req["Mcp-Session-Id"];
-  if (session_header.empty())
-    co_return co_await reply_error(stream, req, http::status::bad_request, errc::invalid_request,
-                                   "Bad Request: Mcp-Session-Id header is required");
-  const auto it = sessions.find(std::string(session_header));
-  if (it == sessions.end() || it->second.transport->closed())
-    co_return co_await reply_error(stream, req, http::status::not_found, errc::invalid_request,
-                                   "Not Found: unknown or expired session");
-  auto transport = it->second.transport;
-  auto stop = it->second.stop;
-  co_await transport->close();
-  stop->emit(asio::cancellation_type::terminal);
+  auto found = find_session(req);
+  if (!found.entry)
+    co_return co_await reply_error(stream, req, found.status, errc::invalid_request, found.refusal);
+  end_session(*found.entry);
   co_return co_await reply(stream, req, http::status::ok, {}, {});
 }
 
