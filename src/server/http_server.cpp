@@ -244,6 +244,12 @@ asio::awaitable<void> http_server::impl::accept_loop() {
       sdk_log(log_level::warn, "accept failed: " + ec.message());
       continue;
     }
+    if (connections.size() >= options.max_connections) {
+      sdk_log(log_level::warn, "connection limit reached; closing a new connection");
+      boost::system::error_code ignored;
+      socket.close(ignored);
+      continue;
+    }
     auto stream = std::make_shared<beast::tcp_stream>(std::move(socket));
     connections.insert(stream);
     asio::co_spawn(executor, serve_connection(stream),

@@ -758,6 +758,28 @@ TEST(Http, UnknownPathIs404AndOtherMethodsAre405) {
 
 // --- limits and expiry ---------------------------------------------------------------
 
+TEST(Http, ConnectionsBeyondTheLimitAreClosed) {
+  http_server_options options;
+  options.max_connections = 2;
+  run_http_test(options, [](test_server& s) -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    http_connection one(ex, s.port()), two(ex, s.port()), three(ex, s.port());
+    co_await open_session(one);
+    co_await open_session(two);
+    const auto init = rpc_request(0, "initialize", initialize_params());
+    const auto req = mcp_post(init);
+    bool refused = false;
+    try {
+      co_await three.send(req);
+    } catch (const std::exception&) {
+      refused = true;  // closed without an answer
+    }
+    EXPECT_TRUE(refused);
+    const auto still_served = co_await one.send(req);  // the first two go on
+    EXPECT_EQ(still_served.status, 200u);
+  });
+}
+
 TEST(Http, SessionLimitGives503) {
   http_server_options options;
   options.max_sessions = 2;

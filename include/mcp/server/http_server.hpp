@@ -36,6 +36,7 @@ struct http_server_options {
   std::size_t max_body_size = 4 * 1024 * 1024;
   std::size_t max_header_size = 16 * 1024;
   std::size_t max_sessions = 10'000;  ///< beyond it, initialize gets 503
+  std::size_t max_connections = 4096;  ///< beyond it, new connections are closed at once
   std::chrono::seconds idle_timeout{30 * 60};
   std::chrono::seconds keep_alive_interval{15};  ///< SSE comment lines on idle streams
   server_options engine = {};

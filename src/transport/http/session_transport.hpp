@@ -4,6 +4,7 @@
 // frame is routed to the HTTP response that asked for it (a POST's stream)
 // or to the session's standalone GET stream.
 
+#include <mcp/log.hpp>
 #include <mcp/transport/transport.hpp>
 
 #include <boost/asio/steady_timer.hpp>
@@ -23,7 +24,14 @@ struct response_stream {
     wake.expires_at(asio::steady_timer::time_point::max());
   }
 
+  // A reader that stopped reading must not make us hold its frames forever.
+  static constexpr std::size_t max_pending_frames = 10'000;
+
   void push(std::string frame) {
+    if (frames.size() >= max_pending_frames) {
+      if (dropped++ == 0) sdk_log(log_level::warn, "an SSE reader fell too far behind; dropping its frames");
+      return;
+    }
     frames.push_back(std::move(frame));
     wake.cancel();
   }
@@ -36,7 +44,8 @@ struct response_stream {
   std::set<std::string> awaiting;  // ids of requests this stream still owes an answer
   asio::steady_timer wake;         // cancelled when frames arrive or the stream ends
   bool done = false;
-  bool json_only = false;  // a JSON response: frames that merely serve a request go elsewhere
+  bool json_only = false;
+  std::size_t dropped = 0;  // frames refused because the reader fell too far behind  // a JSON response: frames that merely serve a request go elsewhere
 };
 
 class http_session_transport final : public message_transport {
