@@ -5,7 +5,7 @@
 // demo://items/1..25; the template demo://users/{id}; prompts greeting and
 // with_image; completions for greeting's style and the template's id.
 //
-//   build/bin/everything-server [--stdio | --http [HOST:]PORT [--json]] [--page-size N]
+//   build/bin/everything-server [--stdio | --http [HOST:]PORT [--json] [--stateless]] [--page-size N]
 
 #include <mcp/server/http_server.hpp>
 #include <mcp/server/serve.hpp>
@@ -240,11 +240,16 @@ int main(int argc, char** argv) {
   settings.instructions = "A demo of every MCP server feature.";
   std::optional<mcp::http_server_options> http;
   bool json_only = false;
+  bool stateless = false;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--stdio") continue;
     if (arg == "--json") {
       json_only = true;
+      continue;
+    }
+    if (arg == "--stateless") {
+      stateless = true;
       continue;
     }
     if (arg == "--page-size" && i + 1 < argc) {
@@ -259,7 +264,7 @@ int main(int argc, char** argv) {
       http->port = static_cast<std::uint16_t>(std::stoul(address.substr(colon == std::string::npos ? 0 : colon + 1)));
       continue;
     }
-    std::cerr << "usage: everything-server [--stdio | --http [HOST:]PORT [--json]] [--page-size N]\n";
+    std::cerr << "usage: everything-server [--stdio | --http [HOST:]PORT [--json] [--stateless]] [--page-size N]\n";
     return 2;
   }
   mcp::server srv({"everything-server", "1.0.0"}, settings);
@@ -268,6 +273,7 @@ int main(int argc, char** argv) {
   demo::add_prompts(srv);
   if (http) {
     http->json_only = json_only;
+    http->stateless = stateless;
     return mcp::run_http_server(srv, *http);
   }
   return mcp::run_stdio_server(srv);

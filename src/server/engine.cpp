@@ -153,6 +153,11 @@ class server_engine {
 
 asio::awaitable<void> server_engine::run() {
   peer_.start();
+  if (options_.assume_initialized) {
+    session_->version_ = *options_.assume_initialized;
+    lifecycle_.assume_initialized();
+    behaviour_.init(*session_);
+  }
   bool input_failed = false;  // not an orderly end of input: nothing will take late replies
   try {
     for (;;) {

@@ -167,7 +167,14 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
                                       std::string_view session_id);
   std::optional<std::string> origin_refusal(const request_type& req) const;
   std::shared_ptr<detail::http_session_transport> start_session(const request_type& req,
-                                                                const tcp::endpoint& peer);
+                                                                const tcp::endpoint& peer,
+                                                                server_options engine);
+  asio::awaitable<bool> handle_stateless_post(beast::tcp_stream& stream, request_type& req,
+                                              const struct body_summary& summary);
+  asio::awaitable<bool> answer_post(beast::tcp_stream& stream, request_type& req,
+                                    std::shared_ptr<detail::http_session_transport> session,
+                                    const std::vector<std::string>& request_ids,
+                                    std::string_view session_id);
   void end_session(session_entry& entry);
   // The live session a request names, or why not (400 without the header, 404 unknown or ended).
   struct session_lookup {
@@ -333,23 +340,21 @@ asio::awaitable<bool> http_server::impl::dispatch(beast::tcp_stream& stream, req
   if (const auto version = req["MCP-Protocol-Version"]; !version.empty() && !parse_protocol_version(version))
     co_return co_await reply_error(stream, req, http::status::bad_request, errc::invalid_request,
                                    "Bad Request: unsupported MCP-Protocol-Version " + std::string(version));
-  switch (req.method()) {
-    case http::verb::post: co_return co_await handle_post(stream, req);
-    case http::verb::get: co_return co_await handle_get(stream, req);
-    case http::verb::delete_: co_return co_await handle_delete(stream, req);
-    default: {
-      http::response<http::empty_body> res{http::status::method_not_allowed, req.version()};
-      res.set(http::field::allow, "GET, POST, DELETE");
-      res.keep_alive(req.keep_alive());
-      res.prepare_payload();  // Content-Length: 0, or the client reads until the connection closes
-      co_await http::async_write(stream, res, asio::use_awaitable);
-      co_return req.keep_alive();
-    }
-  }
+  if (req.method() == http::verb::post) co_return co_await handle_post(stream, req);
+  // Stateless serving has no sessions, so no GET stream and nothing to DELETE.
+  if (!options.stateless && req.method() == http::verb::get) co_return co_await handle_get(stream, req);
+  if (!options.stateless && req.method() == http::verb::delete_)
+    co_return co_await handle_delete(stream, req);
+  http::response<http::empty_body> res{http::status::method_not_allowed, req.version()};
+  res.set(http::field::allow, options.stateless ? "POST" : "GET, POST, DELETE");
+  res.keep_alive(req.keep_alive());
+  res.prepare_payload();  // Content-Length: 0, or the client reads until the connection closes
+  co_await http::async_write(stream, res, asio::use_awaitable);
+  co_return req.keep_alive();
 }
 
 std::shared_ptr<detail::http_session_transport> http_server::impl::start_session(
-    const request_type& req, const tcp::endpoint& peer) {
+    const request_type& req, const tcp::endpoint& peer, server_options engine) {
   transport_metadata metadata;
   metadata.kind = "http";
   metadata.peer = peer.address().to_string() + ":" + std::to_string(peer.port());
@@ -362,7 +367,7 @@ std::shared_ptr<detail::http_session_transport> http_server::impl::start_session
   auto transport = std::make_shared<detail::http_session_transport>(executor, id, std::move(metadata));
   auto& entry = sessions[id];
   entry.transport = transport;
-  asio::co_spawn(executor, serve(behaviour, *transport, options.engine),
+  asio::co_spawn(executor, serve(behaviour, *transport, std::move(engine)),
                  asio::bind_cancellation_slot(
                      entry.stop->slot(), [self = shared_from_this(), transport, id, stop = entry.stop](
                                              std::exception_ptr) { self->sessions.erase(id); }));
@@ -383,6 +388,7 @@ asio::awaitable<bool> http_server::impl::handle_post(beast::tcp_stream& stream, 
     co_return co_await reply_error(stream, req, http::status::bad_request, errc::parse_error,
                                    "Parse error: " + ec.message());
   const auto summary = summarize(body);
+  if (options.stateless) co_return co_await handle_stateless_post(stream, req, summary);
 
   std::shared_ptr<detail::http_session_transport> session;
   const auto session_header = req["Mcp-Session-Id"];
@@ -394,7 +400,7 @@ asio::awaitable<bool> http_server::impl::handle_post(beast::tcp_stream& stream, 
       co_return co_await reply_error(stream, req, http::status::service_unavailable, errc::internal_error,
                                      "Service Unavailable: too many sessions");
     boost::system::error_code ignored;
-    session = start_session(req, stream.socket().remote_endpoint(ignored));
+    session = start_session(req, stream.socket().remote_endpoint(ignored), options.engine);
   } else {
     auto found = find_session(req);
     if (!found.entry)
@@ -402,12 +408,46 @@ asio::awaitable<bool> http_server::impl::handle_post(beast::tcp_stream& stream, 
     session = found.entry->transport;
   }
   const std::string session_id = summary.initialize ? session->id() : std::string();
+  co_return co_await answer_post(stream, req, session, summary.request_ids, session_id);
+}
 
-  if (summary.request_ids.empty()) {  // notifications and responses only
+asio::awaitable<bool> http_server::impl::handle_stateless_post(beast::tcp_stream& stream,
+                                                               request_type& req,
+                                                               const body_summary& summary) {
+  // Notifications and responses have no session to reach: accepted, and done.
+  if (summary.request_ids.empty()) co_return co_await reply(stream, req, http::status::accepted, {}, {});
+  if (sessions.size() >= options.max_sessions)
+    co_return co_await reply_error(stream, req, http::status::service_unavailable, errc::internal_error,
+                                   "Service Unavailable: too many requests in progress");
+  auto engine = options.engine;
+  if (!summary.initialize) {
+    const auto header = parse_protocol_version(req["MCP-Protocol-Version"]);
+    engine.assume_initialized = header.value_or(default_http_version);
+  }
+  boost::system::error_code ignored;
+  auto session = start_session(req, stream.socket().remote_endpoint(ignored), std::move(engine));
+  const auto id = session->id();
+  bool keep_alive = false;
+  std::exception_ptr failure;
+  try {
+    keep_alive = co_await answer_post(stream, req, session, summary.request_ids, {});
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  if (const auto it = sessions.find(id); it != sessions.end()) end_session(it->second);
+  if (failure) std::rethrow_exception(failure);
+  co_return keep_alive;
+}
+
+asio::awaitable<bool> http_server::impl::answer_post(beast::tcp_stream& stream, request_type& req,
+                                                     std::shared_ptr<detail::http_session_transport> session,
+                                                     const std::vector<std::string>& request_ids,
+                                                     std::string_view session_id) {
+  if (request_ids.empty()) {  // notifications and responses only
     session->deliver(std::move(req.body()));
     co_return co_await reply(stream, req, http::status::accepted, {}, {});
   }
-  auto answers = session->open_stream(summary.request_ids, options.json_only);
+  auto answers = session->open_stream(request_ids, options.json_only);
   session->deliver(std::move(req.body()));
   if (!options.json_only && prefers_event_stream(req))
     co_return co_await stream_events(stream, req, answers, session_id);

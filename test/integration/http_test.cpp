@@ -780,6 +780,34 @@ TEST(Http, ConnectionsBeyondTheLimitAreClosed) {
   });
 }
 
+TEST(Http, StatelessServesEveryPostOnItsOwn) {
+  http_server_options options;
+  options.stateless = true;
+  run_http_test(options, [](test_server& s) -> asio::awaitable<void> {
+    http_connection c(co_await asio::this_coro::executor, s.port());
+    const auto init = rpc_request(0, "initialize", initialize_params());
+    const auto init_req = mcp_post(init);
+    const auto hello = co_await c.send(init_req);
+    EXPECT_EQ(hello.status, 200u);
+    EXPECT_FALSE(hello.has("Mcp-Session-Id"));
+    // No handshake needed and no session header: each request stands alone.
+    const auto echo = echo_call(1, "alone");
+    const auto echo_req = mcp_post(echo);
+    const auto answer = co_await c.send(echo_req);
+    EXPECT_EQ(answer.status, 200u);
+    EXPECT_EQ(first_text(answer.json().at("result").as_object()), "alone");
+    const std::function<bool()> none_left = [&] { return s.http.session_count() == 0; };
+    const bool cleaned = co_await test_server::wait_until(none_left, 5s);
+    EXPECT_TRUE(cleaned);
+    const auto get = mcp_get();
+    const auto no_stream = co_await c.send(get);
+    EXPECT_EQ(no_stream.status, 405u);
+    const auto del = mcp_delete();
+    const auto no_delete = co_await c.send(del);
+    EXPECT_EQ(no_delete.status, 405u);
+  });
+}
+
 TEST(Http, SessionLimitGives503) {
   http_server_options options;
   options.max_sessions = 2;

@@ -71,6 +71,9 @@ class legacy_lifecycle {
   /// only `ping` is served before `initialize`, and `initialize` only once.
   std::optional<rpc_error> admit(std::string_view method) const;
 
+  /// A session that starts without a handshake (stateless serving).
+  void assume_initialized() noexcept { phase_ = phase::operating; client_ready_ = true; }
+
   /// Call once the `initialize` reply has been produced.
   void on_initialize_answered() noexcept { phase_ = phase::operating; }
   /// `notifications/initialized`: from now on the server may send requests.

@@ -29,6 +29,10 @@ struct http_server_options {
   /// Answer every request with application/json, never an SSE stream; what a
   /// handler sends during a call then goes to the session's GET stream.
   bool json_only = false;
+  /// No sessions: no Mcp-Session-Id, every POST is served on its own as if
+  /// initialized with the version of its MCP-Protocol-Version header
+  /// (2025-03-26 when absent); GET and DELETE answer 405.
+  bool stateless = false;
   /// Browser origins allowed besides localhost ones (exact `scheme://host[:port]`).
   std::vector<std::string> allowed_origins = {};
   /// Host header values allowed besides localhost ones, when listening on loopback.

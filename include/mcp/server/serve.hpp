@@ -5,6 +5,7 @@
 #include <mcp/transport/transport.hpp>
 
 #include <chrono>
+#include <optional>
 
 namespace mcp {
 
@@ -19,6 +20,10 @@ struct server_options {
   /// After the client ends its input, requests still running get this long to
   /// finish (their replies are still delivered); then they are cancelled.
   std::chrono::milliseconds drain_timeout{10'000};
+  /// Serve without a handshake, as if `initialize` had negotiated this
+  /// version (stateless HTTP: every request stands alone). The client's
+  /// capabilities are then unknown, so requests to the client are refused.
+  std::optional<protocol_version> assume_initialized = std::nullopt;
 };
 
 /// Serves one connection until the client ends it or `stop` is cancelled
