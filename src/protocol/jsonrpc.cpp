@@ -23,10 +23,7 @@ id_reading read_id(const json::object& obj) {
   const auto* v = obj.if_contains("id");
   if (!v) return {};
   if (v->is_null()) return {id_reading::state::null, {}};
-  if (v->is_int64()) return {id_reading::state::valid, v->get_int64()};
-  if (v->is_uint64() && v->get_uint64() <= std::uint64_t(std::numeric_limits<std::int64_t>::max()))
-    return {id_reading::state::valid, static_cast<std::int64_t>(v->get_uint64())};
-  if (v->is_string()) return {id_reading::state::valid, std::string(v->get_string())};
+  if (auto id = parse_request_id(*v)) return {id_reading::state::valid, std::move(*id)};
   return {id_reading::state::malformed, {}};
 }
 
@@ -97,6 +94,16 @@ frame_item classify_reply(const json::object& obj, const id_reading& id) {
 
 json::value to_json(const request_id& id) {
   return std::visit([](const auto& v) { return json::value(v); }, id);
+}
+
+std::string to_json_text(const request_id& id) { return json::serialize(to_json(id)); }
+
+std::optional<request_id> parse_request_id(const json::value& v) {
+  if (v.is_int64()) return v.get_int64();
+  if (v.is_uint64() && v.get_uint64() <= std::uint64_t(std::numeric_limits<std::int64_t>::max()))
+    return static_cast<std::int64_t>(v.get_uint64());
+  if (v.is_string()) return std::string(v.get_string());
+  return std::nullopt;
 }
 
 std::string to_string(const request_id& id) {

@@ -1,7 +1,5 @@
 #include <mcp/server/behaviour.hpp>
 
-#include <boost/json/serialize.hpp>
-
 #include <array>
 #include <cmath>
 
@@ -47,7 +45,7 @@ void session::post_notification(std::string method, json::object params) {
 request_context::request_context(const mcp::request& req, mcp::session& s,
                                  const bool& cancelled) noexcept
     : request_(req), session_(s), cancelled_(cancelled),
-      id_text_(json::serialize(mcp::to_json(req.id))) {}
+      id_text_(to_json_text(req.id)) {}
 
 const json::object& request_context::meta() const noexcept {
   static const json::object empty;

@@ -18,8 +18,6 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
-#include <boost/json/serialize.hpp>
-
 #include <random>
 #include <span>
 #include <unordered_map>
@@ -48,19 +46,13 @@ frame_context answering(std::span<const message> replies) {
   frame_context context;
   for (const auto& reply : replies) {
     if (const auto* r = std::get_if<response>(&reply))
-      context.answers.push_back(json::serialize(to_json(r->id)));
+      context.answers.push_back(to_json_text(r->id));
     else if (const auto* e = std::get_if<error_response>(&reply); e && e->id)
-      context.answers.push_back(json::serialize(to_json(*e->id)));
+      context.answers.push_back(to_json_text(*e->id));
   }
   return context;
 }
 
-std::optional<request_id> id_from_json(const json::value* v) {
-  if (!v) return std::nullopt;
-  if (v->is_int64()) return v->get_int64();
-  if (v->is_string()) return std::string(v->get_string());
-  return std::nullopt;
-}
 
 }  // namespace
 
@@ -306,7 +298,7 @@ asio::awaitable<void> server_engine::run_request(request req, std::shared_ptr<in
   in_flight_changed_.cancel();
   // A cancelled request is answered by nothing, but it still closes its batch slot.
   co_await asio::this_coro::reset_cancellation_state();
-  if (entry->cancelled) transport_.abandon(json::serialize(to_json(req.id)));
+  if (entry->cancelled) transport_.abandon(to_json_text(req.id));
   try {
     if (!entry->cancelled) co_await answer(std::move(reply), batch);
     if (batch) co_await release(batch);
@@ -332,7 +324,8 @@ asio::awaitable<void> server_engine::release(const batch_ptr& batch) {
 
 asio::awaitable<void> server_engine::handle_notification(notification n) {
   if (n.method == "notifications/cancelled") {
-    if (auto id = id_from_json(n.params.if_contains("requestId"))) cancel(*id);
+    if (const auto* requested = n.params.if_contains("requestId"))
+      if (auto id = parse_request_id(*requested)) cancel(*id);
     co_return;
   }
   if (n.method == "notifications/progress") {

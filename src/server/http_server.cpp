@@ -97,8 +97,10 @@ body_summary summarize(const json::value& body) {
     if (!obj) return;
     const auto* method = obj->if_contains("method");
     const auto* id = obj->if_contains("id");
-    if (!method || !id || id->is_null()) return;
-    out.request_ids.push_back(json::serialize(*id));
+    if (!method || !id) return;
+    const auto request = parse_request_id(*id);
+    if (!request) return;  // the engine answers a bad id; nothing to route
+    out.request_ids.push_back(to_json_text(*request));  // the key the engine's replies carry
     if (*method == "initialize") out.initialize = true;
   };
   if (const auto* batch = body.if_array())

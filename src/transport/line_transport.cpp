@@ -10,6 +10,8 @@
 #include <system_error>
 #include <unistd.h>
 
+extern char** environ;
+
 namespace mcp::detail {
 
 namespace {
@@ -21,6 +23,16 @@ constexpr std::size_t read_chunk_size = 64 * 1024;
 }
 
 }  // namespace
+
+std::map<std::string, std::string> current_environment() {
+  std::map<std::string, std::string> variables;
+  for (char** entry = environ; entry && *entry; ++entry) {
+    const std::string_view text(*entry);
+    if (const auto eq = text.find('='); eq != std::string_view::npos)
+      variables.emplace(text.substr(0, eq), text.substr(eq + 1));
+  }
+  return variables;
+}
 
 void ignore_sigpipe() noexcept {
   static std::once_flag once;

@@ -9,6 +9,8 @@
 
 #include <boost/asio/posix/stream_descriptor.hpp>
 
+#include <map>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -58,6 +60,9 @@ class line_transport : public message_transport {
   std::vector<char> chunk_;
   bool input_ended_ = false;
 };
+
+/// This process's environment variables, by name.
+std::map<std::string, std::string> current_environment();
 
 /// Ignores SIGPIPE once per process, so that writing to a peer that went away
 /// is an error to handle rather than a signal that kills us.

@@ -19,7 +19,6 @@
 #include <system_error>
 #include <unistd.h>
 
-extern char** environ;
 
 namespace mcp {
 
@@ -46,14 +45,7 @@ void close_fd(int& fd) noexcept {
 
 std::vector<std::string> child_environment(const process_options& options) {
   std::map<std::string, std::string> merged;
-  if (options.inherit_environment) {
-    for (char** entry = environ; entry && *entry; ++entry) {
-      const std::string_view text(*entry);
-      const auto eq = text.find('=');
-      if (eq != std::string_view::npos)
-        merged.emplace(std::string(text.substr(0, eq)), std::string(text.substr(eq + 1)));
-    }
-  }
+  if (options.inherit_environment) merged = detail::current_environment();
   for (const auto& [key, value] : options.env) merged[key] = value;
   std::vector<std::string> out;
   out.reserve(merged.size());

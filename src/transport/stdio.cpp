@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-extern char** environ;
 
 namespace mcp {
 
@@ -22,11 +21,7 @@ class stdio_server_transport final : public detail::line_transport {
   transport_metadata metadata() const override {
     transport_metadata m;
     m.kind = "stdio";
-    for (char** entry = environ; entry && *entry; ++entry) {
-      const std::string_view text(*entry);
-      if (const auto eq = text.find('='); eq != std::string_view::npos)
-        m.environment.emplace(text.substr(0, eq), text.substr(eq + 1));
-    }
+    m.environment = detail::current_environment();
     return m;
   }
 };

@@ -22,6 +22,10 @@ using request_id = std::variant<std::int64_t, std::string>;
 
 json::value to_json(const request_id& id);
 std::string to_string(const request_id& id);
+/// The id as JSON text (`7`, `"abc"`): how transports name the request a frame belongs to.
+std::string to_json_text(const request_id& id);
+/// Reads an id: a string, or an integer that fits int64; std::nullopt otherwise.
+std::optional<request_id> parse_request_id(const json::value& value);
 
 struct request {
   request_id id;
