@@ -1005,3 +1005,24 @@ TEST(Http, CancelledCallEndsItsStreamWithoutAResult) {
 
 }  // namespace
 }  // namespace mcp::test
+
+namespace mcp::test {
+namespace {
+
+TEST(Http, RequestWithAMalformedIdDoesNotHangItsPost) {
+  run_http_test([](test_server& s) -> asio::awaitable<void> {
+    http_connection c(co_await asio::this_coro::executor, s.port());
+    const auto session = co_await open_session(c);
+    const auto bad = json::parse(R"({"jsonrpc":"2.0","id":true,"method":"ping"})");
+    const auto req = session_post(bad, session);
+    const auto reply = co_await c.send(req);
+    EXPECT_EQ(reply.status, 202u);  // nothing routable to wait for; the error goes to the GET stream
+    const auto echo = echo_call(2, "still fine");
+    const auto next = session_post(echo, session);
+    const auto fine = co_await c.send(next);
+    EXPECT_EQ(fine.status, 200u);
+  });
+}
+
+}  // namespace
+}  // namespace mcp::test
