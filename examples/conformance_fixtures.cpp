@@ -184,7 +184,12 @@ asio::awaitable<call_tool_result> error_handling(const json::object&, request_co
 // SEP-1699 (pending scenario `server-sse-polling`): over Streamable HTTP the
 // server is to close the POST's SSE stream mid-call and deliver this result
 // on the client's resumed GET stream. Without that transport it simply answers.
-asio::awaitable<call_tool_result> reconnection(const json::object&, request_context&) {
+// Lets the connection of its SSE stream go mid-call; the result reaches the
+// client on the stream it resumes with GET and Last-Event-ID.
+asio::awaitable<call_tool_result> reconnection(const json::object&, request_context& ctx) {
+  ctx.close_stream();
+  asio::steady_timer pause(co_await asio::this_coro::executor, std::chrono::milliseconds(100));
+  co_await pause.async_wait(asio::use_awaitable);
   co_return call_tool_result::text(
       "Reconnection test completed successfully. If you received this, the client properly "
       "reconnected after stream closure.");

@@ -3,9 +3,9 @@
 # Caduceus needs, when they are missing. Safe to run again.
 set -euo pipefail
 
-packages=(g++ cmake ninja-build ccache libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev)
+packages=(g++ cmake ninja-build ccache libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev libssl-dev)
 if [[ "${1:-}" == "--tests" ]]; then
-  packages+=(libgtest-dev libgmock-dev)
+  packages+=(libgtest-dev libgmock-dev openssl)
   command -v node >/dev/null 2>&1 || packages+=(nodejs)
   command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi

@@ -71,6 +71,8 @@ asio::awaitable<void> request_context::notify(std::string method, json::object p
   co_await session_.link_->send_notification(std::move(n), id_text_);
 }
 
+void request_context::close_stream() { session_.link_->close_stream(id_text_); }
+
 asio::awaitable<json::object> request_context::request(std::string method, json::object params,
                                                        std::chrono::milliseconds timeout) {
   co_return co_await session_.link_->send_request(std::move(method), std::move(params), timeout,

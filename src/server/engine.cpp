@@ -5,6 +5,7 @@
 #include <mcp/log.hpp>
 #include <mcp/server/serve.hpp>
 
+#include "../detail/random.hpp"
 #include "../detail/rpc_peer.hpp"
 
 #include <boost/asio/bind_cancellation_slot.hpp>
@@ -18,7 +19,6 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
-#include <random>
 #include <span>
 #include <unordered_map>
 
@@ -30,15 +30,11 @@ constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 // Requests still running after they were cancelled get this long to unwind.
 constexpr std::chrono::milliseconds cancel_grace{1000};
 
-std::string random_session_id() {
-  std::random_device entropy;
-  std::string id;
-  for (int i = 0; i < 4; ++i) {
-    char chunk[9];
-    std::snprintf(chunk, sizeof chunk, "%08x", entropy());
-    id += chunk;
-  }
-  return id;
+// The transport's own session id (Mcp-Session-Id) when it has one, so that
+// logs and handlers name the session the client knows.
+std::string session_id_of(const message_transport& transport) {
+  auto id = transport.metadata().session_id;
+  return id.empty() ? detail::random_hex(16) : id;
 }
 
 // The routing context of a reply: the ids it answers.
@@ -63,7 +59,7 @@ class server_engine {
       : behaviour_(behaviour), transport_(transport), options_(options),
         peer_(transport, {options.max_queued_bytes, options.write_timeout}),
         link_(std::make_shared<link>(this)),
-        session_(std::make_shared<session>(random_session_id(), transport.get_executor())),
+        session_(std::make_shared<session>(session_id_of(transport), transport.get_executor())),
         in_flight_changed_(transport.get_executor()) {
     in_flight_changed_.expires_at(std::chrono::steady_clock::time_point::max());
     session_->link_ = link_;
@@ -98,6 +94,10 @@ class server_engine {
       detail::call_settings settings{.timeout = timeout};
       co_return co_await engine->peer_.call(std::move(method), std::move(params),
                                             std::move(settings), std::move(related));
+    }
+
+    void close_stream(const std::string& related) override {
+      if (engine) engine->transport_.close_stream(related);
     }
 
     server_engine* engine;
@@ -146,7 +146,9 @@ class server_engine {
 asio::awaitable<void> server_engine::run() {
   peer_.start();
   if (options_.assume_initialized) {
-    session_->version_ = *options_.assume_initialized;
+    session_->version_ = options_.assume_initialized->version;
+    session_->client_info_ = options_.assume_initialized->client_info;
+    session_->client_capabilities_ = options_.assume_initialized->client_capabilities;
     lifecycle_.assume_initialized();
     behaviour_.init(*session_);
   }
@@ -274,6 +276,9 @@ json::object server_engine::initialize(const request& req) {
   sdk_log(log_level::info, "session " + session_->id() + " initialized, protocol " +
                                std::string(to_string(version)) + ", client " +
                                session_->client_info_.name);
+  if (options_.on_initialized)
+    options_.on_initialized(
+        negotiated_session{version, session_->client_info_, session_->client_capabilities_});
   return to_json(initialize_result{version, behaviour_.capabilities(), behaviour_.server_info(),
                                    behaviour_.instructions()});
 }

@@ -79,7 +79,11 @@ class memory_transport final : public message_transport {
     co_return;
   }
 
-  transport_metadata metadata() const override { return {"memory", {}, {}, {}}; }
+  transport_metadata metadata() const override {
+    transport_metadata metadata;
+    metadata.kind = "memory";
+    return metadata;
+  }
 
  private:
   asio::any_io_executor executor_;

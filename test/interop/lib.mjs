@@ -607,6 +607,11 @@ async function tapFetch(s, url, init = {}) {
     const parser =
         kind === 'sse'
             ? new SseParser(ev => {
+                  // A priming event (2025-11-25): an id to resume from, no message.
+                  if (ev.data === '' && ev.id !== undefined) {
+                      rec.primed = true;
+                      return;
+                  }
                   if (ev.event !== 'message') {
                       problem(`SSE event of type "${ev.event}" (the SDK ignores it): ${short(ev.data)}`);
                       return;

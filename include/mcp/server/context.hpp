@@ -48,6 +48,8 @@ class connection_link : public std::enable_shared_from_this<connection_link> {
   virtual asio::awaitable<json::object> send_request(std::string method, json::object params,
                                                      std::chrono::milliseconds timeout,
                                                      std::string related) = 0;
+  /// See message_transport::close_stream.
+  virtual void close_stream(const std::string& related) = 0;
 };
 }  // namespace detail
 
@@ -158,6 +160,13 @@ class request_context {
   asio::awaitable<json::object> elicit_url(std::string message, std::string url,
                                            std::string elicitation_id,
                                            std::chrono::milliseconds timeout = std::chrono::minutes(5));
+  /// Over Streamable HTTP, closes the connection that carries this request's
+  /// SSE stream while the request goes on; the client reconnects after the
+  /// server's `retry` interval and resumes the stream with `Last-Event-ID`,
+  /// missing nothing. Lets a long call free its connection (SSE polling,
+  /// 2025-11-25 on; ignored for older versions and other transports).
+  void close_stream();
+
   /// `roots/list`: the client's roots array.
   asio::awaitable<json::array> roots(std::chrono::milliseconds timeout = std::chrono::seconds(30));
 

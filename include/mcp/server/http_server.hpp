@@ -1,15 +1,19 @@
 #pragma once
-// Serves a server behaviour over Streamable HTTP (spec: basic/transports,
-// "Streamable HTTP"): one endpoint that takes POSTed JSON-RPC messages and
-// answers with JSON or an SSE stream, a GET stream for server-initiated
-// messages, DELETE to end a session, and `Mcp-Session-Id` sessions.
+// Serves a server behaviour over HTTP (spec: basic/transports):
+// - Streamable HTTP (2025-03-26 on): one endpoint that takes POSTed JSON-RPC
+//   messages and answers with JSON or a resumable SSE stream, a GET stream
+//   for server-initiated messages, DELETE to end a session;
+// - beside it, the legacy HTTP+SSE transport of 2024-11-05 (a GET stream that
+//   carries everything, and an endpoint for POSTs), on the same sessions.
 //
 // One coroutine per HTTP connection, no thread per connection. The server
 // runs on the executor it is given: run that io_context on one thread (the
 // sessions share state without locks).
 
 #include <mcp/server/behaviour.hpp>
+#include <mcp/server/event_store.hpp>
 #include <mcp/server/serve.hpp>
+#include <mcp/server/session_store.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
@@ -25,7 +29,16 @@ namespace mcp {
 struct http_server_options {
   std::string host = "127.0.0.1";  ///< the address to listen on
   std::uint16_t port = 0;          ///< 0 picks a free port (see local_port)
-  std::string path = "/mcp";       ///< the MCP endpoint
+  std::string path = "/mcp";       ///< the Streamable HTTP endpoint
+  /// The legacy HTTP+SSE transport (2024-11-05): a GET here opens a session
+  /// and its stream, whose first event names the endpoint for its POSTs.
+  /// Empty turns the legacy transport off (it is always off when stateless).
+  std::string legacy_sse_path = "/sse";
+  std::string legacy_messages_path = "/messages";  ///< legacy POSTs, `?sessionId=`
+  /// TLS: PEM files of the certificate chain and of its private key. Both
+  /// empty: plain HTTP.
+  std::string tls_certificate_file = {};
+  std::string tls_private_key_file = {};
   /// Answer every request with application/json, never an SSE stream; what a
   /// handler sends during a call then goes to the session's GET stream.
   bool json_only = false;
@@ -41,8 +54,22 @@ struct http_server_options {
   std::size_t max_header_size = 16 * 1024;
   std::size_t max_sessions = 10'000;  ///< beyond it, initialize gets 503
   std::size_t max_connections = 4096;  ///< beyond it, new connections are closed at once
+  /// SSE streams one session may have open at once (POST streams and its GET
+  /// stream); beyond it a request gets 429.
+  std::size_t max_streams_per_session = 64;
   std::chrono::seconds idle_timeout{30 * 60};
   std::chrono::seconds keep_alive_interval{15};  ///< SSE comment lines on idle streams
+  /// The SSE `retry` the server sends: how long a client waits before it
+  /// resumes a stream whose connection the server closed.
+  std::chrono::milliseconds retry_interval{1000};
+  /// On stop(), calls in flight get this long to finish (their answers are
+  /// still delivered); then they are cancelled and the connections closed.
+  std::chrono::milliseconds shutdown_timeout{10'000};
+  /// Where SSE events are kept for resumption; null: a bounded in-memory store.
+  std::shared_ptr<event_store> events = nullptr;
+  /// Where sessions are recorded; null: in memory. Share one between servers
+  /// (or back it with a shared database) and any of them serves any session.
+  std::shared_ptr<session_store> sessions = nullptr;
   server_options engine = {};
 };
 
@@ -56,9 +83,12 @@ class http_server {
 
   std::uint16_t local_port() const;
 
-  /// Accepts connections until stop(); then ends every session and returns.
+  /// Accepts connections until stop(); returns once every session has ended
+  /// and every connection is closed.
   asio::awaitable<void> run();
-  /// Stops accepting and ends the sessions (their in-flight requests are cancelled).
+  /// Graceful shutdown: stops accepting, lets calls in flight finish and
+  /// deliver their answers within `shutdown_timeout`, then cancels what is
+  /// left and closes every stream and connection.
   void stop();
 
   std::size_t session_count() const;
@@ -68,8 +98,9 @@ class http_server {
   std::shared_ptr<impl> impl_;
 };
 
-/// Serves `behaviour` over HTTP until SIGINT/SIGTERM, printing the endpoint
-/// URL on stdout once listening. Returns the process exit code.
+/// Serves `behaviour` over HTTP until SIGINT/SIGTERM (then shuts down
+/// gracefully), printing the endpoint URL on stdout once listening. Returns
+/// the process exit code.
 int run_http_server(server_behaviour& behaviour, http_server_options options);
 
 }  // namespace mcp

@@ -4,10 +4,21 @@
 #include <mcp/server/behaviour.hpp>
 #include <mcp/transport/transport.hpp>
 
+#include <mcp/protocol/lifecycle.hpp>
+
 #include <chrono>
+#include <functional>
 #include <optional>
 
 namespace mcp {
+
+/// What a handshake settles, and all a server needs to go on serving a
+/// session without one.
+struct negotiated_session {
+  protocol_version version = latest_legacy_version;
+  implementation client_info = {};
+  json::object client_capabilities = {};
+};
 
 struct server_options {
   /// Requests of one session served at once; reading pauses beyond it.
@@ -20,10 +31,14 @@ struct server_options {
   /// After the client ends its input, requests still running get this long to
   /// finish (their replies are still delivered); then they are cancelled.
   std::chrono::milliseconds drain_timeout{10'000};
-  /// Serve without a handshake, as if `initialize` had negotiated this
-  /// version (stateless HTTP: every request stands alone). The client's
-  /// capabilities are then unknown, so requests to the client are refused.
-  std::optional<protocol_version> assume_initialized = std::nullopt;
+  /// Serve without a handshake, as if `initialize` had settled this: for
+  /// stateless HTTP (every request stands alone, the client's capabilities
+  /// are unknown, so requests to the client are refused) and for a session
+  /// a session store recorded earlier, perhaps in another process.
+  std::optional<negotiated_session> assume_initialized = std::nullopt;
+  /// Called once `initialize` has been answered, with what it settled (the
+  /// HTTP server records it in its session store).
+  std::function<void(const negotiated_session&)> on_initialized = nullptr;
 };
 
 /// Serves one connection until the client ends it or `stop` is cancelled

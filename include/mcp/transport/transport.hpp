@@ -38,6 +38,9 @@ struct frame_context {
 struct transport_metadata {
   std::string kind;  ///< "stdio", "memory", "http", ...
   std::string peer;  ///< the remote address, when there is one
+  /// The transport's own session id (HTTP's `Mcp-Session-Id`); the engine
+  /// names its session after it. Empty for transports without one.
+  std::string session_id;
   /// HTTP request headers (lower-case names); the process environment for stdio.
   std::map<std::string, std::string> headers;
   std::map<std::string, std::string> environment;
@@ -79,6 +82,12 @@ class message_transport {
   /// The request with this id (JSON text) will get no answer: it was
   /// cancelled. A transport holding a response open for it can end it.
   virtual void abandon(const std::string& request_id) { (void)request_id; }
+
+  /// Lets go of the connection that carries the stream of this request
+  /// (JSON text id) without ending the stream: the client reconnects and
+  /// resumes it (SSE polling, spec 2025-11-25). Transports without resumable
+  /// streams ignore it.
+  virtual void close_stream(const std::string& request_id) { (void)request_id; }
 
   /// Describes the connection; handlers see it through their context.
   virtual transport_metadata metadata() const { return {}; }

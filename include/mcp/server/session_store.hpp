@@ -1,0 +1,51 @@
+#pragma once
+// Where the HTTP server records its sessions. A session's engine lives in the
+// process that serves it, but the record of what its handshake settled lives
+// here: a process that gets a request for a session it does not hold looks
+// the session up and serves it from the record (with a store shared between
+// processes, a load balancer need not be sticky).
+
+#include <mcp/server/serve.hpp>
+
+#include <boost/asio/awaitable.hpp>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace mcp {
+
+namespace asio = boost::asio;
+
+/// What a session store keeps of one session.
+struct session_record {
+  std::string id;
+  /// Unset until `initialize` has been answered.
+  std::optional<negotiated_session> negotiated = std::nullopt;
+};
+
+/// Keeps session records, each expiring after `ttl` without a `touch`.
+///
+/// @par Thread safety
+/// Called from every thread that serves HTTP; implementations synchronise.
+class session_store {
+ public:
+  virtual ~session_store() = default;
+
+  /// Creates or replaces a record; it expires `ttl` from now.
+  virtual asio::awaitable<void> put(session_record record, std::chrono::seconds ttl) = 0;
+  /// The record, its expiry pushed to `ttl` from now; nullopt when the
+  /// session is unknown, ended or expired.
+  virtual asio::awaitable<std::optional<session_record>> touch(std::string id,
+                                                               std::chrono::seconds ttl) = 0;
+  /// Whether the record still exists (and has not expired), without touching it.
+  virtual asio::awaitable<bool> alive(std::string id) = 0;
+  /// Ends a session (DELETE, or idle expiry).
+  virtual asio::awaitable<void> remove(std::string id) = 0;
+};
+
+/// A session store in this process's memory.
+std::shared_ptr<session_store> make_memory_session_store();
+
+}  // namespace mcp

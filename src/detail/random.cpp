@@ -1,0 +1,31 @@
+#include "random.hpp"
+
+#include <cerrno>
+#include <system_error>
+#include <vector>
+
+#include <sys/random.h>
+
+namespace mcp::detail {
+
+std::string random_hex(std::size_t bytes) {
+  std::vector<unsigned char> raw(bytes);
+  for (std::size_t got = 0; got < bytes;) {
+    const auto n = ::getrandom(raw.data() + got, bytes - got, 0);
+    if (n > 0) {
+      got += static_cast<std::size_t>(n);
+    } else if (errno != EINTR) {
+      throw std::system_error(errno, std::generic_category(), "getrandom");
+    }
+  }
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string text;
+  text.reserve(bytes * 2);
+  for (const auto b : raw) {
+    text += digits[b >> 4];
+    text += digits[b & 15];
+  }
+  return text;
+}
+
+}  // namespace mcp::detail

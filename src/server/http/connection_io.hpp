@@ -1,0 +1,65 @@
+#pragma once
+// The byte stream under one HTTP connection, plain TCP or TLS, behind one
+// small interface so that the HTTP rules are written and compiled once.
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/empty_body.hpp>
+#include <boost/beast/http/message_generator.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/string_body.hpp>
+
+#include <chrono>
+#include <memory>
+#include <string_view>
+
+namespace boost::asio::ssl {
+class context;
+}
+
+namespace mcp::detail {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+
+using http_request = http::request<http::string_body>;
+using request_parser = http::request_parser<http::string_body>;
+
+class connection_io {
+ public:
+  virtual ~connection_io() = default;
+
+  /// Reads one request within `timeout`; the error says why not
+  /// (end_of_stream, body_limit, header_limit, timeout...).
+  virtual asio::awaitable<boost::system::error_code> read(beast::flat_buffer& buffer,
+                                                          request_parser& parser,
+                                                          std::chrono::seconds timeout) = 0;
+  /// Writes a whole response. Throws system_error (also on the write timeout).
+  virtual asio::awaitable<void> write(http::message_generator message) = 0;
+  /// Writes the head of a response whose body follows in write_bytes.
+  virtual asio::awaitable<void> write_header(http::response<http::empty_body>& head) = 0;
+  virtual asio::awaitable<void> write_bytes(std::string_view bytes) = 0;
+  /// Completes when the peer closes the connection or it fails. Bytes the
+  /// peer sends meanwhile are discarded; returns whether there were any.
+  virtual asio::awaitable<bool> wait_closed() = 0;
+
+  virtual asio::ip::tcp::endpoint remote_endpoint() const = 0;
+  /// Stops reading (graceful shutdown: a connection idle between requests ends).
+  virtual void stop_reading() = 0;
+  /// Ends the connection (for TLS, with close_notify), within a deadline.
+  virtual asio::awaitable<void> close() = 0;
+};
+
+/// A plain TCP connection; every write must complete within `write_timeout`.
+std::unique_ptr<connection_io> make_tcp_io(asio::ip::tcp::socket socket,
+                                           std::chrono::seconds write_timeout);
+
+/// A TLS connection; the handshake runs within `write_timeout`. Throws
+/// system_error when the handshake fails.
+asio::awaitable<std::unique_ptr<connection_io>> make_tls_io(asio::ip::tcp::socket socket,
+                                                            asio::ssl::context& tls,
+                                                            std::chrono::seconds write_timeout);
+
+}  // namespace mcp::detail

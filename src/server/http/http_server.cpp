@@ -1,0 +1,358 @@
+// The HTTP server's frame: the listener, one coroutine per connection, the
+// session table with idle expiry, and graceful shutdown. The transport rules
+// live in streamable.cpp and legacy_sse.cpp.
+
+#include "server_impl.hpp"
+
+#include "../../detail/random.hpp"
+
+#include <mcp/log.hpp>
+#include <mcp/protocol/jsonrpc.hpp>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/http/error.hpp>
+
+#include <csignal>
+#include <cstdio>
+
+namespace mcp {
+
+namespace {
+
+constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
+constexpr std::chrono::seconds request_read_timeout{60};  // idle keep-alive connections
+constexpr std::chrono::seconds write_timeout{30};
+constexpr std::chrono::milliseconds quiet_poll{100};
+
+}  // namespace
+
+http_server::impl::impl(asio::any_io_executor ex, server_behaviour& b, http_server_options o)
+    : executor(ex),
+      behaviour(b),
+      options(std::move(o)),
+      events(options.events ? options.events : make_memory_event_store()),
+      store(options.sessions ? options.sessions : make_memory_session_store()),
+      acceptor(ex),
+      reaper(ex),
+      quiet(ex) {
+  if (!options.tls_certificate_file.empty() || !options.tls_private_key_file.empty()) {
+    tls.emplace(asio::ssl::context::tls_server);
+    tls->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+                     asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
+                     asio::ssl::context::no_tlsv1_1);
+    tls->use_certificate_chain_file(options.tls_certificate_file);
+    tls->use_private_key_file(options.tls_private_key_file, asio::ssl::context::pem);
+  }
+  const tcp::endpoint endpoint(asio::ip::make_address(options.host), options.port);
+  acceptor.open(endpoint.protocol());
+  acceptor.set_option(asio::socket_base::reuse_address(true));
+  acceptor.bind(endpoint);
+  acceptor.listen();
+  loopback_only = endpoint.address().is_loopback();
+}
+
+http_server::http_server(asio::any_io_executor ex, server_behaviour& behaviour,
+                         http_server_options options)
+    : impl_(std::make_shared<impl>(ex, behaviour, std::move(options))) {}
+
+http_server::~http_server() = default;
+
+std::uint16_t http_server::local_port() const { return impl_->acceptor.local_endpoint().port(); }
+
+std::size_t http_server::session_count() const { return impl_->sessions.size(); }
+
+asio::awaitable<void> http_server::run() {
+  auto self = impl_;
+  asio::co_spawn(self->executor, self->reap_idle_sessions(), asio::detached);
+  co_await self->accept_loop();
+  co_await self->wait_until_quiet();
+}
+
+void http_server::stop() { impl_->begin_shutdown(); }
+
+void http_server::impl::begin_shutdown() {
+  if (stopping) return;
+  stopping = true;
+  boost::system::error_code ignored;
+  acceptor.close(ignored);
+  reaper.cancel();
+  // Each session's engine sees the end of its input: it finishes what runs
+  // (answers still go out on their streams), then the session ends.
+  for (auto& [id, entry] : sessions) entry.transport->end_input();
+  // Connections waiting for their next request end now; busy ones end after
+  // their response (keep_alive() is false from here on).
+  for (auto& [n, connection] : connections)
+    if (!connection.busy) connection.io->stop_reading();
+}
+
+void http_server::impl::force_shutdown() {
+  std::vector<std::string> ids;
+  for (const auto& [id, entry] : sessions) ids.push_back(id);
+  for (const auto& id : ids) end_session(id);
+  for (auto& [n, connection] : connections) connection.io->stop_reading();
+}
+
+asio::awaitable<void> http_server::impl::wait_until_quiet() {
+  const auto deadline = clock::now() + options.shutdown_timeout;
+  bool forced = false;
+  while (!sessions.empty() || !connections.empty()) {
+    if (!forced && clock::now() >= deadline) {
+      sdk_log(log_level::warn, "shutdown deadline passed; cancelling what is left");
+      force_shutdown();
+      forced = true;
+    }
+    quiet.expires_after(quiet_poll);
+    co_await quiet.async_wait(as_tuple_awaitable);
+  }
+}
+
+asio::awaitable<void> http_server::impl::forget_session(std::string id) {
+  events->forget(id);
+  co_await store->remove(std::move(id));
+}
+
+void http_server::impl::end_session(const std::string& id) {
+  const auto it = sessions.find(id);
+  if (it == sessions.end()) return;
+  auto& entry = it->second;
+  asio::co_spawn(executor, entry.transport->close(), asio::detached);
+  entry.stop->emit(asio::cancellation_type::terminal);
+}
+
+asio::awaitable<http_server::impl::session_lookup> http_server::impl::find_session(
+    connection_io& io, const http_request& req, std::string_view header) {
+  if (header.empty())
+    co_return session_lookup{nullptr, http::status::bad_request, "Bad Request: Mcp-Session-Id header is required"};
+  std::string id(header);
+  const auto now = clock::now();
+  // Legacy sessions are reached through their own endpoint only.
+  if (const auto it = sessions.find(id);
+      it != sessions.end() && !it->second.transport->closed() && !it->second.legacy) {
+    auto& entry = it->second;
+    entry.last_activity = now;
+    // The store's clock only needs to beat its expiry, not every request.
+    if (!entry.legacy && now - entry.last_store_touch > options.idle_timeout / 4) {
+      entry.last_store_touch = now;
+      asio::co_spawn(executor, store->touch(id, options.idle_timeout), asio::detached);
+    }
+    co_return session_lookup{entry.transport, http::status::ok, {}};
+  }
+  session_lookup unknown{nullptr, http::status::not_found, "Not Found: unknown or expired session"};
+  if (sessions.contains(id) || stopping) co_return unknown;
+  // Not served here (any more): another server sharing the store may have
+  // opened it. Serve it from what its handshake settled.
+  auto record = co_await store->touch(id, options.idle_timeout);
+  if (!record || !record->negotiated || sessions.contains(id) || stopping) co_return unknown;
+  if (sessions.size() >= options.max_sessions)
+    co_return session_lookup{nullptr, http::status::service_unavailable, "Service Unavailable: too many sessions"};
+  sdk_log(log_level::info, "session " + id + " resumed from the session store");
+  auto engine = options.engine;
+  engine.assume_initialized = *record->negotiated;
+  auto transport = start_session(id, req, io, std::move(engine), false);
+  co_return session_lookup{transport, http::status::ok, {}};
+}
+
+std::shared_ptr<http_session_transport> http_server::impl::start_session(const http_request& req,
+                                                                         connection_io& io,
+                                                                         server_options engine,
+                                                                         bool legacy) {
+  return start_session(detail::random_hex(16), req, io, std::move(engine), legacy);
+}
+
+std::shared_ptr<http_session_transport> http_server::impl::start_session(std::string id,
+                                                                         const http_request& req,
+                                                                         connection_io& io,
+                                                                         server_options engine,
+                                                                         bool legacy) {
+  transport_metadata metadata;
+  metadata.kind = "http";
+  const auto peer = io.remote_endpoint();
+  metadata.peer = peer.address().to_string() + ":" + std::to_string(peer.port());
+  metadata.headers = detail::header_map(req);
+  auto transport = std::make_shared<http_session_transport>(executor, id, std::move(metadata), events);
+  if (legacy) transport->set_legacy();
+  if (engine.assume_initialized) transport->set_version(engine.assume_initialized->version);
+  const bool recorded = !legacy && !options.stateless;
+  if (recorded) {
+    engine.on_initialized = [self = shared_from_this(), weak = std::weak_ptr(transport), id](
+                                const negotiated_session& negotiated) {
+      if (auto t = weak.lock()) t->set_version(negotiated.version);
+      session_record record{id, negotiated};
+      asio::co_spawn(self->executor, self->store->put(std::move(record), self->options.idle_timeout),
+                     asio::detached);
+    };
+  }
+  auto& entry = sessions[id];
+  entry.transport = transport;
+  entry.legacy = legacy;
+  asio::co_spawn(executor, serve(behaviour, *transport, std::move(engine)),
+                 asio::bind_cancellation_slot(entry.stop->slot(), [self = shared_from_this(), id, stop = entry.stop](
+                                                                      std::exception_ptr) {
+                   self->sessions.erase(id);
+                   self->quiet.cancel();
+                 }));
+  return transport;
+}
+
+asio::awaitable<void> http_server::impl::accept_loop() {
+  while (!stopping) {
+    auto [ec, socket] = co_await acceptor.async_accept(as_tuple_awaitable);
+    if (ec) {
+      if (stopping || ec == asio::error::operation_aborted) break;
+      sdk_log(log_level::warn, "accept failed: " + ec.message());
+      continue;
+    }
+    if (connections.size() >= options.max_connections) {
+      sdk_log(log_level::warn, "connection limit reached; closing a new connection");
+      boost::system::error_code ignored;
+      socket.close(ignored);
+      continue;
+    }
+    asio::co_spawn(executor, serve_connection(std::move(socket)), asio::detached);
+  }
+}
+
+asio::awaitable<void> http_server::impl::reap_idle_sessions() {
+  const auto period = std::min<clock::duration>(options.idle_timeout / 2, std::chrono::seconds(30));
+  while (!stopping) {
+    reaper.expires_after(period);
+    co_await reaper.async_wait(as_tuple_awaitable);
+    if (stopping) break;
+    const auto now = clock::now();
+    std::vector<std::string> idle;
+    // A legacy session lives as long as its stream: it is not reaped.
+    for (const auto& [id, entry] : sessions)
+      if (!entry.legacy && now - entry.last_activity > options.idle_timeout && !entry.transport->closed())
+        idle.push_back(id);
+    for (const auto& id : idle) {
+      const auto it = sessions.find(id);
+      if (it == sessions.end()) continue;
+      // Another server sharing the store may have kept the session busy: then
+      // only this server's copy ends.
+      const bool elsewhere = co_await store->alive(id);
+      if (!elsewhere) {
+        sdk_log(log_level::info, "session " + id + " expired");
+        co_await forget_session(id);
+      }
+      end_session(id);
+    }
+  }
+}
+
+asio::awaitable<void> http_server::impl::serve_connection(tcp::socket socket) {
+  std::unique_ptr<connection_io> io;
+  try {
+    if (tls)
+      io = co_await detail::make_tls_io(std::move(socket), *tls, write_timeout);
+    else
+      io = detail::make_tcp_io(std::move(socket), write_timeout);
+  } catch (const std::exception& e) {
+    sdk_log(log_level::debug, std::string("TLS handshake failed: ") + e.what());
+    co_return;
+  }
+  const auto number = next_connection++;
+  connections[number] = connection_entry{io.get(), false};
+  beast::flat_buffer buffer;
+  try {
+    while (!stopping) {
+      detail::request_parser parser;
+      parser.body_limit(options.max_body_size);
+      parser.header_limit(static_cast<std::uint32_t>(options.max_header_size));
+      const auto ec = co_await io->read(buffer, parser, request_read_timeout);
+      if (ec == http::error::body_limit) {
+        http_request head = parser.get();
+        co_await reply_error(*io, head, http::status::payload_too_large, errc::invalid_request,
+                             "Payload Too Large: the body exceeds " + std::to_string(options.max_body_size) + " bytes");
+        break;
+      }
+      if (ec == http::error::header_limit) {
+        http_request head;
+        co_await reply_status(*io, head, http::status::request_header_fields_too_large);
+        break;
+      }
+      if (ec) break;  // end of stream, timeout, reset, malformed HTTP: nothing to answer
+      auto req = parser.release();
+      connections[number].busy = true;
+      const bool keep_alive = co_await dispatch(*io, req);
+      connections[number].busy = false;
+      if (!keep_alive) break;
+    }
+  } catch (const std::exception& e) {
+    sdk_log(log_level::debug, std::string("HTTP connection ended: ") + e.what());
+  }
+  connections.erase(number);
+  quiet.cancel();
+  co_await io->close();
+}
+
+asio::awaitable<bool> http_server::impl::dispatch(connection_io& io, http_request& req) {
+  const std::string_view target = req.target();
+  const auto path = target.substr(0, target.find('?'));
+  const bool legacy_enabled = !options.stateless && !options.legacy_sse_path.empty();
+  const bool legacy_stream = legacy_enabled && path == options.legacy_sse_path;
+  const bool legacy_post = legacy_enabled && path == options.legacy_messages_path;
+  if (path != options.path && !legacy_stream && !legacy_post)
+    co_return co_await reply_status(io, req, http::status::not_found);
+  if (auto refusal = detail::origin_refusal(req, loopback_only, options.allowed_hosts, options.allowed_origins))
+    co_return co_await reply_error(io, req, http::status::forbidden, errc::invalid_request, *refusal);
+  if (stopping)
+    co_return co_await reply_error(io, req, http::status::service_unavailable, errc::internal_error,
+                                   "Service Unavailable: the server is shutting down");
+  if (legacy_stream && req.method() == http::verb::get) co_return co_await handle_legacy_stream(io, req);
+  if (legacy_post && req.method() == http::verb::post) co_return co_await handle_legacy_post(io, req);
+  if (legacy_stream || legacy_post) {
+    http::response<http::empty_body> res{http::status::method_not_allowed, req.version()};
+    res.set(http::field::allow, legacy_stream ? "GET" : "POST");
+    res.keep_alive(keep_alive(req));
+    res.prepare_payload();
+    co_await io.write(http::message_generator(std::move(res)));
+    co_return keep_alive(req);
+  }
+  if (const auto version = req["MCP-Protocol-Version"]; !version.empty() && !parse_protocol_version(version))
+    co_return co_await reply_error(io, req, http::status::bad_request, errc::invalid_request,
+                                   "Bad Request: unsupported MCP-Protocol-Version " + std::string(version));
+  if (req.method() == http::verb::post) co_return co_await handle_post(io, req);
+  // Stateless serving has no sessions, so no GET stream and nothing to DELETE.
+  if (!options.stateless && req.method() == http::verb::get) co_return co_await handle_get(io, req);
+  if (!options.stateless && req.method() == http::verb::delete_) co_return co_await handle_delete(io, req);
+  http::response<http::empty_body> res{http::status::method_not_allowed, req.version()};
+  res.set(http::field::allow, options.stateless ? "POST" : "GET, POST, DELETE");
+  res.keep_alive(keep_alive(req));
+  res.prepare_payload();  // Content-Length: 0, or the client reads until the connection closes
+  co_await io.write(http::message_generator(std::move(res)));
+  co_return keep_alive(req);
+}
+
+int run_http_server(server_behaviour& behaviour, http_server_options options) {
+  asio::io_context io(1);
+  const bool secure = !options.tls_certificate_file.empty();
+  const auto host = options.host;
+  const auto path = options.path;
+  http_server server(io.get_executor(), behaviour, std::move(options));
+  // The first line of stdout is the endpoint: scripts start us with port 0 and read it.
+  std::printf("%s://%s:%u%s\n", secure ? "https" : "http", host.c_str(),
+              static_cast<unsigned>(server.local_port()), path.c_str());
+  std::fflush(stdout);
+  asio::signal_set signals(io, SIGINT, SIGTERM);
+  signals.async_wait([&](const boost::system::error_code& ec, int) {
+    if (!ec) {
+      sdk_log(log_level::info, "shutting down");
+      server.stop();
+    }
+  });
+  int exit_code = 0;
+  asio::co_spawn(io, server.run(), [&](std::exception_ptr failure) {
+    signals.cancel();
+    if (failure) exit_code = 1;
+  });
+  io.run();
+  return exit_code;
+}
+
+}  // namespace mcp

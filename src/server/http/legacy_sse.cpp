@@ -1,0 +1,80 @@
+// The HTTP+SSE transport of 2024-11-05 (spec 2024-11-05: basic/transports),
+// served beside Streamable HTTP as the 2025-03-26 backwards-compatibility
+// section describes: a GET opens a session whose one SSE stream carries every
+// message to the client, starting with an `endpoint` event that names where
+// to POST; each POST is answered 202 and its replies go to the stream. The
+// session ends when its stream does.
+
+#include "server_impl.hpp"
+#include "sse.hpp"
+
+#include <mcp/log.hpp>
+#include <mcp/protocol/jsonrpc.hpp>
+
+#include <boost/json/parse.hpp>
+#include <boost/url/parse.hpp>
+
+namespace mcp {
+
+namespace {
+
+// The `sessionId` query parameter of a legacy POST, or empty.
+std::string session_id_param(std::string_view target) {
+  auto url = boost::urls::parse_origin_form(target);
+  if (!url) return {};
+  const auto params = url->params();
+  const auto it = params.find("sessionId");
+  return it == params.end() ? std::string() : std::string((*it).value);
+}
+
+}  // namespace
+
+asio::awaitable<bool> http_server::impl::handle_legacy_stream(connection_io& io, http_request& req) {
+  if (!detail::accepts(req, "text/event-stream"))
+    co_return co_await reply_error(io, req, http::status::not_acceptable, errc::invalid_request,
+                                   "Not Acceptable: Accept must list text/event-stream");
+  if (sessions.size() >= options.max_sessions)
+    co_return co_await reply_error(io, req, http::status::service_unavailable, errc::internal_error,
+                                   "Service Unavailable: too many sessions");
+  auto session = start_session(req, io, options.engine, true);
+  const auto id = session->id();
+  auto stream = session->open_standalone();
+  stream_start start;
+  // A relative URI: the client resolves it against the stream's URL, so it
+  // works behind proxies that rewrite the host.
+  start.preamble = detail::sse_event({}, options.legacy_messages_path + "?sessionId=" + id, "endpoint");
+  bool keep = false;
+  std::exception_ptr failure;
+  try {
+    keep = co_await write_event_stream(io, req, *session, stream, std::move(start));
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  end_session(id);  // the stream was the session
+  if (failure) std::rethrow_exception(failure);
+  co_return keep;
+}
+
+asio::awaitable<bool> http_server::impl::handle_legacy_post(connection_io& io, http_request& req) {
+  const auto id = session_id_param(req.target());
+  if (id.empty())
+    co_return co_await reply_error(io, req, http::status::bad_request, errc::invalid_request,
+                                   "Bad Request: the sessionId query parameter is required");
+  const auto it = sessions.find(id);
+  if (it == sessions.end() || !it->second.legacy || it->second.transport->closed())
+    co_return co_await reply_error(io, req, http::status::not_found, errc::invalid_request,
+                                   "Not Found: unknown or ended session");
+  if (!req[http::field::content_type].starts_with("application/json"))
+    co_return co_await reply_error(io, req, http::status::unsupported_media_type, errc::invalid_request,
+                                   "Unsupported Media Type: Content-Type must be application/json");
+  boost::system::error_code ec;
+  json::parse(req.body(), ec);
+  if (ec)
+    co_return co_await reply_error(io, req, http::status::bad_request, errc::parse_error,
+                                   "Parse error: " + ec.message());
+  it->second.last_activity = std::chrono::steady_clock::now();
+  it->second.transport->deliver(std::move(req.body()));
+  co_return co_await reply(io, req, http::status::accepted, "Accepted", "text/plain", {});
+}
+
+}  // namespace mcp

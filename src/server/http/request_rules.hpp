@@ -1,0 +1,42 @@
+#pragma once
+// The header rules of the MCP HTTP transports that need no server state:
+// content negotiation, DNS-rebinding protection, and what a POST body holds.
+
+#include "connection_io.hpp"
+
+#include <boost/json/value.hpp>
+
+#include <map>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mcp::detail {
+
+/// Whether `Accept` admits `type` (an absent header admits everything).
+bool accepts(const http_request& req, std::string_view type);
+
+/// A client that lists text/event-stream before application/json prefers a
+/// stream even for a quick answer.
+bool prefers_event_stream(const http_request& req);
+
+/// Why `Host` or `Origin` is refused, if it is: on loopback only localhost
+/// names and `allowed_hosts` may be the Host; an Origin must be a localhost
+/// one or listed in `allowed_origins`.
+std::optional<std::string> origin_refusal(const http_request& req, bool loopback_only,
+                                          const std::vector<std::string>& allowed_hosts,
+                                          const std::vector<std::string>& allowed_origins);
+
+/// What routing needs to know of a POST body (the engine parses it proper).
+struct body_summary {
+  std::vector<std::string> request_ids;  // JSON texts of the ids of its requests
+  bool initialize = false;
+};
+body_summary summarize(const boost::json::value& body);
+
+/// The request's headers with lower-case names, for transport_metadata.
+std::map<std::string, std::string> header_map(const http_request& req);
+
+}  // namespace mcp::detail

@@ -1,0 +1,139 @@
+// Writing responses: whole ones (JSON, errors, bare statuses) and SSE
+// streams, which run until their stream ends, the client goes, or the
+// server lets the connection go while the stream goes on (SSE polling).
+
+#include "server_impl.hpp"
+#include "sse.hpp"
+
+#include <mcp/protocol/jsonrpc.hpp>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <cstdio>
+
+namespace mcp {
+
+namespace {
+
+constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
+
+// One chunk of a chunked HTTP/1.1 body.
+std::string chunk(std::string_view data) {
+  char size[20];
+  const int n = std::snprintf(size, sizeof size, "%zx\r\n", data.size());
+  std::string out(size, static_cast<std::size_t>(n));
+  out += data;
+  out += "\r\n";
+  return out;
+}
+
+constexpr std::string_view last_chunk = "0\r\n\r\n";
+
+}  // namespace
+
+asio::awaitable<bool> http_server::impl::reply(connection_io& io, const http_request& req,
+                                               http::status status, std::string body,
+                                               std::string_view content_type,
+                                               std::string_view session_header) {
+  http::response<http::string_body> res{status, req.version() ? req.version() : 11};
+  if (!content_type.empty() && !body.empty()) res.set(http::field::content_type, content_type);
+  if (!session_header.empty()) res.set("Mcp-Session-Id", session_header);
+  res.body() = std::move(body);
+  res.keep_alive(keep_alive(req));
+  res.prepare_payload();
+  co_await io.write(http::message_generator(std::move(res)));
+  co_return keep_alive(req);
+}
+
+asio::awaitable<bool> http_server::impl::reply_error(connection_io& io, const http_request& req,
+                                                     http::status status, int code, std::string message) {
+  std::string body = serialize(make_error({}, code, std::move(message)));
+  co_return co_await reply(io, req, status, std::move(body), "application/json", {});
+}
+
+asio::awaitable<bool> http_server::impl::reply_status(connection_io& io, const http_request& req,
+                                                      http::status status) {
+  co_return co_await reply(io, req, status, {}, {}, {});
+}
+
+namespace {
+
+// Writes the events of `stream` until it is done, released, or writing fails.
+// Returns whether the stream ended (rather than being released).
+asio::awaitable<bool> pump_events(connection_io& io, message_stream& stream, std::uint64_t written,
+                                  std::chrono::seconds keep_alive_interval,
+                                  std::chrono::milliseconds retry) {
+  for (;;) {
+    while (!stream.pending.empty()) {
+      auto event = std::move(stream.pending.front());
+      stream.pending.pop_front();
+      if (event.seq != 0 && event.seq <= written) continue;  // replayed already
+      written = std::max(written, event.seq);
+      const auto id = stream.resumable ? stream.event_id(event.seq) : std::string();
+      co_await io.write_bytes(chunk(detail::sse_event(id, event.data)));
+    }
+    if (stream.done) co_return true;
+    if (stream.release_requested) {
+      co_await io.write_bytes(chunk(detail::sse_retry(retry)));
+      co_return false;
+    }
+    stream.wake.expires_after(keep_alive_interval);
+    auto [ec] = co_await stream.wake.async_wait(as_tuple_awaitable);
+    if (!ec) co_await io.write_bytes(chunk(detail::sse_keep_alive));  // quiet for a while
+  }
+}
+
+}  // namespace
+
+asio::awaitable<bool> http_server::impl::write_event_stream(connection_io& io, const http_request& req,
+                                                            http_session_transport& session,
+                                                            std::shared_ptr<message_stream> stream,
+                                                            stream_start start) {
+  http::response<http::empty_body> head{http::status::ok, req.version()};
+  head.set(http::field::content_type, "text/event-stream");
+  head.set(http::field::cache_control, "no-cache");
+  if (!start.session_header.empty()) head.set("Mcp-Session-Id", start.session_header);
+  head.keep_alive(keep_alive(req));
+  head.chunked(true);
+
+  // The stream stays attached to this response until it returns, whatever
+  // happens; afterwards what the stream gets is kept for a resumption.
+  bool ended = false;
+  bool client_spoke = false;
+  std::exception_ptr failure;
+  try {
+    co_await io.write_header(head);
+    std::string opening = start.preamble;
+    if (start.prime) opening += detail::sse_priming_event(stream->event_id(0), options.retry_interval);
+    std::uint64_t written = 0;
+    for (const auto& event : start.replay) {
+      opening += detail::sse_event(stream->event_id(event.seq), event.data);
+      written = event.seq;
+    }
+    if (!opening.empty()) co_await io.write_bytes(chunk(opening));
+    using namespace asio::experimental::awaitable_operators;
+    // Racing a read: a client that goes away is noticed at once, so its
+    // stream is free for the resumption that follows.
+    auto outcome = co_await (pump_events(io, *stream, written, options.keep_alive_interval,
+                                         options.retry_interval) ||
+                             io.wait_closed());
+    if (outcome.index() == 0) {
+      ended = std::get<0>(outcome);
+      co_await io.write_bytes(last_chunk);
+    } else {
+      client_spoke = std::get<1>(outcome);
+    }
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  session.detach(*stream);
+  if (failure) std::rethrow_exception(failure);
+  // A released stream goes on elsewhere: close this connection, as the spec's
+  // polling expects. A client that sent bytes mid-stream broke HTTP framing.
+  co_return ended && !client_spoke && keep_alive(req);
+}
+
+}  // namespace mcp

@@ -1,0 +1,140 @@
+#pragma once
+// The state of an http_server, shared by the files that implement it:
+// http_server.cpp (listener, connections, sessions, shutdown), streamable.cpp
+// (POST / GET / DELETE of Streamable HTTP), legacy_sse.cpp (the 2024-11-05
+// transport) and responses.cpp (writing JSON and SSE responses).
+
+#include <mcp/server/http_server.hpp>
+
+#include "connection_io.hpp"
+#include "request_rules.hpp"
+#include "session_transport.hpp"
+
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace mcp {
+
+using tcp = asio::ip::tcp;
+namespace beast = detail::beast;
+using detail::connection_io;
+using detail::http_request;
+using detail::http_session_transport;
+using detail::message_stream;
+namespace http = detail::http;
+
+struct http_server::impl : std::enable_shared_from_this<impl> {
+  using clock = std::chrono::steady_clock;
+
+  struct session_entry {
+    std::shared_ptr<http_session_transport> transport;
+    // Cancels the session's engine, so that ending a session cancels its
+    // in-flight requests instead of draining them: nothing they send could
+    // reach the client once its streams are closed.
+    std::shared_ptr<asio::cancellation_signal> stop = std::make_shared<asio::cancellation_signal>();
+    clock::time_point last_activity = clock::now();
+    clock::time_point last_store_touch = clock::now();
+    bool legacy = false;  // ends with its one stream; not in the session store
+  };
+
+  struct connection_entry {
+    connection_io* io = nullptr;
+    bool busy = false;  // between reading a request and finishing its response
+  };
+
+  // The live session a request names, or why not (400 without an id, 404 unknown or ended).
+  struct session_lookup {
+    std::shared_ptr<http_session_transport> session;
+    http::status status = http::status::ok;
+    std::string refusal;
+  };
+
+  // How an SSE response starts: the session id header (on initialize), a
+  // priming event, and events replayed from the store.
+  struct stream_start {
+    std::string session_header;
+    bool prime = false;
+    std::vector<stored_event> replay;
+    std::string preamble;  // raw SSE text written first (the legacy endpoint event)
+  };
+
+  impl(asio::any_io_executor ex, server_behaviour& b, http_server_options o);
+
+  // http_server.cpp
+  asio::awaitable<void> accept_loop();
+  asio::awaitable<void> serve_connection(tcp::socket socket);
+  asio::awaitable<bool> dispatch(connection_io& io, http_request& req);
+  asio::awaitable<void> reap_idle_sessions();
+  asio::awaitable<void> wait_until_quiet();
+  // The session `id` names: served here, or resumed from the session store.
+  asio::awaitable<session_lookup> find_session(connection_io& io, const http_request& req,
+                                               std::string_view id);
+  std::shared_ptr<http_session_transport> start_session(const http_request& req, connection_io& io,
+                                                        server_options engine, bool legacy);
+  std::shared_ptr<http_session_transport> start_session(std::string id, const http_request& req,
+                                                        connection_io& io, server_options engine,
+                                                        bool legacy);
+  // Ends this server's copy of a session (its calls in flight are cancelled).
+  void end_session(const std::string& id);
+  // Ends a session for good: its record and its events go.
+  asio::awaitable<void> forget_session(std::string id);
+  void begin_shutdown();
+  void force_shutdown();
+
+  // streamable.cpp
+  asio::awaitable<bool> handle_post(connection_io& io, http_request& req);
+  asio::awaitable<bool> handle_stateless_post(connection_io& io, http_request& req,
+                                              const detail::body_summary& summary);
+  asio::awaitable<bool> answer_post(connection_io& io, http_request& req,
+                                    std::shared_ptr<http_session_transport> session,
+                                    const std::vector<std::string>& request_ids,
+                                    std::string session_header);
+  asio::awaitable<bool> handle_get(connection_io& io, http_request& req);
+  asio::awaitable<bool> resume_stream(connection_io& io, http_request& req,
+                                      std::shared_ptr<http_session_transport> session,
+                                      std::string_view last_event_id);
+  asio::awaitable<bool> handle_delete(connection_io& io, http_request& req);
+
+  // legacy_sse.cpp
+  asio::awaitable<bool> handle_legacy_stream(connection_io& io, http_request& req);
+  asio::awaitable<bool> handle_legacy_post(connection_io& io, http_request& req);
+
+  // responses.cpp
+  asio::awaitable<bool> reply(connection_io& io, const http_request& req, http::status status,
+                              std::string body, std::string_view content_type,
+                              std::string_view session_header);
+  asio::awaitable<bool> reply_error(connection_io& io, const http_request& req, http::status status,
+                                    int code, std::string message);
+  asio::awaitable<bool> reply_status(connection_io& io, const http_request& req, http::status status);
+  asio::awaitable<bool> write_event_stream(connection_io& io, const http_request& req,
+                                           http_session_transport& session,
+                                           std::shared_ptr<message_stream> stream,
+                                           stream_start start);
+  bool keep_alive(const http_request& req) const { return req.keep_alive() && !stopping; }
+
+  asio::any_io_executor executor;
+  server_behaviour& behaviour;
+  http_server_options options;
+  std::shared_ptr<event_store> events;
+  std::shared_ptr<session_store> store;
+  std::optional<asio::ssl::context> tls;
+  tcp::acceptor acceptor;
+  asio::steady_timer reaper;   // cancelled by stop(), so that nothing outlives run()
+  asio::steady_timer quiet;    // cancelled whenever a session or connection ends
+  bool loopback_only = true;
+  bool stopping = false;
+  std::map<std::string, session_entry> sessions;
+  std::map<std::uint64_t, connection_entry> connections;
+  std::uint64_t next_connection = 0;
+};
+
+}  // namespace mcp

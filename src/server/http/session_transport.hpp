@@ -1,0 +1,135 @@
+#pragma once
+// One MCP session over HTTP, seen by the engine as an ordinary message
+// transport: POST bodies are its inbound frames, and each outgoing frame is
+// routed to the stream that asked for it (a POST's response) or to the
+// session's standalone stream (the GET stream; for the legacy HTTP+SSE
+// transport, the one stream that carries everything).
+//
+// A stream outlives the HTTP connection that carries it. Once it is an SSE
+// stream, every event is recorded in the event store; when the connection
+// drops (or a handler lets it go), events go on into the store, and a GET
+// with `Last-Event-ID` replays them and attaches a new connection.
+
+#include <mcp/protocol/versions.hpp>
+#include <mcp/server/event_store.hpp>
+#include <mcp/transport/transport.hpp>
+
+#include <boost/asio/steady_timer.hpp>
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace mcp::detail {
+
+/// An event on its way to an HTTP response.
+struct queued_event {
+  std::uint64_t seq = 0;  // 0: not an SSE event (a JSON response, a legacy stream)
+  std::string data;
+};
+
+/// A logical stream of messages for one HTTP response at a time.
+class message_stream {
+ public:
+  message_stream(asio::any_io_executor ex, std::string id) : wake(ex), id_(std::move(id)) {
+    wake.expires_at(asio::steady_timer::time_point::max());
+  }
+
+  const std::string& id() const noexcept { return id_; }
+
+  /// Event ids are `<stream id>_<seq>`; seq 0 is the priming event.
+  std::string event_id(std::uint64_t seq) const { return id_ + "_" + std::to_string(seq); }
+
+  void notify() { wake.cancel(); }
+
+  std::deque<queued_event> pending;  // not yet written to the attached response
+  std::set<std::string> awaiting;    // ids of requests this stream still owes an answer
+  asio::steady_timer wake;           // cancelled when something changes
+  std::uint64_t last_seq = 0;
+  bool done = false;            // the last message has been queued
+  bool json_only = false;       // a JSON response: messages that merely serve a request go elsewhere
+  bool resumable = false;       // an SSE stream with event ids, recorded in the event store
+  bool attached = false;        // an HTTP response is reading it
+  bool release_requested = false;  // close the connection, keep the stream (SSE polling)
+
+ private:
+  std::string id_;
+};
+
+class http_session_transport final : public message_transport {
+ public:
+  http_session_transport(asio::any_io_executor ex, std::string id, transport_metadata metadata,
+                         std::shared_ptr<event_store> events);
+
+  const std::string& id() const noexcept { return id_; }
+  bool closed() const noexcept { return closed_; }
+
+  /// The version the session negotiated: it decides whether SSE streams are
+  /// primed for polling (2025-11-25 on).
+  void set_version(protocol_version version) noexcept { version_ = version; }
+  bool primes_streams() const noexcept;
+
+  /// Legacy HTTP+SSE: every frame goes to the standalone stream, without event ids.
+  void set_legacy() noexcept { legacy_ = true; }
+
+  /// A frame from a POST body for the engine.
+  void deliver(std::string frame);
+  /// The stream that will carry the answers to `request_ids` (JSON texts).
+  std::shared_ptr<message_stream> open_stream(const std::vector<std::string>& request_ids,
+                                              bool json_only);
+  /// Makes a POST's stream an SSE stream: its events get ids and are recorded.
+  void make_resumable(message_stream& stream);
+  /// A new standalone stream for a GET; null while another is attached.
+  std::shared_ptr<message_stream> open_standalone();
+  /// The live stream an event id names, when it is still in this process.
+  std::shared_ptr<message_stream> find_stream(const std::string& stream_id) const;
+  /// A stream that owes nothing more, for a GET that resumed a finished
+  /// stream: it stays open (clients would otherwise reconnect again and
+  /// again) until the client or the session ends it.
+  std::shared_ptr<message_stream> open_quiet_stream(const std::string& stream_id);
+  /// A resumed stream gets a response again; false while another has it.
+  bool attach(message_stream& stream);
+  /// The response carrying `stream` went away; what follows is kept in the store.
+  void detach(message_stream& stream);
+  /// How many streams have a response attached (bounded per session).
+  std::size_t attached_streams() const;
+
+  asio::any_io_executor get_executor() override { return executor_; }
+  asio::awaitable<std::optional<inbound_frame>> read_frame() override;
+  asio::awaitable<void> write_frame(std::string frame) override;
+  asio::awaitable<void> write_routed(std::string frame, frame_context context) override;
+  asio::awaitable<void> close() override;
+  void abandon(const std::string& request_id) override;
+  void close_stream(const std::string& request_id) override;
+  transport_metadata metadata() const override { return metadata_; }
+
+  /// Ends input in order: the engine finishes the requests it runs (their
+  /// answers still go out), then ends the session. For graceful shutdown.
+  void end_input();
+
+ private:
+  void push(message_stream& stream, std::string frame);
+  void to_standalone(std::string frame);
+  void finish(message_stream& stream);
+
+  asio::any_io_executor executor_;
+  std::string id_;
+  transport_metadata metadata_;
+  std::shared_ptr<event_store> events_;
+  protocol_version version_ = default_http_version;
+  bool legacy_ = false;
+  std::deque<std::string> inbound_;
+  asio::steady_timer inbound_ready_;
+  std::map<std::string, std::shared_ptr<message_stream>> by_request_;  // streams owing answers
+  std::map<std::string, std::shared_ptr<message_stream>> by_id_;       // every live stream
+  std::shared_ptr<message_stream> standalone_;
+  bool input_ended_ = false;
+  bool closed_ = false;
+};
+
+}  // namespace mcp::detail

@@ -1,0 +1,55 @@
+#pragma once
+// Server-Sent Events framing (WHATWG HTML, "Server-sent events"): what the
+// HTTP server writes on an SSE stream.
+
+#include <chrono>
+#include <string>
+#include <string_view>
+
+namespace mcp::detail {
+
+/// A `message` event; `id` may be empty (no event id). Every line of `data`
+/// gets its own `data:` field, so a payload with newlines survives intact.
+inline std::string sse_event(std::string_view id, std::string_view data,
+                             std::string_view type = "message") {
+  std::string event;
+  event.reserve(data.size() + id.size() + 32);
+  event += "event: ";
+  event += type;
+  event += '\n';
+  if (!id.empty()) {
+    event += "id: ";
+    event += id;
+    event += '\n';
+  }
+  for (;;) {
+    const auto end = data.find('\n');
+    event += "data: ";
+    event += data.substr(0, end);
+    event += '\n';
+    if (end == std::string_view::npos) break;
+    data.remove_prefix(end + 1);
+  }
+  event += '\n';
+  return event;
+}
+
+/// The priming event of a resumable stream (spec 2025-11-25): an id the
+/// client can resume from, no data, and how long to wait before reconnecting.
+inline std::string sse_priming_event(std::string_view id, std::chrono::milliseconds retry) {
+  std::string event = "id: ";
+  event += id;
+  event += "\nretry: " + std::to_string(retry.count()) + "\ndata: \n\n";
+  return event;
+}
+
+/// Tells the client how long to wait before it reconnects; sent before the
+/// server closes a connection whose stream goes on.
+inline std::string sse_retry(std::chrono::milliseconds retry) {
+  return "retry: " + std::to_string(retry.count()) + "\n\n";
+}
+
+/// A comment line that keeps proxies from closing an idle stream.
+inline constexpr std::string_view sse_keep_alive = ": keep-alive\n\n";
+
+}  // namespace mcp::detail

@@ -1,0 +1,240 @@
+// Streamable HTTP (spec: basic/transports, 2025-03-26 on): POST, GET and
+// DELETE on the MCP endpoint, the session header rules, and resumption of
+// SSE streams with Last-Event-ID.
+
+#include "server_impl.hpp"
+
+#include <mcp/log.hpp>
+#include <mcp/protocol/jsonrpc.hpp>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/json/parse.hpp>
+
+#include <charconv>
+
+namespace mcp {
+
+namespace {
+
+constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
+
+// Waits until the stream has something for a response to decide on: its
+// first message, its end, or a request to let the connection go.
+asio::awaitable<void> first_news(message_stream& stream) {
+  while (stream.pending.empty() && !stream.done && !stream.release_requested)
+    co_await stream.wake.async_wait(as_tuple_awaitable);
+}
+
+asio::awaitable<void> stream_done(message_stream& stream) {
+  while (!stream.done) co_await stream.wake.async_wait(as_tuple_awaitable);
+}
+
+// "<stream id>_<seq>", as message_stream::event_id writes them.
+struct event_position {
+  std::string stream_id;
+  std::uint64_t seq = 0;
+};
+
+std::optional<event_position> parse_event_id(std::string_view id) {
+  const auto cut = id.rfind('_');
+  if (cut == std::string_view::npos || cut == 0) return std::nullopt;
+  event_position position{std::string(id.substr(0, cut)), 0};
+  const auto digits = id.substr(cut + 1);
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), position.seq);
+  if (ec != std::errc() || end != digits.data() + digits.size()) return std::nullopt;
+  return position;
+}
+
+}  // namespace
+
+asio::awaitable<bool> http_server::impl::handle_post(connection_io& io, http_request& req) {
+  if (!detail::accepts(req, "application/json") || !detail::accepts(req, "text/event-stream"))
+    co_return co_await reply_error(io, req, http::status::not_acceptable, errc::invalid_request,
+                                   "Not Acceptable: Accept must list application/json and text/event-stream");
+  if (!req[http::field::content_type].starts_with("application/json"))
+    co_return co_await reply_error(io, req, http::status::unsupported_media_type, errc::invalid_request,
+                                   "Unsupported Media Type: Content-Type must be application/json");
+  boost::system::error_code ec;
+  const auto body = json::parse(req.body(), ec);
+  if (ec)
+    co_return co_await reply_error(io, req, http::status::bad_request, errc::parse_error,
+                                   "Parse error: " + ec.message());
+  const auto summary = detail::summarize(body);
+  if (options.stateless) co_return co_await handle_stateless_post(io, req, summary);
+
+  std::shared_ptr<http_session_transport> session;
+  const auto session_header = req["Mcp-Session-Id"];
+  if (summary.initialize) {
+    if (!session_header.empty())
+      co_return co_await reply_error(io, req, http::status::bad_request, errc::invalid_request,
+                                     "Bad Request: initialize opens a new session; send it without Mcp-Session-Id");
+    if (sessions.size() >= options.max_sessions)
+      co_return co_await reply_error(io, req, http::status::service_unavailable, errc::internal_error,
+                                     "Service Unavailable: too many sessions");
+    session = start_session(req, io, options.engine, false);
+  } else {
+    auto found = co_await find_session(io, req, session_header);
+    if (!found.session)
+      co_return co_await reply_error(io, req, found.status, errc::invalid_request, found.refusal);
+    session = found.session;
+  }
+  if (!summary.request_ids.empty() && session->attached_streams() >= options.max_streams_per_session)
+    co_return co_await reply_error(io, req, http::status::too_many_requests, errc::invalid_request,
+                                   "Too Many Requests: this session has too many open streams");
+  std::string new_session_header = summary.initialize ? session->id() : std::string();
+  co_return co_await answer_post(io, req, session, summary.request_ids, std::move(new_session_header));
+}
+
+asio::awaitable<bool> http_server::impl::handle_stateless_post(connection_io& io, http_request& req,
+                                                               const detail::body_summary& summary) {
+  // Notifications and responses have no session to reach: accepted, and done.
+  if (summary.request_ids.empty()) co_return co_await reply_status(io, req, http::status::accepted);
+  if (sessions.size() >= options.max_sessions)
+    co_return co_await reply_error(io, req, http::status::service_unavailable, errc::internal_error,
+                                   "Service Unavailable: too many requests in progress");
+  auto engine = options.engine;
+  if (!summary.initialize) {
+    negotiated_session assumed;
+    assumed.version = parse_protocol_version(req["MCP-Protocol-Version"]).value_or(default_http_version);
+    engine.assume_initialized = std::move(assumed);
+  }
+  auto session = start_session(req, io, std::move(engine), false);
+  const auto id = session->id();
+  bool keep = false;
+  std::exception_ptr failure;
+  try {
+    keep = co_await answer_post(io, req, session, summary.request_ids, {});
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  end_session(id);
+  if (failure) std::rethrow_exception(failure);
+  co_return keep;
+}
+
+asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, http_request& req,
+                                                     std::shared_ptr<http_session_transport> session,
+                                                     const std::vector<std::string>& request_ids,
+                                                     std::string session_header) {
+  if (request_ids.empty()) {  // notifications and responses only
+    session->deliver(std::move(req.body()));
+    co_return co_await reply_status(io, req, http::status::accepted);
+  }
+  auto answers = session->open_stream(request_ids, options.json_only);
+  session->deliver(std::move(req.body()));
+  // JSON when the answer comes first and alone; an SSE stream as soon as the
+  // handler sends anything else on the way (progress, logs, requests), or
+  // lets the connection go, or when the client prefers a stream.
+  if (options.json_only || !detail::prefers_event_stream(req)) {
+    using namespace asio::experimental::awaitable_operators;
+    // A client that goes away meanwhile frees its stream at once.
+    auto outcome = co_await (first_news(*answers) || io.wait_closed());
+    if (outcome.index() == 1) {
+      session->detach(*answers);
+      co_return false;
+    }
+  }
+  const bool single_answer = answers->done && answers->pending.size() <= 1;
+  if (answers->json_only || (single_answer && !answers->release_requested)) {
+    using namespace asio::experimental::awaitable_operators;
+    auto outcome = co_await (stream_done(*answers) || io.wait_closed());
+    std::optional<std::string> answer;
+    if (!answers->pending.empty()) answer = std::move(answers->pending.front().data);
+    session->detach(*answers);
+    if (outcome.index() == 1) co_return false;
+    if (!answer) {
+      if (session->closed())
+        co_return co_await reply_error(io, req, http::status::not_found, errc::invalid_request,
+                                       "Not Found: the session ended");
+      // The client cancelled the request: there is no answer to give.
+      co_return co_await reply_status(io, req, http::status::accepted);
+    }
+    co_return co_await reply(io, req, http::status::ok, std::move(*answer), "application/json",
+                             session_header);
+  }
+  // Stateless streams cannot be resumed: there is no session to GET.
+  if (!options.stateless) session->make_resumable(*answers);
+  stream_start start;
+  start.session_header = std::move(session_header);
+  start.prime = answers->resumable && session->primes_streams();
+  co_return co_await write_event_stream(io, req, *session, answers, std::move(start));
+}
+
+asio::awaitable<bool> http_server::impl::handle_get(connection_io& io, http_request& req) {
+  if (!detail::accepts(req, "text/event-stream") || req[http::field::accept].empty())
+    co_return co_await reply_error(io, req, http::status::not_acceptable, errc::invalid_request,
+                                   "Not Acceptable: Accept must list text/event-stream");
+  auto found = co_await find_session(io, req, req["Mcp-Session-Id"]);
+  if (!found.session)
+    co_return co_await reply_error(io, req, found.status, errc::invalid_request, found.refusal);
+  auto session = found.session;
+  if (const auto last_event_id = req["Last-Event-ID"]; !last_event_id.empty())
+    co_return co_await resume_stream(io, req, session, last_event_id);
+  if (session->attached_streams() >= options.max_streams_per_session)
+    co_return co_await reply_error(io, req, http::status::too_many_requests, errc::invalid_request,
+                                   "Too Many Requests: this session has too many open streams");
+  auto standalone = session->open_standalone();
+  if (!standalone)
+    co_return co_await reply_error(io, req, http::status::conflict, errc::invalid_request,
+                                   "Conflict: this session already has a GET stream");
+  stream_start start;
+  start.prime = session->primes_streams();
+  co_return co_await write_event_stream(io, req, *session, standalone, std::move(start));
+}
+
+asio::awaitable<bool> http_server::impl::resume_stream(connection_io& io, http_request& req,
+                                                       std::shared_ptr<http_session_transport> session,
+                                                       std::string_view last_event_id) {
+  const auto position = parse_event_id(last_event_id);
+  if (!position)
+    co_return co_await reply_error(io, req, http::status::bad_request, errc::invalid_request,
+                                   "Bad Request: Last-Event-ID " + std::string(last_event_id) +
+                                       " is not an event id of this server");
+  // The stream goes on live when it still runs here; else only its recorded
+  // events are replayed. Attached before the replay is read, so nothing that
+  // arrives meanwhile is missed (pump_events skips what the replay covered).
+  auto live = session->find_stream(position->stream_id);
+  if (live && !session->attach(*live))
+    co_return co_await reply_error(io, req, http::status::conflict, errc::invalid_request,
+                                   "Conflict: this stream is already being read");
+  stream_start start;
+  std::exception_ptr failure;
+  try {
+    start.replay = co_await events->replay(session->id(), position->stream_id, position->seq);
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  if (failure) {
+    if (live) session->detach(*live);
+    std::rethrow_exception(failure);
+  }
+  auto stream = live;
+  if (!stream) {
+    // Finished, or run by another server: what was recorded is all there is.
+    // With nothing left to replay the stream is held open instead of ended,
+    // because clients (the TypeScript SDK among them) reconnect to a stream
+    // that ends without the result they expect (an error answer, say).
+    if (start.replay.empty()) {
+      stream = session->open_quiet_stream(position->stream_id);
+    } else {
+      stream = std::make_shared<message_stream>(executor, position->stream_id);
+      stream->resumable = true;
+      stream->done = true;
+    }
+  }
+  co_return co_await write_event_stream(io, req, *session, stream, std::move(start));
+}
+
+asio::awaitable<bool> http_server::impl::handle_delete(connection_io& io, http_request& req) {
+  auto found = co_await find_session(io, req, req["Mcp-Session-Id"]);
+  if (!found.session)
+    co_return co_await reply_error(io, req, found.status, errc::invalid_request, found.refusal);
+  const auto id = found.session->id();
+  end_session(id);
+  co_await forget_session(id);
+  co_return co_await reply_status(io, req, http::status::ok);
+}
+
+}  // namespace mcp
