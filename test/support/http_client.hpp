@@ -119,6 +119,7 @@ class sse_parser {
 
   std::deque<sse_event> events;
   std::size_t comments = 0;  ///< comment lines seen (keep-alives)
+  std::optional<long> retry;  ///< the last `retry:` field, in milliseconds
 
  private:
   void take_line(std::string_view line) {
@@ -152,6 +153,8 @@ class sse_parser {
       event_ = value;
     } else if (field == "id") {
       id_ = value;  // the last event id persists across events
+    } else if (field == "retry") {
+      retry = std::stol(std::string(value));
     }
   }
 
@@ -303,6 +306,8 @@ class http_connection {
 
   /// Keep-alive comment lines seen on the current event stream.
   std::size_t comments() const noexcept { return events_.comments; }
+  /// The last `retry:` the current event stream gave, in milliseconds.
+  std::optional<long> retry() const noexcept { return events_.retry; }
 
   void close() {
     boost::system::error_code ignored;
