@@ -241,6 +241,8 @@ int main(int argc, char** argv) {
   std::optional<mcp::http_server_options> http;
   bool json_only = false;
   bool stateless = false;
+  std::string tls_certificate;
+  std::string tls_key;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--stdio") continue;
@@ -264,7 +266,13 @@ int main(int argc, char** argv) {
       http->port = static_cast<std::uint16_t>(std::stoul(address.substr(colon == std::string::npos ? 0 : colon + 1)));
       continue;
     }
-    std::cerr << "usage: everything-server [--stdio | --http [HOST:]PORT [--json] [--stateless]] [--page-size N]\n";
+    if (arg == "--tls" && i + 2 < argc) {  // CERT.pem KEY.pem
+      tls_certificate = argv[++i];
+      tls_key = argv[++i];
+      continue;
+    }
+    std::cerr << "usage: everything-server [--stdio | --http [HOST:]PORT [--json] [--stateless] "
+                 "[--tls CERT.pem KEY.pem]] [--page-size N]\n";
     return 2;
   }
   mcp::server srv({"everything-server", "1.0.0"}, settings);
@@ -274,7 +282,14 @@ int main(int argc, char** argv) {
   if (http) {
     http->json_only = json_only;
     http->stateless = stateless;
-    return mcp::run_http_server(srv, *http);
+    http->tls_certificate_file = tls_certificate;
+    http->tls_private_key_file = tls_key;
+    try {
+      return mcp::run_http_server(srv, *http);
+    } catch (const std::exception& e) {  // the port is taken, a TLS file is unreadable...
+      std::cerr << "everything-server: " << e.what() << "\n";
+      return 1;
+    }
   }
   return mcp::run_stdio_server(srv);
 }

@@ -127,7 +127,9 @@ class server_engine {
   asio::awaitable<void> answer(message m, const batch_ptr& batch);
   asio::awaitable<void> release(const batch_ptr& batch);
   json::object initialize(const request& req);
-  asio::awaitable<void> wait_for_requests(std::chrono::milliseconds limit);
+  // Waits up to `limit` for the running requests (and background sends) to
+  // end; `until_stopped`: or until the engine is stopped from outside.
+  asio::awaitable<void> wait_for_requests(std::chrono::milliseconds limit, bool until_stopped);
   void cancel(const request_id& id);
   void cancel_all();
 
@@ -177,9 +179,19 @@ asio::awaitable<void> server_engine::run() {
   const bool stopping =
       (co_await asio::this_coro::cancellation_state).cancelled() != asio::cancellation_type::none;
   co_await asio::this_coro::reset_cancellation_state();
-  if (!stopping && !input_failed) co_await wait_for_requests(options_.drain_timeout);
+  // From here on a stop must not throw out of run(): the requests still
+  // running use this engine, so it ends only after cancelling them. A stop
+  // during the drain cuts the drain short instead.
+  co_await asio::this_coro::throw_if_cancelled(false);
+  if (!stopping && !input_failed) co_await wait_for_requests(options_.drain_timeout, true);
   cancel_all();
-  co_await wait_for_requests(cancel_grace);
+  co_await wait_for_requests(cancel_grace, false);
+  // A handler that ignores cancellation (a blocking function, say) still runs
+  // on this engine: it must end before the engine does.
+  if (!in_flight_.empty())
+    sdk_log(log_level::warn, std::to_string(in_flight_.size()) +
+                                 " request(s) ignore cancellation; waiting for them to end");
+  while (!in_flight_.empty()) co_await wait_for_requests(cancel_grace, false);
   if (lifecycle_.current() == legacy_lifecycle::phase::operating) behaviour_.terminate(*session_);
   link_->engine = nullptr;  // from here on, posted notifications are dropped
   peer_.shutdown();
@@ -387,14 +399,19 @@ asio::awaitable<void> server_engine::send_in_background(notification n) {
   in_flight_changed_.cancel();
 }
 
-asio::awaitable<void> server_engine::wait_for_requests(std::chrono::milliseconds limit) {
+asio::awaitable<void> server_engine::wait_for_requests(std::chrono::milliseconds limit, bool until_stopped) {
   using namespace asio::experimental::awaitable_operators;
   asio::steady_timer deadline(transport_.get_executor());
   deadline.expires_after(limit);
   while ((!in_flight_.empty() || background_sends_ > 0) &&
-         deadline.expiry() > std::chrono::steady_clock::now())
+         deadline.expiry() > std::chrono::steady_clock::now()) {
     co_await (in_flight_changed_.async_wait(as_tuple_awaitable) ||
               deadline.async_wait(as_tuple_awaitable));
+    // Stopped from outside during the drain: stop waiting (run() cancels what is left).
+    if (until_stopped &&
+        (co_await asio::this_coro::cancellation_state).cancelled() != asio::cancellation_type::none)
+      break;
+  }
 }
 
 asio::awaitable<void> serve(server_behaviour& behaviour, message_transport& transport) {

@@ -79,6 +79,19 @@ TEST(HttpSharedStores, DeletedSessionIsGoneForEveryServer) {
   });
 }
 
+TEST(HttpSharedStores, SessionDeletedThroughOneServerEndsOnTheOtherToo) {
+  run_pair_test({}, [](server_pair& s) -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    http_connection to_a(ex, s.a.port());
+    const auto session = co_await open_session(to_a);
+    EXPECT_EQ(co_await ping_status(s.b.port(), session), 200u);  // b runs a copy now
+    const auto del = mcp_delete(session);
+    const auto deleted = co_await http_call(s.a.port(), del);
+    EXPECT_EQ(deleted.status, 200u);
+    EXPECT_EQ(co_await ping_status(s.b.port(), session), 404u) << "b's copy ends with the record";
+  });
+}
+
 TEST(HttpSharedStores, UnknownSessionIs404Everywhere) {
   run_pair_test({}, [](server_pair& s) -> asio::awaitable<void> {
     EXPECT_EQ(co_await ping_status(s.b.port(), "0123456789abcdef0123456789abcdef"), 404u);

@@ -13,6 +13,7 @@
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -40,7 +41,9 @@ http_server::impl::impl(asio::any_io_executor ex, server_behaviour& b, http_serv
       store(options.sessions ? options.sessions : make_memory_session_store()),
       acceptor(ex),
       reaper(ex),
-      quiet(ex) {
+      quiet(ex),
+      stopped(ex) {
+  stopped.expires_at(asio::steady_timer::time_point::max());
   if (!options.tls_certificate_file.empty() || !options.tls_private_key_file.empty()) {
     tls.emplace(asio::ssl::context::tls_server);
     tls->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
@@ -82,20 +85,24 @@ void http_server::impl::begin_shutdown() {
   boost::system::error_code ignored;
   acceptor.close(ignored);
   reaper.cancel();
+  stopped.cancel();
   // Each session's engine sees the end of its input: it finishes what runs
   // (answers still go out on their streams), then the session ends.
   for (auto& [id, entry] : sessions) entry.transport->end_input();
   // Connections waiting for their next request end now; busy ones end after
   // their response (keep_alive() is false from here on).
+  // (Connections still in their TLS handshake have no io yet: serve_connection
+  // gives up their handshake itself.)
   for (auto& [n, connection] : connections)
-    if (!connection.busy) connection.io->stop_reading();
+    if (connection.io && !connection.busy) connection.io->stop_reading();
 }
 
 void http_server::impl::force_shutdown() {
   std::vector<std::string> ids;
   for (const auto& [id, entry] : sessions) ids.push_back(id);
   for (const auto& id : ids) end_session(id);
-  for (auto& [n, connection] : connections) connection.io->stop_reading();
+  for (auto& [n, connection] : connections)
+    if (connection.io) connection.io->stop_reading();
 }
 
 asio::awaitable<void> http_server::impl::wait_until_quiet() {
@@ -131,19 +138,28 @@ asio::awaitable<http_server::impl::session_lookup> http_server::impl::find_sessi
     co_return session_lookup{nullptr, http::status::bad_request, "Bad Request: Mcp-Session-Id header is required"};
   std::string id(header);
   const auto now = clock::now();
+  session_lookup unknown{nullptr, http::status::not_found, "Not Found: unknown or expired session"};
   // Legacy sessions are reached through their own endpoint only.
   if (const auto it = sessions.find(id);
       it != sessions.end() && !it->second.transport->closed() && !it->second.legacy) {
-    auto& entry = it->second;
-    entry.last_activity = now;
-    // The store's clock only needs to beat its expiry, not every request.
-    if (!entry.legacy && now - entry.last_store_touch > options.idle_timeout / 4) {
-      entry.last_store_touch = now;
+    auto transport = it->second.transport;
+    it->second.last_activity = now;
+    if (options.sessions) {
+      // A store shared with other servers is the truth: one of them may have
+      // ended the session.
+      const auto record = co_await store->touch(id, options.idle_timeout);
+      if (!record) {
+        end_session(id);
+        co_return unknown;
+      }
+    } else if (const auto again = sessions.find(id);
+               again != sessions.end() && now - again->second.last_store_touch > options.idle_timeout / 4) {
+      // Only this server uses its own store: its clock need only beat the expiry.
+      again->second.last_store_touch = now;
       asio::co_spawn(executor, store->touch(id, options.idle_timeout), asio::detached);
     }
-    co_return session_lookup{entry.transport, http::status::ok, {}};
+    co_return session_lookup{transport, http::status::ok, {}};
   }
-  session_lookup unknown{nullptr, http::status::not_found, "Not Found: unknown or expired session"};
   if (sessions.contains(id) || stopping) co_return unknown;
   // Not served here (any more): another server sharing the store may have
   // opened it. Serve it from what its handshake settled.
@@ -246,18 +262,41 @@ asio::awaitable<void> http_server::impl::reap_idle_sessions() {
 }
 
 asio::awaitable<void> http_server::impl::serve_connection(tcp::socket socket) {
+  // A connection may still be ending after run() returned and the
+  // http_server is gone: it keeps the state it uses alive.
+  const auto self = shared_from_this();
+  // Counted from the start, TLS handshake included: run() waits for it, and
+  // it counts against max_connections.
+  const auto number = next_connection++;
+  connections[number] = connection_entry{nullptr, false};
   std::unique_ptr<connection_io> io;
-  try {
-    if (tls)
-      io = co_await detail::make_tls_io(std::move(socket), *tls, write_timeout);
-    else
-      io = detail::make_tcp_io(std::move(socket), write_timeout);
-  } catch (const std::exception& e) {
-    sdk_log(log_level::debug, std::string("TLS handshake failed: ") + e.what());
+  if (tls) {
+    // The handshake never throws here (`||` waits for a success), and stop()
+    // cuts it short: a client that connects and never handshakes would
+    // otherwise hold shutdown up for the whole handshake deadline.
+    auto handshake = [this](tcp::socket s) -> asio::awaitable<std::unique_ptr<connection_io>> {
+      try {
+        co_return co_await detail::make_tls_io(std::move(s), *tls, write_timeout);
+      } catch (const std::exception& e) {
+        sdk_log(log_level::debug, std::string("TLS handshake failed: ") + e.what());
+      }
+      co_return nullptr;
+    };
+    auto until_stopping = [this]() -> asio::awaitable<void> {
+      while (!stopping) co_await stopped.async_wait(as_tuple_awaitable);
+    };
+    using namespace asio::experimental::awaitable_operators;
+    auto outcome = co_await (handshake(std::move(socket)) || until_stopping());
+    if (outcome.index() == 0) io = std::move(std::get<0>(outcome));
+  } else {
+    io = detail::make_tcp_io(std::move(socket), write_timeout);
+  }
+  if (!io) {
+    connections.erase(number);
+    quiet.cancel();
     co_return;
   }
-  const auto number = next_connection++;
-  connections[number] = connection_entry{io.get(), false};
+  connections[number].io = io.get();
   beast::flat_buffer buffer;
   try {
     while (!stopping) {

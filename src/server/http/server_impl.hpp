@@ -130,6 +130,7 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   tcp::acceptor acceptor;
   asio::steady_timer reaper;   // cancelled by stop(), so that nothing outlives run()
   asio::steady_timer quiet;    // cancelled whenever a session or connection ends
+  asio::steady_timer stopped;  // cancelled once, by stop(): wakes what waits for it
   bool loopback_only = true;
   bool stopping = false;
   std::map<std::string, session_entry> sessions;
