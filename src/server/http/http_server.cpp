@@ -21,6 +21,7 @@
 
 #include <csignal>
 #include <cstdio>
+#include <stdexcept>
 
 namespace mcp {
 
@@ -44,6 +45,11 @@ http_server::impl::impl(asio::any_io_executor ex, server_behaviour& b, http_serv
       quiet(ex),
       stopped(ex) {
   stopped.expires_at(asio::steady_timer::time_point::max());
+  // One handler per path: the legacy endpoints must not shadow the MCP endpoint.
+  if (!options.legacy_sse_path.empty() &&
+      (options.legacy_sse_path == options.path || options.legacy_messages_path == options.path ||
+       options.legacy_sse_path == options.legacy_messages_path))
+    throw std::invalid_argument("http_server: path, legacy_sse_path and legacy_messages_path must differ");
   if (!options.tls_certificate_file.empty() || !options.tls_private_key_file.empty()) {
     tls.emplace(asio::ssl::context::tls_server);
     tls->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |

@@ -1,0 +1,454 @@
+// The HTTP server over TLS (http_server_options::tls_certificate_file and
+// tls_private_key_file): a self-signed certificate for localhost/127.0.0.1 is
+// made with the openssl tool at test time, and a Beast TLS client that trusts
+// only it (peer and host name verified) talks MCP to the server: JSON and SSE
+// answers, plain HTTP on the TLS port, a client trusting another CA, a client
+// that never handshakes, and a server whose certificate file is missing.
+
+#include <mcp/server/http_server.hpp>
+#include <mcp/server/server.hpp>
+
+#include "http_client.hpp"
+#include "http_test_server.hpp"
+#include "test_support.hpp"
+
+#include <boost/asio/ssl.hpp>
+#include <boost/beast/ssl.hpp>
+
+#include <openssl/ssl.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+namespace mcp::test {
+namespace {
+
+namespace ssl = asio::ssl;
+namespace fs = std::filesystem;
+
+// --- certificates ----------------------------------------------------------------
+
+/// A temporary directory with two self-signed certificates made by the openssl
+/// tool: `cert`/`key` for localhost and 127.0.0.1 (the server's), and
+/// `other_cert`/`other_key`, an unrelated CA (for a client that must not trust
+/// the server).
+struct certificates {
+  fs::path dir;
+  std::string cert, key, other_cert, other_key;
+  std::string failure;  ///< why they could not be made ("" when they were)
+  bool missing_tool = false;
+
+  certificates() {
+    if (std::system("openssl version >/dev/null 2>&1") != 0) {
+      missing_tool = true;
+      failure = "the openssl command-line tool is not installed (Debian package openssl)";
+      return;
+    }
+    std::string pattern = (fs::temp_directory_path() / "caduceus-tls-XXXXXX").string();
+    if (!::mkdtemp(pattern.data())) {
+      failure = "cannot create a temporary directory";
+      return;
+    }
+    dir = pattern;
+    cert = (dir / "cert.pem").string();
+    key = (dir / "key.pem").string();
+    other_cert = (dir / "other-cert.pem").string();
+    other_key = (dir / "other-key.pem").string();
+    if (!make(cert, key, "/CN=localhost", "subjectAltName=DNS:localhost,IP:127.0.0.1") ||
+        !make(other_cert, other_key, "/CN=localhost", "subjectAltName=DNS:localhost,IP:127.0.0.1"))
+      failure = "openssl req failed to make a self-signed certificate";
+  }
+  ~certificates() {
+    std::error_code ignored;
+    if (!dir.empty()) fs::remove_all(dir, ignored);
+  }
+
+  static bool make(const std::string& cert_file, const std::string& key_file, const std::string& subject,
+                   const std::string& alt_names) {
+    const std::string command = "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj " + subject +
+                                " -addext " + alt_names + " -keyout '" + key_file + "' -out '" + cert_file +
+                                "' >/dev/null 2>&1";
+    return std::system(command.c_str()) == 0 && fs::exists(cert_file) && fs::exists(key_file);
+  }
+};
+
+class HttpTls : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { certs = new certificates(); }
+  static void TearDownTestSuite() {
+    delete certs;
+    certs = nullptr;
+  }
+  void SetUp() override {
+    if (certs->missing_tool) GTEST_SKIP() << certs->failure;
+    ASSERT_TRUE(certs->failure.empty()) << certs->failure;
+  }
+
+  static http_server_options tls_options() {
+    http_server_options options;
+    options.tls_certificate_file = certs->cert;
+    options.tls_private_key_file = certs->key;
+    return options;
+  }
+
+  static certificates* certs;
+};
+
+certificates* HttpTls::certs = nullptr;
+
+// --- a TLS client ----------------------------------------------------------------
+
+/// One HTTPS connection to 127.0.0.1:port that trusts only `ca_file` and
+/// checks the server's certificate names `host_name` (sent as SNI too).
+class tls_connection {
+ public:
+  tls_connection(asio::any_io_executor ex, std::uint16_t port, const std::string& ca_file,
+                 std::string host_name = "localhost")
+      : context_(ssl::context::tls_client), port_(port), host_name_(std::move(host_name)) {
+    context_.load_verify_file(ca_file);
+    context_.set_verify_mode(ssl::verify_peer);
+    stream_ = std::make_unique<beast::ssl_stream<beast::tcp_stream>>(ex, context_);
+    if (!SSL_set_tlsext_host_name(stream_->native_handle(), host_name_.c_str()))
+      throw std::runtime_error("cannot set SNI");
+    stream_->set_verify_callback(ssl::host_name_verification(host_name_));
+  }
+
+  /// Connects and handshakes; throws system_error when the handshake fails
+  /// (certificate verification among others).
+  asio::awaitable<void> connect(std::chrono::milliseconds limit = 5s) {
+    const asio::ip::tcp::endpoint endpoint(asio::ip::make_address("127.0.0.1"), port_);
+    auto& tcp = stream_->next_layer();
+    tcp.expires_after(limit);
+    auto [ec] = co_await tcp.async_connect(endpoint, asio::as_tuple(asio::use_awaitable));
+    check(ec, "connect");
+    tcp.expires_after(limit);
+    auto [hs] = co_await stream_->async_handshake(ssl::stream_base::client, asio::as_tuple(asio::use_awaitable));
+    check(hs, "TLS handshake");
+    tcp.expires_never();
+    connected_ = true;
+  }
+
+  asio::awaitable<void> write(const http_request& req, std::chrono::milliseconds limit = 5s) {
+    if (!connected_) co_await connect(limit);
+    http::request<http::string_body> out{req.method, req.target, 11};
+    for (const auto& [name, value] : req.headers) out.insert(name, value);
+    out.set(http::field::host, host_name_ + ":" + std::to_string(port_));
+    out.body() = req.body;
+    if (!req.body.empty() || req.method == http::verb::post) out.prepare_payload();
+    stream_->next_layer().expires_after(limit);
+    auto [ec, n] = co_await http::async_write(*stream_, out, asio::as_tuple(asio::use_awaitable));
+    check(ec, "write");
+  }
+
+  asio::awaitable<http_reply> send(const http_request& req, std::chrono::milliseconds limit = 5s) {
+    co_await write(req, limit);
+    http::response_parser<http::string_body> parser;
+    parser.body_limit(boost::none);
+    stream_->next_layer().expires_after(limit);
+    auto [ec, n] = co_await http::async_read(*stream_, buffer_, parser, asio::as_tuple(asio::use_awaitable));
+    check(ec, "read a response");
+    stream_->next_layer().expires_never();
+    auto res = parser.release();
+    http_reply reply;
+    reply.status = res.result_int();
+    reply.body = std::move(res.body());
+    reply.headers = std::move(res.base());
+    co_return reply;
+  }
+
+  asio::awaitable<http_reply> read_head(std::chrono::milliseconds limit = 5s) {
+    parser_ = std::make_unique<http::response_parser<http::buffer_body>>();
+    parser_->body_limit(boost::none);
+    events_ = sse_parser();
+    stream_->next_layer().expires_after(limit);
+    auto [ec, n] = co_await http::async_read_header(*stream_, buffer_, *parser_, asio::as_tuple(asio::use_awaitable));
+    check(ec, "read a response head");
+    stream_->next_layer().expires_never();
+    http_reply reply;
+    reply.status = parser_->get().result_int();
+    reply.headers = parser_->get().base();
+    co_return reply;
+  }
+
+  /// The next JSON message of an event-stream body; std::nullopt at its end.
+  asio::awaitable<std::optional<json::value>> next_message(std::chrono::milliseconds limit = 5s) {
+    for (;;) {
+      while (!events_.events.empty()) {
+        auto e = std::move(events_.events.front());
+        events_.events.pop_front();
+        if (!e.data.empty()) co_return json::parse(e.data);
+      }
+      if (parser_->is_done()) co_return std::nullopt;
+      char chunk[4096];
+      parser_->get().body().data = chunk;
+      parser_->get().body().size = sizeof chunk;
+      stream_->next_layer().expires_after(limit);
+      auto [ec, n] = co_await http::async_read_some(*stream_, buffer_, *parser_, asio::as_tuple(asio::use_awaitable));
+      if (ec == http::error::need_buffer) ec = {};
+      check(ec, "read the body");
+      stream_->next_layer().expires_never();
+      const auto got = sizeof chunk - parser_->get().body().size;
+      events_.feed(std::string_view(chunk, got));
+    }
+  }
+
+ private:
+  static void check(const boost::system::error_code& ec, const char* what) {
+    if (ec == beast::error::timeout)
+      throw std::runtime_error(std::string("TLS client: ") + what + ": no answer within the deadline");
+    if (ec) throw boost::system::system_error(ec, std::string("TLS client: ") + what);
+  }
+
+  ssl::context context_;
+  std::uint16_t port_;
+  std::string host_name_;
+  std::unique_ptr<beast::ssl_stream<beast::tcp_stream>> stream_;
+  bool connected_ = false;
+  beast::flat_buffer buffer_;
+  std::unique_ptr<http::response_parser<http::buffer_body>> parser_;
+  sse_parser events_;
+};
+
+/// initialize + notifications/initialized over `c`; the session id.
+asio::awaitable<std::string> open_tls_session(tls_connection& c) {
+  const auto init = rpc_request(0, "initialize", initialize_params());
+  const auto req = mcp_post(init);
+  const auto reply = co_await c.send(req);
+  if (reply.status != 200) throw std::runtime_error("initialize answered " + std::to_string(reply.status));
+  auto id = reply.header("Mcp-Session-Id");
+  if (id.empty()) throw std::runtime_error("initialize gave no Mcp-Session-Id");
+  const auto initialized = rpc_notification("notifications/initialized");
+  const auto note = session_post(initialized, id);
+  const auto ack = co_await c.send(note);
+  if (ack.status != 202) throw std::runtime_error("notifications/initialized answered " + std::to_string(ack.status));
+  co_return id;
+}
+
+/// A fresh TLS connection opens a session and has `text` echoed; throws when it fails.
+asio::awaitable<void> expect_tls_echo(std::uint16_t port, const std::string& ca_file, std::string text) {
+  tls_connection c(co_await asio::this_coro::executor, port, ca_file);
+  const auto session = co_await open_tls_session(c);
+  const auto call = echo_call(1, text);
+  const auto req = session_post(call, session);
+  const auto reply = co_await c.send(req);
+  EXPECT_EQ(reply.status, 200u);
+  EXPECT_EQ(first_text(reply.json().at("result").as_object()), text);
+}
+
+// --- tests ---------------------------------------------------------------------------
+
+TEST_F(HttpTls, InitializeAndEchoOverHttps) {
+  run_http_test(tls_options(), [](test_server& s) -> asio::awaitable<void> {
+    tls_connection c(co_await asio::this_coro::executor, s.port(), certs->cert);
+    const auto init = rpc_request(0, "initialize", initialize_params());
+    const auto req = mcp_post(init);
+    const auto reply = co_await c.send(req);
+    EXPECT_EQ(reply.status, 200u);
+    EXPECT_EQ(reply.content_type(), "application/json");
+    const auto session = reply.header("Mcp-Session-Id");
+    EXPECT_GE(session.size(), 32u);
+    EXPECT_EQ(reply.json().at("result").at("protocolVersion"), "2025-11-25");
+    CO_ASSERT_TRUE(!session.empty());
+
+    const auto initialized = rpc_notification("notifications/initialized");
+    const auto note = session_post(initialized, session);
+    const auto ack = co_await c.send(note);
+    EXPECT_EQ(ack.status, 202u);
+
+    // The same keep-alive TLS connection serves the call.
+    const auto call = echo_call(5, "over TLS");
+    const auto call_req = session_post(call, session);
+    const auto answer = co_await c.send(call_req);
+    EXPECT_EQ(answer.status, 200u);
+    EXPECT_EQ(answer.json().at("id"), 5);
+    EXPECT_EQ(first_text(answer.json().at("result").as_object()), "over TLS");
+    EXPECT_EQ(s.http.session_count(), 1u);
+  });
+}
+
+TEST_F(HttpTls, SseResponseOverHttps) {
+  run_http_test(tls_options(), [](test_server& s) -> asio::awaitable<void> {
+    tls_connection c(co_await asio::this_coro::executor, s.port(), certs->cert);
+    const auto session = co_await open_tls_session(c);
+    auto params = tool_call("count", json::object{{"steps", 3}}, "tls-progress");
+    const auto call = rpc_request(7, "tools/call", std::move(params));
+    auto req = session_post(call, session);
+    req.set("Accept", "text/event-stream, application/json");  // prefers a stream
+    co_await c.write(req);
+    const auto head = co_await c.read_head();
+    EXPECT_EQ(head.status, 200u);
+    EXPECT_EQ(head.content_type(), "text/event-stream");
+    std::vector<json::value> seen;
+    while (auto m = co_await c.next_message()) seen.push_back(std::move(*m));
+    CO_ASSERT_TRUE(seen.size() == 4u);
+    for (int i = 0; i < 3; ++i) {
+      EXPECT_EQ(seen[i].at("method"), "notifications/progress");
+      EXPECT_EQ(seen[i].at("params").at("progressToken"), "tls-progress");
+    }
+    EXPECT_EQ(seen[3].at("id"), 7);
+    EXPECT_EQ(first_text(seen[3].at("result").as_object()), "counted to 3");
+
+    // The connection goes on after the stream.
+    const auto echo = echo_call(8, "after the stream");
+    const auto echo_req = session_post(echo, session);
+    const auto after = co_await c.send(echo_req);
+    EXPECT_EQ(after.status, 200u);
+    EXPECT_EQ(first_text(after.json().at("result").as_object()), "after the stream");
+  });
+}
+
+TEST_F(HttpTls, PlainHttpOnTheTlsPortGetsNoAnswerAndHarmsNothing) {
+  run_http_test(tls_options(), [](test_server& s) -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      http_connection plain(ex, s.port());
+      const auto init = rpc_request(0, "initialize", initialize_params());
+      const auto req = mcp_post(init);
+      bool failed = false;
+      try {
+        const auto reply = co_await plain.send(req, 3s);
+        // Whatever came back, it is not an MCP answer.
+        EXPECT_NE(reply.status, 200u);
+        EXPECT_FALSE(reply.has("Mcp-Session-Id"));
+      } catch (const boost::system::system_error&) {
+        failed = true;  // the connection closed, or the bytes were no HTTP response
+      } catch (const std::runtime_error& e) {
+        ADD_FAILURE() << "the server left a plain-HTTP client hanging: " << e.what();
+      }
+      EXPECT_TRUE(failed);
+      plain.close();
+    }
+    EXPECT_EQ(s.http.session_count(), 0u);
+    // The server still serves TLS clients.
+    co_await expect_tls_echo(s.port(), certs->cert, "still here");
+  });
+}
+
+TEST_F(HttpTls, ClientTrustingAnotherCaFailsVerification) {
+  run_http_test(tls_options(), [](test_server& s) -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    {
+      tls_connection stranger(ex, s.port(), certs->other_cert);
+      bool rejected = false;
+      try {
+        co_await stranger.connect(3s);
+      } catch (const boost::system::system_error& e) {
+        rejected = true;
+        EXPECT_EQ(e.code().category(), asio::error::get_ssl_category()) << e.what();
+      }
+      EXPECT_TRUE(rejected) << "a client trusting another CA accepted the server's certificate";
+    }
+    {
+      // The right CA, but a name the certificate does not carry.
+      tls_connection misnamed(ex, s.port(), certs->cert, "example.com");
+      bool rejected = false;
+      try {
+        co_await misnamed.connect(3s);
+      } catch (const boost::system::system_error&) {
+        rejected = true;
+      }
+      EXPECT_TRUE(rejected) << "host name verification passed for example.com";
+    }
+    EXPECT_EQ(s.http.session_count(), 0u);
+    co_await expect_tls_echo(s.port(), certs->cert, "verified");
+  });
+}
+
+TEST_F(HttpTls, ClientThatNeverHandshakesBlocksNeitherOthersNorStop) {
+  run_http_test(tls_options(), [](test_server& s) -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    // Two clients connect and say nothing.
+    std::vector<std::unique_ptr<asio::ip::tcp::socket>> silent;
+    const asio::ip::tcp::endpoint endpoint(asio::ip::make_address("127.0.0.1"), s.port());
+    for (int i = 0; i < 2; ++i) {
+      auto socket = std::make_unique<asio::ip::tcp::socket>(ex);
+      co_await socket->async_connect(endpoint, asio::use_awaitable);
+      silent.push_back(std::move(socket));
+    }
+    // Others are served meanwhile.
+    co_await expect_tls_echo(s.port(), certs->cert, "first");
+    co_await expect_tls_echo(s.port(), certs->cert, "second");
+
+    // stop() does not wait for them either: run() returns at once, and the
+    // silent connections are closed rather than left to their handshake deadline.
+    const auto started = clock_type::now();
+    s.http.stop();
+    const std::function<bool()> returned = [&] { return s.state->returned; };
+    const bool prompt = co_await test_server::wait_until(returned, 3s);
+    EXPECT_TRUE(prompt) << "run() did not return 3 s after stop() with clients still in their handshake";
+    EXPECT_LT(clock_type::now() - started, 3s);
+    for (auto& socket : silent) {
+      asio::steady_timer deadline(ex);
+      deadline.expires_after(3s);
+      bool timed_out = false;
+      deadline.async_wait([&](boost::system::error_code ec) {
+        if (!ec) {
+          timed_out = true;
+          socket->cancel();
+        }
+      });
+      char byte;
+      auto [ec, n] = co_await socket->async_read_some(asio::buffer(&byte, 1), asio::as_tuple(asio::use_awaitable));
+      deadline.cancel();
+      EXPECT_FALSE(timed_out) << "a connection still in its TLS handshake stayed open after stop()";
+      EXPECT_TRUE(ec) << "the server sent bytes to a client that never spoke";
+    }
+  });
+}
+
+TEST_F(HttpTls, MissingCertificateOrKeyFileThrowsFromTheConstructor) {
+  asio::io_context io;
+  auto tools = make_tools();
+  {
+    http_server_options options;
+    options.tls_certificate_file = (certs->dir / "no-such-cert.pem").string();
+    options.tls_private_key_file = certs->key;
+    try {
+      http_server server(io.get_executor(), *tools, options);
+      ADD_FAILURE() << "a server with a missing certificate file was constructed";
+    } catch (const std::exception& e) {
+      EXPECT_FALSE(std::string(e.what()).empty());
+    }
+  }
+  {
+    http_server_options options;
+    options.tls_certificate_file = certs->cert;
+    options.tls_private_key_file = (certs->dir / "no-such-key.pem").string();
+    EXPECT_THROW(http_server(io.get_executor(), *tools, options), std::exception);
+  }
+  {
+    // A key that does not belong to the certificate.
+    http_server_options options;
+    options.tls_certificate_file = certs->cert;
+    options.tls_private_key_file = certs->other_key;
+    EXPECT_THROW(http_server(io.get_executor(), *tools, options), std::exception);
+  }
+  {
+    // A file that is no PEM at all.
+    http_server_options options;
+    options.tls_certificate_file = certs->cert;
+    options.tls_private_key_file = certs->key;
+    options.tls_certificate_file = (certs->dir / "garbage.pem").string();
+    {
+      std::FILE* f = std::fopen(options.tls_certificate_file.c_str(), "w");
+      ASSERT_NE(f, nullptr);
+      std::fputs("not a certificate\n", f);
+      std::fclose(f);
+    }
+    EXPECT_THROW(http_server(io.get_executor(), *tools, options), std::exception);
+  }
+  // Nothing was left running.
+  EXPECT_EQ(io.poll(), 0u);
+}
+
+}  // namespace
+}  // namespace mcp::test
