@@ -31,15 +31,13 @@ asio::awaitable<void> demo(mcp::process_options server) {
             << "server capabilities: " << json::serialize(hello.capabilities) << "\n";
 
   const auto tools = co_await client.list_tools();
-  for (const auto& tool : tools.at("tools").as_array())
-    std::cout << "tool " << std::string_view(tool.at("name").as_string()) << ": "
-              << std::string_view(tool.at("description").as_string()) << "\n";
+  for (const auto& tool : tools) std::cout << "tool " << tool.name << ": " << tool.description << "\n";
 
   for (bool increment : {true, true, false}) {
     json::object arguments{{"increment", increment}};
     const auto result = co_await client.call_tool("counter", std::move(arguments));
     std::cout << "call counter {\"increment\": " << std::boolalpha << increment << "} -> "
-              << std::string_view(result.at("content").at(0).at("text").as_string()) << "\n";
+              << result.text_content() << "\n";
   }
   co_await client.ping();
   std::cout << "ping ok\n";

@@ -1,7 +1,7 @@
 #include <mcp/client/client.hpp>
 #include <mcp/log.hpp>
 
-#include "../detail/rpc_peer.hpp"
+#include "client_impl.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -32,34 +32,27 @@ progress_update to_progress(const json::object& params) {
 
 }  // namespace
 
-struct client::impl : std::enable_shared_from_this<impl> {
-  impl(asio::any_io_executor ex, client_options opts)
-      : executor(ex), options(std::move(opts)), reader_done(ex) {
-    reader_done.expires_at(std::chrono::steady_clock::time_point::max());
-  }
+client::impl::impl(asio::any_io_executor ex, client_options opts)
+    : executor(ex), options(std::move(opts)), reader_done(ex) {
+  reader_done.expires_at(std::chrono::steady_clock::time_point::max());
+}
 
-  asio::awaitable<void> read_loop();
-  asio::awaitable<void> handle(frame_item item);
-  asio::awaitable<void> shut_down();
+detail::call_settings client::impl::settings(const call_options& call) const {
+  detail::call_settings s{call.timeout.value_or(options.request_timeout), options.max_request_timeout, {}};
+  if (call.on_progress)
+    s.on_progress = [cb = call.on_progress](const json::object& params) { cb(to_progress(params)); };
+  return s;
+}
 
-  detail::call_settings settings(const call_options& call) const {
-    detail::call_settings s{call.timeout.value_or(options.request_timeout),
-                            options.max_request_timeout, {}};
-    if (call.on_progress)
-      s.on_progress = [cb = call.on_progress](const json::object& params) { cb(to_progress(params)); };
-    return s;
-  }
-
-  asio::any_io_executor executor;
-  client_options options;
-  std::unique_ptr<message_transport> transport;
-  std::optional<detail::rpc_peer> peer;
-  connection_state state = connection_state::disconnected;
-  std::optional<initialize_result> server;
-  std::function<void(const notification&)> on_notification;
-  bool reading = false;
-  asio::steady_timer reader_done;  // an event: cancelled when the reader stops
-};
+json::object client::impl::declared_capabilities() const {
+  json::object capabilities = options.capabilities;
+  if (on_sampling && !capabilities.contains("sampling")) capabilities["sampling"] = json::object();
+  // Form and URL mode (2025-11-25); older servers read `{}` and ignore the keys.
+  if (on_elicitation && !capabilities.contains("elicitation"))
+    capabilities["elicitation"] = json::object{{"form", json::object()}, {"url", json::object()}};
+  if (roots && !capabilities.contains("roots")) capabilities["roots"] = json::object{{"listChanged", true}};
+  return capabilities;
+}
 
 asio::awaitable<void> client::impl::read_loop() {
   try {
@@ -88,24 +81,52 @@ asio::awaitable<void> client::impl::handle(frame_item item) {
   }
   auto& msg = std::get<message>(item);
   if (auto* n = std::get_if<notification>(&msg)) {
-    if (n->method == "notifications/progress") peer->on_progress(n->params);
-    if (on_notification) {
-      try {
-        on_notification(*n);
-      } catch (const std::exception& e) {
-        sdk_log(log_level::warn, std::string("notification callback threw: ") + e.what());
-      }
-    }
+    handle_notification(*n);
   } else if (auto* req = std::get_if<mcp::request>(&msg)) {
-    const message reply = req->method == "ping"
-                              ? message{response{req->id, json::object{}}}
-                              : message{make_error(req->id, errc::method_not_found,
-                                                   "Method not found: " + req->method)};
-    std::string frame = serialize(reply);
-    co_await peer->send(std::move(frame));
+    // Answered on the side: a handler waiting for its user must not stop the reading.
+    asio::co_spawn(executor, answer_server_request(std::move(*req)), asio::detached);
   } else if (!peer->deliver(std::move(msg))) {
     sdk_log(log_level::debug, "dropping a late or unknown response");
   }
+}
+
+namespace {
+
+template <class Callback, class... Args>
+void run_callback(const Callback& callback, std::string_view what, Args&&... args) {
+  if (!callback) return;
+  try {
+    callback(std::forward<Args>(args)...);
+  } catch (const std::exception& e) {
+    sdk_log(log_level::warn, std::string(what) + " callback threw: " + e.what());
+  }
+}
+
+}  // namespace
+
+void client::impl::handle_notification(const notification& n) {
+  const std::string_view method = n.method;
+  if (method == "notifications/progress") {
+    peer->on_progress(n.params);
+  } else if (method == "notifications/cancelled") {
+    cancel_server_request(n.params);
+  } else if (method == "notifications/message") {
+    log_message message;
+    if (const auto* level = n.params.if_contains("level"); level && level->is_string())
+      message.level = parse_logging_level(level->get_string()).value_or(logging_level::info);
+    if (const auto* logger = n.params.if_contains("logger"); logger && logger->is_string())
+      message.logger = std::string(logger->get_string());
+    if (const auto* data = n.params.if_contains("data")) message.data = *data;
+    run_callback(on_log, "on_log", message);
+  } else if (method.starts_with("notifications/") && method.ends_with("/list_changed")) {
+    const auto what = method.substr(14, method.size() - 14 - 13);
+    if (what == "tools") output_schemas.reset();  // listed again when next needed
+    run_callback(on_list_changed, "on_list_changed", what);
+  } else if (method == "notifications/resources/updated") {
+    if (const auto* uri = n.params.if_contains("uri"); uri && uri->is_string())
+      run_callback(on_resource_updated, "on_resource_updated", std::string(uri->get_string()));
+  }
+  run_callback(on_notification, "on_notification", n);
 }
 
 asio::awaitable<void> client::impl::shut_down() {
@@ -136,9 +157,6 @@ const initialize_result& client::server() const {
   return *impl_->server;
 }
 
-void client::on_notification(std::function<void(const notification&)> handler) {
-  impl_->on_notification = std::move(handler);
-}
 
 asio::awaitable<initialize_result> client::connect(std::unique_ptr<message_transport> transport) {
   auto& d = *impl_;
@@ -154,12 +172,13 @@ asio::awaitable<initialize_result> client::connect(std::unique_ptr<message_trans
   d.state = connection_state::initializing;
   try {
     const auto newest = *std::ranges::max_element(d.options.versions);
-    const initialize_request hello{std::string(to_string(newest)), d.options.capabilities,
+    const initialize_request hello{std::string(to_string(newest)), d.declared_capabilities(),
                                    d.options.client_info};
     json::object params = to_json(hello);
     auto settings = d.settings({});
     const auto result = co_await d.peer->call("initialize", std::move(params), std::move(settings));
     d.server = parse_initialize_result(result, d.options.versions);
+    d.transport->set_protocol_version(to_string(d.server->version));
     std::string initialized = serialize(notification{"notifications/initialized", {}});
     co_await d.peer->send(std::move(initialized));
   } catch (...) {
@@ -201,30 +220,6 @@ asio::awaitable<void> client::ping() {
 
 asio::awaitable<void> client::ping(call_options options) {
   co_await request("ping", json::object{}, std::move(options));
-}
-
-asio::awaitable<json::object> client::list_tools(std::optional<std::string> cursor) {
-  call_options defaults;
-  co_return co_await list_tools(std::move(cursor), std::move(defaults));
-}
-
-asio::awaitable<json::object> client::list_tools(std::optional<std::string> cursor,
-                                                 call_options options) {
-  json::object params;
-  if (cursor) params["cursor"] = *cursor;
-  co_return co_await request("tools/list", std::move(params), std::move(options));
-}
-
-asio::awaitable<json::object> client::call_tool(std::string name, json::object arguments) {
-  call_options defaults;
-  co_return co_await call_tool(std::move(name), std::move(arguments), std::move(defaults));
-}
-
-asio::awaitable<json::object> client::call_tool(std::string name, json::object arguments,
-                                                call_options options) {
-  // Built outside the co_await: g++ 12 miscompiles braced JSON initializers there.
-  json::object params{{"name", std::move(name)}, {"arguments", std::move(arguments)}};
-  co_return co_await request("tools/call", std::move(params), std::move(options));
 }
 
 asio::awaitable<void> client::close() {

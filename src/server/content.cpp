@@ -69,6 +69,17 @@ call_tool_result call_tool_result::error(std::string message) {
   return {json::array{content::text(std::move(message))}, std::nullopt, true};
 }
 
+std::string call_tool_result::text_content() const {
+  std::string out;
+  for (const auto& block : content) {
+    const auto* o = block.if_object();
+    if (!o || !o->contains("text") || !o->at("text").is_string() || o->at("type") != "text") continue;
+    if (!out.empty()) out += '\n';
+    out += o->at("text").get_string();
+  }
+  return out;
+}
+
 json::object call_tool_result::to_json() const {
   json::object out{{"content", content}};
   if (structured_content) {

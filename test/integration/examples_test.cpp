@@ -25,7 +25,8 @@ TEST(Examples, TypedTool) {
   with_example("typed-tool", [](mcp::client& c) -> asio::awaitable<void> {
     json::object args{{"city", "Oslo"}, {"days", 2}};
     auto result = co_await c.call_tool("forecast", args);
-    EXPECT_EQ(result.at("structuredContent").at("summary"), "2 mild days in Oslo");
+    CO_ASSERT_TRUE(result.structured_content.has_value());
+    EXPECT_EQ(result.structured_content->at("summary"), "2 mild days in Oslo");
   });
 }
 
@@ -43,18 +44,19 @@ TEST(Examples, ProgressTool) {
 
 TEST(Examples, ResourceTemplate) {
   with_example("resource-template", [](mcp::client& c) -> asio::awaitable<void> {
-    json::object params{{"uri", "notes://todo"}};
-    auto result = co_await c.request("resources/read", params);
-    auto note = json::parse(result.at("contents").at(0).at("text").as_string());
+    auto contents = co_await c.read_resource("notes://todo");
+    CO_ASSERT_TRUE(contents.size() == 1u && contents.front().text.has_value());
+    auto note = json::parse(*contents.front().text);
     EXPECT_EQ(note.at("name"), "todo");
   });
 }
 
 TEST(Examples, Prompt) {
   with_example("prompt", [](mcp::client& c) -> asio::awaitable<void> {
-    json::object params{{"name", "review"}, {"arguments", {{"code", "int x;"}, {"language", "c"}}}};
-    auto result = co_await c.request("prompts/get", params);
-    EXPECT_EQ(result.at("messages").at(0).at("content").at("text"), "Please review this c:\n\nint x;");
+    std::map<std::string, std::string> arguments{{"code", "int x;"}, {"language", "c"}};
+    auto result = co_await c.get_prompt("review", arguments);
+    CO_ASSERT_TRUE(result.messages.size() == 1u);
+    EXPECT_EQ(result.messages.front().content.at("text"), "Please review this c:\n\nint x;");
   });
 }
 
@@ -62,7 +64,7 @@ TEST(Examples, SamplingToolRefusesAClientWithoutSampling) {
   with_example("sampling-tool", [](mcp::client& c) -> asio::awaitable<void> {
     json::object args{{"topic", "rain"}};
     auto result = co_await c.call_tool("haiku", args);
-    EXPECT_EQ(result.at("isError"), true);
+    EXPECT_TRUE(result.is_error);
   });
 }
 
@@ -74,7 +76,8 @@ TEST(Examples, EverythingServerEchoAndAdd) {
     json::object add{{"a", 2}, {"b", 3}};
     auto sum = co_await c.call_tool("add", add);
     EXPECT_EQ(first_text(sum), "5");
-    EXPECT_EQ(sum.at("structuredContent").at("sum"), 5.0);
+    CO_ASSERT_TRUE(sum.structured_content.has_value());
+    EXPECT_EQ(sum.structured_content->at("sum"), 5.0);
   });
 }
 
@@ -86,7 +89,7 @@ TEST(Examples, ConformanceServerListsItsFixtures) {
     command.args = {"--stdio"};
     co_await c.connect(spawn_process(ex, command));
     auto tools = co_await c.list_tools();
-    EXPECT_GE(tools.at("tools").as_array().size(), 14u);
+    EXPECT_GE(tools.size(), 14u);
     co_await c.close();
   });
 }

@@ -27,7 +27,7 @@ TEST(Stdio, ClientDrivesCounterServer) {
     EXPECT_EQ(hello.server_info.name, "counter-server");
     EXPECT_EQ(hello.version, latest_legacy_version);
     auto tools = co_await c.list_tools();
-    EXPECT_EQ(tools.at("tools").at(0).at("name"), "counter");
+    EXPECT_EQ(tools.at(0).name, "counter");
     auto increment = tool_args({{"increment", true}});
     auto first = co_await c.call_tool("counter", increment);
     auto second = co_await c.call_tool("counter", increment);

@@ -33,8 +33,7 @@ TEST(EverythingServer, HandshakeToolsAndCalls) {
 
     auto tools = co_await c.list_tools();
     std::set<std::string> names;
-    for (const auto& tool : tools.at("tools").as_array())
-      names.insert(std::string(tool.at("name").as_string()));
+    for (const auto& tool : tools) names.insert(tool.name);
     EXPECT_TRUE(names.contains("echo"));
     EXPECT_TRUE(names.contains("get-sum"));
 
@@ -83,7 +82,7 @@ TEST(EverythingServer, UnknownMethodAndToolErrors) {
     EXPECT_EQ(code, errc::method_not_found);
     // This server reports an unknown tool as a tool error result.
     auto unknown = co_await c.call_tool("no-such-tool");
-    EXPECT_EQ(unknown.at("isError"), true);
+    EXPECT_TRUE(unknown.is_error);
     co_await c.close();
   }, 60s);
 }
@@ -99,7 +98,7 @@ TEST(EverythingServer, NegotiatesEachLegacyVersion) {
       auto hello = co_await c.connect(spawn_process(ex, command));
       EXPECT_EQ(hello.version, version);
       auto tools = co_await c.list_tools();
-      EXPECT_FALSE(tools.at("tools").as_array().empty());
+      EXPECT_FALSE(tools.empty());
       co_await c.close();
     }, 60s);
   }

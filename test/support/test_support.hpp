@@ -2,6 +2,7 @@
 // Helpers shared by the tests: run a coroutine with a deadline, and talk raw
 // JSON-RPC frames over a transport.
 
+#include <mcp/protocol/types.hpp>
 #include <mcp/transport/process.hpp>
 #include <mcp/transport/transport.hpp>
 
@@ -147,6 +148,11 @@ inline process_options bin_command(std::string name) {
 /// The text of the first content block of a tool result.
 inline std::string first_text(const json::object& result) {
   return std::string(result.at("content").at(0).at("text").as_string());
+}
+
+/// The text of the first content block of a tool result the client parsed.
+inline std::string first_text(const call_tool_result& result) {
+  return std::string(result.content.at(0).at("text").as_string());
 }
 
 /// The error code of a reply, or 0 when it is not an error.

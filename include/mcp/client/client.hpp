@@ -4,14 +4,17 @@
 
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/protocol/lifecycle.hpp>
+#include <mcp/protocol/types.hpp>
 #include <mcp/protocol/versions.hpp>
 #include <mcp/transport/transport.hpp>
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mcp {
@@ -36,6 +39,34 @@ struct progress_update {
   std::optional<double> total;
   std::string message;
 };
+
+/// A `notifications/message` from the server.
+struct log_message {
+  logging_level level = logging_level::info;
+  std::string logger;  ///< empty when the server named none
+  json::value data;
+};
+
+/// A root the client offers the server (`roots/list`).
+struct root {
+  std::string uri;  ///< a file:// URI
+  std::optional<std::string> name = {};
+};
+
+/// The answer of `completion/complete`.
+struct completion {
+  std::vector<std::string> values;
+  std::optional<std::int64_t> total;
+  bool has_more = false;
+};
+
+/// Values of the other arguments already chosen, for a completion.
+using completion_context = std::map<std::string, std::string>;
+
+/// Answers a request the server sends (sampling, elicitation): it gets the
+/// request's params and returns its result; a protocol_error it throws goes
+/// back as that JSON-RPC error, any other exception as -32603.
+using server_request_handler = std::function<asio::awaitable<json::object>(json::object params)>;
 
 struct call_options {
   std::optional<std::chrono::milliseconds> timeout;  ///< default: client_options::request_timeout
@@ -84,16 +115,64 @@ class client {
 
   asio::awaitable<void> ping();
   asio::awaitable<void> ping(call_options options);
-  /// One page of `tools/list`; pass the previous page's `nextCursor` for the next.
-  asio::awaitable<json::object> list_tools(std::optional<std::string> cursor = std::nullopt);
-  asio::awaitable<json::object> list_tools(std::optional<std::string> cursor, call_options options);
-  /// `tools/call`; returns the raw result (content, isError, structuredContent).
-  asio::awaitable<json::object> call_tool(std::string name, json::object arguments = {});
-  asio::awaitable<json::object> call_tool(std::string name, json::object arguments,
-                                          call_options options);
+
+  // Lists follow `nextCursor` to the end (bounded: a server that never stops
+  // paging is an error after 10,000 pages).
+
+  asio::awaitable<std::vector<tool_info>> list_tools();
+  /// `tools/call`. A tool that fails reports it in the result (`is_error`);
+  /// an unknown tool or bad arguments are a protocol_error.
+  asio::awaitable<call_tool_result> call_tool(std::string name, json::object arguments = {});
+  asio::awaitable<call_tool_result> call_tool(std::string name, json::object arguments,
+                                              call_options options);
+  /// The `outputSchema` the server declared for a tool (from the last
+  /// list_tools, listing them first when needed); nullopt when it has none.
+  asio::awaitable<std::optional<json::object>> output_schema(std::string tool);
+
+  asio::awaitable<std::vector<resource_info>> list_resources();
+  asio::awaitable<std::vector<resource_template_info>> list_resource_templates();
+  asio::awaitable<std::vector<resource_contents>> read_resource(std::string uri);
+  asio::awaitable<void> subscribe(std::string uri);
+  asio::awaitable<void> unsubscribe(std::string uri);
+
+  asio::awaitable<std::vector<prompt_info>> list_prompts();
+  asio::awaitable<get_prompt_result> get_prompt(std::string name,
+                                                std::map<std::string, std::string> arguments = {});
+
+  /// `completion/complete` for an argument of a prompt.
+  asio::awaitable<completion> complete_prompt_argument(std::string prompt, std::string argument,
+                                                       std::string value,
+                                                       completion_context context = {});
+  /// `completion/complete` for a variable of a resource template.
+  asio::awaitable<completion> complete_template_variable(std::string uri_template,
+                                                         std::string variable, std::string value,
+                                                         completion_context context = {});
+
+  /// `logging/setLevel`: the least severe messages the server should send.
+  asio::awaitable<void> set_logging_level(logging_level level);
+
+  // Callbacks: set them before connect. They run on the client's executor
+  // and must not block; an exception they throw is logged and dropped.
 
   /// Every notification from the server (progress ones too).
   void on_notification(std::function<void(const notification&)> handler);
+  void on_log(std::function<void(const log_message&)> handler);
+  /// `notifications/{tools,resources,prompts}/list_changed`: "tools", "resources" or "prompts".
+  void on_list_changed(std::function<void(std::string_view what)> handler);
+  void on_resource_updated(std::function<void(const std::string& uri)> handler);
+
+  // Requests from the server. Setting a handler before connect declares the
+  // capability; without one the server's request gets -32601.
+
+  /// `sampling/createMessage`: return a CreateMessageResult.
+  void on_sampling(server_request_handler handler);
+  /// `elicitation/create`, form and URL mode: return an ElicitResult. For an
+  /// accepted form, fields the user left out get the defaults of the
+  /// requested schema (SEP-1034) before the result goes back.
+  void on_elicitation(server_request_handler handler);
+  /// Offers roots (`roots/list`). Before connect it declares the capability;
+  /// afterwards it tells the server they changed.
+  asio::awaitable<void> set_roots(std::vector<root> roots);
 
   /// Ends the connection (for a child process: stdin closed, then signals).
   asio::awaitable<void> close();

@@ -3,6 +3,7 @@
 
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/protocol/lifecycle.hpp>
+#include <mcp/protocol/types.hpp>
 #include <mcp/protocol/versions.hpp>
 #include <mcp/transport/transport.hpp>
 
@@ -21,10 +22,6 @@ namespace mcp {
 
 namespace asio = boost::asio;
 
-/// Message severities of `logging/setLevel` and `notifications/message` (RFC 5424).
-enum class logging_level { debug, info, notice, warning, error, critical, alert, emergency };
-std::string_view to_string(logging_level level) noexcept;
-std::optional<logging_level> parse_logging_level(std::string_view text) noexcept;
 
 /// Thrown by request_context::sample, elicit and roots when the client did
 /// not declare the capability (or its protocol version lacks the feature).

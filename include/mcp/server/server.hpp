@@ -20,88 +20,19 @@
 
 namespace mcp {
 
-/// Hints about a tool's behaviour (2025-03-26 on). Absent means "not said".
-struct tool_annotations {
-  std::optional<std::string> title = {};
-  std::optional<bool> read_only_hint = {};
-  std::optional<bool> destructive_hint = {};
-  std::optional<bool> idempotent_hint = {};
-  std::optional<bool> open_world_hint = {};
-};
-
-struct tool_info {
-  std::string name;  ///< 1-128 characters of A-Z a-z 0-9 _ - .
-  std::string description = {};
-  std::optional<std::string> title = {};
-  json::object input_schema = {{"type", "object"}};
-  std::optional<json::object> output_schema = {};  ///< results are checked against it
-  tool_annotations annotations = {};
-  json::array icons = {};
-  json::object meta = {};
-};
-
 /// A tool handler on raw JSON: receives the `arguments` object (already
 /// validated against the input schema) and the request's context.
 using tool_handler =
     std::function<asio::awaitable<call_tool_result>(const json::object& arguments, request_context& ctx)>;
 
-struct resource_info {
-  std::string uri;
-  std::string name;
-  std::optional<std::string> title = {};
-  std::optional<std::string> description = {};
-  std::optional<std::string> mime_type = {};
-  std::optional<std::int64_t> size = {};
-  json::object annotations = {};
-  json::array icons = {};
-  json::object meta = {};
-};
-
 using resource_handler =
     std::function<asio::awaitable<std::vector<resource_contents>>(const std::string& uri, request_context& ctx)>;
-
-struct resource_template_info {
-  std::string uri_template;  ///< RFC 6570, levels 1 to 3
-  std::string name;
-  std::optional<std::string> title = {};
-  std::optional<std::string> description = {};
-  std::optional<std::string> mime_type = {};
-  json::object annotations = {};
-  json::array icons = {};
-  json::object meta = {};
-};
 
 /// Variables a URI bound in a template, percent-decoded.
 using uri_variables = std::map<std::string, std::string, std::less<>>;
 
 using resource_template_handler = std::function<asio::awaitable<std::vector<resource_contents>>(
     const std::string& uri, const uri_variables& variables, request_context& ctx)>;
-
-struct prompt_argument {
-  std::string name;
-  std::optional<std::string> description = {};
-  bool required = false;
-  std::optional<std::string> title = {};
-};
-
-struct prompt_info {
-  std::string name;
-  std::optional<std::string> description = {};
-  std::vector<prompt_argument> arguments = {};
-  std::optional<std::string> title = {};
-  json::array icons = {};
-  json::object meta = {};
-};
-
-struct prompt_message {
-  std::string role;  ///< "user" or "assistant"
-  json::object content;  ///< a content block (mcp::content::...)
-};
-
-struct get_prompt_result {
-  std::vector<prompt_message> messages;
-  std::optional<std::string> description = {};
-};
 
 /// Prompt arguments arrive as strings, required ones already checked.
 using prompt_arguments = std::map<std::string, std::string, std::less<>>;

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mcp {
@@ -88,6 +89,10 @@ class message_transport {
   /// resumes it (SSE polling, spec 2025-11-25). Transports without resumable
   /// streams ignore it.
   virtual void close_stream(const std::string& request_id) { (void)request_id; }
+
+  /// The client tells its transport the version `initialize` settled (HTTP
+  /// sends it as `MCP-Protocol-Version` on every later request).
+  virtual void set_protocol_version(std::string_view version) { (void)version; }
 
   /// Describes the connection; handlers see it through their context.
   virtual transport_metadata metadata() const { return {}; }

@@ -1,0 +1,179 @@
+// The typed calls of the client: every client-to-server method of the spec,
+// lists followed through their pages.
+
+#include "client_impl.hpp"
+#include "parse.hpp"
+
+#include <set>
+
+namespace mcp {
+
+namespace {
+
+constexpr std::size_t max_pages = 10'000;
+
+// Every item of a paginated list method, parsed with `parse`.
+template <class Parse>
+asio::awaitable<std::vector<std::invoke_result_t<Parse, const json::value&>>> list_all(
+    client& c, std::string method, std::string key, Parse parse) {
+  std::vector<std::invoke_result_t<Parse, const json::value&>> items;
+  std::optional<std::string> cursor;
+  std::set<std::string> seen;  // a server that hands out a cursor twice would loop forever
+  for (std::size_t page = 0; page < max_pages; ++page) {
+    json::object params;
+    if (cursor) params["cursor"] = *cursor;
+    const auto result = co_await c.request(method, std::move(params));
+    const auto* list = result.if_contains(key);
+    if (!list || !list->is_array())
+      throw protocol_error(errc::invalid_params, "the server's " + method + " result has no `" + key + "` array");
+    for (const auto& item : list->get_array()) items.push_back(parse(item));
+    const auto* next = result.if_contains("nextCursor");
+    if (!next || !next->is_string()) co_return items;
+    cursor = std::string(next->get_string());
+    if (!seen.insert(*cursor).second)
+      throw protocol_error(errc::invalid_params, "the server's " + method + " repeats cursor " + *cursor);
+  }
+  throw protocol_error(errc::invalid_params, "the server's " + method + " never ends (" +
+                                                 std::to_string(max_pages) + " pages)");
+}
+
+completion parse_completion(const json::object& result) {
+  completion out;
+  const auto* body = result.if_contains("completion");
+  if (!body || !body->is_object()) throw protocol_error(errc::invalid_params, "the server sent no completion");
+  const auto& o = body->get_object();
+  if (const auto* values = o.if_contains("values"); values && values->is_array())
+    for (const auto& v : values->get_array())
+      if (v.is_string()) out.values.emplace_back(v.get_string());
+  if (const auto* total = o.if_contains("total"); total && total->is_number())
+    out.total = total->to_number<std::int64_t>();
+  if (const auto* more = o.if_contains("hasMore"); more && more->is_bool()) out.has_more = more->get_bool();
+  return out;
+}
+
+json::object completion_params(json::object ref, std::string argument, std::string value,
+                               const completion_context& context) {
+  json::object params{{"ref", std::move(ref)},
+                      {"argument", json::object{{"name", std::move(argument)}, {"value", std::move(value)}}}};
+  if (!context.empty()) {
+    json::object arguments;
+    for (const auto& [name, chosen] : context) arguments[name] = chosen;
+    params["context"] = json::object{{"arguments", std::move(arguments)}};
+  }
+  return params;
+}
+
+}  // namespace
+
+asio::awaitable<std::vector<tool_info>> client::list_tools() {
+  auto keep = impl_;
+  auto tools = co_await list_all(*this, "tools/list", "tools", detail::parse_tool);
+  keep->output_schemas.emplace();
+  for (const auto& tool : tools) (*keep->output_schemas)[tool.name] = tool.output_schema;
+  co_return tools;
+}
+
+asio::awaitable<call_tool_result> client::call_tool(std::string name, json::object arguments) {
+  call_options defaults;
+  co_return co_await call_tool(std::move(name), std::move(arguments), std::move(defaults));
+}
+
+asio::awaitable<call_tool_result> client::call_tool(std::string name, json::object arguments,
+                                                    call_options options) {
+  json::object params{{"name", std::move(name)}, {"arguments", std::move(arguments)}};
+  const auto result = co_await request("tools/call", std::move(params), std::move(options));
+  co_return detail::parse_call_tool_result(result);
+}
+
+asio::awaitable<std::optional<json::object>> client::output_schema(std::string tool) {
+  auto keep = impl_;
+  if (!keep->output_schemas || !keep->output_schemas->contains(tool)) co_await list_tools();
+  const auto it = keep->output_schemas->find(tool);
+  if (it == keep->output_schemas->end()) co_return std::nullopt;
+  co_return it->second;
+}
+
+asio::awaitable<std::vector<resource_info>> client::list_resources() {
+  co_return co_await list_all(*this, "resources/list", "resources", detail::parse_resource);
+}
+
+asio::awaitable<std::vector<resource_template_info>> client::list_resource_templates() {
+  co_return co_await list_all(*this, "resources/templates/list", "resourceTemplates",
+                              detail::parse_resource_template);
+}
+
+asio::awaitable<std::vector<resource_contents>> client::read_resource(std::string uri) {
+  json::object params{{"uri", std::move(uri)}};
+  const auto result = co_await request("resources/read", std::move(params));
+  std::vector<resource_contents> contents;
+  if (const auto* list = result.if_contains("contents"); list && list->is_array())
+    for (const auto& item : list->get_array()) contents.push_back(detail::parse_resource_contents(item));
+  co_return contents;
+}
+
+asio::awaitable<void> client::subscribe(std::string uri) {
+  json::object params{{"uri", std::move(uri)}};
+  co_await request("resources/subscribe", std::move(params));
+}
+
+asio::awaitable<void> client::unsubscribe(std::string uri) {
+  json::object params{{"uri", std::move(uri)}};
+  co_await request("resources/unsubscribe", std::move(params));
+}
+
+asio::awaitable<std::vector<prompt_info>> client::list_prompts() {
+  co_return co_await list_all(*this, "prompts/list", "prompts", detail::parse_prompt);
+}
+
+asio::awaitable<get_prompt_result> client::get_prompt(std::string name,
+                                                      std::map<std::string, std::string> arguments) {
+  json::object args;
+  for (auto& [key, value] : arguments) args[key] = std::move(value);
+  json::object params{{"name", std::move(name)}, {"arguments", std::move(args)}};
+  const auto result = co_await request("prompts/get", std::move(params));
+  co_return detail::parse_prompt_result(result);
+}
+
+asio::awaitable<completion> client::complete_prompt_argument(std::string prompt, std::string argument,
+                                                             std::string value, completion_context context) {
+  json::object ref{{"type", "ref/prompt"}, {"name", std::move(prompt)}};
+  auto params = completion_params(std::move(ref), std::move(argument), std::move(value), context);
+  const auto result = co_await request("completion/complete", std::move(params));
+  co_return parse_completion(result);
+}
+
+asio::awaitable<completion> client::complete_template_variable(std::string uri_template, std::string variable,
+                                                               std::string value, completion_context context) {
+  json::object ref{{"type", "ref/resource"}, {"uri", std::move(uri_template)}};
+  auto params = completion_params(std::move(ref), std::move(variable), std::move(value), context);
+  const auto result = co_await request("completion/complete", std::move(params));
+  co_return parse_completion(result);
+}
+
+asio::awaitable<void> client::set_logging_level(logging_level level) {
+  json::object params{{"level", to_string(level)}};
+  co_await request("logging/setLevel", std::move(params));
+}
+
+void client::on_notification(std::function<void(const notification&)> handler) {
+  impl_->on_notification = std::move(handler);
+}
+void client::on_log(std::function<void(const log_message&)> handler) { impl_->on_log = std::move(handler); }
+void client::on_list_changed(std::function<void(std::string_view)> handler) {
+  impl_->on_list_changed = std::move(handler);
+}
+void client::on_resource_updated(std::function<void(const std::string&)> handler) {
+  impl_->on_resource_updated = std::move(handler);
+}
+void client::on_sampling(server_request_handler handler) { impl_->on_sampling = std::move(handler); }
+void client::on_elicitation(server_request_handler handler) { impl_->on_elicitation = std::move(handler); }
+
+asio::awaitable<void> client::set_roots(std::vector<root> roots) {
+  auto keep = impl_;
+  const bool declared = keep->roots.has_value() || keep->options.capabilities.contains("roots");
+  keep->roots = std::move(roots);
+  // The server asks again when told; before connect the capability is declared instead.
+  if (declared && keep->state == connection_state::ready) co_await notify("notifications/roots/list_changed");
+}
+
+}  // namespace mcp

@@ -1,0 +1,108 @@
+// Requests the server sends the client: ping, sampling, elicitation and
+// roots, each answered on the side (a handler may wait for its user for
+// minutes) and cancellable by the server's notifications/cancelled.
+
+#include "client_impl.hpp"
+
+#include <mcp/log.hpp>
+
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+namespace mcp {
+
+namespace {
+
+[[noreturn]] void not_offered(const std::string& method) {
+  throw protocol_error(errc::method_not_found, "Method not found: " + method + " (the client does not offer it)");
+}
+
+// SEP-1034: fields of an accepted form that the user left out take the
+// defaults of the requested schema.
+void fill_form_defaults(const json::object& params, json::object& result) {
+  if (const auto* mode = params.if_contains("mode"); mode && *mode != "form") return;
+  if (const auto* action = result.if_contains("action"); !action || *action != "accept") return;
+  const auto* schema = params.if_contains("requestedSchema");
+  const auto* properties = schema && schema->is_object() ? schema->get_object().if_contains("properties") : nullptr;
+  if (!properties || !properties->is_object()) return;
+  auto& content = result["content"];
+  if (content.is_null()) content = json::object();
+  if (!content.is_object()) return;
+  for (const auto& [name, property] : properties->get_object()) {
+    const auto* fallback = property.is_object() ? property.get_object().if_contains("default") : nullptr;
+    if (fallback && !content.get_object().contains(name)) content.get_object()[name] = *fallback;
+  }
+}
+
+}  // namespace
+
+asio::awaitable<json::object> client::impl::serve_server_request(const mcp::request& req) {
+  if (req.method == "ping") co_return json::object();
+  if (req.method == "sampling/createMessage") {
+    if (!on_sampling) not_offered(req.method);
+    co_return co_await on_sampling(req.params);
+  }
+  if (req.method == "elicitation/create") {
+    if (!on_elicitation) not_offered(req.method);
+    auto result = co_await on_elicitation(req.params);
+    fill_form_defaults(req.params, result);
+    co_return result;
+  }
+  if (req.method == "roots/list") {
+    if (!roots) not_offered(req.method);
+    json::array list;
+    for (const auto& r : *roots) {
+      json::object item{{"uri", r.uri}};
+      if (r.name) item["name"] = *r.name;
+      list.push_back(std::move(item));
+    }
+    co_return json::object{{"roots", std::move(list)}};
+  }
+  throw protocol_error(errc::method_not_found, "Method not found: " + req.method);
+}
+
+asio::awaitable<void> client::impl::answer_server_request(mcp::request req) {
+  auto self = shared_from_this();  // the client may be destroyed meanwhile
+  auto signal = std::make_shared<asio::cancellation_signal>();
+  serving[req.id] = signal;
+  message reply = response{req.id, json::object()};
+  bool cancelled = false;
+  try {
+    auto work = serve_server_request(req);
+    auto result = co_await asio::co_spawn(executor, std::move(work),
+                                          asio::bind_cancellation_slot(signal->slot(), asio::use_awaitable));
+    reply = response{req.id, std::move(result)};
+  } catch (const protocol_error& e) {
+    reply = error_response{req.id, e.error()};
+  } catch (const std::exception& e) {
+    cancelled = !serving.contains(req.id);
+    if (!cancelled) {
+      sdk_log(log_level::warn, "handler for " + req.method + " threw: " + e.what());
+      reply = make_error(req.id, errc::internal_error, std::string("Internal error: ") + e.what());
+    }
+  }
+  serving.erase(req.id);
+  // A request the server cancelled gets no answer.
+  if (cancelled || !peer || peer->closed()) co_return;
+  std::string frame = serialize(reply);
+  try {
+    co_await peer->send(std::move(frame));
+  } catch (const std::exception& e) {
+    sdk_log(log_level::debug, std::string("answer to the server not sent: ") + e.what());
+  }
+}
+
+void client::impl::cancel_server_request(const json::object& params) {
+  const auto* id = params.if_contains("requestId");
+  if (!id) return;
+  const auto parsed = parse_request_id(*id);
+  if (!parsed) return;
+  const auto it = serving.find(*parsed);
+  if (it == serving.end()) return;
+  auto signal = it->second;
+  serving.erase(it);  // marks it cancelled for answer_server_request
+  signal->emit(asio::cancellation_type::terminal);
+}
+
+}  // namespace mcp
