@@ -4,6 +4,11 @@
 #include "client_impl.hpp"
 #include "parse.hpp"
 
+#include <mcp/log.hpp>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+
 #include <set>
 
 namespace mcp {
@@ -168,12 +173,21 @@ void client::on_resource_updated(std::function<void(const std::string&)> handler
 void client::on_sampling(server_request_handler handler) { impl_->on_sampling = std::move(handler); }
 void client::on_elicitation(server_request_handler handler) { impl_->on_elicitation = std::move(handler); }
 
-asio::awaitable<void> client::set_roots(std::vector<root> roots) {
-  auto keep = impl_;
-  const bool declared = keep->roots.has_value() || keep->options.capabilities.contains("roots");
-  keep->roots = std::move(roots);
+void client::set_roots(std::vector<root> roots) {
+  auto& d = *impl_;
+  const bool declared = d.roots.has_value() || d.options.capabilities.contains("roots");
+  d.roots = std::move(roots);
   // The server asks again when told; before connect the capability is declared instead.
-  if (declared && keep->state == connection_state::ready) co_await notify("notifications/roots/list_changed");
+  if (!declared || d.state != connection_state::ready) return;
+  auto announce = [self = impl_]() -> asio::awaitable<void> {
+    std::string frame = serialize(notification{"notifications/roots/list_changed", {}});
+    try {
+      co_await self->peer->send(std::move(frame));
+    } catch (const std::exception& e) {
+      sdk_log(log_level::debug, std::string("roots/list_changed not sent: ") + e.what());
+    }
+  };
+  asio::co_spawn(d.executor, announce(), asio::detached);
 }
 
 }  // namespace mcp

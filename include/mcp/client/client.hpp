@@ -171,8 +171,8 @@ class client {
   /// requested schema (SEP-1034) before the result goes back.
   void on_elicitation(server_request_handler handler);
   /// Offers roots (`roots/list`). Before connect it declares the capability;
-  /// afterwards it tells the server they changed.
-  asio::awaitable<void> set_roots(std::vector<root> roots);
+  /// afterwards it tells the server they changed (in the background).
+  void set_roots(std::vector<root> roots);
 
   /// Ends the connection (for a child process: stdin closed, then signals).
   asio::awaitable<void> close();
