@@ -10,6 +10,7 @@
 
 #include "http_client.hpp"
 #include "http_test_server.hpp"
+#include "test_certificates.hpp"
 #include "test_support.hpp"
 
 #include <boost/asio/ssl.hpp>
@@ -34,52 +35,6 @@ namespace {
 
 namespace ssl = asio::ssl;
 namespace fs = std::filesystem;
-
-// --- certificates ----------------------------------------------------------------
-
-/// A temporary directory with two self-signed certificates made by the openssl
-/// tool: `cert`/`key` for localhost and 127.0.0.1 (the server's), and
-/// `other_cert`/`other_key`, an unrelated CA (for a client that must not trust
-/// the server).
-struct certificates {
-  fs::path dir;
-  std::string cert, key, other_cert, other_key;
-  std::string failure;  ///< why they could not be made ("" when they were)
-  bool missing_tool = false;
-
-  certificates() {
-    if (std::system("openssl version >/dev/null 2>&1") != 0) {
-      missing_tool = true;
-      failure = "the openssl command-line tool is not installed (Debian package openssl)";
-      return;
-    }
-    std::string pattern = (fs::temp_directory_path() / "caduceus-tls-XXXXXX").string();
-    if (!::mkdtemp(pattern.data())) {
-      failure = "cannot create a temporary directory";
-      return;
-    }
-    dir = pattern;
-    cert = (dir / "cert.pem").string();
-    key = (dir / "key.pem").string();
-    other_cert = (dir / "other-cert.pem").string();
-    other_key = (dir / "other-key.pem").string();
-    if (!make(cert, key, "/CN=localhost", "subjectAltName=DNS:localhost,IP:127.0.0.1") ||
-        !make(other_cert, other_key, "/CN=localhost", "subjectAltName=DNS:localhost,IP:127.0.0.1"))
-      failure = "openssl req failed to make a self-signed certificate";
-  }
-  ~certificates() {
-    std::error_code ignored;
-    if (!dir.empty()) fs::remove_all(dir, ignored);
-  }
-
-  static bool make(const std::string& cert_file, const std::string& key_file, const std::string& subject,
-                   const std::string& alt_names) {
-    const std::string command = "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj " + subject +
-                                " -addext " + alt_names + " -keyout '" + key_file + "' -out '" + cert_file +
-                                "' >/dev/null 2>&1";
-    return std::system(command.c_str()) == 0 && fs::exists(cert_file) && fs::exists(key_file);
-  }
-};
 
 class HttpTls : public ::testing::Test {
  protected:

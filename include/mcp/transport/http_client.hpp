@@ -1,0 +1,115 @@
+#pragma once
+// The client side of MCP over HTTP (spec: basic/transports): Streamable HTTP
+// (2025-03-26 on) and the HTTP+SSE transport of 2024-11-05, over plain TCP or
+// TLS, as a message_transport for mcp::client.
+//
+//   auto transport = co_await mcp::connect_http(ex, "https://example.com/mcp");
+//   mcp::client c(ex);
+//   co_await c.connect(std::move(transport));
+//
+// Streamable HTTP: every frame is POSTed to the URL on a pooled keep-alive
+// connection; answers come back as JSON or as an SSE stream, read in the
+// background, and reach read_frame() in arrival order. The session id of the
+// `initialize` answer and the negotiated `MCP-Protocol-Version` go on every
+// later request. After `notifications/initialized` the transport listens on
+// the optional GET stream; a stream that drops before it delivered its answer
+// is resumed with `Last-Event-ID`. An HTTP error on a POST holding a request
+// becomes a JSON-RPC error answer to that request (code -32000, `data` holds
+// `httpStatus`; a 404 in a session says the session expired: initialize again),
+// so the call fails clearly and the transport stays usable.
+//
+// HTTP+SSE (2024-11-05): a GET opens the one stream that carries every
+// message; its first event names the endpoint the frames are POSTed to. The
+// end of that stream is the end of the connection (no resumption).
+
+#include <mcp/transport/transport.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <string>
+
+namespace mcp {
+
+/// Which HTTP transport the client speaks.
+enum class http_mode {
+  /// Streamable HTTP; when the server answers the `initialize` POST with 400,
+  /// 404 or 405, GET the same URL and go on with HTTP+SSE if its first event
+  /// is `endpoint` (the spec's backwards-compatibility rule).
+  automatic,
+  streamable,  ///< Streamable HTTP only
+  legacy_sse,  ///< HTTP+SSE (2024-11-05) only: the URL is the SSE endpoint
+};
+
+struct http_client_options {
+  http_mode mode = http_mode::automatic;
+  /// Extra headers on every request (Authorization, ...). The headers the
+  /// transport sets itself (Host, Accept, Content-Type, Content-Length,
+  /// Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID) win over these.
+  std::map<std::string, std::string> headers = {};
+
+  /// Name resolution, TCP connect and TLS handshake of one connection.
+  std::chrono::milliseconds connect_timeout{10'000};
+  /// Writing a request, and the head of a response that should come at once
+  /// (GET, DELETE, notifications, `initialize`); a whole short body; the
+  /// legacy transport's `endpoint` event.
+  std::chrono::milliseconds response_timeout{30'000};
+  /// The head of the answer to a POST holding a request other than
+  /// `initialize`: a JSON answer comes only when the call is done. The
+  /// client's own request timeout normally ends the wait first.
+  std::chrono::milliseconds request_timeout{600'000};
+  /// An SSE stream silent (not even a comment) for this long is treated as
+  /// dropped: resumed when it can be, else its requests fail.
+  std::chrono::milliseconds stream_idle_timeout{300'000};
+  /// close(): the DELETE of the session, and the wait for background work.
+  std::chrono::milliseconds close_timeout{2'000};
+
+  /// Connections held by POSTs of requests (they stay open while an answer
+  /// streams, resumptions included); further requests wait in write_frame
+  /// (bounded by the client's write_timeout). Notifications and responses
+  /// (answered at once) and the GET stream do not count, so a cancellation
+  /// or an answer to the server never waits behind long calls.
+  std::size_t max_connections = 16;
+  /// Listen on the GET stream once the session is initialized (405: the
+  /// server offers none, which is fine).
+  bool listen = true;
+
+  /// Reconnecting a dropped SSE stream (the GET stream, or a POST's stream
+  /// resumed with Last-Event-ID): the server's `retry` when it sent one, else
+  /// this delay growing by `reconnect_growth` up to `max_reconnect_delay`.
+  /// After `max_reconnects` attempts in a row without a new event, give up.
+  std::chrono::milliseconds reconnect_delay{1'000};
+  double reconnect_growth = 1.5;
+  std::chrono::milliseconds max_reconnect_delay{30'000};
+  int max_reconnects = 5;
+
+  /// TLS (https URLs): the CA certificates to trust (PEM file); empty: the
+  /// system's default paths. The server's certificate and host name are
+  /// verified unless `verify_peer` is false.
+  std::string ca_file = {};
+  bool verify_peer = true;
+
+  /// The bound on one JSON body or one SSE event; larger ones are dropped
+  /// (a request whose answer is dropped fails).
+  std::size_t max_message_size = default_max_frame_size;
+};
+
+/// A transport to the MCP server at `url` (http or https). Lazy: nothing is
+/// sent until the first frame (the client's `initialize`), so a server that
+/// is down shows as a failed `initialize`, whose error names the URL and the
+/// cause. Throws std::invalid_argument for a URL that is not http(s), has no
+/// host or carries credentials, and for a header with a line break in it;
+/// boost::system::system_error when `ca_file` cannot be loaded.
+///
+/// The transport runs on `ex` (use a strand when the io_context has several
+/// threads). read_frame() returns std::nullopt once closed, and when the
+/// HTTP+SSE stream ends; it throws when that stream fails.
+asio::awaitable<std::unique_ptr<message_transport>> connect_http(asio::any_io_executor ex,
+                                                                 std::string url);
+/// (An overload, not a defaulted argument: see docs/compilers.md.)
+asio::awaitable<std::unique_ptr<message_transport>> connect_http(asio::any_io_executor ex,
+                                                                 std::string url,
+                                                                 http_client_options options);
+
+}  // namespace mcp

@@ -1,0 +1,66 @@
+#include "inbound_queue.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+namespace mcp::detail::http_client {
+
+namespace {
+constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
+}
+
+inbound_queue::inbound_queue(asio::any_io_executor ex, std::size_t max_bytes)
+    : max_bytes_(max_bytes), readable_(ex), writable_(ex) {
+  readable_.expires_at(asio::steady_timer::time_point::max());
+  writable_.expires_at(asio::steady_timer::time_point::max());
+}
+
+asio::awaitable<void> inbound_queue::push(std::string frame) {
+  // One frame always fits in an empty queue, whatever its size.
+  while (!closed_ && !frames_.empty() && bytes_ + frame.size() > max_bytes_)
+    co_await writable_.async_wait(as_tuple_awaitable);
+  if (closed_ || ended_ || !failure_.empty()) co_return;
+  bytes_ += frame.size();
+  frames_.push_back(std::move(frame));
+  readable_.cancel();
+}
+
+asio::awaitable<std::optional<inbound_frame>> inbound_queue::pop() {
+  for (;;) {
+    if (closed_) co_return std::nullopt;
+    if (!frames_.empty()) {
+      std::string text = std::move(frames_.front());
+      frames_.pop_front();
+      bytes_ -= text.size();
+      writable_.cancel();
+      inbound_frame frame;
+      frame.text = std::move(text);
+      co_return frame;
+    }
+    if (!failure_.empty())
+      throw boost::system::system_error(asio::error::connection_aborted, failure_);
+    if (ended_) co_return std::nullopt;
+    co_await readable_.async_wait(as_tuple_awaitable);
+  }
+}
+
+void inbound_queue::end() {
+  ended_ = true;
+  readable_.cancel();
+}
+
+void inbound_queue::fail(std::string what) {
+  if (ended_ || closed_ || !failure_.empty()) return;
+  failure_ = what.empty() ? std::string("HTTP transport failed") : std::move(what);
+  readable_.cancel();
+}
+
+void inbound_queue::close() {
+  closed_ = true;
+  frames_.clear();
+  bytes_ = 0;
+  readable_.cancel();
+  writable_.cancel();
+}
+
+}  // namespace mcp::detail::http_client

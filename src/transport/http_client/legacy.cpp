@@ -1,0 +1,215 @@
+#include "legacy.hpp"
+
+#include "exchange.hpp"
+#include "http_error.hpp"
+#include "sse_parser.hpp"
+
+#include <mcp/log.hpp>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+namespace mcp::detail::http_client {
+
+namespace {
+
+constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
+constexpr std::size_t max_reply_body = 64 * 1024;
+
+bool success(unsigned status) { return status >= 200 && status < 300; }
+
+}  // namespace
+
+legacy_engine::legacy_engine(std::shared_ptr<client_core> core)
+    : core_(std::move(core)), pump_done_(core_->executor) {}
+
+legacy_engine::~legacy_engine() = default;
+
+// Delivers the events parsed so far; stops at the endpoint event while there
+// is none yet (what follows it is the reader's).
+asio::awaitable<bool> legacy_engine::take_events() {
+  const auto& where = stream_->description();
+  if (parser_->dropped() > dropped_) {
+    dropped_ = parser_->dropped();
+    sdk_log(log_level::warn, "HTTP transport: dropped an SSE event over max_message_size from " + where);
+  }
+  while (!parser_->events().empty()) {
+    auto event = std::move(parser_->events().front());
+    parser_->events().pop_front();
+    if (event.type == "endpoint") {
+      if (post_to_) {
+        sdk_log(log_level::debug, "HTTP transport: ignored a second endpoint event from " + where);
+        continue;
+      }
+      try {
+        post_to_ = resolve_endpoint(core_->endpoint, event.data);
+      } catch (const std::invalid_argument& e) {
+        throw http_error(where + ": " + e.what());
+      }
+      co_return true;
+    }
+    if (event.type != "message") {
+      sdk_log(log_level::debug, "HTTP transport: ignored an SSE event of type " + event.type + " from " + where);
+      continue;
+    }
+    if (!inspect_inbound(event.data).valid) {
+      sdk_log(log_level::warn, "HTTP transport: dropped an SSE event that is not valid JSON from " + where);
+      continue;
+    }
+    co_await core_->inbound->push(std::move(event.data));
+  }
+  co_return post_to_.has_value();
+}
+
+asio::awaitable<void> legacy_engine::start() {
+  if (started_) co_return;
+  const auto timeout = core_->options.response_timeout;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  request_spec spec;
+  spec.method = http_method::get;
+  spec.headers = core_->base_headers();
+  spec.headers.emplace_back("Accept", "text/event-stream");
+  stream_ = std::make_unique<http_exchange>(core_->pool, core_->endpoint, std::move(spec));
+  parser_ = std::make_unique<sse_parser>(core_->options.max_message_size);
+  dropped_ = 0;
+  post_to_.reset();
+  co_await stream_->send(timeout);
+  co_await stream_->read_head(timeout);
+  const auto& where = stream_->description();
+  if (!success(stream_->status()))
+    throw http_error(where + " answered HTTP " + std::to_string(stream_->status()) + " " + stream_->reason());
+  if (stream_->media_type() != "text/event-stream")
+    throw http_error(where + " answered " + stream_->media_type() + ", not text/event-stream");
+  std::string bytes;
+  while (!co_await take_events()) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0)
+      throw http_error(where + ": no endpoint event within " + std::to_string(timeout.count()) + " ms");
+    bytes.clear();
+    if (!co_await stream_->read_some(bytes, left)) throw http_error(where + ": the stream ended before its endpoint event");
+    parser_->feed(bytes);
+  }
+  started_ = true;
+  pumping_ = true;
+  sdk_log(log_level::info, "HTTP transport: HTTP+SSE stream open, posting to " + post_to_->url);
+  asio::co_spawn(core_->executor, pump(shared_from_this()), [self = shared_from_this()](std::exception_ptr) {
+    self->pumping_ = false;
+    self->pump_done_.cancel();
+  });
+}
+
+asio::awaitable<void> legacy_engine::pump(std::shared_ptr<legacy_engine> self) {
+  (void)self;
+  std::string failure;
+  bool ended = false;
+  std::string bytes;
+  try {
+    for (;;) {
+      co_await take_events();
+      if (closed_) break;
+      bytes.clear();
+      if (!co_await stream_->read_some(bytes, core_->options.stream_idle_timeout)) {
+        ended = true;
+        break;
+      }
+      parser_->feed(bytes);
+    }
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  stream_->abort();
+  if (closed_) co_return;
+  if (ended) {
+    sdk_log(log_level::info, "HTTP transport: the HTTP+SSE stream from " + core_->endpoint.url + " ended");
+    core_->inbound->end();
+  } else {
+    core_->inbound->fail("the HTTP+SSE stream failed: " + failure);
+  }
+}
+
+asio::awaitable<void> legacy_engine::answer_all(const outgoing_facts& facts, const std::string& message) {
+  if (facts.requests.empty()) {
+    sdk_log(log_level::warn, "HTTP transport: a notification or response was not delivered: " + message);
+    co_return;
+  }
+  sdk_log(log_level::info, "HTTP transport: " + message);
+  for (const auto& id : facts.requests) {
+    auto answer = error_answer(id, message, nullptr);
+    co_await core_->inbound->push(std::move(answer));
+  }
+}
+
+asio::awaitable<void> legacy_engine::write(std::string frame) {
+  if (closed_) throw boost::system::system_error(asio::error::not_connected, "HTTP transport closed");
+  auto self = shared_from_this();
+  const auto facts = inspect_outgoing(frame);
+  std::string failure;
+  if (!started_) {
+    try {
+      co_await start();
+    } catch (const std::exception& e) {
+      failure = std::string("cannot open the HTTP+SSE stream: ") + e.what();
+    }
+    if (!failure.empty()) {
+      stream_.reset();
+      co_await answer_all(facts, failure);
+      co_return;
+    }
+  }
+  const auto timeout = core_->options.response_timeout;
+  request_spec spec;
+  spec.method = http_method::post;
+  spec.headers = core_->base_headers();
+  spec.headers.emplace_back("Content-Type", "application/json");
+  spec.headers.emplace_back("Accept", "application/json, text/event-stream");
+  spec.body = std::move(frame);
+  http_exchange exchange(core_->pool, *post_to_, std::move(spec));
+  unsigned status = 0;
+  std::string body;
+  try {
+    co_await exchange.send(timeout);
+    co_await exchange.read_head(timeout);
+    status = exchange.status();
+    body = co_await exchange.read_body(max_reply_body, timeout);
+    exchange.finish();
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  if (closed_) co_return;
+  if (!failure.empty()) {
+    std::string message = "HTTP request failed: " + failure;
+    co_await answer_all(facts, message);
+    co_return;
+  }
+  if (success(status)) co_return;  // the answers come on the stream
+  if (facts.requests.empty()) {
+    sdk_log(log_level::warn, "HTTP transport: " + exchange.description() + " of a notification or response answered HTTP " +
+                                 std::to_string(status));
+    co_return;
+  }
+  const auto reason = exchange.reason();
+  for (const auto& id : facts.requests) {
+    auto answer = http_status_answer(id, exchange.description(), status, reason, body, {});
+    co_await core_->inbound->push(std::move(answer));
+  }
+}
+
+asio::awaitable<void> legacy_engine::close() {
+  if (closed_) co_return;
+  abort();
+  core_->inbound->close();
+  pump_done_.expires_after(core_->options.close_timeout);
+  while (pumping_) {
+    auto [ec] = co_await pump_done_.async_wait(as_tuple_awaitable);
+    if (!ec) break;
+  }
+}
+
+void legacy_engine::abort() noexcept {
+  closed_ = true;
+  core_->pool->close_active();
+}
+
+}  // namespace mcp::detail::http_client

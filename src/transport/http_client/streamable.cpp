@@ -1,0 +1,639 @@
+#include "streamable.hpp"
+
+#include "exchange.hpp"
+#include "sse_parser.hpp"
+
+#include <mcp/log.hpp>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+namespace mcp::detail::http_client {
+
+namespace {
+
+constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
+// Once a stream delivered every answer it owed, this long for its end.
+constexpr std::chrono::milliseconds end_grace{2000};
+// What is kept of an error response's body.
+constexpr std::size_t max_error_body = 64 * 1024;
+
+bool success(unsigned status) { return status >= 200 && status < 300; }
+
+// The spec: a session id holds visible ASCII only (0x21 to 0x7E).
+bool valid_session_id(std::string_view id) {
+  return !id.empty() && id.size() <= 1024 &&
+         std::ranges::all_of(id, [](unsigned char c) { return c >= 0x21 && c <= 0x7E; });
+}
+
+}  // namespace
+
+// The requests of one POST still waiting for their answers, by id (JSON text).
+struct streamable_engine::pending_answers {
+  explicit pending_answers(const std::vector<request_id>& requests) {
+    for (const auto& id : requests) ids.emplace(to_json_text(id), id);
+  }
+  bool empty() const noexcept { return ids.empty(); }
+  void answered(const std::vector<std::string>& texts) {
+    for (const auto& text : texts) ids.erase(text);
+  }
+  std::map<std::string, request_id> ids;
+  http_exchange* current = nullptr;  // the exchange reading for them now
+};
+
+// Makes the requests of a POST known to forget() while their answers are read.
+class streamable_engine::awaiting_guard {
+ public:
+  awaiting_guard(streamable_engine& engine, pending_answers& pending) : engine_(engine), pending_(pending) {
+    for (const auto& [text, id] : pending.ids) engine.awaiting_[text] = &pending;
+  }
+  ~awaiting_guard() {
+    std::erase_if(engine_.awaiting_, [this](const auto& entry) { return entry.second == &pending_; });
+  }
+  awaiting_guard(const awaiting_guard&) = delete;
+  awaiting_guard& operator=(const awaiting_guard&) = delete;
+
+ private:
+  streamable_engine& engine_;
+  pending_answers& pending_;
+};
+
+namespace {
+// Points `pending.current` at an exchange for a scope.
+struct reading_with {
+  reading_with(http_exchange*& slot, http_exchange& exchange) : slot_(slot), previous_(slot) { slot = &exchange; }
+  ~reading_with() { slot_ = previous_; }
+  reading_with(const reading_with&) = delete;
+  reading_with& operator=(const reading_with&) = delete;
+  http_exchange*& slot_;
+  http_exchange* previous_;
+};
+}  // namespace
+
+// Where a stream stands: what a reconnection needs, and how the last
+// connection went.
+struct streamable_engine::stream_state {
+  stream_state() {}
+  std::string last_event_id;
+  std::optional<std::chrono::milliseconds> retry;
+  bool progressed = false;  // a new event (or event id) arrived on this connection
+  std::string failure;      // why the connection ended, when it failed
+};
+
+// A place among the connections that POSTs of requests may hold.
+class streamable_engine::request_slot {
+ public:
+  explicit request_slot(std::shared_ptr<streamable_engine> engine) : engine_(std::move(engine)) {}
+  ~request_slot() {
+    ++engine_->free_slots_;
+    engine_->slot_freed_.cancel();
+  }
+  request_slot(const request_slot&) = delete;
+  request_slot& operator=(const request_slot&) = delete;
+
+ private:
+  std::shared_ptr<streamable_engine> engine_;
+};
+
+streamable_engine::streamable_engine(std::shared_ptr<client_core> core, bool may_fall_back)
+    : core_(std::move(core)),
+      may_fall_back_(may_fall_back),
+      free_slots_(std::max<std::size_t>(1, core_->options.max_connections)),
+      slot_freed_(core_->executor),
+      tasks_done_(core_->executor) {
+  slot_freed_.expires_at(asio::steady_timer::time_point::max());
+}
+
+streamable_engine::~streamable_engine() = default;
+
+// --- requests ----------------------------------------------------------------
+
+request_spec streamable_engine::post_spec(std::string body, bool initialize) const {
+  request_spec spec;
+  spec.method = http_method::post;
+  spec.headers = core_->base_headers();
+  spec.headers.emplace_back("Content-Type", "application/json");
+  spec.headers.emplace_back("Accept", "application/json, text/event-stream");
+  // An initialize opens a new session: it carries neither header.
+  if (!initialize && !session_id_.empty()) spec.headers.emplace_back("Mcp-Session-Id", session_id_);
+  if (!initialize && !version_.empty()) spec.headers.emplace_back("MCP-Protocol-Version", version_);
+  spec.body = std::move(body);
+  return spec;
+}
+
+request_spec streamable_engine::get_spec(const std::string& last_event_id) const {
+  request_spec spec;
+  spec.method = http_method::get;
+  spec.headers = core_->base_headers();
+  spec.headers.emplace_back("Accept", "text/event-stream");
+  if (!session_id_.empty()) spec.headers.emplace_back("Mcp-Session-Id", session_id_);
+  if (!version_.empty()) spec.headers.emplace_back("MCP-Protocol-Version", version_);
+  if (!last_event_id.empty()) spec.headers.emplace_back("Last-Event-ID", last_event_id);
+  return spec;
+}
+
+void streamable_engine::spawn(asio::awaitable<void> task) {
+  ++tasks_;
+  asio::co_spawn(core_->executor, std::move(task), [self = shared_from_this()](std::exception_ptr e) {
+    if (e) {
+      try {
+        std::rethrow_exception(e);
+      } catch (const std::exception& x) {
+        if (!self->closed_) sdk_log(log_level::warn, std::string("HTTP transport: background task failed: ") + x.what());
+      } catch (...) {
+      }
+    }
+    if (--self->tasks_ == 0) self->tasks_done_.cancel();
+  });
+}
+
+asio::awaitable<bool> streamable_engine::sleep(std::chrono::milliseconds delay) {
+  if (closed_) co_return false;
+  asio::steady_timer timer(core_->executor);
+  timer.expires_after(delay);
+  // Known to close() while it waits; forgotten however the wait ends (the
+  // frame may be destroyed with its io_context, never resumed).
+  class registration {
+   public:
+    registration(std::set<asio::steady_timer*>& sleepers, asio::steady_timer& timer)
+        : sleepers_(sleepers), timer_(&timer) {
+      sleepers_.insert(timer_);
+    }
+    ~registration() { sleepers_.erase(timer_); }
+    registration(const registration&) = delete;
+    registration& operator=(const registration&) = delete;
+
+   private:
+    std::set<asio::steady_timer*>& sleepers_;
+    asio::steady_timer* timer_;
+  };
+  const registration registered(sleepers_, timer);
+  co_await timer.async_wait(as_tuple_awaitable);
+  co_return !closed_;
+}
+
+asio::awaitable<void> streamable_engine::acquire_slot() {
+  while (free_slots_ == 0 && !closed_) co_await slot_freed_.async_wait(as_tuple_awaitable);
+  if (closed_) throw boost::system::system_error(asio::error::not_connected, "HTTP transport closed");
+  --free_slots_;
+}
+
+void streamable_engine::forget(const std::string& request) {
+  const auto it = awaiting_.find(request);
+  if (it == awaiting_.end()) return;
+  auto* pending = it->second;
+  awaiting_.erase(it);
+  pending->ids.erase(request);
+  // Nothing left to wait for: end the exchange (a server may hold a resumed
+  // stream open, or a JSON answer back, for a request nobody wants).
+  if (pending->empty() && pending->current) pending->current->cancel();
+}
+
+void streamable_engine::adopt_session(const std::string& header) {
+  if (header.empty()) return;  // a server without sessions
+  if (!valid_session_id(header)) {
+    sdk_log(log_level::warn, "HTTP transport: ignored an Mcp-Session-Id that is not visible ASCII");
+    return;
+  }
+  session_id_ = header;
+}
+
+asio::awaitable<streamable_engine::outcome> streamable_engine::write(std::string frame) {
+  if (closed_) throw boost::system::system_error(asio::error::not_connected, "HTTP transport closed");
+  auto self = shared_from_this();
+  auto facts = inspect_outgoing(frame);
+  if (facts.initialize) {
+    // A new session (the first, or after the old one expired).
+    session_id_.clear();
+    version_.clear();
+    ++listen_generation_;
+    listening_ = false;
+  }
+  for (const auto& request : facts.cancelled) forget(request);
+  if (facts.requests.empty()) {
+    co_await send_notice(std::move(frame), std::move(facts));
+    co_return outcome::sent;
+  }
+
+  co_await acquire_slot();
+  auto slot = std::make_shared<request_slot>(self);
+  const bool initialize = facts.initialize;
+  auto spec = post_spec(std::move(frame), initialize);
+  auto exchange = std::make_shared<http_exchange>(core_->pool, core_->endpoint, std::move(spec));
+  std::string failure;
+  try {
+    co_await exchange->send(core_->options.response_timeout);
+    // The answer to initialize carries the session id, and decides whether
+    // this is a Streamable HTTP server at all: wait for its head here.
+    if (initialize) co_await exchange->read_head(core_->options.response_timeout);
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  if (!failure.empty()) {
+    if (initialize) may_fall_back_ = false;
+    pending_answers pending(facts.requests);
+    const std::string message = "HTTP request failed: " + failure;
+    co_await fail_all(pending, message);
+    co_return outcome::sent;
+  }
+  if (initialize && may_fall_back_) {
+    may_fall_back_ = false;
+    const auto status = exchange->status();
+    if (status == 400 || status == 404 || status == 405) {
+      fallback_status_ = status;
+      exchange->abort();
+      co_return outcome::fall_back;
+    }
+  }
+  spawn(answer(self, std::move(exchange), std::move(facts), std::move(slot), initialize));
+  co_return outcome::sent;
+}
+
+// Notifications and responses: the server answers 202 at once. Waiting for it
+// keeps them in order with what follows (notifications/initialized first).
+asio::awaitable<void> streamable_engine::send_notice(std::string frame, outgoing_facts facts) {
+  auto spec = post_spec(std::move(frame), false);
+  http_exchange exchange(core_->pool, core_->endpoint, std::move(spec));
+  const auto timeout = core_->options.response_timeout;
+  std::string failure;
+  unsigned status = 0;
+  std::string body;
+  try {
+    co_await exchange.send(timeout);
+    co_await exchange.read_head(timeout);
+    status = exchange.status();
+    body = co_await exchange.read_body(max_error_body, timeout);
+    exchange.finish();
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  if (closed_) co_return;
+  if (!failure.empty()) {
+    sdk_log(log_level::warn, "HTTP transport: a notification or response was not delivered: " + failure);
+    co_return;
+  }
+  if (!success(status)) {
+    std::string why = exchange.description() + " of a notification or response answered HTTP " + std::to_string(status);
+    if (status == 404 && !session_id_.empty()) why += " (the session " + session_id_ + " has expired)";
+    sdk_log(log_level::warn, "HTTP transport: " + why);
+    co_return;
+  }
+  if (facts.initialized && core_->options.listen && !listening_) {
+    listening_ = true;
+    spawn(listen(shared_from_this(), listen_generation_));
+  }
+}
+
+// --- answers -------------------------------------------------------------------
+
+asio::awaitable<void> streamable_engine::answer(self_ptr self, std::shared_ptr<http_exchange> exchange,
+                                                outgoing_facts facts, std::shared_ptr<request_slot> slot,
+                                                bool head_read) {
+  (void)self;
+  (void)slot;  // held until the answers are in: the POST's place among max_connections
+  pending_answers pending(facts.requests);
+  awaiting_guard registered(*this, pending);
+  pending.current = exchange.get();
+  std::string failure;
+  if (!head_read) {
+    try {
+      co_await exchange->read_head(core_->options.request_timeout);
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+  }
+  if (closed_ || pending.empty()) co_return;  // closed, or the client cancelled meanwhile
+  if (!failure.empty()) {
+    const std::string message = "no answer: " + failure;
+    co_await fail_all(pending, message);
+    co_return;
+  }
+  const auto status = exchange->status();
+  if (facts.initialize && success(status)) adopt_session(exchange->header("Mcp-Session-Id"));
+  if (!success(status)) {
+    co_await answer_http_error(*exchange, pending);
+    co_return;
+  }
+  const auto type = exchange->media_type();
+  std::string unanswered;
+  if (type == "text/event-stream") {
+    stream_state state;
+    co_await read_events(*exchange, &pending, state);
+    if (!pending.empty() && !closed_) co_await resume(pending, state);
+    unanswered = exchange->description() + ": the event stream ended before the answer";
+    if (!state.failure.empty()) unanswered += " (" + state.failure + ")";
+  } else if (type == "application/json") {
+    co_await read_json(*exchange, pending);
+    unanswered = exchange->description() + ": the JSON answer held no response to the request";
+  } else {
+    std::string ignored;
+    bool has_body = false;
+    try {
+      const bool more = co_await exchange->read_some(ignored, core_->options.response_timeout);
+      has_body = more && !ignored.empty();
+    } catch (const std::exception&) {
+      has_body = true;
+    }
+    if (has_body || !type.empty()) {
+      exchange->abort();
+      sdk_log(log_level::warn, "HTTP transport: " + exchange->description() + " answered with Content-Type " +
+                                   (type.empty() ? std::string("(none)") : type) + "; dropped");
+      unanswered = exchange->description() + " answered with Content-Type " + type +
+                   ", neither application/json nor text/event-stream";
+    } else {
+      exchange->finish();
+      unanswered = exchange->description() + " answered HTTP " + std::to_string(status) + " without a response";
+    }
+  }
+  if (!closed_ && !pending.empty()) co_await fail_all(pending, unanswered);
+}
+
+asio::awaitable<void> streamable_engine::read_json(http_exchange& exchange, pending_answers& pending) {
+  const auto limit = core_->options.max_message_size;
+  std::string body;
+  std::string failure;
+  try {
+    body = co_await exchange.read_body(limit, core_->options.response_timeout);
+    exchange.finish();
+  } catch (const std::length_error&) {
+    failure = "the answer exceeds max_message_size (" + std::to_string(limit) + " bytes)";
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  if (!failure.empty()) {
+    exchange.abort();
+    if (pending.empty() || closed_) co_return;  // cancelled meanwhile
+    sdk_log(log_level::warn, "HTTP transport: dropped the answer of " + exchange.description() + ": " + failure);
+    const std::string message = exchange.description() + ": " + failure;
+    co_await fail_all(pending, message);
+    co_return;
+  }
+  if (body.empty()) co_return;
+  const auto facts = inspect_inbound(body);
+  if (!facts.valid) {
+    sdk_log(log_level::warn, "HTTP transport: dropped the answer of " + exchange.description() + ": not valid JSON");
+    const std::string message = exchange.description() + ": the answer is not valid JSON";
+    co_await fail_all(pending, message);
+    co_return;
+  }
+  // An error that names no request, in answer to one request: it is its answer.
+  if (facts.error_without_id && pending.ids.size() == 1) {
+    body = with_id(body, pending.ids.begin()->second);
+    pending.ids.clear();
+  }
+  pending.answered(facts.answered);
+  co_await core_->inbound->push(std::move(body));
+}
+
+asio::awaitable<void> streamable_engine::deliver(std::string data, std::string_view type, pending_answers* pending,
+                                                 const std::string& where) {
+  if (data.empty()) co_return;  // a priming event: an id to resume from, no message
+  if (type != "message") {
+    sdk_log(log_level::debug, "HTTP transport: ignored an SSE event of type " + std::string(type) + " from " + where);
+    co_return;
+  }
+  const auto facts = inspect_inbound(data);
+  if (!facts.valid) {
+    sdk_log(log_level::warn, "HTTP transport: dropped an SSE event that is not valid JSON from " + where);
+    co_return;
+  }
+  if (pending) pending->answered(facts.answered);
+  co_await core_->inbound->push(std::move(data));
+}
+
+// Reads an event stream until it ends, fails, stays silent too long, or
+// (once `pending` has every answer) shortly after.
+asio::awaitable<void> streamable_engine::read_events(http_exchange& exchange, pending_answers* pending,
+                                                     stream_state& state) {
+  sse_parser parser(core_->options.max_message_size);
+  std::size_t dropped = 0;
+  bool ended = false;
+  std::string bytes;
+  const auto& where = exchange.description();
+  for (;;) {
+    while (!parser.events().empty()) {
+      auto event = std::move(parser.events().front());
+      parser.events().pop_front();
+      state.progressed = true;
+      const std::string_view type = event.type;
+      co_await deliver(std::move(event.data), type, pending, where);
+    }
+    if (!parser.last_event_id().empty() && parser.last_event_id() != state.last_event_id) {
+      state.last_event_id = parser.last_event_id();
+      state.progressed = true;
+    }
+    if (parser.retry()) state.retry = parser.retry();
+    if (parser.dropped() > dropped) {
+      dropped = parser.dropped();
+      sdk_log(log_level::warn, "HTTP transport: dropped an SSE event over max_message_size from " + where);
+    }
+    if (closed_) break;
+    const bool answered = pending && pending->empty();
+    bytes.clear();
+    bool more = false;
+    std::chrono::milliseconds wait = core_->options.stream_idle_timeout;
+    if (answered) wait = end_grace;
+    try {
+      more = co_await exchange.read_some(bytes, wait);
+    } catch (const std::exception& e) {
+      state.failure = e.what();
+      break;
+    }
+    if (!more) {
+      ended = true;
+      break;
+    }
+    parser.feed(bytes);
+  }
+  if (ended) {
+    state.failure.clear();
+    exchange.finish();
+  } else {
+    exchange.abort();
+  }
+}
+
+// A POST's stream ended before its answers: GET it again with Last-Event-ID
+// (after the server's retry, or the backoff) until they come or it gives up.
+asio::awaitable<void> streamable_engine::resume(pending_answers& pending, stream_state& state) {
+  int attempts = 0;
+  while (!closed_ && !pending.empty()) {
+    if (state.last_event_id.empty()) co_return;  // nothing to resume from
+    if (attempts >= core_->options.max_reconnects) {
+      state.failure = "gave up resuming after " + std::to_string(attempts) + " attempts" +
+                      (state.failure.empty() ? std::string() : ": " + state.failure);
+      co_return;
+    }
+    const auto delay = core_->reconnect_delay(state.retry, attempts);
+    ++attempts;
+    if (!co_await sleep(delay) || pending.empty()) co_return;
+    auto spec = get_spec(state.last_event_id);
+    http_exchange exchange(core_->pool, core_->endpoint, std::move(spec));
+    reading_with reading(pending.current, exchange);
+    std::string failure;
+    try {
+      co_await exchange.send(core_->options.response_timeout);
+      if (!pending.empty()) co_await exchange.read_head(core_->options.response_timeout);
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+    if (closed_ || pending.empty()) co_return;
+    if (!failure.empty()) {
+      sdk_log(log_level::debug, "HTTP transport: resuming a stream failed: " + failure);
+      state.failure = failure;
+      continue;
+    }
+    const auto status = exchange.status();
+    if (!success(status) || exchange.media_type() != "text/event-stream") {
+      state.failure = exchange.description() + " with Last-Event-ID answered HTTP " + std::to_string(status);
+      if (status == 404 && !session_id_.empty())
+        state.failure += " (the session " + session_id_ + " has expired)";
+      else if (status == 405)
+        state.failure += " (the server does not resume streams)";
+      // Client errors other than "busy" will not change by trying again.
+      if (status >= 400 && status < 500 && status != 408 && status != 409 && status != 429) co_return;
+      continue;
+    }
+    state.progressed = false;
+    co_await read_events(exchange, &pending, state);
+    if (state.progressed) attempts = 0;
+  }
+}
+
+asio::awaitable<void> streamable_engine::answer_http_error(http_exchange& exchange, pending_answers& pending) {
+  const auto status = exchange.status();
+  std::string body;
+  try {
+    body = co_await exchange.read_body(max_error_body, core_->options.response_timeout);
+    exchange.finish();
+  } catch (const std::exception&) {
+    exchange.abort();
+  }
+  sdk_log(log_level::info, "HTTP transport: " + exchange.description() + " answered HTTP " + std::to_string(status));
+  const auto reason = exchange.reason();
+  for (const auto& [text, id] : pending.ids) {
+    auto answer = http_status_answer(id, exchange.description(), status, reason, body, session_id_);
+    co_await core_->inbound->push(std::move(answer));
+  }
+  pending.ids.clear();
+}
+
+asio::awaitable<void> streamable_engine::fail_all(pending_answers& pending, const std::string& message) {
+  if (!pending.empty()) sdk_log(log_level::info, "HTTP transport: " + message);
+  for (const auto& [text, id] : pending.ids) {
+    auto answer = error_answer(id, message, nullptr);
+    co_await core_->inbound->push(std::move(answer));
+  }
+  pending.ids.clear();
+}
+
+// --- the GET stream ------------------------------------------------------------
+
+asio::awaitable<void> streamable_engine::listen(self_ptr self, std::uint64_t generation) {
+  (void)self;
+  stream_state state;
+  int attempts = 0;
+  auto current = [&] { return !closed_ && generation == listen_generation_; };
+  while (current()) {
+    auto spec = get_spec(state.last_event_id);
+    http_exchange exchange(core_->pool, core_->endpoint, std::move(spec));
+    std::string failure;
+    try {
+      co_await exchange.send(core_->options.response_timeout);
+      co_await exchange.read_head(core_->options.response_timeout);
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+    if (!current()) co_return;
+    if (failure.empty()) {
+      const auto status = exchange.status();
+      if (status == 405) {
+        sdk_log(log_level::debug, "HTTP transport: the server offers no GET stream (405)");
+        co_return;
+      }
+      if (status == 404 && !session_id_.empty()) {
+        sdk_log(log_level::info, "HTTP transport: GET stream refused, the session " + session_id_ + " has expired");
+        co_return;
+      }
+      if (success(status) && exchange.media_type() == "text/event-stream") {
+        state.progressed = false;
+        co_await read_events(exchange, nullptr, state);
+        if (state.progressed) attempts = 0;
+        failure = state.failure.empty() ? std::string("the stream ended") : state.failure;
+      } else {
+        failure = exchange.description() + " answered HTTP " + std::to_string(status) + " " +
+                  exchange.media_type();
+        exchange.abort();
+      }
+    }
+    if (!current()) co_return;
+    if (attempts >= core_->options.max_reconnects) {
+      sdk_log(log_level::warn, "HTTP transport: stopped listening on the GET stream after " +
+                                   std::to_string(attempts) + " failed attempts: " + failure);
+      co_return;
+    }
+    sdk_log(log_level::debug, "HTTP transport: GET stream: " + failure + "; reconnecting");
+    const auto delay = core_->reconnect_delay(state.retry, attempts);
+    ++attempts;
+    if (!co_await sleep(delay)) co_return;
+  }
+}
+
+// --- the end -------------------------------------------------------------------
+
+asio::awaitable<void> streamable_engine::close() {
+  if (closed_) co_return;
+  closed_ = true;
+  auto self = shared_from_this();
+  for (auto* timer : sleepers_) timer->cancel();
+  slot_freed_.cancel();
+  core_->pool->close_active();  // every stream and POST in flight ends
+  const auto timeout = core_->options.close_timeout;
+  if (!session_id_.empty()) {
+    // The spec: a client that leaves ends its session with DELETE (405: the
+    // server does not allow it; fine). A watchdog bounds it, connect included.
+    asio::steady_timer watchdog(core_->executor);
+    watchdog.expires_after(timeout);
+    watchdog.async_wait([pool = core_->pool](boost::system::error_code ec) {
+      if (!ec) pool->close_active();
+    });
+    request_spec spec;
+    spec.method = http_method::delete_;
+    spec.headers = core_->base_headers();
+    spec.headers.emplace_back("Mcp-Session-Id", session_id_);
+    if (!version_.empty()) spec.headers.emplace_back("MCP-Protocol-Version", version_);
+    http_exchange exchange(core_->pool, core_->endpoint, std::move(spec));
+    std::string failure;
+    try {
+      co_await exchange.send(timeout);
+      co_await exchange.read_head(timeout);
+      const auto status = exchange.status();
+      if (!success(status) && status != 405) failure = "answered HTTP " + std::to_string(status);
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+    exchange.abort();
+    watchdog.cancel();
+    if (!failure.empty()) sdk_log(log_level::debug, "HTTP transport: DELETE of the session: " + failure);
+  }
+  core_->inbound->close();
+  tasks_done_.expires_after(timeout);
+  while (tasks_ > 0) {
+    auto [ec] = co_await tasks_done_.async_wait(as_tuple_awaitable);
+    if (!ec) break;  // the deadline: leave them to end on their own
+  }
+}
+
+void streamable_engine::abort() noexcept {
+  closed_ = true;
+  for (auto* timer : sleepers_) timer->cancel();
+  slot_freed_.cancel();
+  core_->pool->close_active();
+}
+
+}  // namespace mcp::detail::http_client
