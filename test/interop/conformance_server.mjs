@@ -37,15 +37,11 @@
 //   --results DIR           keep the suite's output under DIR (default: a
 //                           temporary folder, removed when everything passed)
 
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const SUITE_CLI = path.join(HERE, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
-const COMPAT = path.join(HERE, 'lib', 'node20-compat.mjs');
 const SUMMARY = 'conformance-server';
 
 const USAGE = `usage: node conformance_server.mjs [--min-passed K] [--scenario NAME]... [--skip NAME]...
@@ -107,122 +103,17 @@ function parseArgs(argv) {
 }
 
 const opts = parseArgs(process.argv.slice(2));
-if (!fs.existsSync(SUITE_CLI)) {
-    console.error(`conformance_server.mjs: ${SUITE_CLI} is missing: run (cd ${HERE} && npm ci)`);
+// checked before lib.mjs is loaded: it imports the SDK from the same node_modules
+if (!fs.existsSync(path.join(HERE, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js'))) {
+    console.error(`conformance_server.mjs: node_modules is missing: run (cd ${HERE} && npm ci)`);
     process.exit(2);
 }
+const { ConformanceRun, Tail, diag, killGroup, killGroupsNow, spawnGroup, tallyChecks } = await import('./lib.mjs');
 
 // ------------------------------------------------------------ bookkeeping
-let passed = 0;
-let failed = 0;
-let finished = false;
-const children = new Set(); // live child processes (each leads its own process group)
+const run = new ConformanceRun({ summary: SUMMARY, minPassed: opts.minPassed, totalTimeout: opts.totalTimeout });
+run.installHandlers();
 let server; // { child, exited, exitInfo, stderrTail, stdoutTail }
-let resultsDir;
-let removeResultsOnSuccess = false;
-const startedAt = Date.now();
-const deadline = startedAt + opts.totalTimeout * 1000;
-
-function diag(text) {
-    for (const line of String(text).split('\n')) console.log(`# ${line}`);
-}
-
-const stripAnsi = s => s.replace(/\x1b\[[0-9;?]*[ -\/]*[@-~]/g, '');
-
-/** Keeps the last `max` lines written to a stream. */
-class Tail {
-    constructor(max = 40) {
-        this.max = max;
-        this.lines = [];
-        this.partial = '';
-    }
-    push(chunk) {
-        const parts = (this.partial + chunk.toString('utf8')).split('\n');
-        this.partial = parts.pop();
-        if (this.partial.length > 4000) this.partial = this.partial.slice(-4000);
-        for (const p of parts) this.lines.push(p.length > 400 ? p.slice(0, 400) + '...' : p);
-        if (this.lines.length > this.max) this.lines.splice(0, this.lines.length - this.max);
-    }
-    text() {
-        return stripAnsi([...this.lines, this.partial].filter(l => l.length > 0).join('\n'));
-    }
-}
-
-function spawnGroup(command, args, options = {}) {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, ...options });
-    children.add(child);
-    child.on('exit', () => children.delete(child));
-    child.on('error', () => children.delete(child));
-    return child;
-}
-
-function killGroup(child, signal = 'SIGKILL') {
-    if (!child || child.pid === undefined) return;
-    try {
-        process.kill(-child.pid, signal); // the whole group: the command and anything it forked
-    } catch {
-        try {
-            child.kill(signal);
-        } catch {
-            /* already gone */
-        }
-    }
-}
-
-function killAllNow() {
-    for (const c of children) killGroup(c, 'SIGKILL');
-    children.clear();
-}
-
-/**
- * Kills everything (waiting up to 1 s for it to go away), prints the summary
- * line, exits. Returns a promise that never settles, so `await finish(...)`
- * stops the caller.
- */
-function finish(extraFailure) {
-    const never = new Promise(() => {});
-    if (finished) return never;
-    finished = true;
-    if (extraFailure) {
-        failed++;
-        diag(extraFailure);
-    }
-    const dying = [...children];
-    if (server?.child && !server.exited && !dying.includes(server.child)) dying.push(server.child);
-    killAllNow();
-    // the server's whole group, even if the command itself is gone (whatever it forked)
-    if (server?.child) killGroup(server.child, 'SIGKILL');
-    const gone = dying.map(c =>
-        c.exitCode !== null || c.signalCode !== null || c.pid === undefined
-            ? Promise.resolve()
-            : new Promise(resolve => {
-                  c.once('exit', resolve);
-                  c.once('error', resolve);
-              })
-    );
-    const wait = new Promise(resolve => setTimeout(resolve, 1000).unref());
-    Promise.race([Promise.all(gone), wait]).then(() => {
-        const ok = failed === 0 && passed >= opts.minPassed;
-        if (failed === 0 && passed < opts.minPassed) diag(`only ${passed} checks passed, at least ${opts.minPassed} required (--min-passed)`);
-        if (resultsDir) {
-            if (ok && removeResultsOnSuccess) fs.rmSync(resultsDir, { recursive: true, force: true });
-            else diag(`results: ${resultsDir}`);
-        }
-        diag(`took ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
-        console.log(`${SUMMARY}: ${passed} passed, ${failed} failed`);
-        process.exit(ok ? 0 : 1);
-    });
-    return never;
-}
-
-process.on('exit', () => {
-    // last resort (e.g. process.exit from elsewhere): never leave children behind
-    killAllNow();
-    if (server?.child) killGroup(server.child, 'SIGKILL');
-});
-for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => finish(`interrupted by ${sig}`));
-process.on('uncaughtException', err => finish(`uncaught exception: ${err?.stack ?? err}`));
-process.on('unhandledRejection', err => finish(`unhandled rejection: ${err?.stack ?? err}`));
 
 // ------------------------------------------------------------- the server
 function startServer() {
@@ -249,6 +140,7 @@ function startServer() {
             return;
         }
         s.child = child;
+        run.killAtEnd(child); // its whole group, even if the command itself is gone
         timer = setTimeout(
             () => settle(undefined, `the server printed no URL line on stdout within ${opts.startupTimeout} s`),
             opts.startupTimeout * 1000
@@ -300,146 +192,34 @@ async function stopServer() {
 }
 
 // ------------------------------------------------------------- the suite
-/** Runs the suite's CLI; resolves { code, signal, timedOut, out } (out = stdout+stderr tail). */
-function runCli(cliArgs, timeoutMs) {
-    if (finished) return new Promise(() => {});
-    return new Promise(resolve => {
-        const tail = new Tail(60);
-        const child = spawnGroup(process.execPath, ['--import', COMPAT, SUITE_CLI, ...cliArgs], {
-            cwd: HERE,
-            env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }
-        });
-        let timedOut = false;
-        const timer = setTimeout(() => {
-            timedOut = true;
-            killGroup(child, 'SIGKILL');
-        }, Math.max(0, timeoutMs));
-        child.stdout.on('data', d => tail.push(d));
-        child.stderr.on('data', d => tail.push(d));
-        let done = false;
-        const end = (code, signal, extra) => {
-            if (done) return;
-            done = true;
-            clearTimeout(timer);
-            if (extra) tail.push(`\n${extra}\n`);
-            resolve({ code, signal, timedOut, out: tail.text() });
-        };
-        child.on('error', err => end(null, null, `spawn error: ${err.message}`));
-        child.on('close', (code, signal) => end(code, signal));
-    });
-}
-
-async function listScenarios() {
-    const r = await runCli(['list', '--server'], Math.min(60_000, deadline - Date.now()));
-    const names = [];
-    for (const line of r.out.split('\n')) {
-        const m = /^\s+-\s+(\S+)/.exec(line);
-        if (m) names.push(m[1]);
-    }
-    if (r.code !== 0 || names.length === 0) {
-        await finish(`\`conformance list --server\` failed (${r.timedOut ? 'timed out' : `exit ${r.code ?? r.signal}`}):\n${r.out}`);
-    }
-    return names;
-}
-
-function findChecksJson(dir) {
-    let entries;
-    try {
-        entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-        return undefined;
-    }
-    for (const e of entries) if (e.isFile() && e.name === 'checks.json') return path.join(dir, e.name);
-    for (const e of entries) {
-        if (!e.isDirectory()) continue;
-        const found = findChecksJson(path.join(dir, e.name));
-        if (found) return found;
-    }
-    return undefined;
-}
-
-const oneLine = s => String(s ?? '').replace(/\s+/g, ' ').trim();
-
-function checkMessage(c) {
-    const msg = c.errorMessage ?? c.details?.message ?? c.details?.error ?? c.description ?? c.name ?? '';
-    const m = oneLine(typeof msg === 'string' ? msg : JSON.stringify(msg));
-    return m.length > 500 ? m.slice(0, 500) + '...' : m;
-}
-
-/** Prints the scenario's line + details and adds its counts to the totals. */
-function report(scenario, { ok, pass, fail, warn, lines }) {
-    if (finished) return; // interrupted: the summary is already being printed
-    passed += pass;
-    failed += fail;
-    console.log(`${ok ? 'ok' : 'FAIL'} ${scenario}: ${pass} passed, ${fail} failed${warn ? `, ${warn} warnings` : ''}`);
-    for (const l of lines) console.log(l);
-}
-
-function notRun(scenario, why) {
-    report(scenario, { ok: false, pass: 0, fail: 1, warn: 0, lines: [`    - (not run): ${why}`] });
-}
-
 async function runScenario(scenario, url) {
-    const outDir = path.join(resultsDir, scenario.replace(/[^A-Za-z0-9._-]/g, '_'));
-    fs.rmSync(outDir, { recursive: true, force: true });
-    fs.mkdirSync(outDir, { recursive: true });
-    const timeoutMs = Math.min(opts.scenarioTimeout * 1000, deadline - Date.now());
+    const outDir = run.scenarioDir(scenario);
+    const timeoutMs = Math.min(opts.scenarioTimeout * 1000, run.remainingMs());
     const t0 = Date.now();
-    const r = await runCli(['server', '--url', url, '--scenario', scenario, '-o', outDir], timeoutMs);
+    const r = await run.cli(['server', '--url', url, '--scenario', scenario, '-o', outDir], timeoutMs);
     const secs = ((Date.now() - t0) / 1000).toFixed(1);
-    const lines = [];
-    let pass = 0;
-    let fail = 0;
-    let warn = 0;
-    const file = findChecksJson(outDir);
-    let checks;
-    if (file) {
-        try {
-            checks = JSON.parse(fs.readFileSync(file, 'utf8'));
-            if (!Array.isArray(checks)) throw new Error('not a JSON array');
-        } catch (err) {
-            checks = undefined;
-            lines.push(`    - (checks.json): unreadable: ${err.message}`);
-            fail++;
-        }
-    }
-    if (checks) {
-        for (const c of checks) {
-            if (c?.status === 'SUCCESS') pass++;
-            else if (c?.status === 'FAILURE') {
-                fail++;
-                lines.push(`    - ${c.id ?? '(no id)'}: ${checkMessage(c)}`);
-            } else if (c?.status === 'WARNING') {
-                warn++;
-                lines.push(`    ~ ${c.id ?? '(no id)'} (warning): ${checkMessage(c)}`);
-            }
-        }
-    } else if (!file) {
-        fail++;
+    const t = tallyChecks(outDir);
+    if (!t.file) {
+        t.fail++;
         const why = r.timedOut
             ? `no checks.json: killed after ${secs} s (scenario timeout or whole-run deadline)`
             : `no checks.json: the suite exited with ${r.code ?? r.signal}`;
-        lines.push(`    - (no checks.json): ${why}`);
+        t.lines.push(`    - (no checks.json): ${why}`);
     }
-    if (checks && r.code !== 0 && fail === 0) {
-        fail++;
-        lines.push(`    - (cli): the suite ${r.timedOut ? 'was killed (timeout)' : `exited with ${r.code ?? r.signal}`} without a FAILURE check`);
+    if (t.checks && r.code !== 0 && t.fail === 0) {
+        t.fail++;
+        t.lines.push(`    - (cli): the suite ${r.timedOut ? 'was killed (timeout)' : `exited with ${r.code ?? r.signal}`} without a FAILURE check`);
     }
-    if (fail > 0 && !checks && r.out) lines.push(r.out.split('\n').map(l => `#   ${l}`).join('\n'));
-    report(scenario, { ok: fail === 0, pass, fail, warn, lines });
+    if (t.fail > 0 && !t.checks && r.out) t.lines.push(r.out.split('\n').map(l => `#   ${l}`).join('\n'));
+    run.report(scenario, { ok: t.fail === 0, pass: t.pass, fail: t.fail, warn: t.warn, lines: t.lines });
 }
 
 // ------------------------------------------------------------------- main
 async function main() {
-    setTimeout(() => {
-        // the per-CLI timeouts are clipped to the deadline; this is only a backstop
-        finish(`whole run exceeded ${opts.totalTimeout} s`);
-    }, opts.totalTimeout * 1000 + 15_000).unref();
-
-    let scenarios = await listScenarios();
+    let scenarios = await run.listScenarios('server');
     for (const n of [...opts.only, ...opts.skip]) {
         if (!scenarios.includes(n)) {
-            killAllNow();
+            killGroupsNow();
             usageError(`unknown scenario ${n}; the suite has: ${scenarios.join(' ')}`);
         }
     }
@@ -450,7 +230,7 @@ async function main() {
     const { url, error } = await startServer();
     if (error) {
         const d = serverDiagnostics(false);
-        await finish(`${error}${d ? `\n${d}` : ''}`);
+        await run.finish(`${error}${d ? `\n${d}` : ''}`);
     }
     let parsed;
     try {
@@ -459,42 +239,36 @@ async function main() {
         /* handled below */
     }
     if (!parsed || !/^https?:$/.test(parsed.protocol)) {
-        await finish(`the first stdout line of the server is not an http(s) URL: ${JSON.stringify(url)}`);
+        await run.finish(`the first stdout line of the server is not an http(s) URL: ${JSON.stringify(url)}`);
     }
-    if (opts.results) {
-        resultsDir = opts.results;
-        fs.mkdirSync(resultsDir, { recursive: true });
-    } else {
-        resultsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'caduceus-conformance-'));
-        removeResultsOnSuccess = true;
-    }
+    const resultsDir = run.useResults(opts.results, 'caduceus-conformance-');
 
     diag(`server: ${url} (pid ${server.child.pid}); ${scenarios.length} scenarios; results in ${resultsDir}`);
 
     let serverDeathReported = false;
     for (const scenario of scenarios) {
-        if (finished) await finish();
+        if (run.finished) await run.finish();
         if (server.exited) {
             if (!serverDeathReported) {
                 serverDeathReported = true;
                 diag(`the server is gone:\n${serverDiagnostics()}`);
             }
-            notRun(scenario, `the server ${server.exitInfo}`);
+            run.notRun(scenario, `the server ${server.exitInfo}`);
             continue;
         }
-        if (Date.now() >= deadline - 1000) {
-            notRun(scenario, `whole-run deadline (${opts.totalTimeout} s) reached`);
+        if (run.remainingMs() <= 1000) {
+            run.notRun(scenario, `whole-run deadline (${opts.totalTimeout} s) reached`);
             continue;
         }
         await runScenario(scenario, url);
     }
     if (server.exited && !serverDeathReported) diag(`the server ended during the run:\n${serverDiagnostics()}`);
-    else if (failed > 0 && !serverDeathReported) {
+    else if (run.failed > 0 && !serverDeathReported) {
         const d = server.stderrTail.text();
         if (d) diag(`server stderr (last lines):\n${d}`);
     }
     await stopServer();
-    await finish();
+    await run.finish();
 }
 
-main().catch(err => finish(`runner error: ${err?.stack ?? err}`));
+main().catch(err => run.finish(`runner error: ${err?.stack ?? err}`));

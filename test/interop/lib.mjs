@@ -8,8 +8,17 @@
 //
 // Reporting: one "ok - ..." / "not ok - ..." line per check, diagnostics as
 // "# ..." lines, last line "N passed, M failed"; exit 0 iff M == 0.
+//
+// The last section ("the official conformance suite") serves the two runners
+// of @modelcontextprotocol/conformance, conformance_server.mjs and
+// conformance_client.mjs: its CLI run in process groups, checks.json
+// counting, and the per-scenario report with its summary and exit code.
 
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import * as sdkTypes from '@modelcontextprotocol/sdk/types.js';
@@ -903,4 +912,333 @@ export function sessionFinalChecks(tag, s) {
 }
 export function failedSince(s) {
     return failed > s.failedAtStart;
+}
+
+// ------------------------------------------- the official conformance suite
+// Helpers of conformance_server.mjs and conformance_client.mjs, which run the
+// CLI of @modelcontextprotocol/conformance (pinned in package.json) one
+// scenario at a time. Every process they start leads a process group of its
+// own (spawnGroup), and those groups are killed on every exit path of the
+// script (ConformanceRun.installHandlers / finish).
+
+export const INTEROP_DIR = path.dirname(fileURLToPath(import.meta.url));
+export const SUITE_CLI = path.join(INTEROP_DIR, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+/** Lets the suite's CLI load on Node 20 (see lib/node20-compat.mjs). */
+export const SUITE_COMPAT = path.join(INTEROP_DIR, 'lib', 'node20-compat.mjs');
+
+export const stripAnsi = s => s.replace(/\x1b\[[0-9;?]*[ -\/]*[@-~]/g, '');
+export const oneLine = s => String(s ?? '').replace(/\s+/g, ' ').trim();
+
+/** Keeps the last `max` lines written to a stream. */
+export class Tail {
+    constructor(max = 40) {
+        this.max = max;
+        this.lines = [];
+        this.partial = '';
+    }
+    push(chunk) {
+        const parts = (this.partial + chunk.toString('utf8')).split('\n');
+        this.partial = parts.pop();
+        if (this.partial.length > 4000) this.partial = this.partial.slice(-4000);
+        for (const p of parts) this.lines.push(p.length > 400 ? p.slice(0, 400) + '...' : p);
+        if (this.lines.length > this.max) this.lines.splice(0, this.lines.length - this.max);
+    }
+    text() {
+        return stripAnsi([...this.lines, this.partial].filter(l => l.length > 0).join('\n'));
+    }
+}
+
+/** Live child processes started by spawnGroup (each leads its own process group). */
+export const groupChildren = new Set();
+
+/** Starts a process as the leader of a new process group (stdin ignored, stdout/stderr piped). */
+export function spawnGroup(command, args, options = {}) {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, ...options });
+    groupChildren.add(child);
+    child.on('exit', () => groupChildren.delete(child));
+    child.on('error', () => groupChildren.delete(child));
+    return child;
+}
+
+/** Signals the child's whole process group (the command and anything it forked). */
+export function killGroup(child, signal = 'SIGKILL') {
+    if (!child || child.pid === undefined) return;
+    try {
+        process.kill(-child.pid, signal);
+    } catch {
+        try {
+            child.kill(signal);
+        } catch {
+            /* already gone */
+        }
+    }
+}
+
+/** Whether the process group led by `child` still has members (the leader may be gone). */
+export function groupAlive(child) {
+    if (!child || child.pid === undefined) return false;
+    try {
+        process.kill(-child.pid, 0);
+        return true;
+    } catch {
+        return false;
+    }
+}
+
+/** SIGKILLs every live process group started by spawnGroup. */
+export function killGroupsNow() {
+    for (const c of groupChildren) killGroup(c, 'SIGKILL');
+    groupChildren.clear();
+}
+
+/** The first checks.json under `dir` (the suite writes DIR/<scenario>-<timestamp>/checks.json). */
+export function findChecksJson(dir) {
+    let entries;
+    try {
+        entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+        return undefined;
+    }
+    for (const e of entries) if (e.isFile() && e.name === 'checks.json') return path.join(dir, e.name);
+    for (const e of entries) {
+        if (!e.isDirectory()) continue;
+        const found = findChecksJson(path.join(dir, e.name));
+        if (found) return found;
+    }
+    return undefined;
+}
+
+/** One line describing a check of checks.json. */
+export function checkMessage(c) {
+    const msg = c.errorMessage ?? c.details?.message ?? c.details?.error ?? c.description ?? c.name ?? '';
+    const m = oneLine(typeof msg === 'string' ? msg : JSON.stringify(msg));
+    return m.length > 500 ? m.slice(0, 500) + '...' : m;
+}
+
+/**
+ * Reads the checks.json under `outDir` and counts it as the suite does:
+ * SUCCESS = passed, FAILURE = failed, WARNING / INFO not counted. Returns
+ * { file, checks, pass, fail, warn, lines }: `file` undefined when there is
+ * none, `checks` undefined when there is none or it is unreadable (which
+ * counts as 1 failed); `lines` holds `    - id: message` per failure and
+ * `    ~ id (warning): message` per warning.
+ */
+export function tallyChecks(outDir) {
+    const t = { file: findChecksJson(outDir), checks: undefined, pass: 0, fail: 0, warn: 0, lines: [] };
+    if (!t.file) return t;
+    try {
+        const checks = JSON.parse(fs.readFileSync(t.file, 'utf8'));
+        if (!Array.isArray(checks)) throw new Error('not a JSON array');
+        t.checks = checks;
+    } catch (err) {
+        t.lines.push(`    - (checks.json): unreadable: ${err.message}`);
+        t.fail++;
+        return t;
+    }
+    for (const c of t.checks) {
+        if (c?.status === 'SUCCESS') t.pass++;
+        else if (c?.status === 'FAILURE') {
+            t.fail++;
+            t.lines.push(`    - ${c.id ?? '(no id)'}: ${checkMessage(c)}`);
+        } else if (c?.status === 'WARNING') {
+            t.warn++;
+            t.lines.push(`    ~ ${c.id ?? '(no id)'} (warning): ${checkMessage(c)}`);
+        }
+    }
+    return t;
+}
+
+/**
+ * The bookkeeping of one conformance run: counts, the per-scenario report,
+ * the results folder, the whole-run deadline, running the suite's CLI, and
+ * finish(): kill everything, print `<summary>: N passed, M failed`, exit 0 iff
+ * M == 0 and N >= minPassed (1 otherwise).
+ */
+export class ConformanceRun {
+    constructor({ summary, minPassed, totalTimeout }) {
+        this.summary = summary;
+        this.minPassed = minPassed;
+        this.totalTimeout = totalTimeout;
+        this.passed = 0;
+        this.failed = 0;
+        this.finished = false;
+        this.resultsDir = undefined;
+        this.removeResultsOnSuccess = false;
+        this.startedAt = Date.now();
+        this.deadline = this.startedAt + totalTimeout * 1000;
+        /** children whose process groups are killed at the end even after the child itself exited */
+        this.groupLeaders = [];
+    }
+
+    /**
+     * Makes every exit path kill all process groups: SIGINT/SIGTERM/SIGHUP,
+     * uncaught exceptions and unhandled rejections end the run with one more
+     * failure; process 'exit' is the last resort. Arms the whole-run backstop
+     * (the CLI timeouts are clipped to the deadline already).
+     */
+    installHandlers() {
+        process.on('exit', () => {
+            killGroupsNow();
+            for (const c of this.groupLeaders) killGroup(c, 'SIGKILL');
+        });
+        for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => this.finish(`interrupted by ${sig}`));
+        process.on('uncaughtException', err => this.finish(`uncaught exception: ${err?.stack ?? err}`));
+        process.on('unhandledRejection', err => this.finish(`unhandled rejection: ${err?.stack ?? err}`));
+        setTimeout(() => this.finish(`whole run exceeded ${this.totalTimeout} s`), this.totalTimeout * 1000 + 15_000).unref();
+    }
+
+    /** Uses `dir` for the suite's output, or a temporary folder (removed if the run passes). */
+    useResults(dir, prefix) {
+        if (dir) {
+            this.resultsDir = dir;
+            fs.mkdirSync(dir, { recursive: true });
+        } else {
+            this.resultsDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+            this.removeResultsOnSuccess = true;
+        }
+        return this.resultsDir;
+    }
+
+    /** A fresh, empty output folder for one scenario. */
+    scenarioDir(scenario) {
+        const dir = path.join(this.resultsDir, scenario.replace(/[^A-Za-z0-9._-]/g, '_'));
+        fs.rmSync(dir, { recursive: true, force: true });
+        fs.mkdirSync(dir, { recursive: true });
+        return dir;
+    }
+
+    /** Milliseconds left before the whole-run deadline. */
+    remainingMs() {
+        return this.deadline - Date.now();
+    }
+
+    /** Prints `ok|FAIL <scenario>: a passed, b failed[, w warnings]` + details; adds to the totals. */
+    report(scenario, { ok, pass, fail, warn, lines }) {
+        if (this.finished) return; // interrupted: the summary is already being printed
+        this.passed += pass;
+        this.failed += fail;
+        console.log(`${ok ? 'ok' : 'FAIL'} ${scenario}: ${pass} passed, ${fail} failed${warn ? `, ${warn} warnings` : ''}`);
+        for (const l of lines) console.log(l);
+    }
+
+    notRun(scenario, why) {
+        this.report(scenario, { ok: false, pass: 0, fail: 1, warn: 0, lines: [`    - (not run): ${why}`] });
+    }
+
+    /**
+     * Runs the suite's CLI in a process group of its own, SIGKILLed (the whole
+     * group) after `timeoutMs`. When the CLI exits, whatever it left running
+     * in its group (e.g. a client command) is killed too. Resolves
+     * { code, signal, timedOut, leftovers, out, text }: `out` = the last
+     * `tailLines` lines of stdout+stderr, `text` = all of it (up to 4 MB),
+     * both without ANSI colours; `leftovers` = processes of the group outlived
+     * the CLI. Never settles once the run is finishing (finish() kills it).
+     */
+    cli(cliArgs, timeoutMs, { cwd = INTEROP_DIR, tailLines = 60 } = {}) {
+        if (this.finished) return new Promise(() => {});
+        return new Promise(resolve => {
+            const tail = new Tail(tailLines);
+            let text = '';
+            const keep = d => {
+                tail.push(d);
+                if (text.length < 4 * 1024 * 1024) text += d.toString('utf8');
+            };
+            let child;
+            try {
+                child = spawnGroup(process.execPath, ['--import', SUITE_COMPAT, SUITE_CLI, ...cliArgs], {
+                    cwd,
+                    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }
+                });
+            } catch (err) {
+                resolve({ code: null, signal: null, timedOut: false, leftovers: false, out: `spawn error: ${err.message}`, text: '' });
+                return;
+            }
+            let timedOut = false;
+            let leftovers = false;
+            const timer = setTimeout(() => {
+                timedOut = true;
+                killGroup(child, 'SIGKILL');
+            }, Math.max(0, timeoutMs));
+            child.stdout.on('data', keep);
+            child.stderr.on('data', keep);
+            // a process left in the group may hold the pipes open: kill it so that 'close' comes
+            child.on('exit', () => {
+                if (!timedOut && !this.finished && groupAlive(child)) {
+                    leftovers = true;
+                    killGroup(child, 'SIGKILL');
+                }
+            });
+            let done = false;
+            const end = (code, signal, extra) => {
+                if (done) return;
+                done = true;
+                clearTimeout(timer);
+                if (this.finished) return; // killed by finish(): the caller is not to go on
+                if (extra) keep(`\n${extra}\n`);
+                resolve({ code, signal, timedOut, leftovers, out: tail.text(), text: stripAnsi(text) });
+            };
+            child.on('error', err => end(null, null, `spawn error: ${err.message}`));
+            child.on('close', (code, signal) => end(code, signal));
+        });
+    }
+
+    /** The scenario names of `conformance list --server|--client`; finishes the run if that fails. */
+    async listScenarios(kind) {
+        const r = await this.cli(['list', `--${kind}`], Math.min(60_000, this.remainingMs()));
+        const names = [];
+        for (const line of r.text.split('\n')) {
+            const m = /^\s+-\s+(\S+)/.exec(line);
+            if (m) names.push(m[1]);
+        }
+        if (r.code !== 0 || names.length === 0) {
+            await this.finish(`\`conformance list --${kind}\` failed (${r.timedOut ? 'timed out' : `exit ${r.code ?? r.signal}`}):\n${r.out}`);
+        }
+        return names;
+    }
+
+    /** Also kill the process group of `child` at the end, even after `child` exited. */
+    killAtEnd(child) {
+        if (child) this.groupLeaders.push(child);
+    }
+
+    /**
+     * Kills everything (waiting up to 1 s for it to go away), prints the
+     * summary line, exits. Returns a promise that never settles, so
+     * `await run.finish(...)` stops the caller.
+     */
+    finish(extraFailure) {
+        const never = new Promise(() => {});
+        if (this.finished) return never;
+        this.finished = true;
+        if (extraFailure) {
+            this.failed++;
+            diag(extraFailure);
+        }
+        const dying = [...groupChildren];
+        for (const c of this.groupLeaders) if (c.exitCode === null && c.signalCode === null && !dying.includes(c)) dying.push(c);
+        killGroupsNow();
+        for (const c of this.groupLeaders) killGroup(c, 'SIGKILL'); // whatever they forked, too
+        const gone = dying.map(c =>
+            c.exitCode !== null || c.signalCode !== null || c.pid === undefined
+                ? Promise.resolve()
+                : new Promise(resolve => {
+                      c.once('exit', resolve);
+                      c.once('error', resolve);
+                  })
+        );
+        const wait = new Promise(resolve => setTimeout(resolve, 1000).unref());
+        Promise.race([Promise.all(gone), wait]).then(() => {
+            const good = this.failed === 0 && this.passed >= this.minPassed;
+            if (this.failed === 0 && this.passed < this.minPassed)
+                diag(`only ${this.passed} checks passed, at least ${this.minPassed} required (--min-passed)`);
+            if (this.resultsDir) {
+                if (good && this.removeResultsOnSuccess) fs.rmSync(this.resultsDir, { recursive: true, force: true });
+                else diag(`results: ${this.resultsDir}`);
+            }
+            diag(`took ${((Date.now() - this.startedAt) / 1000).toFixed(1)} s`);
+            console.log(`${this.summary}: ${this.passed} passed, ${this.failed} failed`);
+            process.exit(good ? 0 : 1);
+        });
+        return never;
+    }
 }
