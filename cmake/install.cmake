@@ -19,3 +19,8 @@ install(FILES
   ${PROJECT_BINARY_DIR}/caduceusConfig.cmake
   ${PROJECT_BINARY_DIR}/caduceusConfigVersion.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/caduceus)
+
+# The command-line tool, when it is built.
+if(TARGET caduceus)
+  install(TARGETS caduceus RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()

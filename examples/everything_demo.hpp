@@ -1,0 +1,27 @@
+#pragma once
+// The everything demo, written once: everything-server and `caduceus
+// serve-demo` both serve it (see everything_demo.cpp for its contract).
+
+#include <mcp/server/server.hpp>
+
+namespace demo {
+
+/// The demo's name and version: everything-server 1.0.0.
+mcp::implementation info();
+/// Its settings: the instructions, the default page size.
+mcp::server_settings settings();
+
+/// Tools echo, add, long_task, sample, confirm, list_roots, emit_logs, media,
+/// toggle_bonus, touch and fail. The server must outlive the tools (toggle_bonus
+/// and touch hold a reference to it).
+void add_tools(mcp::server& srv);
+/// Resources demo://readme, demo://logo.png, demo://items/1..25, the template
+/// demo://users/{id} and the completion of its id.
+void add_resources(mcp::server& srv);
+/// Prompts greeting (with the completion of its style) and with_image.
+void add_prompts(mcp::server& srv);
+
+/// All of the above.
+void add_everything(mcp::server& srv);
+
+}  // namespace demo

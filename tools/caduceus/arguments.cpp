@@ -1,0 +1,214 @@
+#include "arguments.hpp"
+
+#include "failure.hpp"
+
+#include <mcp/transport/process.hpp>
+
+#include <boost/json/parse.hpp>
+
+#include <charconv>
+#include <set>
+
+namespace caduceus {
+
+namespace {
+
+constexpr std::string_view usage =
+    R"(usage: caduceus [OPTIONS] (--url URL | --stdio 'CMD ARGS') COMMAND [ARGS]
+       caduceus serve-demo [--stdio | --http [HOST:]PORT]
+       caduceus --help
+
+Talks to an MCP server, over Streamable HTTP (or the older HTTP+SSE) with
+--url, or with --stdio to a server it starts (the command line is split like a
+shell would: quotes and backslashes, no expansion).
+
+Commands:
+  info                                server name, version, protocol, capabilities
+  tools                               tools with their arguments
+  call TOOL [JSON]                    call a tool with a JSON object of arguments
+  resources                           resources and resource templates
+  read URI                            read a resource
+  prompts                             prompts with their arguments
+  prompt NAME [JSON]                  get a prompt (a JSON object of strings)
+  complete prompt NAME ARG VALUE      complete a prompt argument
+  complete resource URI_TEMPLATE VAR VALUE
+                                      complete a resource template variable
+  serve-demo                          serve the everything demo (stdio, or HTTP
+                                      with --http, printing its URL first)
+
+Options:
+  --json            print one JSON document (the result) instead of text
+  --timeout SECONDS per-request timeout (default 30; progress extends it)
+  --log LEVEL       ask the server for log messages of LEVEL and above
+                    (debug, info, notice, warning, error, ...) and print them
+                    on stderr
+  -h, --help        this text
+
+Ctrl-C cancels a running command (exit 130). Exit codes: 0 success, 1 failure
+(server, connection, tool error), 2 usage error.
+)";
+
+const std::set<std::string, std::less<>> commands{"info",   "tools",   "call",   "resources",
+                                                  "read",   "prompts", "prompt", "complete"};
+
+/// The value of `--name VALUE` or `--name=VALUE`, advancing `i` past it.
+std::string option_value(int argc, char** argv, int& i, std::string_view name,
+                         std::optional<std::string_view> inline_value) {
+  if (inline_value) return std::string(*inline_value);
+  if (i + 1 >= argc) throw usage_error(std::string(name) + " needs a value");
+  return argv[++i];
+}
+
+json::object parse_object(std::string_view text, std::string_view what) {
+  boost::system::error_code ec;
+  auto value = boost::json::parse(text, ec);
+  if (ec) throw usage_error("invalid JSON " + std::string(what) + ": " + ec.message());
+  if (!value.is_object()) throw usage_error("the JSON " + std::string(what) + " must be an object");
+  return std::move(value.get_object());
+}
+
+std::map<std::string, std::string> parse_prompt_arguments(std::string_view text) {
+  std::map<std::string, std::string> out;
+  for (const auto& [key, value] : parse_object(text, "prompt arguments")) {
+    if (!value.is_string())
+      throw usage_error("prompt argument '" + std::string(key) + "' must be a string");
+    out.emplace(std::string(key), std::string(value.get_string()));
+  }
+  return out;
+}
+
+std::chrono::milliseconds parse_timeout(const std::string& text) {
+  std::size_t used = 0;
+  double seconds = 0;
+  try {
+    seconds = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || !(seconds > 0) || seconds > 86'400)
+    throw usage_error("--timeout needs a number of seconds, not '" + text + "'");
+  return std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000));
+}
+
+std::uint16_t parse_port(std::string_view text) {
+  unsigned value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value > 65535)
+    throw usage_error("invalid port '" + std::string(text) + "'");
+  return static_cast<std::uint16_t>(value);
+}
+
+// serve-demo [--stdio | --http [HOST:]PORT]
+void parse_serve_demo(int argc, char** argv, int i, invocation& inv) {
+  inv.serve_demo = true;
+  for (; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--stdio") {
+      inv.http_port.reset();
+    } else if (arg == "--http") {
+      if (i + 1 >= argc) throw usage_error("--http needs [HOST:]PORT");
+      const std::string_view address = argv[++i];
+      const auto colon = address.rfind(':');
+      if (colon != std::string_view::npos) {
+        auto host = address.substr(0, colon);
+        if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+        if (host.empty()) throw usage_error("invalid address '" + std::string(address) + "'");
+        inv.http_host = std::string(host);
+      }
+      inv.http_port = parse_port(colon == std::string_view::npos ? address : address.substr(colon + 1));
+    } else if (arg == "-h" || arg == "--help") {
+      inv.help = true;
+    } else {
+      throw usage_error("serve-demo: unexpected argument '" + std::string(arg) + "'");
+    }
+  }
+}
+
+// The words after the command, checked and parsed.
+void parse_operands(invocation& inv, std::vector<std::string> words) {
+  const auto& c = inv.command;
+  const auto count = words.size();
+  auto expect = [&](std::size_t least, std::size_t most, std::string_view form) {
+    if (count < least || count > most) throw usage_error("usage: " + std::string(form));
+  };
+  if (c == "info" || c == "tools" || c == "resources" || c == "prompts") {
+    expect(0, 0, c);
+  } else if (c == "call") {
+    expect(1, 2, "call TOOL [JSON]");
+    if (count == 2) inv.tool_arguments = parse_object(words[1], "tool arguments");
+    words.resize(1);
+  } else if (c == "read") {
+    expect(1, 1, "read URI");
+  } else if (c == "prompt") {
+    expect(1, 2, "prompt NAME [JSON]");
+    if (count == 2) inv.prompt_arguments = parse_prompt_arguments(words[1]);
+    words.resize(1);
+  } else if (c == "complete") {
+    const std::string_view form =
+        "complete prompt NAME ARG VALUE | complete resource URI_TEMPLATE VAR VALUE";
+    expect(4, 4, form);
+    if (words[0] != "prompt" && words[0] != "resource") throw usage_error("usage: " + std::string(form));
+  }
+  inv.operands = std::move(words);
+}
+
+}  // namespace
+
+std::string_view usage_text() { return usage; }
+
+invocation parse_arguments(int argc, char** argv) {
+  invocation inv;
+  bool have_stdio = false;
+  int i = 1;
+  for (; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "-h" || arg == "--help") {
+      inv.help = true;
+      return inv;
+    }
+    if (!arg.starts_with("-")) break;  // the command
+    std::string_view name = arg;
+    std::optional<std::string_view> inline_value;
+    if (const auto eq = arg.find('='); eq != std::string_view::npos) {
+      name = arg.substr(0, eq);
+      inline_value = arg.substr(eq + 1);
+    }
+    if (name == "--json" && !inline_value) {
+      inv.json = true;
+    } else if (name == "--url") {
+      inv.url = option_value(argc, argv, i, name, inline_value);
+      if (inv.url.empty()) throw usage_error("--url needs a URL");
+    } else if (name == "--stdio") {
+      const auto line = option_value(argc, argv, i, name, inline_value);
+      try {
+        inv.stdio = mcp::split_command_line(line);
+      } catch (const std::exception& e) {
+        throw usage_error("--stdio: " + std::string(e.what()));
+      }
+      if (inv.stdio.empty()) throw usage_error("--stdio needs a command");
+      have_stdio = true;
+    } else if (name == "--timeout") {
+      inv.timeout = parse_timeout(option_value(argc, argv, i, name, inline_value));
+    } else if (name == "--log") {
+      const auto level = option_value(argc, argv, i, name, inline_value);
+      inv.log_level = mcp::parse_logging_level(level);
+      if (!inv.log_level) throw usage_error("unknown log level '" + level + "'");
+    } else {
+      throw usage_error("unknown option '" + std::string(arg) + "'");
+    }
+  }
+  if (i >= argc) throw usage_error("no command given (see caduceus --help)");
+  inv.command = argv[i++];
+  if (inv.command == "serve-demo") {
+    if (!inv.url.empty() || have_stdio) throw usage_error("serve-demo takes no --url or --stdio before it");
+    parse_serve_demo(argc, argv, i, inv);
+    return inv;
+  }
+  if (!commands.contains(inv.command)) throw usage_error("unknown command '" + inv.command + "'");
+  parse_operands(inv, std::vector<std::string>(argv + i, argv + argc));
+  if (inv.url.empty() && !have_stdio) throw usage_error("say which server: --url URL or --stdio 'CMD ARGS'");
+  if (!inv.url.empty() && have_stdio) throw usage_error("give --url or --stdio, not both");
+  return inv;
+}
+
+}  // namespace caduceus

@@ -1,0 +1,48 @@
+#pragma once
+// The command line of caduceus, parsed and checked before anything starts:
+// a usage mistake is found before a server is spawned or dialled.
+
+#include <mcp/protocol/types.hpp>
+
+#include <boost/json/object.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace caduceus {
+
+namespace json = boost::json;
+
+/// What to do, as the command line says.
+struct invocation {
+  bool help = false;
+  bool serve_demo = false;
+
+  // serve-demo: stdio unless an HTTP address is given.
+  std::string http_host = "127.0.0.1";
+  std::optional<std::uint16_t> http_port;
+
+  // The client commands.
+  bool json = false;
+  std::optional<std::chrono::milliseconds> timeout;
+  std::optional<mcp::logging_level> log_level;
+  std::string url;                 ///< --url
+  std::vector<std::string> stdio;  ///< --stdio, split: the program, then its arguments
+  std::string command;             ///< info, tools, call, resources, read, prompts, prompt, complete
+  std::vector<std::string> operands;  ///< the command's words (tool name, URI, ...)
+  json::object tool_arguments;        ///< call: the JSON object
+  std::map<std::string, std::string> prompt_arguments;  ///< prompt: the JSON object
+};
+
+/// Parses argv. Throws usage_error, whose message is the one-line reason.
+invocation parse_arguments(int argc, char** argv);
+
+/// The text of `caduceus --help`.
+std::string_view usage_text();
+
+}  // namespace caduceus

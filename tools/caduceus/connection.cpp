@@ -1,0 +1,36 @@
+#include "connection.hpp"
+
+#include "failure.hpp"
+
+#include <mcp/transport/http_client.hpp>
+#include <mcp/transport/process.hpp>
+
+#include <stdexcept>
+
+namespace caduceus {
+
+mcp::client_options client_options_for(const invocation& inv) {
+  mcp::client_options options;
+  options.client_info = mcp::implementation{"caduceus", "0.1.0"};
+  if (inv.timeout) options.request_timeout = *inv.timeout;
+  return options;
+}
+
+boost::asio::awaitable<std::unique_ptr<mcp::message_transport>> open_transport(
+    boost::asio::any_io_executor ex, const invocation& inv, progress_bar& bar) {
+  if (!inv.stdio.empty()) {
+    mcp::process_options process;
+    process.command = inv.stdio.front();
+    process.args.assign(inv.stdio.begin() + 1, inv.stdio.end());
+    process.on_stderr = [&bar](std::string_view line) { bar.note(line); };
+    co_return mcp::spawn_process(ex, std::move(process));
+  }
+  std::string url = inv.url;
+  try {
+    co_return co_await mcp::connect_http(ex, std::move(url));
+  } catch (const std::invalid_argument& e) {  // not http(s), no host, credentials in it
+    throw usage_error("--url: " + std::string(e.what()));
+  }
+}
+
+}  // namespace caduceus

@@ -1,0 +1,28 @@
+#pragma once
+// The transport to the server the command line names: a child process
+// (--stdio) or an HTTP endpoint (--url).
+
+#include "arguments.hpp"
+#include "progress_bar.hpp"
+
+#include <mcp/client/client.hpp>
+#include <mcp/transport/transport.hpp>
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+
+#include <memory>
+
+namespace caduceus {
+
+/// The client's options: our name and version, the --timeout.
+mcp::client_options client_options_for(const invocation& inv);
+
+/// Starts the server process or prepares the HTTP connection. The child's
+/// stderr lines go through `bar` (it must outlive the io_context). Throws
+/// std::system_error when the program cannot be started, usage_error for a
+/// URL that is not http(s).
+boost::asio::awaitable<std::unique_ptr<mcp::message_transport>> open_transport(
+    boost::asio::any_io_executor ex, const invocation& inv, progress_bar& bar);
+
+}  // namespace caduceus

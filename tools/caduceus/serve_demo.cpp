@@ -1,0 +1,26 @@
+#include "serve_demo.hpp"
+
+#include "failure.hpp"
+
+#include <everything_demo.hpp>
+
+#include <mcp/server/http_server.hpp>
+#include <mcp/server/serve.hpp>
+
+namespace caduceus {
+
+int serve_demo(const invocation& inv) {
+  mcp::server srv(demo::info(), demo::settings());
+  demo::add_everything(srv);
+  if (!inv.http_port) return mcp::run_stdio_server(srv);
+  mcp::http_server_options http;
+  http.host = inv.http_host;
+  http.port = *inv.http_port;
+  try {
+    return mcp::run_http_server(srv, http);
+  } catch (...) {  // the port is taken, the host is not an address...
+    return report_failure(std::current_exception());
+  }
+}
+
+}  // namespace caduceus
