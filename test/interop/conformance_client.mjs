@@ -54,6 +54,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { commonOptions, parseCommandLine } from './lib/command-line.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SUMMARY = 'conformance-client';
@@ -75,50 +76,15 @@ function usageError(msg) {
 }
 
 function parseArgs(argv) {
-    const o = {
-        minPassed: undefined,
-        only: [],
-        skip: [],
-        timeoutMs: 30_000,
-        scenarioTimeout: undefined,
-        totalTimeout: 300,
-        results: undefined,
-        command: undefined,
-        args: []
-    };
-    const num = (name, v) => {
-        const n = Number(v);
-        if (v === undefined || !Number.isFinite(n) || n < 0) usageError(`${name} needs a non-negative number`);
-        return n;
-    };
-    let i = 0;
-    for (; i < argv.length; i++) {
-        const a = argv[i];
-        const val = () => {
-            if (i + 1 >= argv.length) usageError(`${a} needs a value`);
-            return argv[++i];
-        };
-        if (a === '--') {
-            i++;
-            break;
-        } else if (a === '--min-passed') o.minPassed = num(a, val());
-        else if (a === '--scenario') o.only.push(val());
-        else if (a === '--skip') o.skip.push(val());
-        else if (a === '--timeout') {
-            o.timeoutMs = num(a, val());
-            if (!Number.isInteger(o.timeoutMs) || o.timeoutMs === 0) usageError('--timeout needs a positive whole number of milliseconds');
-        } else if (a === '--scenario-timeout') o.scenarioTimeout = num(a, val());
-        else if (a === '--total-timeout') o.totalTimeout = num(a, val());
-        else if (a === '--results') o.results = path.resolve(val());
-        else if (a === '-h' || a === '--help') {
-            console.log(USAGE);
-            process.exit(0);
-        } else if (a.startsWith('--')) usageError(`unknown option ${a}`);
-        else break;
-    }
-    if (i >= argv.length) usageError('missing <client-command>');
-    o.command = argv[i];
-    o.args = argv.slice(i + 1);
+    const o = parseCommandLine(argv, {
+        defaults: { minPassed: undefined, only: [], skip: [], timeoutMs: 30_000, scenarioTimeout: undefined, totalTimeout: 300 },
+        options: { ...commonOptions, '--timeout': { key: 'timeoutMs', kind: 'number' } },
+        usage: USAGE,
+        usageError,
+        resolve: p => path.resolve(p),
+        commandName: 'client-command'
+    });
+    if (!Number.isInteger(o.timeoutMs) || o.timeoutMs === 0) usageError('--timeout needs a positive whole number of milliseconds');
     if (o.minPassed === undefined) o.minPassed = o.only.length === 0 && o.skip.length === 0 ? DEFAULT_MIN_PASSED : 0;
     if (o.scenarioTimeout === undefined) o.scenarioTimeout = Math.ceil(o.timeoutMs / 1000) + 30;
     return o;

@@ -40,6 +40,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { commonOptions, parseCommandLine } from './lib/command-line.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SUMMARY = 'conformance-server';
@@ -57,49 +58,14 @@ function usageError(msg) {
 }
 
 function parseArgs(argv) {
-    const o = {
-        minPassed: 47,
-        only: [],
-        skip: [],
-        scenarioTimeout: 75,
-        totalTimeout: 600,
-        startupTimeout: 10,
-        results: undefined,
-        command: undefined,
-        args: []
-    };
-    const num = (name, v) => {
-        const n = Number(v);
-        if (v === undefined || !Number.isFinite(n) || n < 0) usageError(`${name} needs a non-negative number`);
-        return n;
-    };
-    let i = 0;
-    for (; i < argv.length; i++) {
-        const a = argv[i];
-        const val = () => {
-            if (i + 1 >= argv.length) usageError(`${a} needs a value`);
-            return argv[++i];
-        };
-        if (a === '--') {
-            i++;
-            break;
-        } else if (a === '--min-passed') o.minPassed = num(a, val());
-        else if (a === '--scenario') o.only.push(val());
-        else if (a === '--skip') o.skip.push(val());
-        else if (a === '--scenario-timeout') o.scenarioTimeout = num(a, val());
-        else if (a === '--total-timeout') o.totalTimeout = num(a, val());
-        else if (a === '--startup-timeout') o.startupTimeout = num(a, val());
-        else if (a === '--results') o.results = path.resolve(val());
-        else if (a === '-h' || a === '--help') {
-            console.log(USAGE);
-            process.exit(0);
-        } else if (a.startsWith('--')) usageError(`unknown option ${a}`);
-        else break;
-    }
-    if (i >= argv.length) usageError('missing <server-command>');
-    o.command = argv[i];
-    o.args = argv.slice(i + 1);
-    return o;
+    return parseCommandLine(argv, {
+        defaults: { minPassed: 47, only: [], skip: [], scenarioTimeout: 75, totalTimeout: 600, startupTimeout: 10 },
+        options: { ...commonOptions, '--startup-timeout': { key: 'startupTimeout', kind: 'number' } },
+        usage: USAGE,
+        usageError,
+        resolve: p => path.resolve(p),
+        commandName: 'server-command'
+    });
 }
 
 const opts = parseArgs(process.argv.slice(2));
