@@ -74,7 +74,7 @@ asio::awaitable<std::vector<tool_info>> client::list_tools() {
   auto keep = impl_;
   auto tools = co_await list_all(*this, "tools/list", "tools", detail::parse_tool);
   keep->output_schemas.emplace();
-  for (const auto& tool : tools) (*keep->output_schemas)[tool.name] = tool.output_schema;
+  for (const auto& tool : tools) (*keep->output_schemas)[tool.name].schema = tool.output_schema;
   co_return tools;
 }
 
@@ -85,17 +85,63 @@ asio::awaitable<call_tool_result> client::call_tool(std::string name, json::obje
 
 asio::awaitable<call_tool_result> client::call_tool(std::string name, json::object arguments,
                                                     call_options options) {
+  auto keep = impl_;
+  const std::string tool = name;
   json::object params{{"name", std::move(name)}, {"arguments", std::move(arguments)}};
-  const auto result = co_await request("tools/call", std::move(params), std::move(options));
-  co_return detail::parse_call_tool_result(result);
+  const auto reply = co_await request("tools/call", std::move(params), std::move(options));
+  auto result = detail::parse_call_tool_result(reply);
+  if (!result.is_error) keep->check_output(tool, result);
+  co_return result;
 }
+
+asio::awaitable<json::value> client::call_tool_structured(std::string name, json::object arguments,
+                                                          call_options options) {
+  const std::string tool = name;
+  co_await output_schema(tool);  // known before the call, so call_tool checks the result
+  auto result = co_await call_tool(std::move(name), std::move(arguments), std::move(options));
+  if (result.is_error) {
+    const auto text = result.text_content();
+    throw tool_call_error("tool " + tool + " failed" + (text.empty() ? "" : ": " + text), std::move(result));
+  }
+  if (!result.structured_content)
+    throw tool_call_error("tool " + tool + " sent no structuredContent", std::move(result));
+  co_return *result.structured_content;
+}
+
+void client::impl::check_output(const std::string& tool, const call_tool_result& result) {
+  if (!output_schemas) return;
+  const auto it = output_schemas->find(tool);
+  if (it == output_schemas->end() || !it->second.schema) return;
+  auto& check = it->second;
+  if (!result.structured_content)
+    throw tool_call_error("tool " + tool + " declares an outputSchema but sent no structuredContent", result);
+  if (!check.validator) {
+    try {
+      check.validator = std::make_shared<const schema_validator>(*check.schema);
+    } catch (const std::invalid_argument& e) {
+      // The server's schema is broken; its results cannot be checked.
+      sdk_log(log_level::warn, "tool " + tool + " has an outputSchema that does not compile: " + e.what());
+      check.schema.reset();
+      return;
+    }
+  }
+  const auto errors = check.validator->validate(*result.structured_content);
+  if (errors.empty()) return;
+  std::string why;
+  for (const auto& error : errors) why += (why.empty() ? "" : "; ") + error.to_string();
+  throw tool_call_error("the structuredContent of tool " + tool + " does not match its outputSchema: " + why,
+                        result);
+}
+
+tool_call_error::tool_call_error(const std::string& message, call_tool_result result)
+    : std::runtime_error(message), result_(std::make_shared<const call_tool_result>(std::move(result))) {}
 
 asio::awaitable<std::optional<json::object>> client::output_schema(std::string tool) {
   auto keep = impl_;
   if (!keep->output_schemas || !keep->output_schemas->contains(tool)) co_await list_tools();
   const auto it = keep->output_schemas->find(tool);
   if (it == keep->output_schemas->end()) co_return std::nullopt;
-  co_return it->second;
+  co_return it->second.schema;
 }
 
 asio::awaitable<std::vector<resource_info>> client::list_resources() {

@@ -4,6 +4,7 @@
 // what the server asks).
 
 #include <mcp/client/client.hpp>
+#include <mcp/json/validate.hpp>
 
 #include "../detail/rpc_peer.hpp"
 
@@ -51,8 +52,15 @@ struct client::impl : std::enable_shared_from_this<impl> {
 
   // Server requests being answered, so that the server can cancel them.
   std::unordered_map<request_id, std::shared_ptr<asio::cancellation_signal>> serving;
-  // outputSchema by tool name, from the last tools/list.
-  std::optional<std::map<std::string, std::optional<json::object>, std::less<>>> output_schemas;
+  // outputSchema by tool name, from the last tools/list; compiled when first used.
+  struct output_check {
+    std::optional<json::object> schema;
+    std::shared_ptr<const schema_validator> validator;
+  };
+  std::optional<std::map<std::string, output_check, std::less<>>> output_schemas;
+  /// Checks a successful result of `tool` against its known outputSchema.
+  /// @throws tool_call_error when it does not match
+  void check_output(const std::string& tool, const call_tool_result& result);
 };
 
 }  // namespace mcp

@@ -2,6 +2,7 @@
 // The client: connects over any transport, negotiates the protocol version,
 // and multiplexes any number of requests over the one connection.
 
+#include <mcp/json/convert.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/protocol/lifecycle.hpp>
 #include <mcp/protocol/types.hpp>
@@ -13,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -74,6 +76,19 @@ struct call_options {
   std::function<void(const progress_update&)> on_progress;
 };
 
+/// A tool call whose result the caller cannot use: the tool reported a
+/// failure (`isError`), or its `structuredContent` is missing, does not match
+/// the tool's `outputSchema`, or does not convert to the requested type.
+class tool_call_error : public std::runtime_error {
+ public:
+  tool_call_error(const std::string& message, call_tool_result result);
+  /// What the server sent.
+  const call_tool_result& result() const noexcept { return *result_; }
+
+ private:
+  std::shared_ptr<const call_tool_result> result_;  // shared: exceptions are copied
+};
+
 /// A connection to one MCP server.
 ///
 /// Every request has a deadline; when it passes, or when the awaiting
@@ -121,10 +136,32 @@ class client {
 
   asio::awaitable<std::vector<tool_info>> list_tools();
   /// `tools/call`. A tool that fails reports it in the result (`is_error`);
-  /// an unknown tool or bad arguments are a protocol_error.
+  /// an unknown tool or bad arguments are a protocol_error. When an earlier
+  /// list_tools saw the tool's `outputSchema`, a successful result's
+  /// `structuredContent` is checked against it (the spec's SHOULD): a result
+  /// without one, or one that does not match, is a tool_call_error.
   asio::awaitable<call_tool_result> call_tool(std::string name, json::object arguments = {});
   asio::awaitable<call_tool_result> call_tool(std::string name, json::object arguments,
                                               call_options options);
+
+  /// `tools/call` with typed arguments and a typed result. `Arguments` is a
+  /// json::object or any type from_json/to_json_value know (a described
+  /// struct); the result is the `structuredContent`, checked against the
+  /// tool's `outputSchema` (listing the tools first when needed) and read as
+  /// `Result`. A json::value `Result` takes it as it is.
+  /// @throws tool_call_error when the tool fails (`isError`) or its
+  ///         structuredContent is missing, off-schema or not a `Result`.
+  ///
+  ///   struct forecast { double high; double low; std::string summary; };  // described
+  ///   auto f = co_await c.call_tool_as<forecast>("forecast", forecast_args{"Paris"});
+  template <class Result, class Arguments>
+  asio::awaitable<Result> call_tool_as(std::string name, Arguments arguments);
+  template <class Result, class Arguments>
+  asio::awaitable<Result> call_tool_as(std::string name, Arguments arguments, call_options options);
+
+  /// The untyped core of call_tool_as: the checked `structuredContent`.
+  asio::awaitable<json::value> call_tool_structured(std::string name, json::object arguments,
+                                                    call_options options);
   /// The `outputSchema` the server declared for a tool (from the last
   /// list_tools, listing them first when needed); nullopt when it has none.
   asio::awaitable<std::optional<json::object>> output_schema(std::string tool);
@@ -183,3 +220,5 @@ class client {
 };
 
 }  // namespace mcp
+
+#include <mcp/client/impl/typed_calls.hpp>
