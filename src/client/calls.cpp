@@ -163,13 +163,17 @@ asio::awaitable<std::vector<resource_contents>> client::read_resource(std::strin
 }
 
 asio::awaitable<void> client::subscribe(std::string uri) {
-  json::object params{{"uri", std::move(uri)}};
+  auto keep = impl_;
+  json::object params{{"uri", uri}};
   co_await request("resources/subscribe", std::move(params));
+  keep->subscriptions.insert(std::move(uri));
 }
 
 asio::awaitable<void> client::unsubscribe(std::string uri) {
-  json::object params{{"uri", std::move(uri)}};
+  auto keep = impl_;
+  json::object params{{"uri", uri}};
   co_await request("resources/unsubscribe", std::move(params));
+  keep->subscriptions.erase(uri);
 }
 
 asio::awaitable<std::vector<prompt_info>> client::list_prompts() {
@@ -202,8 +206,10 @@ asio::awaitable<completion> client::complete_template_variable(std::string uri_t
 }
 
 asio::awaitable<void> client::set_logging_level(logging_level level) {
+  auto keep = impl_;
   json::object params{{"level", to_string(level)}};
   co_await request("logging/setLevel", std::move(params));
+  keep->log_level = level;
 }
 
 void client::on_notification(std::function<void(const notification&)> handler) {
@@ -228,7 +234,7 @@ void client::set_roots(std::vector<root> roots) {
   auto announce = [self = impl_]() -> asio::awaitable<void> {
     std::string frame = serialize(notification{"notifications/roots/list_changed", {}});
     try {
-      co_await self->peer->send(std::move(frame));
+      co_await self->send_notification(std::move(frame));
     } catch (const std::exception& e) {
       sdk_log(log_level::debug, std::string("roots/list_changed not sent: ") + e.what());
     }

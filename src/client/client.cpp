@@ -32,9 +32,17 @@ progress_update to_progress(const json::object& params) {
 
 }  // namespace
 
-client::impl::impl(asio::any_io_executor ex, client_options opts)
-    : executor(ex), options(std::move(opts)), reader_done(ex) {
+client_link::client_link(std::unique_ptr<message_transport> t, const client_options& options)
+    : transport(std::move(t)),
+      peer(*transport, detail::peer_limits{options.max_queued_bytes, options.write_timeout}),
+      sessions_can_expire(transport->metadata().kind == "http"),
+      reader_done(transport->get_executor()) {
   reader_done.expires_at(std::chrono::steady_clock::time_point::max());
+}
+
+client::impl::impl(asio::any_io_executor ex, client_options opts)
+    : executor(ex), options(std::move(opts)), state_changed(ex), backoff(ex) {
+  state_changed.expires_at(std::chrono::steady_clock::time_point::max());
 }
 
 detail::call_settings client::impl::settings(const call_options& call) const {
@@ -54,61 +62,53 @@ json::object client::impl::declared_capabilities() const {
   return capabilities;
 }
 
-asio::awaitable<void> client::impl::read_loop() {
+asio::awaitable<void> client::impl::read_loop(std::shared_ptr<client_link> from) {
   try {
-    while (auto frame = co_await transport->read_frame()) {
+    while (auto frame = co_await from->transport->read_frame()) {
       if (frame->oversized) {
         sdk_log(log_level::warn, "server sent a message over the size limit; dropped");
         continue;
       }
-      for (auto& item : parse_frame(frame->text).items) co_await handle(std::move(item));
+      for (auto& item : parse_frame(frame->text).items) co_await handle(from, std::move(item));
     }
   } catch (const std::exception& e) {
     sdk_log(log_level::debug, std::string("client read ended: ") + e.what());
   }
-  state = connection_state::disconnected;
-  peer->shutdown();  // waiting calls fail with connection_aborted
-  reading = false;
-  reader_done.cancel();
+  from->peer.shutdown();  // waiting calls fail with connection_aborted
+  from->reading = false;
+  from->reader_done.cancel();
+  if (from != link || reconnecting) co_return;  // an old link, or one that failed its handshake
+  if (closing || !factory || options.reconnect.max_attempts == 0) {
+    set_state(connection_state::disconnected);
+    co_return;
+  }
+  co_await reconnect();
 }
 
-asio::awaitable<void> client::impl::handle(frame_item item) {
+asio::awaitable<void> client::impl::handle(const std::shared_ptr<client_link>& from, frame_item item) {
   if (auto* bad = std::get_if<invalid_message>(&item)) {
     sdk_log(log_level::warn, "server sent an invalid message: " + bad->reply.error.message);
     std::string frame = serialize(bad->reply);
-    co_await peer->send(std::move(frame));
+    co_await from->peer.send(std::move(frame));
     co_return;
   }
   auto& msg = std::get<message>(item);
   if (auto* n = std::get_if<notification>(&msg)) {
-    handle_notification(*n);
+    if (n->method == "notifications/progress")
+      from->peer.on_progress(n->params);
+    else
+      handle_notification(*n);
   } else if (auto* req = std::get_if<mcp::request>(&msg)) {
     // Answered on the side: a handler waiting for its user must not stop the reading.
-    asio::co_spawn(executor, answer_server_request(std::move(*req)), asio::detached);
-  } else if (!peer->deliver(std::move(msg))) {
+    asio::co_spawn(executor, answer_server_request(from, std::move(*req)), asio::detached);
+  } else if (!from->peer.deliver(std::move(msg))) {
     sdk_log(log_level::debug, "dropping a late or unknown response");
   }
 }
 
-namespace {
-
-template <class Callback, class... Args>
-void run_callback(const Callback& callback, std::string_view what, Args&&... args) {
-  if (!callback) return;
-  try {
-    callback(std::forward<Args>(args)...);
-  } catch (const std::exception& e) {
-    sdk_log(log_level::warn, std::string(what) + " callback threw: " + e.what());
-  }
-}
-
-}  // namespace
-
 void client::impl::handle_notification(const notification& n) {
   const std::string_view method = n.method;
-  if (method == "notifications/progress") {
-    peer->on_progress(n.params);
-  } else if (method == "notifications/cancelled") {
+  if (method == "notifications/cancelled") {
     cancel_server_request(n.params);
   } else if (method == "notifications/message") {
     log_message message;
@@ -130,12 +130,62 @@ void client::impl::handle_notification(const notification& n) {
 }
 
 asio::awaitable<void> client::impl::shut_down() {
-  if (!transport) co_return;
-  state = connection_state::disconnected;
-  peer->shutdown();
-  co_await peer->drained();
-  co_await transport->close();
-  while (reading) co_await reader_done.async_wait(asio::as_tuple(asio::use_awaitable));
+  closing = true;
+  backoff.cancel();
+  auto current = link;
+  if (!current) co_return;
+  set_state(connection_state::disconnected);
+  co_await close_link(std::move(current));
+}
+
+asio::awaitable<void> client::impl::close_link(std::shared_ptr<client_link> ending) {
+  ending->peer.shutdown();
+  co_await ending->peer.drained();
+  co_await ending->transport->close();
+  while (ending->reading) co_await ending->reader_done.async_wait(asio::as_tuple(asio::use_awaitable));
+}
+
+namespace {
+
+bool session_expired(const protocol_error& e) {
+  const auto* data = e.error().data.if_object();
+  const auto* expired = data ? data->if_contains("sessionExpired") : nullptr;
+  return expired && expired->is_bool() && expired->get_bool();
+}
+
+}  // namespace
+
+asio::awaitable<json::object> client::impl::call(std::string method, json::object params,
+                                                 detail::call_settings settings) {
+  const auto deadline = std::chrono::steady_clock::now() + settings.timeout;
+  auto self = shared_from_this();  // the client may be destroyed while we wait
+  auto on = co_await ready_link(deadline);
+  const auto generation = session_generation;
+  if (!on->sessions_can_expire)
+    co_return co_await on->peer.call(std::move(method), std::move(params), std::move(settings));
+  // Kept to send again in a new session (the server never saw this one).
+  auto again = std::make_tuple(method, params, settings);
+  try {
+    co_return co_await on->peer.call(std::move(method), std::move(params), std::move(settings));
+  } catch (const protocol_error& e) {
+    if (!session_expired(e) || closing) throw;
+    sdk_log(log_level::info, std::string("session expired: ") + e.what());
+  }
+  // Only the first call to see the expiry renews; the others wait for it.
+  // The renewal runs on its own: cancelling this call must not cut it short.
+  if (generation == session_generation && state == connection_state::ready && on == link) {
+    set_state(connection_state::initializing);
+    asio::co_spawn(executor, [self, on]() { return self->renew_session(on); }, asio::detached);
+  }
+  on = co_await ready_link(deadline);
+  auto& [m, p, s] = again;
+  co_return co_await on->peer.call(std::move(m), std::move(p), std::move(s));
+}
+
+asio::awaitable<void> client::impl::send_notification(std::string frame) {
+  if (state != connection_state::ready) throw_not_connected();
+  auto current = link;
+  co_await current->peer.send(std::move(frame));
 }
 
 client::client(asio::any_io_executor ex) : client(ex, client_options{}) {}
@@ -144,7 +194,7 @@ client::client(asio::any_io_executor ex, client_options options)
     : impl_(std::make_shared<impl>(ex, std::move(options))) {}
 
 client::~client() {
-  if (impl_->transport && impl_->state != connection_state::disconnected) {
+  if (impl_->link && !impl_->closing) {
     auto self = impl_;
     asio::co_spawn(self->executor, [self]() { return self->shut_down(); }, asio::detached);
   }
@@ -152,60 +202,57 @@ client::~client() {
 
 connection_state client::state() const noexcept { return impl_->state; }
 
+void client::on_state_change(std::function<void(connection_state)> handler) {
+  impl_->on_state_change = std::move(handler);
+}
+
 const initialize_result& client::server() const {
   if (!impl_->server) throw_not_connected();
   return *impl_->server;
 }
 
-
 asio::awaitable<initialize_result> client::connect(std::unique_ptr<message_transport> transport) {
-  auto& d = *impl_;
-  if (d.state != connection_state::disconnected || d.reading)
+  auto self = impl_;
+  auto& d = *self;
+  if (d.state != connection_state::disconnected || (d.link && d.link->reading))
     throw boost::system::system_error(asio::error::already_connected, "mcp client");
-  d.state = connection_state::connecting;
-  d.transport = std::move(transport);
-  d.peer.emplace(*d.transport, detail::peer_limits{d.options.max_queued_bytes, d.options.write_timeout});
-  d.peer->start(impl_);
-  d.reading = true;
-  asio::co_spawn(d.executor, [self = impl_]() { return self->read_loop(); }, asio::detached);
-
-  d.state = connection_state::initializing;
+  d.closing = false;
+  d.set_state(connection_state::connecting);
+  auto link = d.install(std::move(transport));
   try {
-    const auto newest = *std::ranges::max_element(d.options.versions);
-    const initialize_request hello{std::string(to_string(newest)), d.declared_capabilities(),
-                                   d.options.client_info};
-    json::object params = to_json(hello);
-    auto settings = d.settings({});
-    const auto result = co_await d.peer->call("initialize", std::move(params), std::move(settings));
-    d.server = parse_initialize_result(result, d.options.versions);
-    d.transport->set_protocol_version(to_string(d.server->version));
-    std::string initialized = serialize(notification{"notifications/initialized", {}});
-    co_await d.peer->send(std::move(initialized));
+    co_await d.handshake(link);
   } catch (...) {
     // The spec: a client that cannot accept the server's version disconnects.
     d.server.reset();
-    asio::co_spawn(d.executor, [self = impl_]() { return self->shut_down(); }, asio::detached);
+    d.link.reset();
+    d.set_state(connection_state::disconnected);
+    asio::co_spawn(d.executor, d.close_link(std::move(link)), asio::detached);
     throw;
   }
-  d.state = connection_state::ready;
-  sdk_log(log_level::info, "connected to " + d.server->server_info.name + ", protocol " +
-                               std::string(to_string(d.server->version)));
+  d.set_state(connection_state::ready);
   co_return *d.server;
+}
+
+asio::awaitable<initialize_result> client::connect(transport_factory factory) {
+  auto self = impl_;
+  if (self->state != connection_state::disconnected || (self->link && self->link->reading))
+    throw boost::system::system_error(asio::error::already_connected, "mcp client");
+  auto transport = co_await factory();
+  self->factory = std::move(factory);  // kept for reconnecting
+  co_return co_await connect(std::move(transport));
 }
 
 asio::awaitable<json::object> client::request(std::string method, json::object params,
                                               call_options options) {
-  if (impl_->state != connection_state::ready) throw_not_connected();
   auto keep = impl_;  // the client may be destroyed while we wait
   auto settings = keep->settings(options);
-  co_return co_await keep->peer->call(std::move(method), std::move(params), std::move(settings));
+  co_return co_await keep->call(std::move(method), std::move(params), std::move(settings));
 }
 
 asio::awaitable<void> client::notify(std::string method, json::object params) {
-  if (impl_->state != connection_state::ready) throw_not_connected();
   auto keep = impl_;
   std::string frame = serialize(notification{std::move(method), std::move(params)});
-  co_await keep->peer->send(std::move(frame));
+  co_await keep->send_notification(std::move(frame));
 }
 
 asio::awaitable<json::object> client::request(std::string method, json::object params) {

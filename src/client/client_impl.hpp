@@ -1,10 +1,11 @@
 #pragma once
 // The state of an mcp::client, shared by client.cpp (connection, reading,
-// dispatch), calls.cpp (the typed calls) and server_requests.cpp (answering
-// what the server asks).
+// dispatch), session.cpp (handshake, renewal, reconnection), calls.cpp (the
+// typed calls) and server_requests.cpp (answering what the server asks).
 
 #include <mcp/client/client.hpp>
 #include <mcp/json/validate.hpp>
+#include <mcp/log.hpp>
 
 #include "../detail/rpc_peer.hpp"
 
@@ -13,35 +14,88 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <unordered_map>
 
 namespace mcp {
 
+/// Runs a user's callback; what it throws is logged and dropped.
+template <class Callback, class... Args>
+void run_callback(const Callback& callback, std::string_view what, Args&&... args) {
+  if (!callback) return;
+  try {
+    callback(std::forward<Args>(args)...);
+  } catch (const std::exception& e) {
+    sdk_log(log_level::warn, std::string(what) + " callback threw: " + e.what());
+  }
+}
+
+/// One transport and the JSON-RPC peer on it. A reconnection replaces the
+/// whole link; calls hold the link they were sent on, so an old one lives
+/// until its last call has failed.
+struct client_link {
+  client_link(std::unique_ptr<message_transport> t, const client_options& options);
+
+  std::unique_ptr<message_transport> transport;
+  detail::rpc_peer peer;  // writes to *transport: declared after it
+  /// HTTP sessions can expire (404): calls keep their params to retry once.
+  bool sessions_can_expire = false;
+  bool reading = false;
+  asio::steady_timer reader_done;  // an event: cancelled when the reader stops
+};
+
 struct client::impl : std::enable_shared_from_this<impl> {
   impl(asio::any_io_executor ex, client_options opts);
 
-  asio::awaitable<void> read_loop();
-  asio::awaitable<void> handle(frame_item item);
+  // client.cpp
+  asio::awaitable<void> read_loop(std::shared_ptr<client_link> link);
+  asio::awaitable<void> handle(const std::shared_ptr<client_link>& link, frame_item item);
   void handle_notification(const notification& n);
+  /// Sends a request once the client is ready (waiting, within the call's
+  /// timeout, while it reconnects), renewing an expired session once.
+  asio::awaitable<json::object> call(std::string method, json::object params, detail::call_settings settings);
+  asio::awaitable<void> send_notification(std::string frame);
+  /// close(): no reconnection after it.
   asio::awaitable<void> shut_down();
+  asio::awaitable<void> close_link(std::shared_ptr<client_link> ending);
   detail::call_settings settings(const call_options& call) const;
   /// The capabilities `initialize` declares: the options', plus what the handlers imply.
   json::object declared_capabilities() const;
 
+  // session.cpp
+  void set_state(connection_state next);
+  /// The link to send on once ready; throws not_connected when there will be
+  /// none, timed_out at `deadline`.
+  asio::awaitable<std::shared_ptr<client_link>> ready_link(std::chrono::steady_clock::time_point deadline);
+  std::shared_ptr<client_link> install(std::unique_ptr<message_transport> transport);
+  /// initialize + initialized on `link`; sets `server`.
+  asio::awaitable<void> handshake(std::shared_ptr<client_link> link);
+  /// A new session on the same link after the server forgot the old one.
+  asio::awaitable<void> renew_session(std::shared_ptr<client_link> link);
+  /// Connects again through the factory with backoff after the link ended.
+  asio::awaitable<void> reconnect();
+  /// Subscriptions and the log level, asked again of a new session.
+  asio::awaitable<void> restore_session_state(std::shared_ptr<client_link> link);
+
   // server_requests.cpp
-  asio::awaitable<void> answer_server_request(mcp::request req);
+  asio::awaitable<void> answer_server_request(std::shared_ptr<client_link> link, mcp::request req);
   asio::awaitable<json::object> serve_server_request(const mcp::request& req);
   void cancel_server_request(const json::object& params);
 
   asio::any_io_executor executor;
   client_options options;
-  std::unique_ptr<message_transport> transport;
-  std::optional<detail::rpc_peer> peer;
+  std::shared_ptr<client_link> link;
+  transport_factory factory;  // empty: a connection that ends stays ended
   connection_state state = connection_state::disconnected;
+  bool closing = false;       // close() was called: no reconnection
+  bool reconnecting = false;  // reconnect() runs: links it makes and drops are its business
   std::optional<initialize_result> server;
-  bool reading = false;
-  asio::steady_timer reader_done;  // an event: cancelled when the reader stops
+  /// Counts sessions: a call that failed in an older one retries without renewing again.
+  std::uint64_t session_generation = 0;
+  asio::steady_timer state_changed;  // an event: cancelled at every state change
+  asio::steady_timer backoff;        // the pause between reconnection attempts
 
+  std::function<void(connection_state)> on_state_change;
   std::function<void(const notification&)> on_notification;
   std::function<void(const log_message&)> on_log;
   std::function<void(std::string_view)> on_list_changed;
@@ -49,6 +103,10 @@ struct client::impl : std::enable_shared_from_this<impl> {
   server_request_handler on_sampling;
   server_request_handler on_elicitation;
   std::optional<std::vector<root>> roots;
+
+  // What a new session is asked again (restore_session_state).
+  std::set<std::string, std::less<>> subscriptions;
+  std::optional<logging_level> log_level;
 
   // Server requests being answered, so that the server can cancel them.
   std::unordered_map<request_id, std::shared_ptr<asio::cancellation_signal>> serving;

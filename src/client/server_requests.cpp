@@ -62,7 +62,7 @@ asio::awaitable<json::object> client::impl::serve_server_request(const mcp::requ
   throw protocol_error(errc::method_not_found, "Method not found: " + req.method);
 }
 
-asio::awaitable<void> client::impl::answer_server_request(mcp::request req) {
+asio::awaitable<void> client::impl::answer_server_request(std::shared_ptr<client_link> from, mcp::request req) {
   auto self = shared_from_this();  // the client may be destroyed meanwhile
   auto signal = std::make_shared<asio::cancellation_signal>();
   serving[req.id] = signal;
@@ -84,10 +84,10 @@ asio::awaitable<void> client::impl::answer_server_request(mcp::request req) {
   }
   serving.erase(req.id);
   // A request the server cancelled gets no answer.
-  if (cancelled || !peer || peer->closed()) co_return;
+  if (cancelled || from->peer.closed()) co_return;
   std::string frame = serialize(reply);
   try {
-    co_await peer->send(std::move(frame));
+    co_await from->peer.send(std::move(frame));
   } catch (const std::exception& e) {
     sdk_log(log_level::debug, std::string("answer to the server not sent: ") + e.what());
   }

@@ -32,6 +32,7 @@ namespace mcp::test {
 namespace {
 
 using tcp = asio::ip::tcp;
+using namespace asio::experimental::awaitable_operators;
 
 std::string url_of(std::uint16_t port, const std::string& path = "/mcp", const std::string& scheme = "http",
                    const std::string& host = "127.0.0.1") {
@@ -494,28 +495,55 @@ TEST(HttpClient, SendsTheSessionIdAndCloseDeletesTheSession) {
   });
 }
 
-TEST(HttpClient, ExpiredSessionFailsTheCallSayingSo) {
+TEST(HttpClient, ExpiredSessionIsRenewedAndTheCallGoesThrough) {
   run_http_test([](test_server& s) -> asio::awaitable<void> {
     auto conn = co_await connect_client(url_of(s.port()));
     auto& c = *conn.client;
-    co_await c.ping();  // notifications/initialized went first
-    const auto session = conn.transport->metadata().session_id;
+    std::vector<connection_state> states;
+    c.on_state_change([&](connection_state state) { states.push_back(state); });
+    int logs = 0;
+    c.on_log([&](const log_message&) { ++logs; });
+    co_await c.set_logging_level(logging_level::warning);  // the `log` tool logs at info
+    const auto first = conn.transport->metadata().session_id;
     // The session ends behind the client's back.
-    const auto del = mcp_delete(session);
+    const auto del = mcp_delete(first);
     const auto deleted = co_await http_call(s.port(), del);
     EXPECT_EQ(deleted.status, 200u);
-    std::optional<rpc_error> error;
-    try {
-      co_await echo(c, "too late");
-    } catch (const protocol_error& e) {
-      error = e.error();
-    }
-    CO_ASSERT_TRUE(error.has_value());
-    EXPECT_NE(error->message.find("404"), std::string::npos) << error->message;
-    EXPECT_NE(error->message.find("session"), std::string::npos) << error->message;
-    EXPECT_NE(error->message.find("expired"), std::string::npos) << error->message;
-    EXPECT_EQ(error->data.at("sessionExpired"), true);
-    EXPECT_EQ(error->data.at("httpStatus"), 404);
+
+    co_await expect_echo(c, "after the expiry");
+    const auto second = conn.transport->metadata().session_id;
+    EXPECT_FALSE(second.empty());
+    EXPECT_NE(second, first);
+    EXPECT_EQ(states, (std::vector<connection_state>{connection_state::initializing, connection_state::ready}));
+    // The new session was told the log level too: the info line stays away.
+    json::object none;
+    auto logged = co_await c.call_tool("log", none);
+    EXPECT_EQ(text_of(logged), "logged");
+    EXPECT_EQ(logs, 0);
+    co_await c.close();
+  });
+}
+
+TEST(HttpClient, ConcurrentCallsInAnExpiredSessionRenewItOnce) {
+  run_http_test([](test_server& s) -> asio::awaitable<void> {
+    auto conn = co_await connect_client(url_of(s.port()));
+    auto& c = *conn.client;
+    int handshakes = 0;
+    c.on_state_change([&](connection_state state) { handshakes += state == connection_state::initializing; });
+    co_await c.ping();
+    const auto del = mcp_delete(conn.transport->metadata().session_id);
+    co_await http_call(s.port(), del);
+    std::vector<std::string> said(8);
+    auto one = [&](std::size_t i) -> asio::awaitable<void> {
+      try {
+        said[i] = co_await echo(c, std::to_string(i));
+      } catch (const std::exception& e) {
+        said[i] = e.what();
+      }
+    };
+    co_await ((one(0) && one(1) && one(2) && one(3)) && (one(4) && one(5) && one(6) && one(7)));
+    for (std::size_t i = 0; i < said.size(); ++i) EXPECT_EQ(said[i], std::to_string(i));
+    EXPECT_EQ(handshakes, 1);
     co_await c.close();
   });
 }

@@ -23,6 +23,19 @@ namespace mcp {
 
 enum class connection_state { disconnected, connecting, initializing, ready };
 
+/// Makes a new transport to the same server each time it is called; a
+/// client connected through one reconnects by itself.
+using transport_factory = std::function<asio::awaitable<std::unique_ptr<message_transport>>()>;
+
+/// How a client connected through a transport_factory reconnects after its
+/// connection ended: attempts paced by a delay that doubles up to `max_delay`.
+struct reconnect_policy {
+  /// Attempts in a row before the client gives up and stays disconnected.
+  std::size_t max_attempts = 5;
+  std::chrono::milliseconds initial_delay{250};
+  std::chrono::milliseconds max_delay{10'000};
+};
+
 struct client_options {
   implementation client_info{"caduceus", "0.1.0"};
   json::object capabilities = {};
@@ -34,6 +47,7 @@ struct client_options {
   std::chrono::milliseconds max_request_timeout{600'000};
   std::size_t max_queued_bytes = 16 * 1024 * 1024;
   std::chrono::milliseconds write_timeout{30'000};
+  reconnect_policy reconnect = {};
 };
 
 struct progress_update {
@@ -95,7 +109,17 @@ class tool_call_error : public std::runtime_error {
 /// coroutine is cancelled, the client sends `notifications/cancelled` and
 /// ignores any late reply. Errors: `mcp::protocol_error` for a JSON-RPC error
 /// reply; `boost::system::system_error` with `asio::error::timed_out`,
-/// `operation_aborted` (cancelled) or `connection_aborted` (connection gone).
+/// `operation_aborted` (cancelled), `connection_aborted` (the connection
+/// ended while the call waited) or `not_connected`.
+///
+/// When the server says the session expired (HTTP 404, `data.sessionExpired`),
+/// the client initializes a new session on the same transport, subscribes
+/// again to the resources it had subscribed to, sets the log level it had
+/// set, and sends the call again: the server never saw it. Connected through
+/// a transport_factory, it also reconnects when the connection ends (see
+/// reconnect_policy); calls that were waiting then fail with
+/// connection_aborted (the server may have run them), and calls made while it
+/// reconnects wait for it, within their timeout.
 ///
 /// @par Thread safety
 /// Not thread safe: use it from its executor (a strand with several threads).
@@ -112,8 +136,13 @@ class client {
   /// Takes the transport, starts reading, and performs the handshake: sends
   /// `initialize`, checks the version the server chose, sends `initialized`.
   asio::awaitable<initialize_result> connect(std::unique_ptr<message_transport> transport);
+  /// Connects through a new transport from `factory`, and again whenever the
+  /// connection ends, until close(). The first attempt's failure is thrown.
+  asio::awaitable<initialize_result> connect(transport_factory factory);
 
   connection_state state() const noexcept;
+  /// Called at every change of state(), e.g. to tell a user it reconnects.
+  void on_state_change(std::function<void(connection_state)> handler);
   /// The server's `initialize` result; valid once connected.
   const initialize_result& server() const;
 

@@ -139,6 +139,11 @@ std::string http_exchange::reason() const {
   return text;
 }
 
+std::string http_exchange::request_header(std::string_view name) const {
+  const auto it = impl_->req.find(name);
+  return it == impl_->req.end() ? std::string() : std::string(it->value());
+}
+
 std::string http_exchange::header(std::string_view name) const {
   if (!impl_->parser) return {};
   const auto& head = impl_->parser->get();

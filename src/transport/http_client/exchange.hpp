@@ -44,6 +44,8 @@ class http_exchange {
 
   unsigned status() const;
   std::string reason() const;
+  /// A header this request carries (empty when absent).
+  std::string request_header(std::string_view name) const;
   /// A response header (empty when absent).
   std::string header(std::string_view name) const;
   /// The Content-Type's media type, lower case, without parameters.

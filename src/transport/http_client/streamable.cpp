@@ -279,7 +279,8 @@ asio::awaitable<void> streamable_engine::send_notice(std::string frame, outgoing
   }
   if (!success(status)) {
     std::string why = exchange.description() + " of a notification or response answered HTTP " + std::to_string(status);
-    if (status == 404 && !session_id_.empty()) why += " (the session " + session_id_ + " has expired)";
+    const auto session = exchange.request_header("Mcp-Session-Id");
+    if (status == 404 && !session.empty()) why += " (the session " + session + " has expired)";
     sdk_log(log_level::warn, "HTTP transport: " + why);
     co_return;
   }
@@ -491,8 +492,9 @@ asio::awaitable<void> streamable_engine::resume(pending_answers& pending, stream
     const auto status = exchange.status();
     if (!success(status) || exchange.media_type() != "text/event-stream") {
       state.failure = exchange.description() + " with Last-Event-ID answered HTTP " + std::to_string(status);
-      if (status == 404 && !session_id_.empty())
-        state.failure += " (the session " + session_id_ + " has expired)";
+      const auto session = exchange.request_header("Mcp-Session-Id");
+      if (status == 404 && !session.empty())
+        state.failure += " (the session " + session + " has expired)";
       else if (status == 405)
         state.failure += " (the server does not resume streams)";
       // Client errors other than "busy" will not change by trying again.
@@ -516,8 +518,10 @@ asio::awaitable<void> streamable_engine::answer_http_error(http_exchange& exchan
   }
   sdk_log(log_level::info, "HTTP transport: " + exchange.description() + " answered HTTP " + std::to_string(status));
   const auto reason = exchange.reason();
+  // The session the request went in: a newer one may have begun since.
+  const auto session = exchange.request_header("Mcp-Session-Id");
   for (const auto& [text, id] : pending.ids) {
-    auto answer = http_status_answer(id, exchange.description(), status, reason, body, session_id_);
+    auto answer = http_status_answer(id, exchange.description(), status, reason, body, session);
     co_await core_->inbound->push(std::move(answer));
   }
   pending.ids.clear();

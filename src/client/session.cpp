@@ -1,0 +1,144 @@
+// The life of a client's connection: the handshake, the state machine that
+// calls wait on, a new session when the server forgets the old one, and
+// reconnection through the transport factory.
+
+#include "client_impl.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <algorithm>
+
+namespace mcp {
+
+using namespace asio::experimental::awaitable_operators;
+
+void client::impl::set_state(connection_state next) {
+  if (state == next) return;
+  state = next;
+  state_changed.cancel();  // wakes the calls waiting in ready_link
+  run_callback(on_state_change, "on_state_change", next);
+}
+
+asio::awaitable<std::shared_ptr<client_link>> client::impl::ready_link(
+    std::chrono::steady_clock::time_point deadline) {
+  auto self = shared_from_this();
+  while (state != connection_state::ready) {
+    if (closing || state == connection_state::disconnected)
+      throw boost::system::system_error(asio::error::not_connected, "mcp client");
+    if (std::chrono::steady_clock::now() >= deadline)
+      throw boost::system::system_error(asio::error::timed_out, "mcp client: still reconnecting");
+    asio::steady_timer timeout(executor, deadline);
+    co_await (state_changed.async_wait(asio::as_tuple(asio::use_awaitable)) ||
+              timeout.async_wait(asio::as_tuple(asio::use_awaitable)));
+  }
+  co_return link;
+}
+
+std::shared_ptr<client_link> client::impl::install(std::unique_ptr<message_transport> transport) {
+  auto fresh = std::make_shared<client_link>(std::move(transport), options);
+  fresh->peer.start(fresh);
+  fresh->reading = true;
+  link = fresh;
+  asio::co_spawn(executor, [self = shared_from_this(), fresh]() { return self->read_loop(fresh); },
+                 asio::detached);
+  return fresh;
+}
+
+asio::awaitable<void> client::impl::handshake(std::shared_ptr<client_link> on) {
+  set_state(connection_state::initializing);
+  const auto newest = *std::ranges::max_element(options.versions);
+  const initialize_request hello{std::string(to_string(newest)), declared_capabilities(), options.client_info};
+  json::object params = to_json(hello);
+  const call_options defaults;
+  auto call = settings(defaults);
+  const auto result = co_await on->peer.call("initialize", std::move(params), std::move(call));
+  server = parse_initialize_result(result, options.versions);
+  on->transport->set_protocol_version(to_string(server->version));
+  std::string initialized = serialize(notification{"notifications/initialized", {}});
+  co_await on->peer.send(std::move(initialized));
+  ++session_generation;
+  sdk_log(log_level::info, "connected to " + server->server_info.name + ", protocol " +
+                               std::string(to_string(server->version)));
+}
+
+asio::awaitable<void> client::impl::restore_session_state(std::shared_ptr<client_link> on) {
+  const call_options defaults;
+  auto ask = [&](std::string method, json::object params) -> asio::awaitable<void> {
+    try {
+      auto call = settings(defaults);
+      co_await on->peer.call(method, std::move(params), std::move(call));
+    } catch (const std::exception& e) {
+      sdk_log(log_level::warn, "the new session refused " + method + ": " + e.what());
+    }
+  };
+  for (const auto& uri : subscriptions) {
+    json::object params{{"uri", uri}};
+    co_await ask("resources/subscribe", std::move(params));
+  }
+  if (log_level) {
+    json::object params{{"level", to_string(*log_level)}};
+    co_await ask("logging/setLevel", std::move(params));
+  }
+}
+
+asio::awaitable<void> client::impl::renew_session(std::shared_ptr<client_link> on) {
+  auto self = shared_from_this();
+  bool renewed = false;
+  try {
+    co_await handshake(on);
+    co_await restore_session_state(on);
+    renewed = true;
+  } catch (const std::exception& e) {
+    sdk_log(log_level::warn, std::string("could not start a new session: ") + e.what());
+  }
+  if (renewed) {
+    set_state(connection_state::ready);
+    co_return;
+  }
+  // The link is of no use: ending it reconnects through the factory, if any.
+  set_state(connection_state::connecting);
+  co_await close_link(std::move(on));
+}
+
+asio::awaitable<void> client::impl::reconnect() {
+  auto self = shared_from_this();
+  reconnecting = true;
+  set_state(connection_state::connecting);
+  auto delay = options.reconnect.initial_delay;
+  for (std::size_t attempt = 1; attempt <= options.reconnect.max_attempts && !closing; ++attempt) {
+    backoff.expires_after(delay);
+    co_await backoff.async_wait(asio::as_tuple(asio::use_awaitable));
+    delay = std::min(delay * 2, options.reconnect.max_delay);
+    if (closing) break;
+    std::shared_ptr<client_link> fresh;
+    std::string failure;
+    try {
+      auto transport = co_await factory();
+      if (closing) {
+        co_await transport->close();
+        break;
+      }
+      fresh = install(std::move(transport));
+      co_await handshake(fresh);
+      co_await restore_session_state(fresh);
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+    if (failure.empty() && !closing) {
+      reconnecting = false;
+      set_state(connection_state::ready);
+      co_return;
+    }
+    sdk_log(log_level::warn, "reconnection attempt " + std::to_string(attempt) + " failed: " + failure);
+    if (!closing) set_state(connection_state::connecting);
+    if (fresh) co_await close_link(std::move(fresh));
+  }
+  reconnecting = false;
+  if (!closing) set_state(connection_state::disconnected);
+}
+
+}  // namespace mcp

@@ -1,0 +1,218 @@
+// A client connected through a transport factory reconnects by itself: our
+// server on the far end of memory pairs the factory makes, and connections
+// the test cuts.
+
+#include <mcp/client/client.hpp>
+#include <mcp/server/server.hpp>
+#include <mcp/transport/memory.hpp>
+
+#include "test_support.hpp"
+
+#include <boost/asio/co_spawn.hpp>
+
+namespace mcp::test {
+namespace {
+
+using namespace asio::experimental::awaitable_operators;
+
+// Serves one server on every connection the factory makes; the test can cut
+// the newest one, or make the factory fail.
+class reconnecting_server {
+ public:
+  explicit reconnecting_server(asio::any_io_executor ex) : ex_(ex), srv_({"reconnect", "1.0"}) {
+    tool_info echo;
+    echo.name = "echo";
+    srv_.add_tool(echo, [](const json::object& args, request_context&) -> asio::awaitable<call_tool_result> {
+      co_return call_tool_result::text(std::string(args.at("text").as_string()));
+    });
+    tool_info hang;
+    hang.name = "hang";  // answers long after the test cut its connection
+    srv_.add_tool(hang, [](const json::object&, request_context&) -> asio::awaitable<call_tool_result> {
+      co_await sleep_for(std::chrono::milliseconds(300));
+      co_return call_tool_result::text("late");
+    });
+    resource_info info;
+    info.uri = "test://r";
+    info.name = "r";
+    srv_.add_resource(info, [](const std::string& uri, request_context&) -> asio::awaitable<std::vector<resource_contents>> {
+      co_return std::vector{resource_contents::from_text(uri, "r")};
+    });
+  }
+
+  transport_factory factory() {
+    return [this]() -> asio::awaitable<std::unique_ptr<message_transport>> {
+      ++connections;
+      if (refuse) throw boost::system::system_error(asio::error::connection_refused, "test factory");
+      auto [client_end, server_end] = make_memory_pair(ex_);
+      ends_.push_back(std::move(server_end));
+      ++serving_;
+      asio::co_spawn(ex_, serve(srv_, *ends_.back()), [this](std::exception_ptr) { --serving_; });
+      co_return std::move(client_end);
+    };
+  }
+
+  /// Ends the newest connection from the server's side.
+  asio::awaitable<void> cut() { co_await ends_.back()->close(); }
+
+  asio::awaitable<void> stop() {
+    for (auto& end : ends_) co_await end->close();
+    while (serving_ > 0) co_await sleep_for(std::chrono::milliseconds(5));
+  }
+
+  mcp::server& server() { return srv_; }
+  int connections = 0;
+  bool refuse = false;
+
+ private:
+  asio::any_io_executor ex_;
+  mcp::server srv_;
+  std::vector<std::unique_ptr<message_transport>> ends_;
+  int serving_ = 0;
+};
+
+client_options quick_reconnects() {
+  client_options options;
+  options.reconnect.initial_delay = std::chrono::milliseconds(10);
+  options.reconnect.max_delay = std::chrono::milliseconds(40);
+  options.reconnect.max_attempts = 3;
+  return options;
+}
+
+asio::awaitable<std::string> echo(mcp::client& c, std::string text) {
+  json::object args{{"text", std::move(text)}};
+  auto result = co_await c.call_tool("echo", std::move(args));
+  co_return result.text_content();
+}
+
+asio::awaitable<void> wait_for_state(mcp::client& c, connection_state wanted) {
+  for (int i = 0; i < 400 && c.state() != wanted; ++i) co_await sleep_for(std::chrono::milliseconds(5));
+  EXPECT_EQ(c.state(), wanted);
+}
+
+TEST(ClientReconnect, ACutConnectionIsReplacedAndCallsGoOn) {
+  run_test([]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    reconnecting_server server(ex);
+    mcp::client c(ex, quick_reconnects());
+    std::vector<connection_state> states;
+    c.on_state_change([&](connection_state s) { states.push_back(s); });
+    co_await c.connect(server.factory());
+    EXPECT_EQ(co_await echo(c, "one"), "one");
+
+    // A call waiting when the connection drops fails: the server may have run it.
+    auto waiting = [&]() -> asio::awaitable<bool> {
+      try {
+        json::object none;
+        co_await c.call_tool("hang", none);
+      } catch (const boost::system::system_error& e) {
+        co_return e.code() == asio::error::connection_aborted;
+      }
+      co_return false;
+    };
+    auto cut = [&]() -> asio::awaitable<void> {
+      co_await sleep_for(std::chrono::milliseconds(20));
+      co_await server.cut();
+    };
+    const auto aborted = co_await (waiting() && cut());
+    EXPECT_TRUE(aborted);
+    // A call made while it reconnects waits for the new connection.
+    EXPECT_EQ(co_await echo(c, "two"), "two");
+    EXPECT_EQ(server.connections, 2);
+    EXPECT_EQ(states, (std::vector<connection_state>{
+                          connection_state::connecting, connection_state::initializing, connection_state::ready,
+                          connection_state::connecting, connection_state::initializing, connection_state::ready}));
+    co_await c.close();
+    co_await server.stop();
+  });
+}
+
+TEST(ClientReconnect, TheNewSessionGetsTheSubscriptionsAgain) {
+  run_test([]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    reconnecting_server server(ex);
+    mcp::client c(ex, quick_reconnects());
+    std::vector<std::string> updated;
+    c.on_resource_updated([&](const std::string& uri) { updated.push_back(uri); });
+    co_await c.connect(server.factory());
+    co_await c.subscribe("test://r");
+    co_await server.cut();
+    co_await wait_for_state(c, connection_state::connecting);
+    co_await wait_for_state(c, connection_state::ready);
+    co_await c.ping();  // the subscription went before `ready`; the server has it
+    server.server().notify_resource_updated("test://r");
+    for (int i = 0; i < 200 && updated.empty(); ++i) co_await sleep_for(std::chrono::milliseconds(5));
+    EXPECT_EQ(updated, std::vector<std::string>{"test://r"});
+    co_await c.close();
+    co_await server.stop();
+  });
+}
+
+TEST(ClientReconnect, GivesUpAfterItsAttemptsAndSaysNotConnected) {
+  run_test([]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    reconnecting_server server(ex);
+    mcp::client c(ex, quick_reconnects());
+    co_await c.connect(server.factory());
+    server.refuse = true;
+    co_await server.cut();
+    co_await wait_for_state(c, connection_state::disconnected);
+    EXPECT_EQ(server.connections, 1 + 3);
+    boost::system::error_code code;
+    try {
+      co_await c.ping();
+    } catch (const boost::system::system_error& e) {
+      code = e.code();
+    }
+    EXPECT_EQ(code, asio::error::not_connected);
+    co_await c.close();
+    co_await server.stop();
+  });
+}
+
+TEST(ClientReconnect, ACallWaitingForTheReconnectionTimesOut) {
+  run_test([]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    reconnecting_server server(ex);
+    auto options = quick_reconnects();
+    options.reconnect.initial_delay = std::chrono::seconds(5);  // longer than the call may wait
+    mcp::client c(ex, options);
+    co_await c.connect(server.factory());
+    co_await server.cut();
+    co_await wait_for_state(c, connection_state::connecting);
+    boost::system::error_code code;
+    call_options quick;
+    quick.timeout = std::chrono::milliseconds(50);
+    try {
+      co_await c.ping(quick);
+    } catch (const boost::system::system_error& e) {
+      code = e.code();
+    }
+    EXPECT_EQ(code, asio::error::timed_out);
+    // close() during the pause is prompt and final.
+    const auto before = std::chrono::steady_clock::now();
+    co_await c.close();
+    EXPECT_LT(std::chrono::steady_clock::now() - before, std::chrono::seconds(1));
+    EXPECT_EQ(c.state(), connection_state::disconnected);
+    co_await sleep_for(std::chrono::milliseconds(20));
+    EXPECT_EQ(server.connections, 1);
+    co_await server.stop();
+  });
+}
+
+TEST(ClientReconnect, WithoutAFactoryTheEndIsTheEnd) {
+  run_test([]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    reconnecting_server server(ex);
+    mcp::client c(ex, quick_reconnects());
+    auto transport = co_await server.factory()();
+    co_await c.connect(std::move(transport));
+    co_await server.cut();
+    co_await wait_for_state(c, connection_state::disconnected);
+    EXPECT_EQ(server.connections, 1);
+    co_await c.close();
+    co_await server.stop();
+  });
+}
+
+}  // namespace
+}  // namespace mcp::test
