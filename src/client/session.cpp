@@ -2,6 +2,7 @@
 // calls wait on, a new session when the server forgets the old one, and
 // reconnection through the transport factory.
 
+#include "backoff.hpp"
 #include "client_impl.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -108,11 +109,10 @@ asio::awaitable<void> client::impl::reconnect() {
   auto self = shared_from_this();
   reconnecting = true;
   set_state(connection_state::connecting);
-  auto delay = options.reconnect.initial_delay;
+  detail::backoff_delays delays(options.reconnect);
   for (std::size_t attempt = 1; attempt <= options.reconnect.max_attempts && !closing; ++attempt) {
-    backoff.expires_after(delay);
+    backoff.expires_after(delays.next());
     co_await backoff.async_wait(asio::as_tuple(asio::use_awaitable));
-    delay = std::min(delay * 2, options.reconnect.max_delay);
     if (closing) break;
     std::shared_ptr<client_link> fresh;
     std::string failure;

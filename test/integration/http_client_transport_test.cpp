@@ -6,6 +6,7 @@
 // HTTP errors; and, against a fake server, answers that are broken.
 
 #include <mcp/client/client.hpp>
+#include <mcp/client/pool.hpp>
 #include <mcp/server/http_server.hpp>
 #include <mcp/server/server.hpp>
 #include <mcp/transport/http_client.hpp>
@@ -284,6 +285,40 @@ TEST(HttpClient, FiftyConcurrentCallsShareOneTransport) {
     for (const auto& f : failures) ADD_FAILURE() << f;
     EXPECT_EQ(s.http.session_count(), 1u);
     co_await c.close();
+  });
+}
+
+TEST(HttpClient, APoolSpreadsCallsOverItsSessions) {
+  run_http_test([](test_server& s) -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    const auto url = url_of(s.port());
+    transport_factory factory = [ex, url]() { return connect_http(ex, url); };
+    pool_options options;
+    options.size = 4;
+    client_pool pool(ex, factory, options);
+    co_await pool.connect();
+    EXPECT_EQ(s.http.session_count(), 4u);
+    constexpr int calls = 100;
+    int right = 0;
+    int done = 0;
+    for (int i = 0; i < calls; ++i) {
+      auto one = [&pool, &right, &done, i]() -> asio::awaitable<void> {
+        const std::string text = "call " + std::to_string(i);
+        try {
+          right += co_await echo(pool.next(), text) == text;
+        } catch (const std::exception& e) {
+          ADD_FAILURE() << e.what();
+        }
+        ++done;
+      };
+      asio::co_spawn(ex, one(), asio::detached);
+    }
+    const std::function<bool()> all_done = [&] { return done == calls; };
+    EXPECT_TRUE(co_await test_server::wait_until(all_done, 15s));
+    EXPECT_EQ(right, calls);
+    co_await pool.close();
+    const std::function<bool()> all_deleted = [&] { return s.http.session_count() == 0; };
+    EXPECT_TRUE(co_await test_server::wait_until(all_deleted, 5s));
   });
 }
 

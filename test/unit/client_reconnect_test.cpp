@@ -1,14 +1,18 @@
-// A client connected through a transport factory reconnects by itself: our
-// server on the far end of memory pairs the factory makes, and connections
-// the test cuts.
+// A client connected through a transport factory reconnects by itself, and
+// the client_pool built on that: our server on the far end of memory pairs
+// the factory makes, and connections the test cuts.
 
 #include <mcp/client/client.hpp>
+#include <mcp/client/pool.hpp>
 #include <mcp/server/server.hpp>
 #include <mcp/transport/memory.hpp>
 
 #include "test_support.hpp"
 
 #include <boost/asio/co_spawn.hpp>
+
+#include <map>
+#include <set>
 
 namespace mcp::test {
 namespace {
@@ -24,6 +28,11 @@ class reconnecting_server {
     echo.name = "echo";
     srv_.add_tool(echo, [](const json::object& args, request_context&) -> asio::awaitable<call_tool_result> {
       co_return call_tool_result::text(std::string(args.at("text").as_string()));
+    });
+    tool_info whoami;
+    whoami.name = "whoami";
+    srv_.add_tool(whoami, [](const json::object&, request_context& ctx) -> asio::awaitable<call_tool_result> {
+      co_return call_tool_result::text(ctx.session().id());
     });
     tool_info hang;
     hang.name = "hang";  // answers long after the test cut its connection
@@ -42,7 +51,7 @@ class reconnecting_server {
   transport_factory factory() {
     return [this]() -> asio::awaitable<std::unique_ptr<message_transport>> {
       ++connections;
-      if (refuse) throw boost::system::system_error(asio::error::connection_refused, "test factory");
+      if (refuse || connections == refuse_connection) throw boost::system::system_error(asio::error::connection_refused, "test factory");
       auto [client_end, server_end] = make_memory_pair(ex_);
       ends_.push_back(std::move(server_end));
       ++serving_;
@@ -51,8 +60,9 @@ class reconnecting_server {
     };
   }
 
-  /// Ends the newest connection from the server's side.
+  /// Ends the newest connection from the server's side, or the one made `index`-th.
   asio::awaitable<void> cut() { co_await ends_.back()->close(); }
+  asio::awaitable<void> cut(std::size_t index) { co_await ends_.at(index)->close(); }
 
   asio::awaitable<void> stop() {
     for (auto& end : ends_) co_await end->close();
@@ -62,6 +72,7 @@ class reconnecting_server {
   mcp::server& server() { return srv_; }
   int connections = 0;
   bool refuse = false;
+  int refuse_connection = 0;  ///< the n-th connection (from 1) fails
 
  private:
   asio::any_io_executor ex_;
@@ -211,6 +222,104 @@ TEST(ClientReconnect, WithoutAFactoryTheEndIsTheEnd) {
     EXPECT_EQ(server.connections, 1);
     co_await c.close();
     co_await server.stop();
+  });
+}
+
+pool_options pool_of(std::size_t size) {
+  pool_options options;
+  options.size = size;
+  options.client = quick_reconnects();
+  return options;
+}
+
+asio::awaitable<std::string> whoami(mcp::client& c) {
+  json::object none;
+  auto result = co_await c.call_tool("whoami", none);
+  co_return result.text_content();
+}
+
+TEST(ClientPool, CallsGoRoundRobin) {
+  run_test([]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    reconnecting_server server(ex);
+    client_pool pool(ex, server.factory(), pool_of(3));
+    co_await pool.connect();
+    EXPECT_EQ(pool.ready(), 3u);
+    std::map<std::string, int> calls_per_session;
+    for (int i = 0; i < 9; ++i) ++calls_per_session[co_await whoami(pool.next())];
+    EXPECT_EQ(calls_per_session.size(), 3u);
+    for (const auto& [session, calls] : calls_per_session) EXPECT_EQ(calls, 3) << session;
+    co_await pool.close();
+    co_await server.stop();
+  });
+}
+
+TEST(ClientPool, AConnectionThatEndsIsReplacedWhileTheOthersServe) {
+  run_test([]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    reconnecting_server server(ex);
+    client_pool pool(ex, server.factory(), pool_of(3));
+    co_await pool.connect();
+    // A long call on each connection; the second connection is cut under its call.
+    std::vector<std::string> outcomes(3);
+    auto long_call = [&](std::size_t i) -> asio::awaitable<void> {
+      try {
+        json::object none;
+        auto result = co_await pool.next().call_tool("hang", none);
+        outcomes[i] = result.text_content();
+      } catch (const boost::system::system_error& e) {
+        outcomes[i] = e.code() == asio::error::connection_aborted ? "aborted" : e.what();
+      }
+    };
+    auto cut_second = [&]() -> asio::awaitable<void> {
+      co_await sleep_for(std::chrono::milliseconds(20));
+      co_await server.cut(1);
+    };
+    co_await (long_call(0) && long_call(1) && long_call(2) && cut_second());
+    EXPECT_EQ(outcomes, (std::vector<std::string>{"late", "aborted", "late"}));
+    // Calls made while it comes back go to the others; then all three serve again.
+    for (int i = 0; i < 4; ++i) EXPECT_FALSE((co_await whoami(pool.next())).empty());
+    for (int i = 0; i < 400 && pool.ready() < 3; ++i) co_await sleep_for(std::chrono::milliseconds(5));
+    EXPECT_EQ(pool.ready(), 3u);
+    EXPECT_EQ(server.connections, 4);
+    std::set<std::string> sessions;
+    for (int i = 0; i < 3; ++i) sessions.insert(co_await whoami(pool.next()));
+    EXPECT_EQ(sessions.size(), 3u);
+    co_await pool.close();
+    co_await server.stop();
+  });
+}
+
+TEST(ClientPool, AConnectionThatFailsAtFirstJoinsLater) {
+  run_test([]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    reconnecting_server server(ex);
+    server.refuse_connection = 2;
+    client_pool pool(ex, server.factory(), pool_of(3));
+    co_await pool.connect();
+    EXPECT_EQ(pool.ready(), 2u);
+    for (int i = 0; i < 400 && pool.ready() < 3; ++i) co_await sleep_for(std::chrono::milliseconds(5));
+    EXPECT_EQ(pool.ready(), 3u);
+    co_await pool.close();
+    EXPECT_EQ(pool.ready(), 0u);
+    co_await server.stop();
+  });
+}
+
+TEST(ClientPool, NoServerMeansConnectFails) {
+  run_test([]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    reconnecting_server server(ex);
+    server.refuse = true;
+    client_pool pool(ex, server.factory(), pool_of(2));
+    boost::system::error_code code;
+    try {
+      co_await pool.connect();
+    } catch (const boost::system::system_error& e) {
+      code = e.code();
+    }
+    EXPECT_EQ(code, asio::error::connection_refused);
+    co_await pool.close();
   });
 }
 

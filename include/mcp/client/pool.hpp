@@ -1,0 +1,62 @@
+#pragma once
+// A pool of connections to one MCP server, for an application that makes
+// many calls at once and must not stop when one connection does.
+
+#include <mcp/client/client.hpp>
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+
+namespace mcp {
+
+struct pool_options {
+  std::size_t size = 4;
+  /// Options of every connection. Their reconnect.max_attempts is ignored:
+  /// a pooled connection that ends is replaced for as long as the pool runs.
+  client_options client = {};
+};
+
+/// `size` clients connected to one server through the same transport_factory.
+/// Calls go round-robin to the clients that are ready. A connection that ends
+/// fails only the calls that were waiting on it; the client reconnects in the
+/// background (paced by client.reconnect) while calls go on over the others.
+///
+///   mcp::client_pool pool(ex, [ex] { return mcp::connect_http(ex, url); }, options);
+///   co_await pool.connect();
+///   auto result = co_await pool.next().call_tool("echo", args);
+///
+/// @par Thread safety
+/// Not thread safe: use it from its executor, like the clients it holds.
+class client_pool {
+ public:
+  client_pool(asio::any_io_executor ex, transport_factory factory, pool_options options);
+  ~client_pool();
+  client_pool(const client_pool&) = delete;
+  client_pool& operator=(const client_pool&) = delete;
+
+  /// Prepares every client (callbacks, handlers, roots); call before connect.
+  void for_each(const std::function<void(client&)>& prepare);
+
+  /// Connects every client at once. Returns when all are connected, or once
+  /// at least one is and the others failed their first attempt (they keep
+  /// trying in the background). Throws the first failure when none connects.
+  asio::awaitable<void> connect();
+
+  /// The next ready client, round-robin; when none is ready, the next one in
+  /// turn (its calls wait for it to reconnect, within their timeout).
+  client& next();
+
+  std::size_t size() const noexcept;
+  /// How many clients are ready now.
+  std::size_t ready() const noexcept;
+
+  /// Closes every client; nothing reconnects after it.
+  asio::awaitable<void> close();
+
+ private:
+  struct impl;
+  std::shared_ptr<impl> impl_;
+};
+
+}  // namespace mcp
