@@ -3,6 +3,7 @@
 #include <mcp/client/client.hpp>
 #include <mcp/transport/process.hpp>
 
+#include "child_process.hpp"
 #include "test_support.hpp"
 
 namespace mcp::test {
@@ -28,6 +29,13 @@ TEST(Examples, TypedTool) {
     CO_ASSERT_TRUE(result.structured_content.has_value());
     EXPECT_EQ(result.structured_content->at("summary"), "2 mild days in Oslo");
   });
+}
+
+TEST(Examples, WeatherClientGetsATypedForecast) {
+  const auto bin = std::string(CADUCEUS_BIN_DIR);
+  const auto run = run_command({bin + "/weather-client", bin + "/typed-tool"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out, "3 mild days in Paris, 10 to 20 degrees\n");
 }
 
 TEST(Examples, ProgressTool) {
