@@ -124,6 +124,30 @@ TEST(Client, TimeoutSendsCancellationAndIgnoresTheLateReply) {
   });
 }
 
+TEST(Client, GarbageFromTheServerIsAnsweredAndTheClientGoesOn) {
+  run_test([]() -> asio::awaitable<void> {
+    auto pair = co_await connect_pair();
+    auto server = [&]() -> asio::awaitable<void> {
+      auto r = co_await read_json(*pair.server);
+      // Not JSON, then JSON that is not JSON-RPC, then a response to no request.
+      co_await pair.server->write_frame("this is not json");
+      co_await pair.server->write_frame(R"({"hello":"world"})");
+      json::object stray{{"jsonrpc", "2.0"}, {"id", 987654}, {"result", json::object{}}};
+      co_await write_json(*pair.server, stray);
+      // The client says what was wrong with the first two, as a JSON-RPC peer should.
+      auto parse_error = co_await read_json(*pair.server);
+      EXPECT_EQ(parse_error.at("error").at("code"), -32700);
+      auto invalid = co_await read_json(*pair.server);
+      EXPECT_EQ(invalid.at("error").at("code"), -32600);
+      json::object mine{{"mine", true}};
+      co_await reply_result(*pair.server, r.at("id"), std::move(mine));
+    };
+    auto result = co_await (server() && pair.client->request("x"));
+    EXPECT_EQ(result.at("mine"), true);
+    EXPECT_EQ(pair.client->state(), connection_state::ready);
+  });
+}
+
 TEST(Client, CancellingTheCallerSendsCancellation) {
   run_test([]() -> asio::awaitable<void> {
     auto pair = co_await connect_pair();
