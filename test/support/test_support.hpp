@@ -112,6 +112,17 @@ inline asio::awaitable<bool> stays_silent(message_transport& t, std::chrono::mil
   co_return false;
 }
 
+/// The error code `call` fails with (a system_error); success when it does not fail.
+template <class T>
+asio::awaitable<boost::system::error_code> failure_of(asio::awaitable<T> call) {
+  try {
+    co_await std::move(call);
+  } catch (const boost::system::system_error& e) {
+    co_return e.code();
+  }
+  co_return boost::system::error_code();
+}
+
 inline asio::awaitable<void> write_json(message_transport& t, const json::value& v) {
   std::string text = json::serialize(v);
   co_await t.write_frame(std::move(text));

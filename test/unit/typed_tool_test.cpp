@@ -3,34 +3,13 @@
 #include <mcp/server/server.hpp>
 
 #include "server_harness.hpp"
+#include "weather.hpp"
 
 #include <boost/describe.hpp>
 
 #include <thread>
 
-namespace weather {
-
-enum class units { metric, imperial };
-BOOST_DESCRIBE_ENUM(units, metric, imperial)
-
-struct forecast_args {
-  std::string city;
-  std::optional<units> unit;
-  int days = 1;
-};
-BOOST_DESCRIBE_STRUCT(forecast_args, (), (city, unit, days))
-
-inline auto mcp_fields(mcp::type_t<forecast_args>) {
-  return std::tuple{mcp::field(&forecast_args::city, "City name").min_length(1),
-                    mcp::field(&forecast_args::days, "Days ahead").range(1, 7)};
-}
-
-struct forecast {
-  double high = 0;
-  double low = 0;
-  std::string summary;
-};
-BOOST_DESCRIBE_STRUCT(forecast, (), (high, low, summary))
+namespace weather {  // forecast_args and forecast come from examples/weather.hpp
 
 struct add_args {
   double a = 0;
@@ -60,7 +39,7 @@ std::shared_ptr<server> typed_server(std::shared_ptr<probes> seen) {
   auto srv = std::make_shared<server>(implementation{"typed", "1.0"});
   srv->add_tool("forecast", "Forecast for a city", [seen](const forecast_args& a) -> forecast {
     seen->handler_thread = std::this_thread::get_id();
-    const double base = a.unit == weather::units::imperial ? 70 : 21;
+    const double base = a.unit == weather::units::fahrenheit ? 70 : 21;
     return {base + a.days, base - a.days, "sunny in " + a.city};
   });
   srv->add_tool("add", "Adds two numbers",
@@ -107,9 +86,9 @@ TEST(TypedTool, SchemaComesFromTheArgumentStruct) {
     const auto& schema = tool.at("inputSchema").as_object();
     EXPECT_EQ(schema.at("type"), "object");
     EXPECT_EQ(schema.at("required"), (json::array{"city"}));
-    EXPECT_EQ(schema.at("properties").at("city").at("description"), "City name");
+    EXPECT_EQ(schema.at("properties").at("city").at("description"), "City name, e.g. Paris");
     EXPECT_EQ(schema.at("properties").at("days").at("maximum"), 7);
-    EXPECT_EQ(schema.at("properties").at("unit").at("enum"), (json::array{"metric", "imperial"}));
+    EXPECT_EQ(schema.at("properties").at("unit").at("enum"), (json::array{"celsius", "fahrenheit"}));
     EXPECT_EQ(tool.at("outputSchema").at("properties").at("summary").at("type"), "string");
     const auto none = tool_named(list, "now");
     EXPECT_EQ(none.at("inputSchema"), (json::object{{"type", "object"}, {"properties", json::object{}}}));
@@ -121,7 +100,7 @@ TEST(TypedTool, PlainFunctionRunsOnTheWorkerPoolWithParsedArguments) {
     auto seen = std::make_shared<probes>();
     harness h(co_await asio::this_coro::executor, typed_server(seen));
     co_await h.initialize();
-    json::object args{{"city", "Paris"}, {"days", 3}, {"unit", "imperial"}};
+    json::object args{{"city", "Paris"}, {"days", 3}, {"unit", "fahrenheit"}};
     auto reply = co_await call_tool(h, 1, "forecast", args);
     const auto& result = reply.at("result").as_object();
     EXPECT_EQ(result.at("structuredContent").at("high"), 73.0);
