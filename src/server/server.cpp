@@ -105,81 +105,6 @@ std::string string_param(const json::object& params, std::string_view key) {
   return std::string(v->get_string());
 }
 
-void put_optional(json::object& out, std::string_view key, const std::optional<std::string>& value) {
-  if (value) out[key] = *value;
-}
-
-void put_nonempty(json::object& out, std::string_view key, const json::object& value) {
-  if (!value.empty()) out[key] = value;
-}
-
-void put_nonempty(json::object& out, std::string_view key, const json::array& value) {
-  if (!value.empty()) out[key] = value;
-}
-
-json::object to_json(const tool_annotations& a) {
-  json::object out;
-  put_optional(out, "title", a.title);
-  if (a.read_only_hint) out["readOnlyHint"] = *a.read_only_hint;
-  if (a.destructive_hint) out["destructiveHint"] = *a.destructive_hint;
-  if (a.idempotent_hint) out["idempotentHint"] = *a.idempotent_hint;
-  if (a.open_world_hint) out["openWorldHint"] = *a.open_world_hint;
-  return out;
-}
-
-json::object to_json(const tool_info& t) {
-  json::object out{{"name", t.name}, {"description", t.description}, {"inputSchema", t.input_schema}};
-  put_optional(out, "title", t.title);
-  if (t.output_schema) out["outputSchema"] = *t.output_schema;
-  put_nonempty(out, "annotations", to_json(t.annotations));
-  put_nonempty(out, "icons", t.icons);
-  put_nonempty(out, "_meta", t.meta);
-  return out;
-}
-
-json::object to_json(const resource_info& r) {
-  json::object out{{"uri", r.uri}, {"name", r.name}};
-  put_optional(out, "title", r.title);
-  put_optional(out, "description", r.description);
-  put_optional(out, "mimeType", r.mime_type);
-  if (r.size) out["size"] = *r.size;
-  put_nonempty(out, "annotations", r.annotations);
-  put_nonempty(out, "icons", r.icons);
-  put_nonempty(out, "_meta", r.meta);
-  return out;
-}
-
-json::object to_json(const resource_template_info& r) {
-  json::object out{{"uriTemplate", r.uri_template}, {"name", r.name}};
-  put_optional(out, "title", r.title);
-  put_optional(out, "description", r.description);
-  put_optional(out, "mimeType", r.mime_type);
-  put_nonempty(out, "annotations", r.annotations);
-  put_nonempty(out, "icons", r.icons);
-  put_nonempty(out, "_meta", r.meta);
-  return out;
-}
-
-json::object to_json(const prompt_info& p) {
-  json::object out{{"name", p.name}};
-  put_optional(out, "title", p.title);
-  put_optional(out, "description", p.description);
-  if (!p.arguments.empty()) {
-    json::array arguments;
-    for (const auto& a : p.arguments) {
-      json::object arg{{"name", a.name}};
-      put_optional(arg, "title", a.title);
-      put_optional(arg, "description", a.description);
-      if (a.required) arg["required"] = true;
-      arguments.push_back(std::move(arg));
-    }
-    out["arguments"] = std::move(arguments);
-  }
-  put_nonempty(out, "icons", p.icons);
-  put_nonempty(out, "_meta", p.meta);
-  return out;
-}
-
 // Cursor pagination: a cursor is the base64 of "offset:N", opaque to clients.
 struct page {
   std::size_t begin = 0;
@@ -433,23 +358,23 @@ asio::awaitable<json::object> server::handle_request(const request& req, request
   const auto& m = req.method;
   if (m == "tools/list") {
     co_return list_page(st.tools_of(ctx.session()), req.params, page_size, "tools",
-                        [&](const auto& t) { return detail::shape_tool(to_json(t->info), d); });
+                        [&](const auto& t) { return detail::shape_tool(t->info.to_json(), d); });
   }
   if (m == "tools/call") co_return co_await st.call_tool(req.params, ctx);
   if (m == "resources/list") {
     co_return list_page(*st.resources.snapshot(), req.params, page_size, "resources",
-                        [&](const auto& r) { return detail::shape_listing(to_json(r->info), d); });
+                        [&](const auto& r) { return detail::shape_listing(r->info.to_json(), d); });
   }
   if (m == "resources/templates/list") {
     co_return list_page(*st.templates.snapshot(), req.params, page_size, "resourceTemplates",
-                        [&](const auto& r) { return detail::shape_listing(to_json(r->info), d); });
+                        [&](const auto& r) { return detail::shape_listing(r->info.to_json(), d); });
   }
   if (m == "resources/read") co_return co_await st.read_resource(req.params, ctx);
   if (m == "resources/subscribe") co_return st.subscribe(req.params, ctx.session(), true);
   if (m == "resources/unsubscribe") co_return st.subscribe(req.params, ctx.session(), false);
   if (m == "prompts/list") {
     co_return list_page(*st.prompts.snapshot(), req.params, page_size, "prompts",
-                        [&](const auto& p) { return detail::shape_listing(to_json(p->info), d); });
+                        [&](const auto& p) { return detail::shape_listing(p->info.to_json(), d); });
   }
   if (m == "prompts/get") co_return co_await st.get_prompt(req.params, ctx);
   if (m == "completion/complete") co_return co_await st.complete(req.params, ctx);
@@ -552,7 +477,7 @@ asio::awaitable<json::object> server::state::get_prompt(const json::object& para
     messages.push_back(json::object{{"role", message.role},
                                     {"content", detail::shape_content(message.content, d)}});
   json::object out{{"messages", std::move(messages)}};
-  put_optional(out, "description", result.description);
+  if (result.description) out["description"] = *result.description;
   co_return out;
 }
 

@@ -29,6 +29,8 @@ struct tool_annotations {
   std::optional<bool> destructive_hint = {};
   std::optional<bool> idempotent_hint = {};
   std::optional<bool> open_world_hint = {};
+
+  json::object to_json() const;
 };
 
 struct tool_info {
@@ -40,6 +42,9 @@ struct tool_info {
   tool_annotations annotations = {};
   json::array icons = {};
   json::object meta = {};
+
+  /// The Tool object of `tools/list`.
+  json::object to_json() const;
 };
 
 struct resource_info {
@@ -52,6 +57,8 @@ struct resource_info {
   json::object annotations = {};
   json::array icons = {};
   json::object meta = {};
+
+  json::object to_json() const;
 };
 
 struct resource_template_info {
@@ -63,6 +70,8 @@ struct resource_template_info {
   json::object annotations = {};
   json::array icons = {};
   json::object meta = {};
+
+  json::object to_json() const;
 };
 
 struct prompt_argument {
@@ -79,6 +88,8 @@ struct prompt_info {
   std::optional<std::string> title = {};
   json::array icons = {};
   json::object meta = {};
+
+  json::object to_json() const;
 };
 
 struct prompt_message {
