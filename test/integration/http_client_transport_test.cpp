@@ -696,27 +696,7 @@ TEST(HttpClient, StreamableModeDoesNotFallBack) {
 
 // --- HTTPS -----------------------------------------------------------------------
 
-class HttpClientTls : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() { certs = new certificates(); }
-  static void TearDownTestSuite() {
-    delete certs;
-    certs = nullptr;
-  }
-  void SetUp() override {
-    if (certs->missing_tool) GTEST_SKIP() << certs->failure;
-    ASSERT_TRUE(certs->failure.empty()) << certs->failure;
-  }
-  static http_server_options tls_options() {
-    http_server_options options;
-    options.tls_certificate_file = certs->cert;
-    options.tls_private_key_file = certs->key;
-    return options;
-  }
-  static certificates* certs;
-};
-
-certificates* HttpClientTls::certs = nullptr;
+class HttpClientTls : public tls_test_suite {};
 
 TEST_F(HttpClientTls, TalksHttpsTrustingACaFile) {
   run_http_test(tls_options(), [](test_server& s) -> asio::awaitable<void> {

@@ -36,29 +36,7 @@ namespace {
 namespace ssl = asio::ssl;
 namespace fs = std::filesystem;
 
-class HttpTls : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() { certs = new certificates(); }
-  static void TearDownTestSuite() {
-    delete certs;
-    certs = nullptr;
-  }
-  void SetUp() override {
-    if (certs->missing_tool) GTEST_SKIP() << certs->failure;
-    ASSERT_TRUE(certs->failure.empty()) << certs->failure;
-  }
-
-  static http_server_options tls_options() {
-    http_server_options options;
-    options.tls_certificate_file = certs->cert;
-    options.tls_private_key_file = certs->key;
-    return options;
-  }
-
-  static certificates* certs;
-};
-
-certificates* HttpTls::certs = nullptr;
+class HttpTls : public tls_test_suite {};
 
 // --- a TLS client ----------------------------------------------------------------
 

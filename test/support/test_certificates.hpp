@@ -2,6 +2,10 @@
 // Self-signed certificates for the TLS tests, made at test time with the
 // openssl command-line tool in a temporary directory (removed afterwards).
 
+#include <mcp/server/http_server.hpp>
+
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -55,6 +59,30 @@ struct certificates {
                                 "' >/dev/null 2>&1";
     return std::system(command.c_str()) == 0 && std::filesystem::exists(cert_file) && std::filesystem::exists(key_file);
   }
+};
+
+/// A suite of HTTPS tests: one set of certificates for the whole suite, and
+/// tests skipped where the openssl tool is missing.
+class tls_test_suite : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { certs = new certificates(); }
+  static void TearDownTestSuite() {
+    delete certs;
+    certs = nullptr;
+  }
+  void SetUp() override {
+    if (certs->missing_tool) GTEST_SKIP() << certs->failure;
+    ASSERT_TRUE(certs->failure.empty()) << certs->failure;
+  }
+  /// A server that serves HTTPS with `cert` and `key`.
+  static http_server_options tls_options() {
+    http_server_options options;
+    options.tls_certificate_file = certs->cert;
+    options.tls_private_key_file = certs->key;
+    return options;
+  }
+
+  inline static certificates* certs = nullptr;
 };
 
 }  // namespace mcp::test
