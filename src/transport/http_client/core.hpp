@@ -5,6 +5,7 @@
 // background coroutines hold it by shared_ptr.
 
 #include "connection_pool.hpp"
+#include "exchange.hpp"
 #include "inbound_queue.hpp"
 #include "url.hpp"
 
@@ -32,6 +33,17 @@ struct client_core {
   /// The user's extra headers, to which a request adds its own (which win).
   std::vector<std::pair<std::string, std::string>> base_headers() const {
     return {options.headers.begin(), options.headers.end()};
+  }
+
+  /// A POST of one JSON-RPC frame, which may be answered as JSON or SSE.
+  request_spec json_post(std::string frame) const {
+    request_spec spec;
+    spec.method = http_method::post;
+    spec.headers = base_headers();
+    spec.headers.emplace_back("Content-Type", "application/json");
+    spec.headers.emplace_back("Accept", "application/json, text/event-stream");
+    spec.body = std::move(frame);
+    return spec;
   }
 
   /// The wait before reconnection attempt `attempt` (0 first): the server's

@@ -174,6 +174,21 @@ asio::awaitable<bool> http_exchange::read_some(std::string& out, std::chrono::mi
   co_return true;
 }
 
+asio::awaitable<complete_reply> http_exchange::run_to_end(std::size_t limit, std::chrono::milliseconds timeout) {
+  complete_reply reply;
+  try {
+    co_await send(timeout);
+    co_await read_head(timeout);
+    reply.body = co_await read_body(limit, timeout);
+    reply.status = status();
+    finish();
+  } catch (const std::exception& e) {
+    reply.failure = e.what();
+    reply.status = 0;
+  }
+  co_return reply;
+}
+
 asio::awaitable<std::string> http_exchange::read_body(std::size_t limit, std::chrono::milliseconds timeout) {
   auto& d = *impl_;
   const auto deadline = std::chrono::steady_clock::now() + timeout;

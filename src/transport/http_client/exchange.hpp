@@ -27,6 +27,15 @@ struct request_spec {
   std::string body;
 };
 
+/// How an exchange run to its end came out: the status and the whole body,
+/// or why it failed (then `status` is 0).
+struct complete_reply {
+  complete_reply() {}  // not an aggregate: it crosses co_await (docs/compilers.md)
+  unsigned status = 0;
+  std::string body;
+  std::string failure;
+};
+
 class http_exchange {
  public:
   http_exchange(std::shared_ptr<connection_pool> pool, http_endpoint ep, request_spec spec);
@@ -58,6 +67,10 @@ class http_exchange {
   /// for them (nothing may come: call again); false at the end of the body.
   /// Throws http_error.
   asio::awaitable<bool> read_some(std::string& out, std::chrono::milliseconds timeout);
+
+  /// send, read_head and read_body (at most `limit` bytes), each within
+  /// `timeout`, then finish. Never throws: a failure is in the reply.
+  asio::awaitable<complete_reply> run_to_end(std::size_t limit, std::chrono::milliseconds timeout);
 
   /// Done: the connection goes back to the pool when the body was read to its
   /// end and both sides keep it alive, else it is closed.

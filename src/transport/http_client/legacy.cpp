@@ -158,31 +158,15 @@ asio::awaitable<void> legacy_engine::write(std::string frame) {
       co_return;
     }
   }
-  const auto timeout = core_->options.response_timeout;
-  request_spec spec;
-  spec.method = http_method::post;
-  spec.headers = core_->base_headers();
-  spec.headers.emplace_back("Content-Type", "application/json");
-  spec.headers.emplace_back("Accept", "application/json, text/event-stream");
-  spec.body = std::move(frame);
-  http_exchange exchange(core_->pool, *post_to_, std::move(spec));
-  unsigned status = 0;
-  std::string body;
-  try {
-    co_await exchange.send(timeout);
-    co_await exchange.read_head(timeout);
-    status = exchange.status();
-    body = co_await exchange.read_body(max_reply_body, timeout);
-    exchange.finish();
-  } catch (const std::exception& e) {
-    failure = e.what();
-  }
+  http_exchange exchange(core_->pool, *post_to_, core_->json_post(std::move(frame)));
+  const auto reply = co_await exchange.run_to_end(max_reply_body, core_->options.response_timeout);
   if (closed_) co_return;
-  if (!failure.empty()) {
-    std::string message = "HTTP request failed: " + failure;
+  if (!reply.failure.empty()) {
+    std::string message = "HTTP request failed: " + reply.failure;
     co_await answer_all(facts, message);
     co_return;
   }
+  const auto status = reply.status;
   if (success(status)) co_return;  // the answers come on the stream
   if (facts.requests.empty()) {
     sdk_log(log_level::warn, "HTTP transport: " + exchange.description() + " of a notification or response answered HTTP " +
@@ -191,7 +175,7 @@ asio::awaitable<void> legacy_engine::write(std::string frame) {
   }
   const auto reason = exchange.reason();
   for (const auto& id : facts.requests) {
-    auto answer = http_status_answer(id, exchange.description(), status, reason, body, {});
+    auto answer = http_status_answer(id, exchange.description(), status, reason, reply.body, {});
     co_await core_->inbound->push(std::move(answer));
   }
 }

@@ -114,15 +114,10 @@ streamable_engine::~streamable_engine() = default;
 // --- requests ----------------------------------------------------------------
 
 request_spec streamable_engine::post_spec(std::string body, bool initialize) const {
-  request_spec spec;
-  spec.method = http_method::post;
-  spec.headers = core_->base_headers();
-  spec.headers.emplace_back("Content-Type", "application/json");
-  spec.headers.emplace_back("Accept", "application/json, text/event-stream");
+  auto spec = core_->json_post(std::move(body));
   // An initialize opens a new session: it carries neither header.
   if (!initialize && !session_id_.empty()) spec.headers.emplace_back("Mcp-Session-Id", session_id_);
   if (!initialize && !version_.empty()) spec.headers.emplace_back("MCP-Protocol-Version", version_);
-  spec.body = std::move(body);
   return spec;
 }
 
@@ -259,24 +254,13 @@ asio::awaitable<streamable_engine::outcome> streamable_engine::write(std::string
 asio::awaitable<void> streamable_engine::send_notice(std::string frame, outgoing_facts facts) {
   auto spec = post_spec(std::move(frame), false);
   http_exchange exchange(core_->pool, core_->endpoint, std::move(spec));
-  const auto timeout = core_->options.response_timeout;
-  std::string failure;
-  unsigned status = 0;
-  std::string body;
-  try {
-    co_await exchange.send(timeout);
-    co_await exchange.read_head(timeout);
-    status = exchange.status();
-    body = co_await exchange.read_body(max_error_body, timeout);
-    exchange.finish();
-  } catch (const std::exception& e) {
-    failure = e.what();
-  }
+  const auto reply = co_await exchange.run_to_end(max_error_body, core_->options.response_timeout);
   if (closed_) co_return;
-  if (!failure.empty()) {
-    sdk_log(log_level::warn, "HTTP transport: a notification or response was not delivered: " + failure);
+  if (!reply.failure.empty()) {
+    sdk_log(log_level::warn, "HTTP transport: a notification or response was not delivered: " + reply.failure);
     co_return;
   }
+  const auto status = reply.status;
   if (!success(status)) {
     std::string why = exchange.description() + " of a notification or response answered HTTP " + std::to_string(status);
     const auto session = exchange.request_header("Mcp-Session-Id");
