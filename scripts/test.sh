@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Every test: unit, integration (real child processes, an installed-package
 # consumer) and interop (the official TypeScript SDK and everything server,
-# pinned in test/interop/package.json). Then the unit and integration tests
-# again under AddressSanitizer and UBSan, which catch memory errors that a
-# passing test can hide.
+# pinned in test/interop/package.json), and a smoke run of the benchmarks
+# (bench/; their TypeScript reference server is pinned in bench/ts/). Then
+# the unit and integration tests again under AddressSanitizer and UBSan,
+# which catch memory errors that a passing test can hide.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --tests
 (cd test/interop && npm ci --no-audit --no-fund --loglevel=error)
+(cd bench/ts && npm ci --no-audit --no-fund --loglevel=error)
 
 scripts/build.sh
 ctest --test-dir build --output-on-failure --timeout 300 -j 2

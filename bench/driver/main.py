@@ -1,0 +1,88 @@
+"""bench/run: builds the benchmarks, runs every scenario against every
+server, prints the table. See bench/README.md."""
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+import machine
+import micro
+import profiles
+import scenarios
+import table
+import targets
+from servers import Paths
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+GROUPS = ('http', 'stdio', 'sessions', 'startup', 'micro')
+
+
+def parse(argv):
+    parser = argparse.ArgumentParser(prog='bench/run', description=__doc__)
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument('--quick', action='store_true', help='shorter runs and 2,000 sessions (a few minutes)')
+    size.add_argument('--smoke', action='store_true',
+                      help='tiny counts, one run each: checks that everything runs and every reply is right')
+    parser.add_argument('--build-dir', default=os.path.join(ROOT, 'build'))
+    parser.add_argument('--no-build', action='store_true', help='use what is built')
+    parser.add_argument('--only', default=','.join(GROUPS), help=f'a comma-separated subset of {",".join(GROUPS)}')
+    args = parser.parse_args(argv)
+    args.groups = set(args.only.split(','))
+    if not args.groups <= set(GROUPS):
+        parser.error(f'--only takes {",".join(GROUPS)}')
+    return args
+
+
+def build(build_dir):
+    """Builds what the suite runs; its output goes to stderr, the table alone to stdout."""
+    environment = dict(os.environ, CADUCEUS_BUILD_DIR=build_dir)
+    command = [os.path.join(ROOT, 'scripts', 'build.sh'), '--target', 'benchmarks']
+    return subprocess.run(command, cwd=ROOT, env=environment, stdout=sys.stderr).returncode == 0
+
+
+def main(argv):
+    args = parse(argv)
+    profile = profiles.SMOKE if args.smoke else profiles.QUICK if args.quick else profiles.FULL
+    if not args.no_build and not build(args.build_dir):
+        print('bench/run: the build failed', file=sys.stderr)
+        return 2
+    paths = Paths(bin_dir=os.path.join(args.build_dir, 'bin'), ts_dir=os.path.join(ROOT, 'bench', 'ts'))
+    if not os.path.isdir(os.path.join(paths.ts_dir, 'node_modules')):
+        print('bench/run: the reference server needs its packages: (cd bench/ts && npm ci)', file=sys.stderr)
+        return 2
+
+    planned = [s for s in scenarios.plan(profile) if s.key.split('/')[0] in args.groups]
+    load_before = machine.load_average()
+    started = time.monotonic()
+    results = scenarios.Runner(profile, paths).run(args.groups)
+    minutes = (time.monotonic() - started) / 60
+
+    print(f'## Caduceus vs the TypeScript SDK ({profile.name} run, {minutes:.1f} min)\n')
+    print(f'Machine: {machine.describe()}. 1-minute load average before the run {load_before:.2f}, '
+          f'after it {machine.load_average():.2f} (the second counts the run’s own server and generator).')
+    print('Server pinned to core 0, load generator (bench/loadgen) to core 1, with taskset. '
+          f'Each figure is the median of {profile.runs} run(s); in brackets the spread, (max − min) / median. '
+          'Ratios are Caduceus ÷ the other. Ceilings: a bare Boost.Beast server answering every POST with a '
+          'fixed JSON body (HTTP), a bare line echo over pipes (stdio). TypeScript SDK: '
+          '@modelcontextprotocol/sdk 1.32.2 (bench/ts).\n')
+    print(table.render(planned, results))
+    problems = table.problems(planned, results)
+    missing = [f'{s.key} {server}' for s in planned for server in s.servers
+               if len(results.get(s.key, {}).get(server, [])) != profile.runs]
+    print('\nEvery reply checked: ' + ('no errors.' if not problems and not missing else 'ERRORS:'))
+    for line in problems + [f'- {key}: did not run' for key in missing]:
+        print(line)
+    bound = table.generator_bound(planned, results)
+    if bound:
+        print('\nThe load generator kept its core ≥90% busy (the figure is partly its limit): ' + ', '.join(bound))
+    print('\n### Targets (issue 6)\n')
+    print('\n'.join(targets.report(results, profile)) if profile.judges_targets else 'Not judged on a smoke run.')
+
+    micro_ok = True
+    if 'micro' in args.groups:
+        micro_ok, output = micro.run(paths, profile.micro_min_time)
+        print('\n### Micro-benchmarks\n')
+        print(f'```\n{output.strip()}\n```' if output else 'Not built (Google Benchmark not found).')
+    return 0 if not problems and not missing and micro_ok else 1

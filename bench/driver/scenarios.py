@@ -1,0 +1,143 @@
+"""Every scenario of the table, and how it is run against every server.
+
+A scenario's figures come from `profile.runs` runs per server; the servers
+take turns run by run, so a drift of the machine touches them all alike."""
+
+import contextlib
+import sys
+from dataclasses import dataclass
+
+import loadgen
+import processes
+import servers
+from servers import HttpServer
+
+# (row name, field of the generator's result, scale to the unit shown)
+LOAD_METRICS = (('req/s', 'per_second', 1), ('server CPU µs/req', 'server_cpu_us_each', 1),
+                ('p50 latency µs', 'p50_us', 1), ('p99 latency µs', 'p99_us', 1))
+SESSION_METRICS = (('sessions/s', 'per_second', 1), ('KB per idle session', 'rss_bytes_per_session', 1 / 1024))
+STARTUP_METRICS = (('ms', 'startup_ms', 1),)
+
+# Sessions (and their memory) are opened over this many connections.
+SESSION_CONNECTIONS = 8
+# The rate of sessions is measured for this long at most.
+SESSIONS_BOUND_SECONDS = 120
+
+
+STDIO_PIPELINED = 'stdio/pipelined'
+STDIO_ONE_AT_A_TIME = 'stdio/one-at-a-time'
+
+
+def http_key(mode, connections):
+    return f'http/{mode}/{connections}'
+
+
+@dataclass(frozen=True)
+class Scenario:
+    key: str
+    label: str
+    metrics: tuple
+    servers: tuple
+
+
+def plan(profile):
+    scenarios = []
+    for mode, (label, _) in servers.HTTP_MODES.items():
+        for connections in profile.connections:
+            noun = 'connection' if connections == 1 else 'connections'
+            scenarios.append(Scenario(http_key(mode, connections), f'{label}, {connections} {noun}',
+                                      LOAD_METRICS, servers.ALL))
+    scenarios.append(Scenario(STDIO_PIPELINED, f'stdio, pipelined ({profile.pipeline_window} in flight)',
+                              LOAD_METRICS, servers.ALL))
+    scenarios.append(Scenario(STDIO_ONE_AT_A_TIME, 'stdio, one request at a time', LOAD_METRICS, servers.ALL))
+    scenarios.append(Scenario('sessions', f'initialize + initialized, {SESSION_CONNECTIONS} connections; '
+                              f'memory after {profile.sessions:,} sessions', SESSION_METRICS, servers.MCP_SERVERS))
+    scenarios.append(Scenario('startup', 'spawn to initialize reply (stdio)', STARTUP_METRICS, servers.ALL))
+    return scenarios
+
+
+class Runner:
+    """Runs scenarios and collects results: results[key][server] is a list of
+    the generator's result per run."""
+
+    def __init__(self, profile, paths):
+        self.profile = profile
+        self.paths = paths
+        self.results = {}
+
+    def _record(self, key, server, result):
+        self.results.setdefault(key, {}).setdefault(server, []).append(result)
+        status = result.get('failed') or f'{result.get("errors", 0)} errors'
+        print(f'  {key:28} {server:10} {status}', file=sys.stderr, flush=True)
+
+    def _failed_to_start(self, key, server, error):
+        for _ in range(self.profile.runs):
+            self._record(key, server, {'failed': str(error)})
+
+    def http(self, mode):
+        p = self.profile
+        with contextlib.ExitStack() as stack:
+            running = {}
+            for server in servers.ALL:
+                try:
+                    command = servers.http_command(server, mode, self.paths)
+                    running[server] = stack.enter_context(HttpServer(command))
+                except RuntimeError as error:
+                    for connections in p.connections:
+                        self._failed_to_start(http_key(mode, connections), server, error)
+            for connections in p.connections:
+                for _ in range(p.runs):
+                    for server, listening in running.items():
+                        # The ceiling has no sessions: every POST stands alone.
+                        generator_mode = 'stateless' if server == servers.CEILING else mode
+                        args = ['http', '--url', listening.url, '--mode', generator_mode,
+                                '--peer', servers.peer(server, over_http=True),
+                                '--connections', str(connections), '--server-pid', str(listening.pid)]
+                        result = loadgen.run(self.paths, args + loadgen.limits(p), p.warmup + p.duration)
+                        self._record(http_key(mode, connections), server, result)
+
+    def stdio(self, key, window):
+        p = self.profile
+        for _ in range(p.runs):
+            for server in servers.ALL:
+                command = servers.stdio_command(server, self.paths)
+                args = ['stdio', '--peer', servers.peer(server, over_http=False), '--window', str(window)]
+                args += loadgen.limits(p) + ['--'] + pinned_server(command)
+                self._record(key, server, loadgen.run(self.paths, args, p.warmup + p.duration))
+
+    def sessions(self):
+        p = self.profile
+        for _ in range(p.runs):
+            for server in servers.MCP_SERVERS:
+                try:
+                    with HttpServer(servers.http_command(server, 'stateful-json', self.paths)) as running:
+                        args = ['sessions', '--url', running.url, '--mode', 'stateful-json',
+                                '--connections', str(SESSION_CONNECTIONS), '--max-count', str(p.sessions),
+                                '--duration', str(SESSIONS_BOUND_SECONDS), '--server-pid', str(running.pid)]
+                        self._record('sessions', server, loadgen.run(self.paths, args, SESSIONS_BOUND_SECONDS))
+                except RuntimeError as error:
+                    self._record('sessions', server, {'failed': str(error)})
+
+    def startup(self):
+        for _ in range(self.profile.runs):
+            for server in servers.ALL:
+                command = servers.stdio_command(server, self.paths)
+                args = ['startup', '--peer', servers.peer(server, over_http=False), '--'] + pinned_server(command)
+                self._record('startup', server, loadgen.run(self.paths, args, 10))
+
+    def run(self, groups):
+        if 'http' in groups:
+            for mode in servers.HTTP_MODES:
+                self.http(mode)
+        if 'stdio' in groups:
+            self.stdio(STDIO_PIPELINED, self.profile.pipeline_window)
+            self.stdio(STDIO_ONE_AT_A_TIME, 1)
+        if 'sessions' in groups:
+            self.sessions()
+        if 'startup' in groups:
+            self.startup()
+        return self.results
+
+
+def pinned_server(command):
+    return processes.pinned(processes.SERVER_CORE, command)

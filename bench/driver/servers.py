@@ -1,0 +1,75 @@
+"""The servers under test, and the command that starts each in each mode."""
+
+import os
+from dataclasses import dataclass
+
+import processes
+
+CADUCEUS = 'caduceus'
+TYPESCRIPT = 'typescript'
+CEILING = 'ceiling'
+ALL = (CADUCEUS, TYPESCRIPT, CEILING)
+MCP_SERVERS = (CADUCEUS, TYPESCRIPT)
+
+# The Streamable HTTP modes: the generator's --mode, and the flags both MCP
+# servers take for it. Stateless runs with JSON replies on both sides.
+HTTP_MODES = {
+    'stateful-json': ('HTTP stateful, JSON replies', ['--json']),
+    'stateful-sse': ('HTTP stateful, SSE replies', []),
+    'stateless': ('HTTP stateless', ['--stateless', '--json']),
+}
+
+
+@dataclass(frozen=True)
+class Paths:
+    bin_dir: str
+    ts_dir: str
+
+    def binary(self, name):
+        return os.path.join(self.bin_dir, name)
+
+    def reference_server(self):
+        return ['node', os.path.join(self.ts_dir, 'reference_server.mjs')]
+
+
+def http_command(server, mode, paths):
+    listen = ['--http', '127.0.0.1:0']
+    if server == CADUCEUS:
+        return [paths.binary('everything-server')] + listen + HTTP_MODES[mode][1]
+    if server == TYPESCRIPT:
+        return paths.reference_server() + listen + HTTP_MODES[mode][1]
+    return [paths.binary('bench-beast-fixed-reply'), '127.0.0.1:0']
+
+
+def stdio_command(server, paths):
+    if server == CADUCEUS:
+        return [paths.binary('everything-server'), '--stdio']
+    if server == TYPESCRIPT:
+        return paths.reference_server() + ['--stdio']
+    return [paths.binary('bench-line-echo')]
+
+
+def peer(server, over_http):
+    """What the generator expects of the replies (loadgen/reply_check.hpp)."""
+    if server != CEILING:
+        return 'mcp'
+    return 'fixed' if over_http else 'echo'
+
+
+class HttpServer:
+    """A server listening on 127.0.0.1, pinned to the server core, for a `with` block."""
+
+    def __init__(self, command):
+        self.command = command
+
+    def __enter__(self):
+        self.process = processes.start(processes.pinned(processes.SERVER_CORE, self.command))
+        self.url = processes.read_first_line(self.process, timeout=30)
+        if not self.url or not self.url.startswith('http://'):
+            errors = processes.stop(self.process)
+            raise RuntimeError(f'{" ".join(self.command)} printed no URL: {errors[-2000:]}')
+        self.pid = self.process.pid  # taskset has exec'd the server by now: same process
+        return self
+
+    def __exit__(self, *_):
+        processes.stop(self.process)

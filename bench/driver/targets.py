@@ -1,0 +1,75 @@
+"""The targets of issue 6, checked against the figures of this run. A target
+missed is reported, never failed: the suite measures, the engineer judges."""
+
+import servers
+from scenarios import STDIO_PIPELINED, http_key
+from summary import figure
+from table import number
+
+
+def _median(results, key, server, field, scale=1):
+    fig = figure(results.get(key, {}).get(server, []), field, scale)
+    return fig.median if fig else None
+
+
+def _line(description, parts):
+    """parts: (label, value text, met or None when unmeasured)."""
+    met = [ok for _, _, ok in parts]
+    verdict = 'n/a' if not parts or None in met else ('met' if all(met) else 'MISSED')
+    detail = ', '.join(f'{label} {text}' for label, text, _ in parts)
+    return f'- [{verdict}] {description}: {detail}'
+
+
+def _ratio_parts(results, profile, mode, field, bound, at_most):
+    parts = []
+    for connections in profile.connections:
+        key = http_key(mode, connections)
+        ours = _median(results, key, servers.CADUCEUS, field)
+        ceiling = _median(results, key, servers.CEILING, field)
+        if ours is None or not ceiling:
+            parts.append((f'{connections}c', 'unmeasured', None))
+            continue
+        value = ours / ceiling
+        parts.append((f'{connections}c', f'{value:.2f}x', value <= bound if at_most else value >= bound))
+    return parts
+
+
+def _value_part(label, value, bound, unit, at_most=True):
+    if value is None:
+        return (label, 'unmeasured', None)
+    return (label, f'{number(value)}{unit}', value <= bound if at_most else value >= bound)
+
+
+def report(results, profile):
+    lines = []
+    for mode in ('stateful-json', 'stateful-sse'):
+        name = servers.HTTP_MODES[mode][0]
+        lines.append(_line(f'{name}: req/s at least 0.75x the Beast ceiling',
+                           _ratio_parts(results, profile, mode, 'per_second', 0.75, at_most=False)))
+        lines.append(_line(f'{name}: server CPU per request at most 1.5x the Beast ceiling',
+                           _ratio_parts(results, profile, mode, 'server_cpu_us_each', 1.5, at_most=True)))
+        p50 = _median(results, http_key(mode, 1), servers.CADUCEUS, 'p50_us')
+        lines.append(_line(f'{name}: p50 at 1 connection under 100 µs', [_value_part('p50', p50, 100, ' µs')]))
+    stateless = []
+    for connections in profile.connections:
+        for field, label in (('per_second', 'req/s'), ('server_cpu_us_each', 'CPU')):
+            stateful = _median(results, http_key('stateful-json', connections), servers.CADUCEUS, field)
+            alone = _median(results, http_key('stateless', connections), servers.CADUCEUS, field)
+            if not stateful or not alone:
+                stateless.append((f'{connections}c {label}', 'unmeasured', None))
+                continue
+            slower = stateful / alone if field == 'per_second' else alone / stateful
+            stateless.append((f'{connections}c {label}', f'{slower:.2f}x', slower <= 1.3))
+    lines.append(_line('HTTP stateless within 1.3x of stateful JSON (req/s and CPU per request)', stateless))
+    cpu = _median(results, STDIO_PIPELINED, servers.CADUCEUS, 'server_cpu_us_each')
+    lines.append(_line('stdio pipelined: at most 4 µs of server CPU per request', [_value_part('CPU', cpu, 4, ' µs')]))
+    ours = _median(results, STDIO_PIPELINED, servers.CADUCEUS, 'per_second')
+    echo = _median(results, STDIO_PIPELINED, servers.CEILING, 'per_second')
+    share = ours / echo if ours is not None and echo else None
+    lines.append(_line('stdio pipelined: at least 0.6x the echo ceiling\'s req/s',
+                       [_value_part('ratio', share, 0.6, 'x', at_most=False)]))
+    memory = _median(results, 'sessions', servers.CADUCEUS, 'rss_bytes_per_session', 1 / 1024)
+    lines.append(_line('at most 6 KB of resident memory per idle session', [_value_part('memory', memory, 6, ' KB')]))
+    startup = _median(results, 'startup', servers.CADUCEUS, 'startup_ms')
+    lines.append(_line('spawn to first initialize reply under 10 ms', [_value_part('start-up', startup, 10, ' ms')]))
+    return lines

@@ -1,0 +1,40 @@
+#pragma once
+// The generator's command line.
+//
+//   bench-loadgen http     --url URL [--mode stateful-json|stateful-sse|stateless] [--peer mcp|fixed]
+//                          [--connections N] [LIMITS] [--server-pid PID]
+//   bench-loadgen sessions --url URL --max-count N [--connections N] [--duration S] --server-pid PID
+//   bench-loadgen stdio    [--peer mcp|echo] [--window N] [LIMITS] -- COMMAND [ARGS...]
+//   bench-loadgen startup  [--peer mcp|echo] -- COMMAND [ARGS...]
+//
+//   LIMITS: [--warmup S] [--duration S] [--max-count N] [--grace S]
+//
+// Prints one line of JSON (run_result.hpp); exits 0 when the run completed,
+// whatever its error count (the driver judges that), 2 on a usage error.
+
+#include "load_run.hpp"
+#include "reply_check.hpp"
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+namespace loadgen {
+
+struct options {
+  std::string scenario;  ///< http, sessions, stdio or startup
+  std::string url;
+  std::string mode = "stateful-json";
+  peer_kind peer = peer_kind::mcp;
+  int connections = 1;
+  std::size_t window = 1;  ///< stdio: requests in flight
+  load_limits limits;
+  pid_t server_pid = 0;
+  std::vector<std::string> command;  ///< stdio and startup: the server to spawn
+};
+
+/// Throws std::invalid_argument with a message for the user.
+options parse_options(int argc, char** argv);
+
+}  // namespace loadgen

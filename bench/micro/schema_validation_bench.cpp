@@ -1,0 +1,59 @@
+// Validation of tool arguments (and of a structured result) against the
+// schemas derived from the everything demo's argument structs, as the server
+// does on every tools/call.
+
+#include <mcp/json/schema.hpp>
+#include <mcp/json/validate.hpp>
+
+#include <benchmark/benchmark.h>
+#include <boost/describe/class.hpp>
+
+namespace {
+
+// The argument and result structs of everything-server's echo and add.
+struct echo_args {
+  std::string text;
+};
+BOOST_DESCRIBE_STRUCT(echo_args, (), (text))
+
+struct add_args {
+  double a = 0;
+  double b = 0;
+};
+BOOST_DESCRIBE_STRUCT(add_args, (), (a, b))
+
+struct sum_result {
+  double sum = 0;
+};
+BOOST_DESCRIBE_STRUCT(sum_result, (), (sum))
+
+template <class Schema>
+void validate(benchmark::State& state, const mcp::json::value& instance) {
+  const mcp::schema_validator validator(mcp::schema_of<Schema>());
+  for (auto _ : state) {
+    auto errors = validator.validate(instance);
+    benchmark::DoNotOptimize(errors);
+  }
+}
+
+void validate_echo_arguments(benchmark::State& state) {
+  validate<echo_args>(state, mcp::json::object{{"text", "bench 42"}});
+}
+BENCHMARK(validate_echo_arguments);
+
+void validate_add_arguments(benchmark::State& state) {
+  validate<add_args>(state, mcp::json::object{{"a", 2}, {"b", 3.5}});
+}
+BENCHMARK(validate_add_arguments);
+
+void validate_add_result(benchmark::State& state) {
+  validate<sum_result>(state, mcp::json::object{{"sum", 5.5}});
+}
+BENCHMARK(validate_add_result);
+
+void validate_wrong_arguments(benchmark::State& state) {  // the error path: one message built
+  validate<add_args>(state, mcp::json::object{{"a", "two"}});
+}
+BENCHMARK(validate_wrong_arguments);
+
+}  // namespace
