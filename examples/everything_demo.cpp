@@ -88,16 +88,17 @@ using contents = std::vector<mcp::resource_contents>;
 }  // namespace
 
 void add_tools(mcp::server& srv) {
-  srv.add_tool("echo", "Echoes the text back", [](const echo_args& a) { return a.text; });
+  // Quick and never blocking: they run inline, not on the worker pool.
+  srv.add_tool("echo", "Echoes the text back", mcp::non_blocking([](const echo_args& a) { return a.text; }));
 
   mcp::tool_info add{"add", "Adds two numbers"};
   add.output_schema = mcp::schema_of<sum_result>();
-  srv.add_tool(add, [](const add_args& a) {
+  srv.add_tool(add, mcp::non_blocking([](const add_args& a) {
     const double sum = a.a + a.b;
     auto result = mcp::call_tool_result::text(format_number(sum));
     result.structured_content = mcp::to_json_value(sum_result{sum});
     return result;
-  });
+  }));
 
   srv.add_tool("long_task", "Works in steps, reporting progress; cancellable",
                [](long_task_args a, mcp::request_context& ctx) -> asio::awaitable<std::string> {

@@ -2,9 +2,9 @@
 
 #include <mcp/log.hpp>
 
+#include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/as_tuple.hpp>
-#include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 namespace mcp::detail {
@@ -28,7 +28,8 @@ struct rpc_peer::pending_call {
 
 rpc_peer::rpc_peer(message_transport& transport, peer_limits limits)
     : transport_(transport), limits_(limits), queue_ready_(transport.get_executor()),
-      queue_space_(transport.get_executor()), writer_done_(transport.get_executor()) {
+      queue_space_(transport.get_executor()), writer_done_(transport.get_executor()),
+      watchdog_(transport.get_executor()) {
   // These timers are used as events: they never expire, cancel() wakes the waiters.
   queue_ready_.expires_at(clock::time_point::max());
   queue_space_.expires_at(clock::time_point::max());
@@ -40,7 +41,8 @@ rpc_peer::~rpc_peer() = default;
 void rpc_peer::start(std::shared_ptr<void> keep_alive) {
   writer_running_ = true;
   asio::co_spawn(transport_.get_executor(), write_loop(),
-                 [keep_alive = std::move(keep_alive)](std::exception_ptr) {});
+                 asio::bind_cancellation_slot(write_cancel_.slot(), [keep_alive](std::exception_ptr) {}));
+  asio::co_spawn(transport_.get_executor(), watch_writes(), [keep_alive](std::exception_ptr) {});
 }
 
 void rpc_peer::enqueue(std::string frame, frame_context context) {
@@ -66,40 +68,76 @@ asio::awaitable<void> rpc_peer::send(std::string frame, frame_context context) {
 }
 
 asio::awaitable<void> rpc_peer::write_loop() {
-  using namespace asio::experimental::awaitable_operators;
-  asio::steady_timer deadline(transport_.get_executor());
   for (;;) {
     if (queue_.empty()) {
       if (closed_) break;
       co_await queue_ready_.async_wait(as_tuple_awaitable);
       continue;
     }
-    queued_frame frame = std::move(queue_.front());
-    queue_.pop_front();
-    queued_bytes_ -= frame.text.size();
-    queue_space_.cancel();
-    // `||` waits for the first branch to *succeed*, so the write reports its
-    // failure as a value rather than an exception.
-    deadline.expires_after(limits_.write_timeout);
-    const auto outcome =
-        co_await (write_reporting(std::move(frame)) || deadline.async_wait(as_tuple_awaitable));
-    const auto failure = outcome.index() == 1 ? make_error_code(asio::error::timed_out)
-                                              : std::get<0>(outcome);
+    write_deadline_ = clock::now() + limits_.write_timeout;
+    if (watchdog_idle_) watchdog_.cancel();  // to watch this write
+    auto failure = co_await write_next();
+    write_deadline_ = clock::time_point::max();
+    if (write_stalled_) failure = make_error_code(asio::error::timed_out);
     if (failure) {
       sdk_log(log_level::info, "connection write failed: " + failure.message());
       shutdown();
       queue_.clear();
       queued_bytes_ = 0;
+      // The connection is of no use any more: ending it ends the reader too.
+      co_await asio::this_coro::reset_cancellation_state();
+      co_await transport_.close();
       break;
     }
   }
   writer_running_ = false;
   writer_done_.cancel();
+  watchdog_.cancel();
 }
 
-asio::awaitable<boost::system::error_code> rpc_peer::write_reporting(queued_frame frame) {
+asio::awaitable<void> rpc_peer::watch_writes() {
+  while (writer_running_) {
+    const auto deadline = write_deadline_;
+    if (deadline == clock::time_point::max()) {
+      watchdog_idle_ = true;
+      watchdog_.expires_at(clock::time_point::max());
+      co_await watchdog_.async_wait(as_tuple_awaitable);
+      watchdog_idle_ = false;
+      continue;
+    }
+    if (clock::now() >= deadline) {
+      // The peer stopped reading: the write is cancelled and the connection ends.
+      write_stalled_ = true;
+      write_cancel_.emit(asio::cancellation_type::terminal);
+      break;
+    }
+    watchdog_.expires_at(deadline);
+    co_await watchdog_.async_wait(as_tuple_awaitable);
+  }
+}
+
+asio::awaitable<boost::system::error_code> rpc_peer::write_next() {
+  constexpr std::size_t max_batch_frames = 256;
+  constexpr std::size_t max_batch_bytes = 256 * 1024;
   try {
-    co_await transport_.write_routed(std::move(frame.text), std::move(frame.context));
+    if (queue_.size() > 1 && transport_.batches_writes()) {
+      std::vector<std::string> batch;
+      std::size_t bytes = 0;
+      while (!queue_.empty() && batch.size() < max_batch_frames && bytes < max_batch_bytes) {
+        bytes += queue_.front().text.size();
+        batch.push_back(std::move(queue_.front().text));
+        queue_.pop_front();
+      }
+      queued_bytes_ -= bytes;
+      queue_space_.cancel();
+      co_await transport_.write_frames(std::move(batch));
+    } else {
+      queued_frame frame = std::move(queue_.front());
+      queue_.pop_front();
+      queued_bytes_ -= frame.text.size();
+      queue_space_.cancel();
+      co_await transport_.write_routed(std::move(frame.text), std::move(frame.context));
+    }
   } catch (const boost::system::system_error& e) {
     co_return e.code();
   } catch (const std::exception&) {

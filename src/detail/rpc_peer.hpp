@@ -8,6 +8,7 @@
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/transport/transport.hpp>
 
+#include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/steady_timer.hpp>
 
 #include <chrono>
@@ -82,12 +83,17 @@ class rpc_peer {
   struct pending_call;
 
   asio::awaitable<void> write_loop();
+  /// Cancels a write that outlives limits_.write_timeout. One timer for the
+  /// connection, re-armed about once per timeout rather than once per write.
+  asio::awaitable<void> watch_writes();
   struct queued_frame {
     std::string text;
     frame_context context;
   };
 
-  asio::awaitable<boost::system::error_code> write_reporting(queued_frame frame);
+  /// Writes the next frame, or on a transport that batches writes every
+  /// frame queued (bounded); failure as a value.
+  asio::awaitable<boost::system::error_code> write_next();
   void enqueue(std::string frame, frame_context context = {});
 
   message_transport& transport_;
@@ -97,6 +103,11 @@ class rpc_peer {
   asio::steady_timer queue_ready_;   // cancelled to wake the writer
   asio::steady_timer queue_space_;   // cancelled to wake blocked senders
   asio::steady_timer writer_done_;   // cancelled when the writer stops
+  asio::steady_timer watchdog_;      // the write deadline; never expires while no write runs
+  asio::cancellation_signal write_cancel_;  // bound to the writer: cancels its write
+  std::chrono::steady_clock::time_point write_deadline_ = std::chrono::steady_clock::time_point::max();
+  bool watchdog_idle_ = false;
+  bool write_stalled_ = false;
   bool writer_running_ = false;
   bool closed_ = false;
   std::int64_t next_id_ = 1;

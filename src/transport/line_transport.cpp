@@ -109,6 +109,18 @@ asio::awaitable<void> line_transport::write_frame(std::string frame) {
   co_await out_.write_all(frame);
 }
 
+asio::awaitable<void> line_transport::write_frames(std::vector<std::string> frames) {
+  std::size_t size = 0;
+  for (const auto& frame : frames) size += frame.size() + 1;
+  std::string lines;
+  lines.reserve(size);
+  for (const auto& frame : frames) {
+    lines += frame;
+    lines.push_back('\n');
+  }
+  co_await out_.write_all(lines);
+}
+
 asio::awaitable<void> line_transport::close() {
   out_.close();
   in_.close();

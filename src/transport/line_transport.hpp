@@ -45,6 +45,8 @@ class line_transport : public message_transport {
   asio::any_io_executor get_executor() override { return executor_; }
   asio::awaitable<std::optional<inbound_frame>> read_frame() override;
   asio::awaitable<void> write_frame(std::string frame) override;
+  bool batches_writes() const override { return true; }
+  asio::awaitable<void> write_frames(std::vector<std::string> frames) override;
   asio::awaitable<void> close() override;
 
  protected:

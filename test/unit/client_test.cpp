@@ -148,6 +148,47 @@ TEST(Client, GarbageFromTheServerIsAnsweredAndTheClientGoesOn) {
   });
 }
 
+// Reads through to `inner`; once `stalled`, a write never completes (until cancelled).
+class stalling_transport final : public message_transport {
+ public:
+  explicit stalling_transport(std::unique_ptr<message_transport> inner) : inner_(std::move(inner)) {}
+  asio::any_io_executor get_executor() override { return inner_->get_executor(); }
+  asio::awaitable<std::optional<inbound_frame>> read_frame() override { return inner_->read_frame(); }
+  asio::awaitable<void> write_frame(std::string frame) override {
+    if (!stalled) co_return co_await inner_->write_frame(std::move(frame));
+    asio::steady_timer never(inner_->get_executor(), std::chrono::steady_clock::time_point::max());
+    co_await never.async_wait(asio::use_awaitable);  // throws operation_aborted when cancelled
+  }
+  asio::awaitable<void> close() override { return inner_->close(); }
+  bool stalled = false;
+
+ private:
+  std::unique_ptr<message_transport> inner_;
+};
+
+TEST(Client, AWriteThatStallsEndsTheConnectionAfterTheWriteTimeout) {
+  run_test([]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    auto [client_end, server_end] = make_memory_pair(ex);
+    auto stalling = std::make_unique<stalling_transport>(std::move(client_end));
+    auto& transport = *stalling;
+    client_options options;
+    options.write_timeout = 100ms;
+    mcp::client c(ex, options);
+    auto handshake = accept_initialize(*server_end);
+    co_await (std::move(handshake) && c.connect(std::move(stalling)));
+    transport.stalled = true;
+    const auto before = std::chrono::steady_clock::now();
+    EXPECT_EQ(co_await failure_of(c.ping()), asio::error::connection_aborted);
+    const auto waited = std::chrono::steady_clock::now() - before;
+    EXPECT_GE(waited, 100ms);
+    EXPECT_LT(waited, 2s);
+    // The connection was closed, so the reader ends too.
+    for (int i = 0; i < 200 && c.state() != connection_state::disconnected; ++i) co_await sleep_for(5ms);
+    EXPECT_EQ(c.state(), connection_state::disconnected);
+  });
+}
+
 TEST(Client, CancellingTheCallerSendsCancellation) {
   run_test([]() -> asio::awaitable<void> {
     auto pair = co_await connect_pair();

@@ -33,6 +33,7 @@ using weather::forecast_args;
 
 struct probes {
   std::thread::id handler_thread;
+  std::thread::id non_blocking_thread;
 };
 
 std::shared_ptr<server> typed_server(std::shared_ptr<probes> seen) {
@@ -48,6 +49,10 @@ std::shared_ptr<server> typed_server(std::shared_ptr<probes> seen) {
                   co_return weather::sum{a.a + a.b};
                 });
   srv->add_tool("now", "No arguments", []() -> std::string { return "it is now"; });
+  srv->add_tool("quick", "Never blocks", non_blocking([seen](const add_args& a) {
+    seen->non_blocking_thread = std::this_thread::get_id();
+    return weather::sum{a.a + a.b};
+  }));
   srv->add_tool("maybe", "Fails as a value", [](const add_args& a) -> tool_result<std::string> {
     if (a.b == 0) return tool_error{"division by zero"};
     return std::to_string(a.a / a.b);
@@ -108,6 +113,18 @@ TEST(TypedTool, PlainFunctionRunsOnTheWorkerPoolWithParsedArguments) {
     EXPECT_EQ(json::parse(result.at("content").at(0).at("text").as_string()),
               result.at("structuredContent"));
     EXPECT_NE(seen->handler_thread, std::this_thread::get_id());
+  });
+}
+
+TEST(TypedTool, NonBlockingFunctionRunsInlineOnTheSessionThread) {
+  run_test([]() -> asio::awaitable<void> {
+    auto seen = std::make_shared<probes>();
+    harness h(co_await asio::this_coro::executor, typed_server(seen));
+    co_await h.initialize();
+    json::object args{{"a", 2}, {"b", 3}};
+    auto reply = co_await call_tool(h, 1, "quick", args);
+    EXPECT_EQ(reply.at("result").at("structuredContent").at("value"), 5.0);
+    EXPECT_EQ(seen->non_blocking_thread, std::this_thread::get_id());
   });
 }
 

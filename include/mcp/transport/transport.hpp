@@ -76,6 +76,17 @@ class message_transport {
     return write_frame(std::move(frame));
   }
 
+  /// True when frames may go several at once through write_frames: one
+  /// stream that needs no routing (a pipe). The engines then write whatever
+  /// has queued up in one system call instead of one per frame.
+  virtual bool batches_writes() const { return false; }
+
+  /// Writes `frames` in order as one write (see batches_writes); by default
+  /// one after the other.
+  virtual asio::awaitable<void> write_frames(std::vector<std::string> frames) {
+    for (auto& frame : frames) co_await write_frame(std::move(frame));
+  }
+
   /// Ends the connection in order (for a child process: close its stdin,
   /// then SIGTERM, then SIGKILL, each after a deadline). Idempotent; never throws.
   virtual asio::awaitable<void> close() = 0;

@@ -236,6 +236,10 @@ asio::awaitable<void> http_server::impl::accept_loop() {
       socket.close(ignored);
       continue;
     }
+    // An SSE answer goes out in several small writes (head, events, last
+    // chunk); with Nagle's algorithm each would wait for the client's delayed ACK.
+    boost::system::error_code ignored;
+    socket.set_option(asio::ip::tcp::no_delay(true), ignored);
     asio::co_spawn(executor, serve_connection(std::move(socket)), asio::detached);
   }
 }
