@@ -1,12 +1,18 @@
 #include "random.hpp"
 
 #include <cerrno>
+#include <cstdint>
+#include <random>
 #include <system_error>
 #include <vector>
 
 #include <sys/random.h>
 
 namespace mcp::detail {
+
+namespace {
+constexpr char digits[] = "0123456789abcdef";
+}  // namespace
 
 std::string random_hex(std::size_t bytes) {
   std::vector<unsigned char> raw(bytes);
@@ -18,12 +24,22 @@ std::string random_hex(std::size_t bytes) {
       throw std::system_error(errno, std::generic_category(), "getrandom");
     }
   }
-  static constexpr char digits[] = "0123456789abcdef";
   std::string text;
   text.reserve(bytes * 2);
   for (const auto b : raw) {
     text += digits[b >> 4];
     text += digits[b & 15];
+  }
+  return text;
+}
+
+std::string unique_hex() {
+  thread_local std::mt19937_64 generator(std::stoull(random_hex(8), nullptr, 16));
+  auto value = generator();
+  std::string text(12, '0');
+  for (auto& digit : text) {
+    digit = digits[value & 15];
+    value >>= 4;
   }
   return text;
 }

@@ -1,5 +1,6 @@
 #pragma once
-// Unpredictable identifiers (session ids, stream ids) from the kernel's CSPRNG.
+// Identifiers: unpredictable ones (session ids) from the kernel's CSPRNG, and
+// merely unique ones (stream ids) from a generator it seeds.
 
 #include <cstddef>
 #include <string>
@@ -9,5 +10,10 @@ namespace mcp::detail {
 /// `bytes` random bytes from getrandom(2), as lower-case hex (visible ASCII,
 /// as the spec asks of Mcp-Session-Id).
 std::string random_hex(std::size_t bytes);
+
+/// 12 lower-case hex digits, unique with high probability but not secret:
+/// from a generator seeded once per thread by random_hex, so that ids made
+/// on every request cost no system call.
+std::string unique_hex();
 
 }  // namespace mcp::detail

@@ -130,16 +130,23 @@ frame_item classify(const json::value& value) {
   return classify_reply(*obj, id);
 }
 
-parsed_frame parse_frame(std::string_view text) {
-  boost::system::error_code ec;
+json::value parse_json(std::string_view text, boost::system::error_code& ec) {
   json::parse_options options;
   options.max_depth = max_json_depth;
-  const json::value value = json::parse(text, ec, {}, options);
+  return json::parse(text, ec, {}, options);
+}
+
+parsed_frame parse_frame(std::string_view text) {
+  boost::system::error_code ec;
+  const json::value value = parse_json(text, ec);
+  if (!ec) return classify_frame(value);
   parsed_frame frame;
-  if (ec) {
-    frame.items.push_back(invalid({}, errc::parse_error, "Parse error: " + ec.message()));
-    return frame;
-  }
+  frame.items.push_back(invalid({}, errc::parse_error, "Parse error: " + ec.message()));
+  return frame;
+}
+
+parsed_frame classify_frame(const json::value& value) {
+  parsed_frame frame;
   const auto* batch = value.if_array();
   if (!batch) {
     frame.items.push_back(classify(value));

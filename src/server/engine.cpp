@@ -167,7 +167,7 @@ asio::awaitable<void> server_engine::run() {
         co_await peer_.send(std::move(reply));
         continue;
       }
-      auto parsed = parse_frame(frame->text);
+      auto parsed = frame->parsed ? classify_frame(*frame->parsed) : parse_frame(frame->text);
       co_await handle_frame(std::move(parsed));
     }
   } catch (const std::exception& e) {

@@ -4,6 +4,7 @@
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
+#include <boost/json/value.hpp>
 
 #include <cstddef>
 #include <map>
@@ -22,6 +23,9 @@ struct inbound_frame {
   /// The frame exceeded the transport's size bound and was discarded;
   /// `text` is empty. The engine answers it and reads on.
   bool oversized = false;
+  /// `text` as JSON, when the transport had to parse it already (HTTP looks
+  /// into a POST body to answer it): the engine then does not parse it again.
+  std::optional<boost::json::value> parsed = {};
 };
 
 /// Which inbound requests an outgoing frame belongs to, for transports with

@@ -58,6 +58,10 @@ class stream_io final : public connection_io {
   }
 
   asio::awaitable<bool> wait_closed() override {
+    // Waiting for readability first spares the read that would be tried at
+    // once, and fail, on every call (this runs beside every answer).
+    auto [waited] = co_await tcp().socket().async_wait(asio::ip::tcp::socket::wait_read, as_tuple_awaitable);
+    if (waited) co_return false;
     bool consumed = false;
     char scratch[256];
     for (;;) {

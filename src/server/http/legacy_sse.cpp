@@ -68,12 +68,12 @@ asio::awaitable<bool> http_server::impl::handle_legacy_post(connection_io& io, h
     co_return co_await reply_error(io, req, http::status::unsupported_media_type, errc::invalid_request,
                                    "Unsupported Media Type: Content-Type must be application/json");
   boost::system::error_code ec;
-  json::parse(req.body(), ec);
+  auto body = parse_json(req.body(), ec);
   if (ec)
     co_return co_await reply_error(io, req, http::status::bad_request, errc::parse_error,
                                    "Parse error: " + ec.message());
   it->second.last_activity = std::chrono::steady_clock::now();
-  it->second.transport->deliver(std::move(req.body()));
+  it->second.transport->deliver(std::move(req.body()), std::move(body));
   co_return co_await reply(io, req, http::status::accepted, "Accepted", "text/plain", {});
 }
 

@@ -92,9 +92,10 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
 
   // streamable.cpp
   asio::awaitable<bool> handle_post(connection_io& io, http_request& req);
-  asio::awaitable<bool> handle_stateless_post(connection_io& io, http_request& req,
+  asio::awaitable<bool> handle_stateless_post(connection_io& io, http_request& req, json::value body,
                                               const detail::body_summary& summary);
-  asio::awaitable<bool> answer_post(connection_io& io, http_request& req,
+  /// `body` is the request's body as JSON.
+  asio::awaitable<bool> answer_post(connection_io& io, http_request& req, json::value body,
                                     std::shared_ptr<http_session_transport> session,
                                     const std::vector<std::string>& request_ids,
                                     std::string session_header);

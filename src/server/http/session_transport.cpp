@@ -30,14 +30,17 @@ bool http_session_transport::primes_streams() const noexcept {
   return !legacy_ && version_ >= protocol_version::v2025_11_25;
 }
 
-void http_session_transport::deliver(std::string frame) {
-  inbound_.push_back(std::move(frame));
+void http_session_transport::deliver(std::string frame, boost::json::value parsed) {
+  inbound_frame body;
+  body.text = std::move(frame);
+  body.parsed = std::move(parsed);
+  inbound_.push_back(std::move(body));
   inbound_ready_.cancel();
 }
 
 std::shared_ptr<message_stream> http_session_transport::open_stream(
     const std::vector<std::string>& request_ids, bool json_only) {
-  auto stream = std::make_shared<message_stream>(executor_, random_hex(6));
+  auto stream = std::make_shared<message_stream>(executor_, unique_hex());
   stream->json_only = json_only;
   stream->attached = true;
   for (const auto& id : request_ids) {
@@ -58,7 +61,7 @@ void http_session_transport::make_resumable(message_stream& stream) {
 std::shared_ptr<message_stream> http_session_transport::open_standalone() {
   if (standalone_ && standalone_->attached && !standalone_->done) return nullptr;
   if (standalone_) by_id_.erase(standalone_->id());
-  standalone_ = std::make_shared<message_stream>(executor_, random_hex(6));
+  standalone_ = std::make_shared<message_stream>(executor_, unique_hex());
   standalone_->resumable = !legacy_;
   standalone_->attached = true;
   by_id_[standalone_->id()] = standalone_;
@@ -110,9 +113,9 @@ asio::awaitable<std::optional<inbound_frame>> http_session_transport::read_frame
     if (input_ended_) co_return std::nullopt;
     co_await inbound_ready_.async_wait(asio::as_tuple(asio::use_awaitable));
   }
-  std::string text = std::move(inbound_.front());
+  auto frame = std::move(inbound_.front());
   inbound_.pop_front();
-  co_return inbound_frame{std::move(text), false};
+  co_return frame;
 }
 
 void http_session_transport::end_input() {

@@ -77,8 +77,8 @@ class http_session_transport final : public message_transport {
   /// Legacy HTTP+SSE: every frame goes to the standalone stream, without event ids.
   void set_legacy() noexcept { legacy_ = true; }
 
-  /// A frame from a POST body for the engine.
-  void deliver(std::string frame);
+  /// A POST body for the engine, with its JSON (parsed to answer the POST).
+  void deliver(std::string frame, boost::json::value parsed);
   /// The stream that will carry the answers to `request_ids` (JSON texts).
   std::shared_ptr<message_stream> open_stream(const std::vector<std::string>& request_ids,
                                               bool json_only);
@@ -123,7 +123,7 @@ class http_session_transport final : public message_transport {
   std::shared_ptr<event_store> events_;
   protocol_version version_ = default_http_version;
   bool legacy_ = false;
-  std::deque<std::string> inbound_;
+  std::deque<inbound_frame> inbound_;
   asio::steady_timer inbound_ready_;
   std::map<std::string, std::shared_ptr<message_stream>> by_request_;  // streams owing answers
   std::map<std::string, std::shared_ptr<message_stream>> by_id_;       // every live stream

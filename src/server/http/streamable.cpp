@@ -57,12 +57,12 @@ asio::awaitable<bool> http_server::impl::handle_post(connection_io& io, http_req
     co_return co_await reply_error(io, req, http::status::unsupported_media_type, errc::invalid_request,
                                    "Unsupported Media Type: Content-Type must be application/json");
   boost::system::error_code ec;
-  const auto body = json::parse(req.body(), ec);
+  auto body = parse_json(req.body(), ec);
   if (ec)
     co_return co_await reply_error(io, req, http::status::bad_request, errc::parse_error,
                                    "Parse error: " + ec.message());
   const auto summary = detail::summarize(body);
-  if (options.stateless) co_return co_await handle_stateless_post(io, req, summary);
+  if (options.stateless) co_return co_await handle_stateless_post(io, req, std::move(body), summary);
 
   std::shared_ptr<http_session_transport> session;
   const auto session_header = req["Mcp-Session-Id"];
@@ -84,10 +84,12 @@ asio::awaitable<bool> http_server::impl::handle_post(connection_io& io, http_req
     co_return co_await reply_error(io, req, http::status::too_many_requests, errc::invalid_request,
                                    "Too Many Requests: this session has too many open streams");
   std::string new_session_header = summary.initialize ? session->id() : std::string();
-  co_return co_await answer_post(io, req, session, summary.request_ids, std::move(new_session_header));
+  co_return co_await answer_post(io, req, std::move(body), session, summary.request_ids,
+                                 std::move(new_session_header));
 }
 
 asio::awaitable<bool> http_server::impl::handle_stateless_post(connection_io& io, http_request& req,
+                                                               json::value body,
                                                                const detail::body_summary& summary) {
   // Notifications and responses have no session to reach: accepted, and done.
   if (summary.request_ids.empty()) co_return co_await reply_status(io, req, http::status::accepted);
@@ -105,7 +107,9 @@ asio::awaitable<bool> http_server::impl::handle_stateless_post(connection_io& io
   bool keep = false;
   std::exception_ptr failure;
   try {
-    keep = co_await answer_post(io, req, session, summary.request_ids, {});
+    std::string no_session_header;
+    keep = co_await answer_post(io, req, std::move(body), session, summary.request_ids,
+                                std::move(no_session_header));
   } catch (...) {
     failure = std::current_exception();
   }
@@ -114,16 +118,16 @@ asio::awaitable<bool> http_server::impl::handle_stateless_post(connection_io& io
   co_return keep;
 }
 
-asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, http_request& req,
+asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, http_request& req, json::value body,
                                                      std::shared_ptr<http_session_transport> session,
                                                      const std::vector<std::string>& request_ids,
                                                      std::string session_header) {
   if (request_ids.empty()) {  // notifications and responses only
-    session->deliver(std::move(req.body()));
+    session->deliver(std::move(req.body()), std::move(body));
     co_return co_await reply_status(io, req, http::status::accepted);
   }
   auto answers = session->open_stream(request_ids, options.json_only);
-  session->deliver(std::move(req.body()));
+  session->deliver(std::move(req.body()), std::move(body));
   // JSON when the answer comes first and alone; an SSE stream as soon as the
   // handler sends anything else on the way (progress, logs, requests), or
   // lets the connection go, or when the client prefers a stream.
@@ -138,12 +142,16 @@ asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, http_req
   }
   const bool single_answer = answers->done && answers->pending.size() <= 1;
   if (answers->json_only || (single_answer && !answers->release_requested)) {
-    using namespace asio::experimental::awaitable_operators;
-    auto outcome = co_await (stream_done(*answers) || io.wait_closed());
+    bool client_gone = false;
+    if (!answers->done) {
+      using namespace asio::experimental::awaitable_operators;
+      auto outcome = co_await (stream_done(*answers) || io.wait_closed());
+      client_gone = outcome.index() == 1;
+    }
     std::optional<std::string> answer;
     if (!answers->pending.empty()) answer = std::move(answers->pending.front().data);
     session->detach(*answers);
-    if (outcome.index() == 1) co_return false;
+    if (client_gone) co_return false;
     if (!answer) {
       if (session->closed())
         co_return co_await reply_error(io, req, http::status::not_found, errc::invalid_request,
