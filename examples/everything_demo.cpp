@@ -29,22 +29,6 @@ constexpr const char* png =
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 constexpr const char* wav = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=";
 
-struct echo_args {
-  std::string text;
-};
-BOOST_DESCRIBE_STRUCT(echo_args, (), (text))
-
-struct add_args {
-  double a = 0;
-  double b = 0;
-};
-BOOST_DESCRIBE_STRUCT(add_args, (), (a, b))
-
-struct sum_result {
-  double sum = 0;
-};
-BOOST_DESCRIBE_STRUCT(sum_result, (), (sum))
-
 struct long_task_args {
   int steps = 5;
   int step_ms = 100;

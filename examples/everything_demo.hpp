@@ -4,7 +4,28 @@
 
 #include <mcp/server/server.hpp>
 
+#include <boost/describe/class.hpp>
+
+#include <string>
+
 namespace demo {
+
+/// The arguments and result of the tools echo and add (also measured by bench/micro).
+struct echo_args {
+  std::string text;
+};
+BOOST_DESCRIBE_STRUCT(echo_args, (), (text))
+
+struct add_args {
+  double a = 0;
+  double b = 0;
+};
+BOOST_DESCRIBE_STRUCT(add_args, (), (a, b))
+
+struct sum_result {
+  double sum = 0;
+};
+BOOST_DESCRIBE_STRUCT(sum_result, (), (sum))
 
 /// The demo's name and version: everything-server 1.0.0.
 mcp::implementation info();

@@ -6,26 +6,14 @@
 #include <mcp/json/validate.hpp>
 
 #include <benchmark/benchmark.h>
-#include <boost/describe/class.hpp>
+
+#include "everything_demo.hpp"
 
 namespace {
 
-// The argument and result structs of everything-server's echo and add.
-struct echo_args {
-  std::string text;
-};
-BOOST_DESCRIBE_STRUCT(echo_args, (), (text))
-
-struct add_args {
-  double a = 0;
-  double b = 0;
-};
-BOOST_DESCRIBE_STRUCT(add_args, (), (a, b))
-
-struct sum_result {
-  double sum = 0;
-};
-BOOST_DESCRIBE_STRUCT(sum_result, (), (sum))
+using demo::add_args;
+using demo::echo_args;
+using demo::sum_result;
 
 template <class Schema>
 void validate(benchmark::State& state, const mcp::json::value& instance) {
