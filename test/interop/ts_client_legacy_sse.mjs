@@ -46,6 +46,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import {
     REQUEST_TIMEOUT_MS,
+    killGroup,
     ok,
     notOk,
     check,
@@ -87,20 +88,9 @@ const { command: serverCommand, args: serverArgs } = startHarness({
 // path (finish() of lib.mjs ends in process.exit, which runs 'exit').
 const srv = { child: undefined, url: undefined, stderr: '', extraStdout: '', exitInfo: undefined };
 
-function killGroup(signal) {
-    const child = srv.child;
-    if (!child || child.pid === undefined) return;
-    try {
-        process.kill(-child.pid, signal);
-    } catch {
-        try {
-            child.kill(signal);
-        } catch {
-            /* already gone */
-        }
-    }
-}
-process.on('exit', () => killGroup('SIGKILL'));
+// The whole group of the server, with lib.mjs's killGroup.
+const killServer = (signal) => killGroup(srv.child, signal);
+process.on('exit', () => killServer('SIGKILL'));
 process.on('SIGHUP', () => {
     notOk('interrupted by SIGHUP');
     finish();
@@ -127,7 +117,7 @@ function startServer() {
             settled = true;
             clearTimeout(timer);
             if (err) {
-                killGroup('SIGKILL');
+                killServer('SIGKILL');
                 reject(new Error(`${err}${srv.stderr.trim() ? `\nserver stderr:\n${srv.stderr.trimEnd()}` : ''}`));
             } else resolve(url);
         };
@@ -162,10 +152,10 @@ async function stopServer(tag) {
     check(serverAlive(), `${tag} server still running after all sessions`, () => `exit ${srv.exitInfo}`);
     if (serverAlive()) {
         const exited = new Promise(resolve => srv.child.once('exit', resolve));
-        killGroup('SIGTERM');
+        killServer('SIGTERM');
         const ended = await Promise.race([exited.then(() => true), sleep(STOP_MS).then(() => false)]);
         check(ended, `${tag} server ended within ${STOP_MS / 1000} s of SIGTERM`);
-        if (!ended) killGroup('SIGKILL');
+        if (!ended) killServer('SIGKILL');
     }
     check(srv.extraStdout === '', `${tag} server printed nothing on stdout after its URL line`, () => `got ${short(srv.extraStdout)}`);
 }
