@@ -40,6 +40,7 @@ rpc_peer::~rpc_peer() = default;
 
 void rpc_peer::start(std::shared_ptr<void> keep_alive) {
   writer_running_ = true;
+  watchdog_running_ = true;
   asio::co_spawn(transport_.get_executor(), write_loop(),
                  asio::bind_cancellation_slot(write_cancel_.slot(), [keep_alive](std::exception_ptr) {}));
   asio::co_spawn(transport_.get_executor(), watch_writes(), [keep_alive](std::exception_ptr) {});
@@ -114,6 +115,8 @@ asio::awaitable<void> rpc_peer::watch_writes() {
     watchdog_.expires_at(deadline);
     co_await watchdog_.async_wait(as_tuple_awaitable);
   }
+  watchdog_running_ = false;
+  writer_done_.cancel();
 }
 
 asio::awaitable<boost::system::error_code> rpc_peer::write_next() {
@@ -147,7 +150,7 @@ asio::awaitable<boost::system::error_code> rpc_peer::write_next() {
 }
 
 asio::awaitable<void> rpc_peer::drained() {
-  while (writer_running_) co_await writer_done_.async_wait(as_tuple_awaitable);
+  while (writer_running_ || watchdog_running_) co_await writer_done_.async_wait(as_tuple_awaitable);
 }
 
 void rpc_peer::shutdown() {

@@ -74,7 +74,8 @@ class rpc_peer {
   /// already queued (bounded by the write timeout).
   void shutdown();
 
-  /// Waits until the writer has flushed the queue and stopped.
+  /// Waits until the writer has flushed the queue and stopped, and its
+  /// watchdog with it: after that the peer may be destroyed.
   asio::awaitable<void> drained();
 
   bool closed() const noexcept { return closed_; }
@@ -109,6 +110,7 @@ class rpc_peer {
   bool watchdog_idle_ = false;
   bool write_stalled_ = false;
   bool writer_running_ = false;
+  bool watchdog_running_ = false;
   bool closed_ = false;
   std::int64_t next_id_ = 1;
   std::unordered_map<request_id, std::shared_ptr<pending_call>> pending_;
