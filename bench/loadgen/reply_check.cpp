@@ -65,6 +65,21 @@ std::optional<std::string> check_fixed_result(const json::object& message) {
   return std::nullopt;
 }
 
+// Parses the reply `text` to request `id` and checks it: a ceiling's reply
+// whole, an MCP reply's envelope here and its result with `check_result`.
+template <class CheckResult>
+std::optional<std::string> check_reply(std::string_view text, std::int64_t id, peer_kind peer,
+                                       CheckResult check_result) {
+  std::string problem;
+  auto message = parse_message(text, problem);
+  if (!message) return problem;
+  if (peer == peer_kind::echo) return check_echoed_request(*message, id);
+  if (peer == peer_kind::fixed) return check_fixed_result(*message);
+  const json::object* result = result_of(*message, id, problem);
+  if (!result) return problem;
+  return check_result(*result, *message);
+}
+
 }  // namespace
 
 peer_kind parse_peer_kind(std::string_view name) {
@@ -86,36 +101,26 @@ std::optional<std::int64_t> peek_id(std::string_view text) {
 }
 
 std::optional<std::string> check_initialize_reply(std::string_view text, std::int64_t id, peer_kind peer) {
-  std::string problem;
-  auto message = parse_message(text, problem);
-  if (!message) return problem;
-  if (peer == peer_kind::echo) return check_echoed_request(*message, id);
-  if (peer == peer_kind::fixed) return check_fixed_result(*message);
-  const json::object* result = result_of(*message, id, problem);
-  if (!result) return problem;
-  const json::value* version = result->if_contains("protocolVersion");
-  if (!version || !version->is_string() || !result->contains("serverInfo"))
-    return "not an initialize result: " + json::serialize(*message);
-  return std::nullopt;
+  return check_reply(text, id, peer, [](const json::object& result, const json::object& message) -> std::optional<std::string> {
+    const json::value* version = result.if_contains("protocolVersion");
+    if (!version || !version->is_string() || !result.contains("serverInfo"))
+      return "not an initialize result: " + json::serialize(message);
+    return std::nullopt;
+  });
 }
 
 std::optional<std::string> check_echo_reply(std::string_view text, std::int64_t id, peer_kind peer) {
-  std::string problem;
-  auto message = parse_message(text, problem);
-  if (!message) return problem;
-  if (peer == peer_kind::echo) return check_echoed_request(*message, id);
-  if (peer == peer_kind::fixed) return check_fixed_result(*message);
-  const json::object* result = result_of(*message, id, problem);
-  if (!result) return problem;
-  const json::value* is_error = result->if_contains("isError");
-  if (is_error && is_error->is_bool() && is_error->get_bool()) return "tool error: " + json::serialize(*message);
-  const json::value* content = result->if_contains("content");
-  const json::array* items = content ? content->if_array() : nullptr;
-  const json::object* first = items && !items->empty() ? items->front().if_object() : nullptr;
-  if (!first || !is_string(first->if_contains("type"), "text") ||
-      !is_string(first->if_contains("text"), echo_text(id)))
-    return "wrong echo result: " + json::serialize(*message);
-  return std::nullopt;
+  return check_reply(text, id, peer, [id](const json::object& result, const json::object& message) -> std::optional<std::string> {
+    const json::value* is_error = result.if_contains("isError");
+    if (is_error && is_error->is_bool() && is_error->get_bool()) return "tool error: " + json::serialize(message);
+    const json::value* content = result.if_contains("content");
+    const json::array* items = content ? content->if_array() : nullptr;
+    const json::object* first = items && !items->empty() ? items->front().if_object() : nullptr;
+    if (!first || !is_string(first->if_contains("type"), "text") ||
+        !is_string(first->if_contains("text"), echo_text(id)))
+      return "wrong echo result: " + json::serialize(message);
+    return std::nullopt;
+  });
 }
 
 }  // namespace loadgen
