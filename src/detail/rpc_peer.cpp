@@ -27,7 +27,7 @@ struct rpc_peer::pending_call {
 };
 
 rpc_peer::rpc_peer(message_transport& transport, peer_limits limits)
-    : transport_(transport), limits_(limits), queue_ready_(transport.get_executor()),
+    : transport_(transport), limits_(limits), direct_(transport.writes_at_once()), queue_ready_(transport.get_executor()),
       queue_space_(transport.get_executor()), writer_done_(transport.get_executor()),
       watchdog_(transport.get_executor()) {
   // These timers are used as events: they never expire, cancel() wakes the waiters.
@@ -39,6 +39,7 @@ rpc_peer::rpc_peer(message_transport& transport, peer_limits limits)
 rpc_peer::~rpc_peer() = default;
 
 void rpc_peer::start(std::shared_ptr<void> keep_alive) {
+  if (direct_) return;  // nothing to queue: no writer, no watchdog
   writer_running_ = true;
   watchdog_running_ = true;
   asio::co_spawn(transport_.get_executor(), write_loop(),
@@ -47,6 +48,10 @@ void rpc_peer::start(std::shared_ptr<void> keep_alive) {
 }
 
 void rpc_peer::enqueue(std::string frame, frame_context context) {
+  if (direct_) {
+    transport_.write_now(std::move(frame), std::move(context));
+    return;
+  }
   queued_bytes_ += frame.size();
   queue_.push_back({std::move(frame), std::move(context)});
   queue_ready_.cancel();
@@ -60,7 +65,7 @@ asio::awaitable<void> rpc_peer::send(std::string frame) {
 asio::awaitable<void> rpc_peer::send(std::string frame, frame_context context) {
   for (;;) {
     if (closed_) throw boost::system::system_error(asio::error::connection_aborted);
-    if (queue_.empty() || queued_bytes_ + frame.size() <= limits_.max_queued_bytes) {
+    if (direct_ || queue_.empty() || queued_bytes_ + frame.size() <= limits_.max_queued_bytes) {
       enqueue(std::move(frame), std::move(context));
       co_return;
     }

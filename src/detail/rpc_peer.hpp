@@ -3,7 +3,9 @@
 // the client: a bounded write queue drained by one writer (so replies and
 // notifications never interleave on the stream), and the table of requests we
 // sent that still await a response (correlation, timeouts that send
-// `notifications/cancelled`, progress that extends the deadline).
+// `notifications/cancelled`, progress that extends the deadline). On a
+// transport that writes at once (message_transport::writes_at_once) frames
+// skip the queue, and there is no writer.
 
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/transport/transport.hpp>
@@ -99,6 +101,7 @@ class rpc_peer {
 
   message_transport& transport_;
   peer_limits limits_;
+  const bool direct_;  // the transport writes at once: no queue, no writer
   std::deque<queued_frame> queue_;
   std::size_t queued_bytes_ = 0;
   asio::steady_timer queue_ready_;   // cancelled to wake the writer

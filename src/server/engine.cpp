@@ -1,12 +1,12 @@
-// The server engine: reads frames from a transport, enforces the lifecycle,
-// runs requests concurrently with per-request cancellation, and writes the
-// replies. One engine serves one connection.
+// The server engine (engine.hpp), and serve(): the engine with a read loop,
+// for transports that are one stream of frames.
 
 #include <mcp/log.hpp>
 #include <mcp/server/serve.hpp>
 
+#include "engine.hpp"
+
 #include "../detail/random.hpp"
-#include "../detail/rpc_peer.hpp"
 
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
@@ -23,19 +23,13 @@
 #include <unordered_map>
 
 namespace mcp {
+namespace detail {
 
 namespace {
 
 constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 // Requests still running after they were cancelled get this long to unwind.
 constexpr std::chrono::milliseconds cancel_grace{1000};
-
-// The transport's own session id (Mcp-Session-Id) when it has one, so that
-// logs and handlers name the session the client knows.
-std::string session_id_of(const message_transport& transport) {
-  auto id = transport.metadata().session_id;
-  return id.empty() ? detail::random_hex(16) : id;
-}
 
 // The routing context of a reply: the ids it answers.
 frame_context answering(std::span<const message> replies) {
@@ -49,103 +43,65 @@ frame_context answering(std::span<const message> replies) {
   return context;
 }
 
-
 }  // namespace
 
-class server_engine {
- public:
-  server_engine(server_behaviour& behaviour, message_transport& transport,
-                const server_options& options)
-      : behaviour_(behaviour), transport_(transport), options_(options),
-        peer_(transport, {options.max_queued_bytes, options.write_timeout}),
-        link_(std::make_shared<link>(this)),
-        session_(std::make_shared<session>(session_id_of(transport), transport.get_executor())),
-        in_flight_changed_(transport.get_executor()) {
-    in_flight_changed_.expires_at(std::chrono::steady_clock::time_point::max());
-    session_->link_ = link_;
-    session_->transport_ = transport.metadata();
+// How a session reaches its connection; outlives the engine, and turns into
+// a no-op once the engine is gone.
+struct server_engine::link final : connection_link {
+  explicit link(server_engine* e) : engine(e), executor(e->transport_.get_executor()) {}
+
+  asio::awaitable<void> send_notification(notification n, std::string related) override {
+    if (!engine) throw boost::system::system_error(asio::error::connection_aborted);
+    std::string frame = serialize(n);
+    frame_context context;
+    context.related = std::move(related);
+    co_await engine->peer_.send(std::move(frame), std::move(context));
   }
 
-  // Runs on the connection's executor, like everything that touches the engine.
-  ~server_engine() { link_->engine = nullptr; }
+  void post_notification(notification n) override;
 
-  asio::awaitable<void> run();
+  asio::awaitable<json::object> send_request(std::string method, json::object params,
+                                             std::chrono::milliseconds timeout,
+                                             std::string related) override {
+    if (!engine) throw boost::system::system_error(asio::error::connection_aborted);
+    call_settings settings{.timeout = timeout};
+    co_return co_await engine->peer_.call(std::move(method), std::move(params),
+                                          std::move(settings), std::move(related));
+  }
 
- private:
-  // How a session reaches its connection; outlives the engine, and turns
-  // into a no-op once the engine is gone.
-  struct link final : detail::connection_link {
-    explicit link(server_engine* e) : engine(e), executor(e->transport_.get_executor()) {}
+  void close_stream(const std::string& related) override {
+    if (engine) engine->transport_.close_stream(related);
+  }
 
-    asio::awaitable<void> send_notification(notification n, std::string related) override {
-      if (!engine) throw boost::system::system_error(asio::error::connection_aborted);
-      std::string frame = serialize(n);
-      frame_context context;
-      context.related = std::move(related);
-      co_await engine->peer_.send(std::move(frame), std::move(context));
-    }
-
-    void post_notification(notification n) override;
-
-    asio::awaitable<json::object> send_request(std::string method, json::object params,
-                                               std::chrono::milliseconds timeout,
-                                               std::string related) override {
-      if (!engine) throw boost::system::system_error(asio::error::connection_aborted);
-      detail::call_settings settings{.timeout = timeout};
-      co_return co_await engine->peer_.call(std::move(method), std::move(params),
-                                            std::move(settings), std::move(related));
-    }
-
-    void close_stream(const std::string& related) override {
-      if (engine) engine->transport_.close_stream(related);
-    }
-
-    server_engine* engine;
-    asio::any_io_executor executor;
-  };
-
-  asio::awaitable<void> send_in_background(notification n);
-
-  struct in_flight {
-    asio::cancellation_signal signal;
-    bool cancelled = false;
-  };
-
-  // The replies of one batch, sent as one array once its last request is done.
-  // `outstanding` counts running requests plus one hold by the dispatcher.
-  struct batch_replies {
-    std::vector<message> replies;
-    std::size_t outstanding = 1;
-  };
-  using batch_ptr = std::shared_ptr<batch_replies>;
-
-  asio::awaitable<void> handle_frame(parsed_frame frame);
-  asio::awaitable<void> handle_item(frame_item item, const batch_ptr& batch);
-  asio::awaitable<void> handle_request(request req, const batch_ptr& batch);
-  asio::awaitable<void> handle_notification(notification n);
-  asio::awaitable<void> run_request(request req, std::shared_ptr<in_flight> entry, batch_ptr batch);
-  asio::awaitable<void> answer(message m, const batch_ptr& batch);
-  asio::awaitable<void> release(const batch_ptr& batch);
-  json::object initialize(const request& req);
-  // Waits up to `limit` for the running requests (and background sends) to
-  // end; `until_stopped`: or until the engine is stopped from outside.
-  asio::awaitable<void> wait_for_requests(std::chrono::milliseconds limit, bool until_stopped);
-  void cancel(const request_id& id);
-  void cancel_all();
-
-  server_behaviour& behaviour_;
-  message_transport& transport_;
-  server_options options_;
-  detail::rpc_peer peer_;
-  legacy_lifecycle lifecycle_;
-  std::shared_ptr<link> link_;
-  std::shared_ptr<session> session_;
-  std::size_t background_sends_ = 0;  // posted notifications still being sent
-  std::unordered_map<request_id, std::shared_ptr<in_flight>> in_flight_;
-  asio::steady_timer in_flight_changed_;  // an event: cancel() wakes the waiters
+  server_engine* engine;
+  asio::any_io_executor executor;
 };
 
-asio::awaitable<void> server_engine::run() {
+// The session of a connection, named after the transport's own session id
+// (Mcp-Session-Id) when it has one, so that logs and handlers name the
+// session the client knows.
+std::shared_ptr<session> server_engine::make_session(message_transport& transport) {
+  auto metadata = transport.metadata();
+  auto id = metadata.session_id.empty() ? random_hex(16) : metadata.session_id;
+  auto made = std::make_shared<session>(std::move(id), transport.get_executor());
+  made->transport_ = std::move(metadata);
+  return made;
+}
+
+server_engine::server_engine(server_behaviour& behaviour, message_transport& transport,
+                             const server_options& options)
+    : behaviour_(behaviour), transport_(transport), options_(options),
+      peer_(transport, {options.max_queued_bytes, options.write_timeout}),
+      link_(std::make_shared<link>(this)),
+      session_(make_session(transport)),
+      in_flight_changed_(transport.get_executor()) {
+  in_flight_changed_.expires_at(std::chrono::steady_clock::time_point::max());
+  session_->link_ = link_;
+}
+
+server_engine::~server_engine() { link_->engine = nullptr; }
+
+void server_engine::start() {
   peer_.start();
   if (options_.assume_initialized) {
     session_->version_ = options_.assume_initialized->version;
@@ -154,36 +110,31 @@ asio::awaitable<void> server_engine::run() {
     lifecycle_.assume_initialized();
     behaviour_.init(*session_);
   }
-  bool input_failed = false;  // not an orderly end of input: nothing will take late replies
-  try {
-    for (;;) {
-      while (in_flight_.size() >= options_.max_requests_in_flight)
-        co_await in_flight_changed_.async_wait(as_tuple_awaitable);
-      auto frame = co_await transport_.read_frame();
-      if (!frame) break;
-      if (frame->oversized) {
-        std::string reply = serialize(
-            make_error({}, errc::invalid_request, "Invalid Request: message exceeds the size limit"));
-        co_await peer_.send(std::move(reply));
-        continue;
-      }
-      auto parsed = frame->parsed ? classify_frame(*frame->parsed) : parse_frame(frame->text);
-      co_await handle_frame(std::move(parsed));
-    }
-  } catch (const std::exception& e) {
-    input_failed = true;
-    sdk_log(log_level::debug, std::string("connection read ended: ") + e.what());
+}
+
+asio::awaitable<void> server_engine::accept(inbound_frame frame) {
+  if (frame.oversized) {
+    std::string reply = serialize(
+        make_error({}, errc::invalid_request, "Invalid Request: message exceeds the size limit"));
+    co_await peer_.send(std::move(reply));
+    co_return;
   }
-  // Stopped from outside, or the client ended its input: let running requests
-  // finish (their replies still go out), then cancel what is left.
-  const bool stopping =
-      (co_await asio::this_coro::cancellation_state).cancelled() != asio::cancellation_type::none;
-  co_await asio::this_coro::reset_cancellation_state();
-  // From here on a stop must not throw out of run(): the requests still
+  auto parsed = frame.parsed ? classify_frame(*frame.parsed) : parse_frame(frame.text);
+  co_await handle_frame(std::move(parsed));
+}
+
+asio::awaitable<void> server_engine::wait_for_room() {
+  while (saturated() && !finishing_) co_await in_flight_changed_.async_wait(as_tuple_awaitable);
+}
+
+asio::awaitable<void> server_engine::finish(bool drain) {
+  finishing_ = true;
+  in_flight_changed_.cancel();  // frees wait_for_room()
+  // From here on a stop must not throw out of finish(): the requests still
   // running use this engine, so it ends only after cancelling them. A stop
   // during the drain cuts the drain short instead.
   co_await asio::this_coro::throw_if_cancelled(false);
-  if (!stopping && !input_failed) co_await wait_for_requests(options_.drain_timeout, true);
+  if (drain) co_await wait_for_requests(options_.drain_timeout, true);
   cancel_all();
   co_await wait_for_requests(cancel_grace, false);
   // A handler that ignores cancellation (a blocking function, say) still runs
@@ -414,6 +365,8 @@ asio::awaitable<void> server_engine::wait_for_requests(std::chrono::milliseconds
   }
 }
 
+}  // namespace detail
+
 asio::awaitable<void> serve(server_behaviour& behaviour, message_transport& transport) {
   server_options defaults;
   co_await serve(behaviour, transport, std::move(defaults));
@@ -421,8 +374,26 @@ asio::awaitable<void> serve(server_behaviour& behaviour, message_transport& tran
 
 asio::awaitable<void> serve(server_behaviour& behaviour, message_transport& transport,
                             server_options options) {
-  server_engine engine(behaviour, transport, options);
-  co_await engine.run();
+  detail::server_engine engine(behaviour, transport, options);
+  engine.start();
+  bool input_failed = false;  // not an orderly end of input: nothing will take late replies
+  try {
+    for (;;) {
+      co_await engine.wait_for_room();
+      auto frame = co_await transport.read_frame();
+      if (!frame) break;
+      co_await engine.accept(std::move(*frame));
+    }
+  } catch (const std::exception& e) {
+    input_failed = true;
+    sdk_log(log_level::debug, std::string("connection read ended: ") + e.what());
+  }
+  // Stopped from outside, or the client ended its input: let running requests
+  // finish (their replies still go out), then cancel what is left.
+  const bool stopping =
+      (co_await asio::this_coro::cancellation_state).cancelled() != asio::cancellation_type::none;
+  co_await asio::this_coro::reset_cancellation_state();
+  co_await engine.finish(!stopping && !input_failed);
 }
 
 }  // namespace mcp

@@ -32,6 +32,8 @@ class capability_error : public std::runtime_error {
 };
 
 namespace detail {
+class server_engine;
+
 /// Implemented by the engine that owns a connection; handlers reach the
 /// peer through it. Shared, so that a session kept alive elsewhere can still
 /// post to it safely after the connection has ended.
@@ -96,7 +98,7 @@ class session : public std::enable_shared_from_this<session> {
   void post_notification(std::string method, json::object params = {});
 
  private:
-  friend class server_engine;
+  friend class detail::server_engine;
   friend class request_context;
   std::string id_;
   asio::any_io_executor executor_;

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -78,6 +79,18 @@ class message_transport {
   virtual asio::awaitable<void> write_routed(std::string frame, frame_context context) {
     (void)context;
     return write_frame(std::move(frame));
+  }
+
+  /// True when writing never waits: the transport routes frames in process
+  /// (the streams of one HTTP session) instead of writing to a socket. The
+  /// engines then call write_now instead of queueing frames for a writer.
+  virtual bool writes_at_once() const { return false; }
+
+  /// Writes a frame without waiting; only on a transport that writes_at_once.
+  virtual void write_now(std::string frame, frame_context context) {
+    (void)frame;
+    (void)context;
+    throw std::logic_error("write_now: this transport does not write at once");
   }
 
   /// True when frames may go several at once through write_frames: one

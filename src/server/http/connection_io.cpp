@@ -6,6 +6,7 @@
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
+#include <boost/beast/core/buffers_range.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/serializer.hpp>
@@ -44,31 +45,35 @@ class stream_io final : public connection_io {
     tcp().expires_never();
   }
 
-  asio::awaitable<void> write_header(http::response<http::empty_body>& head) override {
-    http::response_serializer<http::empty_body> serializer(head);
-    tcp().expires_after(write_timeout_);
-    co_await http::async_write_header(stream_, serializer, asio::use_awaitable);
-    tcp().expires_never();
-  }
-
   asio::awaitable<void> write_bytes(std::string_view bytes) override {
     tcp().expires_after(write_timeout_);
     co_await asio::async_write(stream_, asio::buffer(bytes.data(), bytes.size()), asio::use_awaitable);
     tcp().expires_never();
   }
 
-  asio::awaitable<bool> wait_closed() override {
-    // Waiting for readability first spares the read that would be tried at
-    // once, and fail, on every call (this runs beside every answer).
-    auto [waited] = co_await tcp().socket().async_wait(asio::ip::tcp::socket::wait_read, as_tuple_awaitable);
-    if (waited) co_return false;
-    bool consumed = false;
-    char scratch[256];
-    for (;;) {
-      auto [ec, n] = co_await stream_.async_read_some(asio::buffer(scratch), as_tuple_awaitable);
-      if (ec) co_return consumed;
-      consumed = true;
-    }
+  void watch_close(std::function<void(bool)> on_close) override {
+    // The state is shared with the pending operation, whose handler may run
+    // after the watch (or this connection) is gone; reused when it is idle.
+    if (!watch_ || watch_.use_count() > 1) watch_ = std::make_shared<watch_state>();
+    watch_->on_close = std::move(on_close);
+    watch_->active = true;
+    watch_->client_spoke = false;
+    // Waiting for readability first spares a read that would be tried at
+    // once, and fail, on every call.
+    tcp().socket().async_wait(asio::ip::tcp::socket::wait_read,
+                              [this, watch = watch_](boost::system::error_code ec) {
+                                if (!watch->active) return;
+                                if (ec) return closed(*watch);
+                                read_while_watching(watch);
+                              });
+  }
+
+  void unwatch_close() override {
+    if (!watch_ || !watch_->active) return;
+    watch_->active = false;
+    watch_->on_close = nullptr;
+    boost::system::error_code ignored;
+    tcp().socket().cancel(ignored);  // no other operation runs while a response waits
   }
 
   asio::ip::tcp::endpoint remote_endpoint() const override {
@@ -94,11 +99,50 @@ class stream_io final : public connection_io {
  private:
   beast::tcp_stream& tcp() { return tcp_layer(stream_); }
 
+  struct watch_state {
+    std::function<void(bool)> on_close;
+    bool active = false;
+    bool client_spoke = false;
+    char scratch[256];
+  };
+
+  // Reads (and drops) what the peer sends until the connection ends.
+  void read_while_watching(const std::shared_ptr<watch_state>& watch) {
+    stream_.async_read_some(asio::buffer(watch->scratch),
+                            [this, watch](boost::system::error_code ec, std::size_t) {
+                              if (!watch->active) return;
+                              if (ec) return closed(*watch);
+                              watch->client_spoke = true;
+                              read_while_watching(watch);
+                            });
+  }
+
+  static void closed(watch_state& watch) {
+    watch.active = false;
+    auto on_close = std::move(watch.on_close);
+    on_close(watch.client_spoke);
+  }
+
   Stream stream_;
   std::chrono::seconds write_timeout_;
+  std::shared_ptr<watch_state> watch_;
 };
 
 }  // namespace
+
+std::string head_text(http::response<http::empty_body>& head) {
+  http::response_serializer<http::empty_body> serializer(head);
+  serializer.split(true);
+  std::string text;
+  boost::system::error_code ec;
+  while (!ec && !serializer.is_header_done())
+    serializer.next(ec, [&](boost::system::error_code&, const auto& buffers) {
+      for (const auto buffer : beast::buffers_range_ref(buffers))
+        text.append(static_cast<const char*>(buffer.data()), buffer.size());
+      serializer.consume(beast::buffer_bytes(buffers));
+    });
+  return text;
+}
 
 std::unique_ptr<connection_io> make_tcp_io(asio::ip::tcp::socket socket,
                                            std::chrono::seconds write_timeout) {

@@ -11,7 +11,9 @@
 #include <boost/beast/http/string_body.hpp>
 
 #include <chrono>
+#include <functional>
 #include <memory>
+#include <string>
 #include <string_view>
 
 namespace boost::asio::ssl {
@@ -38,18 +40,39 @@ class connection_io {
                                                           std::chrono::seconds timeout) = 0;
   /// Writes a whole response. Throws system_error (also on the write timeout).
   virtual asio::awaitable<void> write(http::message_generator message) = 0;
-  /// Writes the head of a response whose body follows in write_bytes.
-  virtual asio::awaitable<void> write_header(http::response<http::empty_body>& head) = 0;
   virtual asio::awaitable<void> write_bytes(std::string_view bytes) = 0;
-  /// Completes when the peer closes the connection or it fails. Bytes the
-  /// peer sends meanwhile are discarded; returns whether there were any.
-  virtual asio::awaitable<bool> wait_closed() = 0;
+  /// Watches for the peer closing the connection (or the connection failing)
+  /// while a response is under way, and then calls `on_close` once, with
+  /// whether the peer sent bytes meanwhile (they are discarded). A plain
+  /// callback rather than a coroutine raced against the response: it runs
+  /// beside every answer. One watch at a time; end it with unwatch_close()
+  /// before reading the next request.
+  virtual void watch_close(std::function<void(bool client_spoke)> on_close) = 0;
+  virtual void unwatch_close() = 0;
 
   virtual asio::ip::tcp::endpoint remote_endpoint() const = 0;
   /// Stops reading (graceful shutdown: a connection idle between requests ends).
   virtual void stop_reading() = 0;
   /// Ends the connection (for TLS, with close_notify), within a deadline.
   virtual asio::awaitable<void> close() = 0;
+};
+
+/// The head of a response as the bytes that go on the wire (for a response
+/// written in pieces with write_bytes).
+std::string head_text(http::response<http::empty_body>& head);
+
+/// Watches the connection for as long as it lives (see connection_io::watch_close).
+class close_watch {
+ public:
+  close_watch(connection_io& io, std::function<void(bool client_spoke)> on_close) : io_(io) {
+    io_.watch_close(std::move(on_close));
+  }
+  ~close_watch() { io_.unwatch_close(); }
+  close_watch(const close_watch&) = delete;
+  close_watch& operator=(const close_watch&) = delete;
+
+ private:
+  connection_io& io_;
 };
 
 /// A plain TCP connection; every write must complete within `write_timeout`.

@@ -92,9 +92,10 @@ void http_server::impl::begin_shutdown() {
   acceptor.close(ignored);
   reaper.cancel();
   stopped.cancel();
-  // Each session's engine sees the end of its input: it finishes what runs
-  // (answers still go out on their streams), then the session ends.
-  for (auto& [id, entry] : sessions) entry.transport->end_input();
+  // Each session's engine finishes what runs (answers still go out on their
+  // streams), then the session ends.
+  for (auto& [id, entry] : sessions)
+    if (!entry.finishing) finish_session(id, true);
   // Connections waiting for their next request end now; busy ones end after
   // their response (keep_alive() is false from here on).
   // (Connections still in their TLS handshake have no io yet: serve_connection
@@ -134,8 +135,28 @@ void http_server::impl::end_session(const std::string& id) {
   const auto it = sessions.find(id);
   if (it == sessions.end()) return;
   auto& entry = it->second;
-  asio::co_spawn(executor, entry.transport->close(), asio::detached);
-  entry.stop->emit(asio::cancellation_type::terminal);
+  entry.transport->end_streams();
+  if (entry.finishing)
+    entry.stop->emit(asio::cancellation_type::terminal);  // cuts its drain short
+  else
+    finish_session(id, false);
+}
+
+namespace {
+asio::awaitable<void> finish_engine(std::shared_ptr<http_session_transport> session, bool drain) {
+  co_await session->engine().finish(drain);
+}
+}  // namespace
+
+void http_server::impl::finish_session(const std::string& id, bool drain) {
+  auto& entry = sessions.at(id);
+  entry.finishing = true;
+  asio::co_spawn(executor, finish_engine(entry.transport, drain),
+                 asio::bind_cancellation_slot(entry.stop->slot(), [self = shared_from_this(), id, stop = entry.stop](
+                                                                      std::exception_ptr) {
+                   self->sessions.erase(id);
+                   self->quiet.cancel();
+                 }));
 }
 
 asio::awaitable<http_server::impl::session_lookup> http_server::impl::find_session(
@@ -210,15 +231,10 @@ std::shared_ptr<http_session_transport> http_server::impl::start_session(std::st
                      asio::detached);
     };
   }
+  transport->start_engine(behaviour, engine);
   auto& entry = sessions[id];
   entry.transport = transport;
   entry.legacy = legacy;
-  asio::co_spawn(executor, serve(behaviour, *transport, std::move(engine)),
-                 asio::bind_cancellation_slot(entry.stop->slot(), [self = shared_from_this(), id, stop = entry.stop](
-                                                                      std::exception_ptr) {
-                   self->sessions.erase(id);
-                   self->quiet.cancel();
-                 }));
   return transport;
 }
 

@@ -73,7 +73,12 @@ asio::awaitable<bool> http_server::impl::handle_legacy_post(connection_io& io, h
     co_return co_await reply_error(io, req, http::status::bad_request, errc::parse_error,
                                    "Parse error: " + ec.message());
   it->second.last_activity = std::chrono::steady_clock::now();
-  it->second.transport->deliver(std::move(req.body()), std::move(body));
+  const auto session = it->second.transport;
+  inbound_frame frame;
+  frame.text = std::move(req.body());
+  frame.parsed = std::move(body);
+  co_await session->engine().wait_for_room();
+  co_await session->engine().accept(std::move(frame));
   co_return co_await reply(io, req, http::status::accepted, "Accepted", "text/plain", {});
 }
 

@@ -8,7 +8,6 @@
 #include <mcp/protocol/jsonrpc.hpp>
 
 #include <boost/asio/as_tuple.hpp>
-#include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/serialize.hpp>
 
@@ -61,28 +60,45 @@ asio::awaitable<bool> http_server::impl::reply_status(connection_io& io, const h
 
 namespace {
 
-// Writes the events of `stream` until it is done, released, or writing fails.
-// Returns whether the stream ended (rather than being released).
-asio::awaitable<bool> pump_events(connection_io& io, message_stream& stream, std::uint64_t written,
-                                  std::chrono::seconds keep_alive_interval,
-                                  std::chrono::milliseconds retry) {
+enum class pump_end { ended, released, client_gone };
+
+// Writes `opening` and then the events of `stream` until it is done, the
+// server releases it, or the client goes. What is ready goes out in one write
+// (head, priming event, answer and last chunk, for a quick answer).
+asio::awaitable<pump_end> pump_events(connection_io& io, message_stream& stream, std::string out,
+                                      std::uint64_t written, std::chrono::seconds keep_alive_interval,
+                                      std::chrono::milliseconds retry) {
   for (;;) {
+    std::string events;
     while (!stream.pending.empty()) {
       auto event = std::move(stream.pending.front());
       stream.pending.pop_front();
       if (event.seq != 0 && event.seq <= written) continue;  // replayed already
       written = std::max(written, event.seq);
       const auto id = stream.resumable ? stream.event_id(event.seq) : std::string();
-      co_await io.write_bytes(chunk(detail::sse_event(id, event.data)));
+      events += detail::sse_event(id, event.data);
     }
-    if (stream.done) co_return true;
+    if (!events.empty()) out += chunk(events);
+    if (stream.client_gone) co_return pump_end::client_gone;
+    if (stream.done) {
+      out += last_chunk;
+      co_await io.write_bytes(out);
+      co_return pump_end::ended;
+    }
     if (stream.release_requested) {
-      co_await io.write_bytes(chunk(detail::sse_retry(retry)));
-      co_return false;
+      out += chunk(detail::sse_retry(retry));
+      out += last_chunk;  // the response ends; the stream goes on elsewhere
+      co_await io.write_bytes(out);
+      co_return pump_end::released;
+    }
+    if (!out.empty()) {
+      co_await io.write_bytes(out);
+      out.clear();
+      continue;  // more may have come while writing
     }
     stream.wake.expires_after(keep_alive_interval);
     auto [ec] = co_await stream.wake.async_wait(as_tuple_awaitable);
-    if (!ec) co_await io.write_bytes(chunk(detail::sse_keep_alive));  // quiet for a while
+    if (!ec) out = chunk(detail::sse_keep_alive);  // quiet for a while
   }
 }
 
@@ -101,11 +117,10 @@ asio::awaitable<bool> http_server::impl::write_event_stream(connection_io& io, c
 
   // The stream stays attached to this response until it returns, whatever
   // happens; afterwards what the stream gets is kept for a resumption.
-  bool ended = false;
+  auto end = pump_end::client_gone;
   bool client_spoke = false;
   std::exception_ptr failure;
   try {
-    co_await io.write_header(head);
     std::string opening = start.preamble;
     if (start.prime) opening += detail::sse_priming_event(stream->event_id(0), options.retry_interval);
     std::uint64_t written = 0;
@@ -113,19 +128,17 @@ asio::awaitable<bool> http_server::impl::write_event_stream(connection_io& io, c
       opening += detail::sse_event(stream->event_id(event.seq), event.data);
       written = event.seq;
     }
-    if (!opening.empty()) co_await io.write_bytes(chunk(opening));
-    using namespace asio::experimental::awaitable_operators;
-    // Racing a read: a client that goes away is noticed at once, so its
-    // stream is free for the resumption that follows.
-    auto outcome = co_await (pump_events(io, *stream, written, options.keep_alive_interval,
-                                         options.retry_interval) ||
-                             io.wait_closed());
-    if (outcome.index() == 0) {
-      ended = std::get<0>(outcome);
-      co_await io.write_bytes(last_chunk);
-    } else {
-      client_spoke = std::get<1>(outcome);
-    }
+    std::string out = detail::head_text(head);
+    if (!opening.empty()) out += chunk(opening);
+    // A client that goes away is noticed at once, so its stream is free for
+    // the resumption that follows.
+    close_watch watch(io, [&stream = *stream, &client_spoke](bool spoke) {
+      client_spoke = spoke;
+      stream.client_gone = true;
+      stream.notify();
+    });
+    end = co_await pump_events(io, *stream, std::move(out), written, options.keep_alive_interval,
+                               options.retry_interval);
   } catch (...) {
     failure = std::current_exception();
   }
@@ -133,7 +146,7 @@ asio::awaitable<bool> http_server::impl::write_event_stream(connection_io& io, c
   if (failure) std::rethrow_exception(failure);
   // A released stream goes on elsewhere: close this connection, as the spec's
   // polling expects. A client that sent bytes mid-stream broke HTTP framing.
-  co_return ended && !client_spoke && keep_alive(req);
+  co_return end == pump_end::ended && !client_spoke && keep_alive(req);
 }
 
 }  // namespace mcp

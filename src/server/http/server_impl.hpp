@@ -26,6 +26,7 @@ namespace mcp {
 
 using tcp = asio::ip::tcp;
 namespace beast = detail::beast;
+using detail::close_watch;
 using detail::connection_io;
 using detail::http_request;
 using detail::http_session_transport;
@@ -37,10 +38,10 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
 
   struct session_entry {
     std::shared_ptr<http_session_transport> transport;
-    // Cancels the session's engine, so that ending a session cancels its
-    // in-flight requests instead of draining them: nothing they send could
-    // reach the client once its streams are closed.
+    // Cuts short the drain of a session that finishes in order (shutdown)
+    // when it is ended meanwhile: its requests are cancelled at once.
     std::shared_ptr<asio::cancellation_signal> stop = std::make_shared<asio::cancellation_signal>();
+    bool finishing = false;  // its engine finishes; it leaves the table when done
     clock::time_point last_activity = clock::now();
     clock::time_point last_store_touch = clock::now();
     bool legacy = false;  // ends with its one stream; not in the session store
@@ -85,6 +86,8 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
                                                         bool legacy);
   // Ends this server's copy of a session (its calls in flight are cancelled).
   void end_session(const std::string& id);
+  // Runs the session's engine's finish(); the session leaves the table after.
+  void finish_session(const std::string& id, bool drain);
   // Ends a session for good: its record and its events go.
   asio::awaitable<void> forget_session(std::string id);
   void begin_shutdown();

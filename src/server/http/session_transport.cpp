@@ -20,22 +20,17 @@ http_session_transport::http_session_transport(asio::any_io_executor ex, std::st
     : executor_(ex),
       id_(std::move(id)),
       metadata_(std::move(metadata)),
-      events_(std::move(events)),
-      inbound_ready_(ex) {
+      events_(std::move(events)) {
   metadata_.session_id = id_;
-  inbound_ready_.expires_at(asio::steady_timer::time_point::max());
+}
+
+void http_session_transport::start_engine(server_behaviour& behaviour, const server_options& options) {
+  engine_ = std::make_unique<server_engine>(behaviour, *this, options);
+  engine_->start();
 }
 
 bool http_session_transport::primes_streams() const noexcept {
   return !legacy_ && version_ >= protocol_version::v2025_11_25;
-}
-
-void http_session_transport::deliver(std::string frame, boost::json::value parsed) {
-  inbound_frame body;
-  body.text = std::move(frame);
-  body.parsed = std::move(parsed);
-  inbound_.push_back(std::move(body));
-  inbound_ready_.cancel();
 }
 
 std::shared_ptr<message_stream> http_session_transport::open_stream(
@@ -83,6 +78,7 @@ bool http_session_transport::attach(message_stream& stream) {
 void http_session_transport::detach(message_stream& stream) {
   stream.attached = false;
   stream.release_requested = false;
+  stream.client_gone = false;
   // Whatever was pending is in the event store; a resumed stream replays it.
   stream.pending.clear();
   // Kept while something may still arrive: answers it owes, or the GET stream's messages.
@@ -106,21 +102,7 @@ std::size_t http_session_transport::attached_streams() const {
 }
 
 asio::awaitable<std::optional<inbound_frame>> http_session_transport::read_frame() {
-  while (inbound_.empty()) {
-    // Ended by DELETE, expiry or shutdown: an abort, not an end of input, so
-    // the engine cancels what runs instead of waiting to deliver replies.
-    if (closed_) throw boost::system::system_error(asio::error::operation_aborted, "session ended");
-    if (input_ended_) co_return std::nullopt;
-    co_await inbound_ready_.async_wait(asio::as_tuple(asio::use_awaitable));
-  }
-  auto frame = std::move(inbound_.front());
-  inbound_.pop_front();
-  co_return frame;
-}
-
-void http_session_transport::end_input() {
-  input_ended_ = true;
-  inbound_ready_.cancel();
+  co_return std::nullopt;
 }
 
 asio::awaitable<void> http_session_transport::write_frame(std::string frame) {
@@ -129,13 +111,18 @@ asio::awaitable<void> http_session_transport::write_frame(std::string frame) {
 }
 
 asio::awaitable<void> http_session_transport::write_routed(std::string frame, frame_context context) {
+  write_now(std::move(frame), std::move(context));
+  co_return;
+}
+
+void http_session_transport::write_now(std::string frame, frame_context context) {
   if (legacy_) {
     to_standalone(std::move(frame));
-    co_return;
+    return;
   }
   if (!context.answers.empty()) {
     const auto it = by_request_.find(context.answers.front());
-    if (it == by_request_.end()) co_return;  // cancelled, or its session ended: nobody to answer
+    if (it == by_request_.end()) return;  // cancelled, or its session ended: nobody to answer
     auto stream = it->second;
     push(*stream, std::move(frame));
     for (const auto& id : context.answers) {
@@ -143,13 +130,13 @@ asio::awaitable<void> http_session_transport::write_routed(std::string frame, fr
       by_request_.erase(id);
     }
     if (stream->awaiting.empty()) finish(*stream);
-    co_return;
+    return;
   }
   if (!context.related.empty()) {
     const auto it = by_request_.find(context.related);
     if (it != by_request_.end() && !it->second->json_only && !it->second->done) {
       push(*it->second, std::move(frame));
-      co_return;
+      return;
     }
   }
   to_standalone(std::move(frame));
@@ -203,13 +190,16 @@ void http_session_transport::to_standalone(std::string frame) {
 }
 
 asio::awaitable<void> http_session_transport::close() {
-  if (closed_) co_return;
+  end_streams();
+  co_return;
+}
+
+void http_session_transport::end_streams() {
+  if (closed_) return;
   closed_ = true;
-  inbound_ready_.cancel();
   auto streams = std::move(by_id_);
   by_request_.clear();
   for (auto& [id, stream] : streams) finish(*stream);
-  co_return;
 }
 
 }  // namespace mcp::detail

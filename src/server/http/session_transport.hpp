@@ -1,14 +1,18 @@
 #pragma once
-// One MCP session over HTTP, seen by the engine as an ordinary message
-// transport: POST bodies are its inbound frames, and each outgoing frame is
-// routed to the stream that asked for it (a POST's response) or to the
-// session's standalone stream (the GET stream; for the legacy HTTP+SSE
-// transport, the one stream that carries everything).
+// One MCP session over HTTP: its engine, and the streams its replies go to.
+// POST bodies go straight to the engine (engine().accept); the engine sees
+// this class as a message transport that writes at once, routing each
+// outgoing frame to the stream that asked for it (a POST's response) or to
+// the session's standalone stream (the GET stream; for the legacy HTTP+SSE
+// transport, the one stream that carries everything). Nothing runs for an
+// idle session.
 //
 // A stream outlives the HTTP connection that carries it. Once it is an SSE
 // stream, every event is recorded in the event store; when the connection
 // drops (or a handler lets it go), events go on into the store, and a GET
 // with `Last-Event-ID` replays them and attaches a new connection.
+
+#include "../engine.hpp"
 
 #include <mcp/protocol/versions.hpp>
 #include <mcp/server/event_store.hpp>
@@ -56,6 +60,7 @@ class message_stream {
   bool resumable = false;       // an SSE stream with event ids, recorded in the event store
   bool attached = false;        // an HTTP response is reading it
   bool release_requested = false;  // close the connection, keep the stream (SSE polling)
+  bool client_gone = false;        // the connection of the attached response ended
 
  private:
   std::string id_;
@@ -77,8 +82,10 @@ class http_session_transport final : public message_transport {
   /// Legacy HTTP+SSE: every frame goes to the standalone stream, without event ids.
   void set_legacy() noexcept { legacy_ = true; }
 
-  /// A POST body for the engine, with its JSON (parsed to answer the POST).
-  void deliver(std::string frame, boost::json::value parsed);
+  /// Starts the session's engine; once, right after construction.
+  void start_engine(server_behaviour& behaviour, const server_options& options);
+  /// Serves the session's requests: POST bodies go to its accept().
+  server_engine& engine() noexcept { return *engine_; }
   /// The stream that will carry the answers to `request_ids` (JSON texts).
   std::shared_ptr<message_stream> open_stream(const std::vector<std::string>& request_ids,
                                               bool json_only);
@@ -100,17 +107,19 @@ class http_session_transport final : public message_transport {
   std::size_t attached_streams() const;
 
   asio::any_io_executor get_executor() override { return executor_; }
+  /// Nothing reads a session: its frames reach the engine through accept().
   asio::awaitable<std::optional<inbound_frame>> read_frame() override;
   asio::awaitable<void> write_frame(std::string frame) override;
   asio::awaitable<void> write_routed(std::string frame, frame_context context) override;
+  bool writes_at_once() const override { return true; }
+  void write_now(std::string frame, frame_context context) override;
   asio::awaitable<void> close() override;
+  /// Ends every stream now (responses waiting on them end); the engine
+  /// still has to finish.
+  void end_streams();
   void abandon(const std::string& request_id) override;
   void close_stream(const std::string& request_id) override;
   transport_metadata metadata() const override { return metadata_; }
-
-  /// Ends input in order: the engine finishes the requests it runs (their
-  /// answers still go out), then ends the session. For graceful shutdown.
-  void end_input();
 
  private:
   void push(message_stream& stream, std::string frame);
@@ -123,13 +132,12 @@ class http_session_transport final : public message_transport {
   std::shared_ptr<event_store> events_;
   protocol_version version_ = default_http_version;
   bool legacy_ = false;
-  std::deque<inbound_frame> inbound_;
-  asio::steady_timer inbound_ready_;
   std::map<std::string, std::shared_ptr<message_stream>> by_request_;  // streams owing answers
   std::map<std::string, std::shared_ptr<message_stream>> by_id_;       // every live stream
   std::shared_ptr<message_stream> standalone_;
-  bool input_ended_ = false;
   bool closed_ = false;
+  // Last: destroyed first, while the streams it writes to still exist.
+  std::unique_ptr<server_engine> engine_;
 };
 
 }  // namespace mcp::detail

@@ -8,7 +8,6 @@
 #include <mcp/protocol/jsonrpc.hpp>
 
 #include <boost/asio/as_tuple.hpp>
-#include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/parse.hpp>
 
@@ -20,15 +19,30 @@ namespace {
 
 constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 
-// Waits until the stream has something for a response to decide on: its
-// first message, its end, or a request to let the connection go.
-asio::awaitable<void> first_news(message_stream& stream) {
-  while (stream.pending.empty() && !stream.done && !stream.release_requested)
-    co_await stream.wake.async_wait(as_tuple_awaitable);
+bool has_news(const message_stream& stream) {
+  return !stream.pending.empty() || stream.done || stream.release_requested || stream.client_gone;
 }
 
-asio::awaitable<void> stream_done(message_stream& stream) {
-  while (!stream.done) co_await stream.wake.async_wait(as_tuple_awaitable);
+// Waits until the stream has something for a response to decide on (its
+// first message, its end, a request to let the connection go), or the
+// client goes away.
+asio::awaitable<void> first_news(connection_io& io, message_stream& stream) {
+  if (has_news(stream)) co_return;
+  close_watch watch(io, [&stream](bool) {
+    stream.client_gone = true;
+    stream.notify();
+  });
+  while (!has_news(stream)) co_await stream.wake.async_wait(as_tuple_awaitable);
+}
+
+// Waits until the stream is done, or the client goes away.
+asio::awaitable<void> stream_done(connection_io& io, message_stream& stream) {
+  if (stream.done) co_return;
+  close_watch watch(io, [&stream](bool) {
+    stream.client_gone = true;
+    stream.notify();
+  });
+  while (!stream.done && !stream.client_gone) co_await stream.wake.async_wait(as_tuple_awaitable);
 }
 
 // "<stream id>_<seq>", as message_stream::event_id writes them.
@@ -122,32 +136,32 @@ asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, http_req
                                                      std::shared_ptr<http_session_transport> session,
                                                      const std::vector<std::string>& request_ids,
                                                      std::string session_header) {
+  inbound_frame frame;
+  frame.text = std::move(req.body());
+  frame.parsed = std::move(body);
   if (request_ids.empty()) {  // notifications and responses only
-    session->deliver(std::move(req.body()), std::move(body));
+    co_await session->engine().accept(std::move(frame));
     co_return co_await reply_status(io, req, http::status::accepted);
   }
   auto answers = session->open_stream(request_ids, options.json_only);
-  session->deliver(std::move(req.body()), std::move(body));
+  co_await session->engine().wait_for_room();
+  co_await session->engine().accept(std::move(frame));
   // JSON when the answer comes first and alone; an SSE stream as soon as the
   // handler sends anything else on the way (progress, logs, requests), or
   // lets the connection go, or when the client prefers a stream.
-  if (options.json_only || !detail::prefers_event_stream(req)) {
-    using namespace asio::experimental::awaitable_operators;
-    // A client that goes away meanwhile frees its stream at once.
-    auto outcome = co_await (first_news(*answers) || io.wait_closed());
-    if (outcome.index() == 1) {
+  const bool wants_stream = !options.json_only && detail::prefers_event_stream(req);
+  if (!wants_stream) {
+    co_await first_news(io, *answers);
+    // A client that went away meanwhile frees its stream at once.
+    if (answers->client_gone) {
       session->detach(*answers);
       co_return false;
     }
   }
   const bool single_answer = answers->done && answers->pending.size() <= 1;
-  if (answers->json_only || (single_answer && !answers->release_requested)) {
-    bool client_gone = false;
-    if (!answers->done) {
-      using namespace asio::experimental::awaitable_operators;
-      auto outcome = co_await (stream_done(*answers) || io.wait_closed());
-      client_gone = outcome.index() == 1;
-    }
+  if (answers->json_only || (!wants_stream && single_answer && !answers->release_requested)) {
+    co_await stream_done(io, *answers);
+    const bool client_gone = answers->client_gone;
     std::optional<std::string> answer;
     if (!answers->pending.empty()) answer = std::move(answers->pending.front().data);
     session->detach(*answers);

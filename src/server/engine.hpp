@@ -1,0 +1,95 @@
+#pragma once
+// The server engine: enforces the lifecycle of one session, runs its requests
+// concurrently with per-request cancellation, and writes the replies through
+// its transport. It does not read: frames are handed to accept().
+//
+// Stream transports (stdio, in-memory) get a read loop around it, serve().
+// An HTTP session has no loop and no coroutine of its own while it is idle:
+// each POST hands its body to accept(), and the replies reach the POST's
+// stream through the session transport, which writes at once. An idle
+// session is then just this object and its transport, and a stateless POST
+// builds one without starting anything.
+
+#include <mcp/server/serve.hpp>
+
+#include "../detail/rpc_peer.hpp"
+
+#include <boost/asio/steady_timer.hpp>
+
+#include <memory>
+#include <unordered_map>
+
+namespace mcp::detail {
+
+class server_engine {
+ public:
+  server_engine(server_behaviour& behaviour, message_transport& transport, const server_options& options);
+  // Runs on the connection's executor, like everything that touches the engine.
+  ~server_engine();
+  server_engine(const server_engine&) = delete;
+  server_engine& operator=(const server_engine&) = delete;
+
+  /// Starts serving: the writer of a transport that queues its writes, and
+  /// the session of `server_options::assume_initialized`.
+  void start();
+
+  /// Serves one inbound frame: answers what needs no handler at once and
+  /// starts the requests it carries. Frames are served in the order given.
+  asio::awaitable<void> accept(inbound_frame frame);
+
+  /// True while the session runs as many requests as its options allow.
+  bool saturated() const noexcept { return in_flight_.size() >= options_.max_requests_in_flight; }
+  /// Waits until a request ends (or the engine finishes).
+  asio::awaitable<void> wait_for_room();
+
+  /// Ends the session: with `drain`, requests still running get the drain
+  /// timeout to finish (their replies still go out), unless the awaiting
+  /// coroutine is cancelled; then the rest are cancelled, the behaviour's
+  /// terminate() runs, and the transport is closed. Call once; the engine may
+  /// be destroyed when it returns.
+  asio::awaitable<void> finish(bool drain);
+
+ private:
+  struct link;
+  struct in_flight {
+    asio::cancellation_signal signal;
+    bool cancelled = false;
+  };
+  // The replies of one batch, sent as one array once its last request is done.
+  // `outstanding` counts running requests plus one hold by the dispatcher.
+  struct batch_replies {
+    std::vector<message> replies;
+    std::size_t outstanding = 1;
+  };
+  using batch_ptr = std::shared_ptr<batch_replies>;
+
+  static std::shared_ptr<session> make_session(message_transport& transport);
+  asio::awaitable<void> handle_frame(parsed_frame frame);
+  asio::awaitable<void> handle_item(frame_item item, const batch_ptr& batch);
+  asio::awaitable<void> handle_request(request req, const batch_ptr& batch);
+  asio::awaitable<void> handle_notification(notification n);
+  asio::awaitable<void> run_request(request req, std::shared_ptr<in_flight> entry, batch_ptr batch);
+  asio::awaitable<void> answer(message m, const batch_ptr& batch);
+  asio::awaitable<void> release(const batch_ptr& batch);
+  asio::awaitable<void> send_in_background(notification n);
+  json::object initialize(const request& req);
+  // Waits up to `limit` for the running requests (and background sends) to
+  // end; `until_stopped`: or until the awaiting coroutine is cancelled.
+  asio::awaitable<void> wait_for_requests(std::chrono::milliseconds limit, bool until_stopped);
+  void cancel(const request_id& id);
+  void cancel_all();
+
+  server_behaviour& behaviour_;
+  message_transport& transport_;
+  server_options options_;
+  rpc_peer peer_;
+  legacy_lifecycle lifecycle_;
+  std::shared_ptr<link> link_;
+  std::shared_ptr<session> session_;
+  std::size_t background_sends_ = 0;  // posted notifications still being sent
+  std::unordered_map<request_id, std::shared_ptr<in_flight>> in_flight_;
+  asio::steady_timer in_flight_changed_;  // an event: cancel() wakes the waiters
+  bool finishing_ = false;
+};
+
+}  // namespace mcp::detail
