@@ -73,6 +73,16 @@ asio::awaitable<void> rpc_peer::send(std::string frame, frame_context context) {
   }
 }
 
+void rpc_peer::post(std::string frame, frame_context context) {
+  if (closed_) throw boost::system::system_error(asio::error::connection_aborted);
+  enqueue(std::move(frame), std::move(context));
+}
+
+asio::awaitable<void> rpc_peer::wait_for_space() {
+  while (!closed_ && !direct_ && queued_bytes_ > limits_.max_queued_bytes)
+    co_await queue_space_.async_wait(as_tuple_awaitable);
+}
+
 asio::awaitable<void> rpc_peer::write_loop() {
   for (;;) {
     if (queue_.empty()) {

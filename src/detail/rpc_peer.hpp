@@ -57,6 +57,13 @@ class rpc_peer {
   /// aggregate argument: see docs/compilers.md.)
   asio::awaitable<void> send(std::string frame);
 
+  /// Queues a frame without waiting, past the bound if need be: for callers
+  /// that wait_for_space() before they produce more. Throws
+  /// system_error(connection_aborted) once the connection is closed.
+  void post(std::string frame, frame_context context);
+  /// Waits while the queue is over its bound (or until the connection closes).
+  asio::awaitable<void> wait_for_space();
+
   /// Sends a request and waits for its response. Returns the result object;
   /// throws protocol_error for an error response, system_error(timed_out)
   /// after the timeout (having sent `notifications/cancelled`),

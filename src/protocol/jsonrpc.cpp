@@ -3,6 +3,7 @@
 #include <boost/json/array.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
+#include <boost/json/serializer.hpp>
 
 #include <limits>
 
@@ -27,11 +28,17 @@ id_reading read_id(const json::object& obj) {
   return {id_reading::state::malformed, {}};
 }
 
+json::object error_object(const rpc_error& error) {
+  json::object out{{"code", error.code}, {"message", error.message}};
+  if (!error.data.is_null()) out["data"] = error.data;
+  return out;
+}
+
 invalid_message invalid(std::optional<request_id> id, int code, std::string text) {
   return {make_error(std::move(id), code, std::move(text))};
 }
 
-frame_item classify_call(const json::object& obj, const id_reading& id) {
+frame_item classify_call(json::object& obj, const id_reading& id) {
   const auto* method = obj.if_contains("method");
   std::optional<request_id> reply_id;
   if (id.what == id_reading::state::valid) reply_id = id.id;
@@ -47,9 +54,9 @@ frame_item classify_call(const json::object& obj, const id_reading& id) {
                    "Invalid Request: id must be a string or an integer");
 
   json::object params;
-  if (const auto* p = obj.if_contains("params")) {
+  if (auto* p = obj.if_contains("params")) {
     if (p->is_object()) {
-      params = p->get_object();
+      params = std::move(p->get_object());
     } else if (p->is_array() && reply_id) {
       // Valid JSON-RPC, but every MCP method takes named parameters.
       return invalid(reply_id, errc::invalid_params, "Invalid params: params must be an object");
@@ -63,7 +70,7 @@ frame_item classify_call(const json::object& obj, const id_reading& id) {
   return message{notification{std::move(name), std::move(params)}};
 }
 
-frame_item classify_reply(const json::object& obj, const id_reading& id) {
+frame_item classify_reply(json::object& obj, const id_reading& id) {
   const bool has_result = obj.contains("result");
   const auto* error = obj.if_contains("error");
   std::optional<request_id> reply_id;
@@ -76,7 +83,7 @@ frame_item classify_reply(const json::object& obj, const id_reading& id) {
   if (has_result) {
     if (!reply_id)
       return invalid({}, errc::invalid_request, "Invalid Request: a result needs a non-null id");
-    return message{response{std::move(*reply_id), obj.at("result")}};
+    return message{response{std::move(*reply_id), std::move(obj.at("result"))}};
   }
   const auto* err = error->if_object();
   const json::value* code = err ? err->if_contains("code") : nullptr;
@@ -86,7 +93,7 @@ frame_item classify_reply(const json::object& obj, const id_reading& id) {
     return invalid(reply_id, errc::invalid_request,
                    "Invalid Request: error needs an integer code and a string message");
   rpc_error e{static_cast<int>(code->get_int64()), std::string(text->get_string()), nullptr};
-  if (const auto* data = err->if_contains("data")) e.data = *data;
+  if (const auto* data = err->if_contains("data")) e.data = *data;  // rare: copied
   return message{error_response{std::move(reply_id), std::move(e)}};
 }
 
@@ -116,8 +123,8 @@ error_response make_error(std::optional<request_id> id, int code, std::string te
   return {std::move(id), rpc_error{code, std::move(text), std::move(data)}};
 }
 
-frame_item classify(const json::value& value) {
-  const auto* obj = value.if_object();
+frame_item classify(json::value value) {
+  auto* obj = value.if_object();
   if (!obj) return invalid({}, errc::invalid_request, "Invalid Request: a message is a JSON object");
   const id_reading id = read_id(*obj);
   const auto* version = obj->if_contains("jsonrpc");
@@ -138,18 +145,18 @@ json::value parse_json(std::string_view text, boost::system::error_code& ec) {
 
 parsed_frame parse_frame(std::string_view text) {
   boost::system::error_code ec;
-  const json::value value = parse_json(text, ec);
-  if (!ec) return classify_frame(value);
+  json::value value = parse_json(text, ec);
+  if (!ec) return classify_frame(std::move(value));
   parsed_frame frame;
   frame.items.push_back(invalid({}, errc::parse_error, "Parse error: " + ec.message()));
   return frame;
 }
 
-parsed_frame classify_frame(const json::value& value) {
+parsed_frame classify_frame(json::value value) {
   parsed_frame frame;
-  const auto* batch = value.if_array();
+  auto* batch = value.if_array();
   if (!batch) {
-    frame.items.push_back(classify(value));
+    frame.items.push_back(classify(std::move(value)));
     return frame;
   }
   if (batch->empty()) {
@@ -158,7 +165,7 @@ parsed_frame classify_frame(const json::value& value) {
   }
   frame.batch = true;
   frame.items.reserve(batch->size());
-  for (const auto& element : *batch) frame.items.push_back(classify(element));
+  for (auto& element : *batch) frame.items.push_back(classify(std::move(element)));
   return frame;
 }
 
@@ -180,22 +187,91 @@ json::object to_json(const message& m) {
           out["result"] = msg.result;
         } else {
           out["id"] = msg.id ? to_json(*msg.id) : json::value(nullptr);
-          json::object error{{"code", msg.error.code}, {"message", msg.error.message}};
-          if (!msg.error.data.is_null()) error["data"] = msg.error.data;
-          out["error"] = std::move(error);
+          out["error"] = error_object(msg.error);
         }
       },
       m);
   return out;
 }
 
-std::string serialize(const message& m) { return json::serialize(to_json(m)); }
+namespace {
+
+// Serializes straight into `out`, without a copy of the value.
+template <class Value>
+void append_json(std::string& out, const Value& value) {
+  json::serializer serializer;
+  if constexpr (std::is_same_v<Value, json::string_view>)
+    serializer.reset(value);
+  else
+    serializer.reset(&value);
+  while (!serializer.done()) {
+    const auto used = out.size();
+    out.resize(std::max<std::size_t>(out.capacity(), used + 256));
+    const auto written = serializer.read(out.data() + used, out.size() - used);
+    out.resize(used + written.size());
+  }
+}
+
+void append_id(std::string& out, const request_id& id) {
+  if (const auto* n = std::get_if<std::int64_t>(&id)) {
+    out += std::to_string(*n);
+    return;
+  }
+  append_json(out, json::string_view(std::get<std::string>(id)));
+}
+
+// The text of to_json(m), written directly: a reply's result is not copied
+// into a new object first (this runs for every message sent).
+void append_message(std::string& out, const message& m) {
+  out += R"({"jsonrpc":"2.0",)";
+  std::visit(
+      [&](const auto& msg) {
+        using T = std::decay_t<decltype(msg)>;
+        if constexpr (std::is_same_v<T, request> || std::is_same_v<T, notification>) {
+          if constexpr (std::is_same_v<T, request>) {
+            out += R"("id":)";
+            append_id(out, msg.id);
+            out += ',';
+          }
+          out += R"("method":)";
+          append_json(out, json::string_view(msg.method));
+          if (!msg.params.empty()) {
+            out += R"(,"params":)";
+            append_json(out, msg.params);
+          }
+        } else if constexpr (std::is_same_v<T, response>) {
+          out += R"("id":)";
+          append_id(out, msg.id);
+          out += R"(,"result":)";
+          append_json(out, msg.result);
+        } else {
+          out += R"("id":)";
+          if (msg.id) append_id(out, *msg.id);
+          else out += "null";
+          out += R"(,"error":)";
+          append_json(out, error_object(msg.error));
+        }
+      },
+      m);
+  out += '}';
+}
+
+}  // namespace
+
+std::string serialize(const message& m) {
+  std::string out;
+  append_message(out, m);
+  return out;
+}
 
 std::string serialize_batch(const std::vector<message>& replies) {
-  json::array out;
-  out.reserve(replies.size());
-  for (const auto& reply : replies) out.push_back(to_json(reply));
-  return json::serialize(out);
+  std::string out = "[";
+  for (const auto& reply : replies) {
+    if (out.size() > 1) out += ',';
+    append_message(out, reply);
+  }
+  out += ']';
+  return out;
 }
 
 }  // namespace mcp

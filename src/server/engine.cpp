@@ -114,17 +114,32 @@ void server_engine::start() {
 
 asio::awaitable<void> server_engine::accept(inbound_frame frame) {
   if (frame.oversized) {
-    std::string reply = serialize(
-        make_error({}, errc::invalid_request, "Invalid Request: message exceeds the size limit"));
-    co_await peer_.send(std::move(reply));
+    post(make_error({}, errc::invalid_request, "Invalid Request: message exceeds the size limit"));
     co_return;
   }
-  auto parsed = frame.parsed ? classify_frame(*frame.parsed) : parse_frame(frame.text);
-  co_await handle_frame(std::move(parsed));
+  auto parsed = frame.parsed ? classify_frame(std::move(*frame.parsed)) : parse_frame(frame.text);
+  if (!parsed.batch) {
+    const batch_ptr no_batch;
+    co_await handle_item(std::move(parsed.items.front()), no_batch);
+    co_return;
+  }
+  if (lifecycle_.current() != legacy_lifecycle::phase::operating ||
+      !dialect_of(session_->version()).batches) {
+    post(make_error({}, errc::invalid_request,
+                    lifecycle_.current() == legacy_lifecycle::phase::operating
+                        ? "Invalid Request: batches are not supported in protocol version " +
+                              std::string(to_string(session_->version()))
+                        : "Invalid Request: initialize must not be part of a batch"));
+    co_return;
+  }
+  auto batch = std::make_shared<batch_replies>();
+  for (auto& item : parsed.items) co_await handle_item(std::move(item), batch);
+  release(batch);
 }
 
 asio::awaitable<void> server_engine::wait_for_room() {
   while (saturated() && !finishing_) co_await in_flight_changed_.async_wait(as_tuple_awaitable);
+  co_await peer_.wait_for_space();
 }
 
 asio::awaitable<void> server_engine::finish(bool drain) {
@@ -150,36 +165,14 @@ asio::awaitable<void> server_engine::finish(bool drain) {
   co_await transport_.close();
 }
 
-asio::awaitable<void> server_engine::handle_frame(parsed_frame frame) {
-  if (!frame.batch) {
-    co_await handle_item(std::move(frame.items.front()), nullptr);
-    co_return;
-  }
-  if (lifecycle_.current() != legacy_lifecycle::phase::operating ||
-      !dialect_of(session_->version()).batches) {
-    std::string reply = serialize(make_error(
-        {}, errc::invalid_request,
-        lifecycle_.current() == legacy_lifecycle::phase::operating
-            ? "Invalid Request: batches are not supported in protocol version " +
-                  std::string(to_string(session_->version()))
-            : "Invalid Request: initialize must not be part of a batch"));
-    co_await peer_.send(std::move(reply));
-    co_return;
-  }
-  auto batch = std::make_shared<batch_replies>();
-  for (auto& item : frame.items) co_await handle_item(std::move(item), batch);
-  co_await release(batch);
-}
-
 asio::awaitable<void> server_engine::handle_item(frame_item item, const batch_ptr& batch) {
   if (auto* bad = std::get_if<invalid_message>(&item)) {
-    message reply = std::move(bad->reply);
-    co_await answer(std::move(reply), batch);
+    answer(std::move(bad->reply), batch);
     co_return;
   }
   auto& msg = std::get<message>(item);
   if (auto* req = std::get_if<request>(&msg)) {
-    co_await handle_request(std::move(*req), batch);
+    handle_request(std::move(*req), batch);
   } else if (auto* n = std::get_if<notification>(&msg)) {
     co_await handle_notification(std::move(*n));
   } else if (!peer_.deliver(std::move(msg))) {
@@ -187,23 +180,21 @@ asio::awaitable<void> server_engine::handle_item(frame_item item, const batch_pt
   }
 }
 
-asio::awaitable<void> server_engine::handle_request(request req, const batch_ptr& batch) {
+void server_engine::handle_request(request req, const batch_ptr& batch) {
   if (auto refusal = lifecycle_.admit(req.method)) {
-    message reply = error_response{req.id, std::move(*refusal)};
-    co_await answer(std::move(reply), batch);
-    co_return;
+    answer(error_response{req.id, std::move(*refusal)}, batch);
+    return;
   }
   if (in_flight_.contains(req.id)) {
-    message reply = make_error(req.id, errc::invalid_request,
-                               "Invalid Request: request id " + to_string(req.id) +
-                                   " is already in use by a running request");
-    co_await answer(std::move(reply), batch);
-    co_return;
+    answer(make_error(req.id, errc::invalid_request,
+                      "Invalid Request: request id " + to_string(req.id) +
+                          " is already in use by a running request"),
+           batch);
+    return;
   }
   if (req.method == "ping") {
-    message reply = response{req.id, json::object{}};
-    co_await answer(std::move(reply), batch);
-    co_return;
+    answer(response{req.id, json::object{}}, batch);
+    return;
   }
   if (req.method == "initialize") {
     message reply = response{req.id, nullptr};
@@ -217,8 +208,8 @@ asio::awaitable<void> server_engine::handle_request(request req, const batch_ptr
     } catch (const std::exception& e) {
       reply = make_error(req.id, errc::internal_error, std::string("Internal error: ") + e.what());
     }
-    co_await answer(std::move(reply), batch);
-    co_return;
+    answer(std::move(reply), batch);
+    return;
   }
   auto entry = std::make_shared<in_flight>();
   in_flight_.emplace(req.id, entry);
@@ -268,26 +259,26 @@ asio::awaitable<void> server_engine::run_request(request req, std::shared_ptr<in
   co_await asio::this_coro::reset_cancellation_state();
   if (entry->cancelled) transport_.abandon(to_json_text(req.id));
   try {
-    if (!entry->cancelled) co_await answer(std::move(reply), batch);
-    if (batch) co_await release(batch);
+    if (!entry->cancelled) answer(std::move(reply), batch);
+    if (batch) release(batch);
   } catch (const std::exception& e) {
     sdk_log(log_level::debug, std::string("reply not sent: ") + e.what());
   }
 }
 
-asio::awaitable<void> server_engine::answer(message m, const batch_ptr& batch) {
+void server_engine::post(const message& m) { peer_.post(serialize(m), {}); }
+
+void server_engine::answer(message m, const batch_ptr& batch) {
   if (batch) {
     batch->replies.push_back(std::move(m));
-    co_return;
+    return;
   }
-  std::string frame = serialize(m);
-  co_await peer_.send(std::move(frame), answering({&m, 1}));
+  peer_.post(serialize(m), answering({&m, 1}));
 }
 
-asio::awaitable<void> server_engine::release(const batch_ptr& batch) {
-  if (--batch->outstanding != 0 || batch->replies.empty()) co_return;
-  std::string frame = serialize_batch(batch->replies);
-  co_await peer_.send(std::move(frame), answering(batch->replies));
+void server_engine::release(const batch_ptr& batch) {
+  if (--batch->outstanding != 0 || batch->replies.empty()) return;
+  peer_.post(serialize_batch(batch->replies), answering(batch->replies));
 }
 
 asio::awaitable<void> server_engine::handle_notification(notification n) {

@@ -39,7 +39,9 @@ class server_engine {
 
   /// True while the session runs as many requests as its options allow.
   bool saturated() const noexcept { return in_flight_.size() >= options_.max_requests_in_flight; }
-  /// Waits until a request ends (or the engine finishes).
+  /// Waits until the session may take another frame: fewer requests in
+  /// flight than allowed (or the engine finishing), and room in the write
+  /// queue for a reader that does not keep up.
   asio::awaitable<void> wait_for_room();
 
   /// Ends the session: with `drain`, requests still running get the drain
@@ -64,13 +66,17 @@ class server_engine {
   using batch_ptr = std::shared_ptr<batch_replies>;
 
   static std::shared_ptr<session> make_session(message_transport& transport);
-  asio::awaitable<void> handle_frame(parsed_frame frame);
+  // Only notifications wait (for their handler): requests are started,
+  // and the replies the engine gives itself are queued, without waiting.
   asio::awaitable<void> handle_item(frame_item item, const batch_ptr& batch);
-  asio::awaitable<void> handle_request(request req, const batch_ptr& batch);
+  void handle_request(request req, const batch_ptr& batch);
   asio::awaitable<void> handle_notification(notification n);
   asio::awaitable<void> run_request(request req, std::shared_ptr<in_flight> entry, batch_ptr batch);
-  asio::awaitable<void> answer(message m, const batch_ptr& batch);
-  asio::awaitable<void> release(const batch_ptr& batch);
+  // Replies are queued past the bound on queued bytes: the read loop waits
+  // for room before it reads more (wait_for_room), which bounds them.
+  void post(const message& m);
+  void answer(message m, const batch_ptr& batch);
+  void release(const batch_ptr& batch);
   asio::awaitable<void> send_in_background(notification n);
   json::object initialize(const request& req);
   // Waits up to `limit` for the running requests (and background sends) to

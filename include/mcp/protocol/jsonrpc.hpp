@@ -72,13 +72,14 @@ struct parsed_frame {
 /// non-object params) carrying the id when one could be read, and an empty
 /// batch a single -32600. Invalid UTF-8 is a parse error.
 parsed_frame parse_frame(std::string_view text);
-/// parse_frame for a frame already parsed with parse_json.
-parsed_frame classify_frame(const json::value& value);
+/// parse_frame for a frame already parsed with parse_json (moved from: its
+/// params become the messages').
+parsed_frame classify_frame(json::value value);
 /// Parses JSON text with the limits parse_frame applies (nesting depth).
 json::value parse_json(std::string_view text, boost::system::error_code& ec);
 
 /// Classifies one already-parsed JSON value as a message.
-frame_item classify(const json::value& value);
+frame_item classify(json::value value);
 
 json::object to_json(const message& m);
 std::string serialize(const message& m);

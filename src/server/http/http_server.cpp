@@ -159,31 +159,40 @@ void http_server::impl::finish_session(const std::string& id, bool drain) {
                  }));
 }
 
+std::optional<http_server::impl::session_lookup> http_server::impl::find_session_here(std::string_view header) {
+  if (header.empty())
+    return session_lookup{nullptr, http::status::bad_request, "Bad Request: Mcp-Session-Id header is required"};
+  // A store shared with other servers is the truth: one of them may have
+  // ended the session (find_session asks it).
+  if (options.sessions) return std::nullopt;
+  const auto it = sessions.find(std::string(header));
+  // Legacy sessions are reached through their own endpoint only.
+  if (it == sessions.end() || it->second.transport->closed() || it->second.legacy) return std::nullopt;
+  auto& entry = it->second;
+  const auto now = clock::now();
+  entry.last_activity = now;
+  // Only this server uses its own store: its clock need only beat the expiry.
+  if (now - entry.last_store_touch > options.idle_timeout / 4) {
+    entry.last_store_touch = now;
+    asio::co_spawn(executor, store->touch(it->first, options.idle_timeout), asio::detached);
+  }
+  return session_lookup{entry.transport, http::status::ok, {}};
+}
+
 asio::awaitable<http_server::impl::session_lookup> http_server::impl::find_session(
     connection_io& io, const http_request& req, std::string_view header) {
-  if (header.empty())
-    co_return session_lookup{nullptr, http::status::bad_request, "Bad Request: Mcp-Session-Id header is required"};
+  if (auto here = find_session_here(header)) co_return std::move(*here);
   std::string id(header);
-  const auto now = clock::now();
   session_lookup unknown{nullptr, http::status::not_found, "Not Found: unknown or expired session"};
-  // Legacy sessions are reached through their own endpoint only.
   if (const auto it = sessions.find(id);
       it != sessions.end() && !it->second.transport->closed() && !it->second.legacy) {
+    // Served here, with a shared store: it says whether the session lives.
     auto transport = it->second.transport;
-    it->second.last_activity = now;
-    if (options.sessions) {
-      // A store shared with other servers is the truth: one of them may have
-      // ended the session.
-      const auto record = co_await store->touch(id, options.idle_timeout);
-      if (!record) {
-        end_session(id);
-        co_return unknown;
-      }
-    } else if (const auto again = sessions.find(id);
-               again != sessions.end() && now - again->second.last_store_touch > options.idle_timeout / 4) {
-      // Only this server uses its own store: its clock need only beat the expiry.
-      again->second.last_store_touch = now;
-      asio::co_spawn(executor, store->touch(id, options.idle_timeout), asio::detached);
+    it->second.last_activity = clock::now();
+    const auto record = co_await store->touch(id, options.idle_timeout);
+    if (!record) {
+      end_session(id);
+      co_return unknown;
     }
     co_return session_lookup{transport, http::status::ok, {}};
   }

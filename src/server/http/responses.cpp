@@ -37,13 +37,15 @@ asio::awaitable<bool> http_server::impl::reply(connection_io& io, const http_req
                                                http::status status, std::string body,
                                                std::string_view content_type,
                                                std::string_view session_header) {
-  http::response<http::string_body> res{status, req.version() ? req.version() : 11};
-  if (!content_type.empty() && !body.empty()) res.set(http::field::content_type, content_type);
-  if (!session_header.empty()) res.set("Mcp-Session-Id", session_header);
-  res.body() = std::move(body);
-  res.keep_alive(keep_alive(req));
-  res.prepare_payload();
-  co_await io.write(http::message_generator(std::move(res)));
+  http::response<http::empty_body> head{status, req.version() ? req.version() : 11};
+  if (!content_type.empty() && !body.empty()) head.set(http::field::content_type, content_type);
+  if (!session_header.empty()) head.set("Mcp-Session-Id", session_header);
+  head.keep_alive(keep_alive(req));
+  head.content_length(body.size());
+  // One buffer, one write: the head and the body.
+  std::string bytes = detail::head_text(head);
+  bytes += body;
+  co_await io.write_bytes(bytes);
   co_return keep_alive(req);
 }
 

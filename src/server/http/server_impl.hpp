@@ -76,6 +76,9 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   asio::awaitable<bool> dispatch(connection_io& io, http_request& req);
   asio::awaitable<void> reap_idle_sessions();
   asio::awaitable<void> wait_until_quiet();
+  // The session `id` names, when the answer needs no session store (the
+  // common case, without waiting); nullopt: ask find_session.
+  std::optional<session_lookup> find_session_here(std::string_view id);
   // The session `id` names: served here, or resumed from the session store.
   asio::awaitable<session_lookup> find_session(connection_io& io, const http_request& req,
                                                std::string_view id);

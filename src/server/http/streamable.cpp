@@ -27,7 +27,6 @@ bool has_news(const message_stream& stream) {
 // first message, its end, a request to let the connection go), or the
 // client goes away.
 asio::awaitable<void> first_news(connection_io& io, message_stream& stream) {
-  if (has_news(stream)) co_return;
   close_watch watch(io, [&stream](bool) {
     stream.client_gone = true;
     stream.notify();
@@ -37,7 +36,6 @@ asio::awaitable<void> first_news(connection_io& io, message_stream& stream) {
 
 // Waits until the stream is done, or the client goes away.
 asio::awaitable<void> stream_done(connection_io& io, message_stream& stream) {
-  if (stream.done) co_return;
   close_watch watch(io, [&stream](bool) {
     stream.client_gone = true;
     stream.notify();
@@ -89,10 +87,14 @@ asio::awaitable<bool> http_server::impl::handle_post(connection_io& io, http_req
                                      "Service Unavailable: too many sessions");
     session = start_session(req, io, options.engine, false);
   } else {
-    auto found = co_await find_session(io, req, session_header);
-    if (!found.session)
-      co_return co_await reply_error(io, req, found.status, errc::invalid_request, found.refusal);
-    session = found.session;
+    auto found = find_session_here(session_header);
+    if (!found) {
+      auto looked_up = co_await find_session(io, req, session_header);
+      found = std::move(looked_up);
+    }
+    if (!found->session)
+      co_return co_await reply_error(io, req, found->status, errc::invalid_request, found->refusal);
+    session = found->session;
   }
   if (!summary.request_ids.empty() && session->attached_streams() >= options.max_streams_per_session)
     co_return co_await reply_error(io, req, http::status::too_many_requests, errc::invalid_request,
@@ -151,7 +153,8 @@ asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, http_req
   // lets the connection go, or when the client prefers a stream.
   const bool wants_stream = !options.json_only && detail::prefers_event_stream(req);
   if (!wants_stream) {
-    co_await first_news(io, *answers);
+    // (Checked first: most answers are there already, and a call costs a frame.)
+    if (!has_news(*answers)) co_await first_news(io, *answers);
     // A client that went away meanwhile frees its stream at once.
     if (answers->client_gone) {
       session->detach(*answers);
@@ -160,7 +163,7 @@ asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, http_req
   }
   const bool single_answer = answers->done && answers->pending.size() <= 1;
   if (answers->json_only || (!wants_stream && single_answer && !answers->release_requested)) {
-    co_await stream_done(io, *answers);
+    if (!answers->done) co_await stream_done(io, *answers);
     const bool client_gone = answers->client_gone;
     std::optional<std::string> answer;
     if (!answers->pending.empty()) answer = std::move(answers->pending.front().data);
