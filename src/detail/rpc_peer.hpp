@@ -88,6 +88,8 @@ class rpc_peer {
   asio::awaitable<void> drained();
 
   bool closed() const noexcept { return closed_; }
+  /// Nothing to write and no call awaiting a reply: shutdown() needs no drain.
+  bool idle() const noexcept { return !writer_running_ && !watchdog_running_ && pending_.empty(); }
 
  private:
   struct pending_call;

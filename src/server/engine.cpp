@@ -158,11 +158,23 @@ asio::awaitable<void> server_engine::finish(bool drain) {
     sdk_log(log_level::warn, std::to_string(in_flight_.size()) +
                                  " request(s) ignore cancellation; waiting for them to end");
   while (!in_flight_.empty()) co_await wait_for_requests(cancel_grace, false);
+  end();
+  co_await peer_.drained();
+  co_await transport_.close();
+}
+
+bool server_engine::finish_if_idle() {
+  if (!in_flight_.empty() || background_sends_ > 0 || !peer_.idle()) return false;
+  finishing_ = true;
+  in_flight_changed_.cancel();
+  end();
+  return true;
+}
+
+void server_engine::end() {
   if (lifecycle_.current() == legacy_lifecycle::phase::operating) behaviour_.terminate(*session_);
   link_->engine = nullptr;  // from here on, posted notifications are dropped
   peer_.shutdown();
-  co_await peer_.drained();
-  co_await transport_.close();
 }
 
 asio::awaitable<void> server_engine::handle_item(frame_item item, const batch_ptr& batch) {

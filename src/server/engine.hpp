@@ -50,6 +50,10 @@ class server_engine {
   /// terminate() runs, and the transport is closed. Call once; the engine may
   /// be destroyed when it returns.
   asio::awaitable<void> finish(bool drain);
+  /// finish() at once, without a coroutine, when nothing runs and nothing
+  /// waits to be written: true when done. The transport is left to the
+  /// caller to close. (A stateless POST ends its session this way.)
+  bool finish_if_idle();
 
  private:
   struct link;
@@ -84,6 +88,8 @@ class server_engine {
   asio::awaitable<void> wait_for_requests(std::chrono::milliseconds limit, bool until_stopped);
   void cancel(const request_id& id);
   void cancel_all();
+  // The end of finish(): the behaviour forgets the session, the peer closes.
+  void end();
 
   server_behaviour& behaviour_;
   message_transport& transport_;

@@ -136,10 +136,14 @@ void http_server::impl::end_session(const std::string& id) {
   if (it == sessions.end()) return;
   auto& entry = it->second;
   entry.transport->end_streams();
-  if (entry.finishing)
+  if (entry.finishing) {
     entry.stop->emit(asio::cancellation_type::terminal);  // cuts its drain short
-  else
+  } else if (entry.transport->engine().finish_if_idle()) {
+    sessions.erase(it);  // the common case for a stateless POST: done at once
+    quiet.cancel();
+  } else {
     finish_session(id, false);
+  }
 }
 
 namespace {

@@ -143,6 +143,7 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   std::map<std::string, session_entry> sessions;
   std::map<std::uint64_t, connection_entry> connections;
   std::uint64_t next_connection = 0;
+  std::uint64_t stateless_requests = 0;  // names the per-request sessions of stateless serving
 };
 
 }  // namespace mcp

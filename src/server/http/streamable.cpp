@@ -118,7 +118,10 @@ asio::awaitable<bool> http_server::impl::handle_stateless_post(connection_io& io
     assumed.version = parse_protocol_version(req["MCP-Protocol-Version"]).value_or(default_http_version);
     engine.assume_initialized = std::move(assumed);
   }
-  auto session = start_session(req, io, std::move(engine), false);
+  // Named by a counter: the client never sees the id, so it need not be
+  // unguessable (and getrandom per request costs a system call).
+  auto session = start_session("stateless-" + std::to_string(++stateless_requests), req, io,
+                               std::move(engine), false);
   const auto id = session->id();
   bool keep = false;
   std::exception_ptr failure;
