@@ -27,13 +27,8 @@ struct rpc_peer::pending_call {
 };
 
 rpc_peer::rpc_peer(message_transport& transport, peer_limits limits)
-    : transport_(transport), limits_(limits), direct_(transport.writes_at_once()), queue_ready_(transport.get_executor()),
-      queue_space_(transport.get_executor()), writer_done_(transport.get_executor()),
-      watchdog_(transport.get_executor()) {
-  // These timers are used as events: they never expire, cancel() wakes the waiters.
-  queue_ready_.expires_at(clock::time_point::max());
-  queue_space_.expires_at(clock::time_point::max());
-  writer_done_.expires_at(clock::time_point::max());
+    : transport_(transport), limits_(limits), direct_(transport.writes_at_once()) {
+  if (!direct_) q_.emplace(transport.get_executor());
 }
 
 rpc_peer::~rpc_peer() = default;
@@ -52,9 +47,9 @@ void rpc_peer::enqueue(std::string frame, frame_context context) {
     transport_.write_now(std::move(frame), std::move(context));
     return;
   }
-  queued_bytes_ += frame.size();
-  queue_.push_back({std::move(frame), std::move(context)});
-  queue_ready_.cancel();
+  q_->bytes += frame.size();
+  q_->frames.push_back({std::move(frame), std::move(context)});
+  q_->queue_ready.cancel();
 }
 
 asio::awaitable<void> rpc_peer::send(std::string frame) {
@@ -65,11 +60,11 @@ asio::awaitable<void> rpc_peer::send(std::string frame) {
 asio::awaitable<void> rpc_peer::send(std::string frame, frame_context context) {
   for (;;) {
     if (closed_) throw boost::system::system_error(asio::error::connection_aborted);
-    if (direct_ || queue_.empty() || queued_bytes_ + frame.size() <= limits_.max_queued_bytes) {
+    if (direct_ || q_->frames.empty() || q_->bytes + frame.size() <= limits_.max_queued_bytes) {
       enqueue(std::move(frame), std::move(context));
       co_return;
     }
-    co_await queue_space_.async_wait(as_tuple_awaitable);
+    co_await q_->queue_space.async_wait(as_tuple_awaitable);
   }
 }
 
@@ -79,27 +74,27 @@ void rpc_peer::post(std::string frame, frame_context context) {
 }
 
 asio::awaitable<void> rpc_peer::wait_for_space() {
-  while (!closed_ && !direct_ && queued_bytes_ > limits_.max_queued_bytes)
-    co_await queue_space_.async_wait(as_tuple_awaitable);
+  while (!closed_ && !direct_ && q_->bytes > limits_.max_queued_bytes)
+    co_await q_->queue_space.async_wait(as_tuple_awaitable);
 }
 
 asio::awaitable<void> rpc_peer::write_loop() {
   for (;;) {
-    if (queue_.empty()) {
+    if (q_->frames.empty()) {
       if (closed_) break;
-      co_await queue_ready_.async_wait(as_tuple_awaitable);
+      co_await q_->queue_ready.async_wait(as_tuple_awaitable);
       continue;
     }
     write_deadline_ = clock::now() + limits_.write_timeout;
-    if (watchdog_idle_) watchdog_.cancel();  // to watch this write
+    if (watchdog_idle_) q_->watchdog.cancel();  // to watch this write
     auto failure = co_await write_next();
     write_deadline_ = clock::time_point::max();
     if (write_stalled_) failure = make_error_code(asio::error::timed_out);
     if (failure) {
       sdk_log(log_level::info, "connection write failed: " + failure.message());
       shutdown();
-      queue_.clear();
-      queued_bytes_ = 0;
+      q_->frames.clear();
+      q_->bytes = 0;
       // The connection is of no use any more: ending it ends the reader too.
       co_await asio::this_coro::reset_cancellation_state();
       co_await transport_.close();
@@ -107,8 +102,8 @@ asio::awaitable<void> rpc_peer::write_loop() {
     }
   }
   writer_running_ = false;
-  writer_done_.cancel();
-  watchdog_.cancel();
+  q_->writer_done.cancel();
+  q_->watchdog.cancel();
 }
 
 asio::awaitable<void> rpc_peer::watch_writes() {
@@ -116,8 +111,8 @@ asio::awaitable<void> rpc_peer::watch_writes() {
     const auto deadline = write_deadline_;
     if (deadline == clock::time_point::max()) {
       watchdog_idle_ = true;
-      watchdog_.expires_at(clock::time_point::max());
-      co_await watchdog_.async_wait(as_tuple_awaitable);
+      q_->watchdog.expires_at(clock::time_point::max());
+      co_await q_->watchdog.async_wait(as_tuple_awaitable);
       watchdog_idle_ = false;
       continue;
     }
@@ -127,33 +122,33 @@ asio::awaitable<void> rpc_peer::watch_writes() {
       write_cancel_.emit(asio::cancellation_type::terminal);
       break;
     }
-    watchdog_.expires_at(deadline);
-    co_await watchdog_.async_wait(as_tuple_awaitable);
+    q_->watchdog.expires_at(deadline);
+    co_await q_->watchdog.async_wait(as_tuple_awaitable);
   }
   watchdog_running_ = false;
-  writer_done_.cancel();
+  q_->writer_done.cancel();
 }
 
 asio::awaitable<boost::system::error_code> rpc_peer::write_next() {
   constexpr std::size_t max_batch_frames = 256;
   constexpr std::size_t max_batch_bytes = 256 * 1024;
   try {
-    if (queue_.size() > 1 && transport_.batches_writes()) {
+    if (q_->frames.size() > 1 && transport_.batches_writes()) {
       std::vector<std::string> batch;
       std::size_t bytes = 0;
-      while (!queue_.empty() && batch.size() < max_batch_frames && bytes < max_batch_bytes) {
-        bytes += queue_.front().text.size();
-        batch.push_back(std::move(queue_.front().text));
-        queue_.pop_front();
+      while (!q_->frames.empty() && batch.size() < max_batch_frames && bytes < max_batch_bytes) {
+        bytes += q_->frames.front().text.size();
+        batch.push_back(std::move(q_->frames.front().text));
+        q_->frames.pop_front();
       }
-      queued_bytes_ -= bytes;
-      queue_space_.cancel();
+      q_->bytes -= bytes;
+      q_->queue_space.cancel();
       co_await transport_.write_frames(std::move(batch));
     } else {
-      queued_frame frame = std::move(queue_.front());
-      queue_.pop_front();
-      queued_bytes_ -= frame.text.size();
-      queue_space_.cancel();
+      queued_frame frame = std::move(q_->frames.front());
+      q_->frames.pop_front();
+      q_->bytes -= frame.text.size();
+      q_->queue_space.cancel();
       co_await transport_.write_routed(std::move(frame.text), std::move(frame.context));
     }
   } catch (const boost::system::system_error& e) {
@@ -165,15 +160,16 @@ asio::awaitable<boost::system::error_code> rpc_peer::write_next() {
 }
 
 asio::awaitable<void> rpc_peer::drained() {
-  while (writer_running_ || watchdog_running_) co_await writer_done_.async_wait(as_tuple_awaitable);
+  while (writer_running_ || watchdog_running_) co_await q_->writer_done.async_wait(as_tuple_awaitable);
 }
 
 void rpc_peer::shutdown() {
   if (closed_) return;
   closed_ = true;
   for (auto& [id, call] : pending_) call->timer.cancel();
-  queue_ready_.cancel();
-  queue_space_.cancel();
+  if (!q_) return;
+  q_->queue_ready.cancel();
+  q_->queue_space.cancel();
 }
 
 asio::awaitable<json::object> rpc_peer::call(std::string method, json::object params,

@@ -17,6 +17,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 
 namespace mcp::detail {
@@ -111,12 +112,24 @@ class rpc_peer {
   message_transport& transport_;
   peer_limits limits_;
   const bool direct_;  // the transport writes at once: no queue, no writer
-  std::deque<queued_frame> queue_;
-  std::size_t queued_bytes_ = 0;
-  asio::steady_timer queue_ready_;   // cancelled to wake the writer
-  asio::steady_timer queue_space_;   // cancelled to wake blocked senders
-  asio::steady_timer writer_done_;   // cancelled when the writer stops
-  asio::steady_timer watchdog_;      // the write deadline; never expires while no write runs
+  // The write queue and its writer's timers; absent on a transport that
+  // writes at once (an idle HTTP session carries none of it).
+  struct write_queue {
+    explicit write_queue(const asio::any_io_executor& ex)
+        : queue_ready(ex), queue_space(ex), writer_done(ex), watchdog(ex) {
+      // Used as events: they never expire, cancel() wakes the waiters.
+      queue_ready.expires_at(std::chrono::steady_clock::time_point::max());
+      queue_space.expires_at(std::chrono::steady_clock::time_point::max());
+      writer_done.expires_at(std::chrono::steady_clock::time_point::max());
+    }
+    std::deque<queued_frame> frames;
+    std::size_t bytes = 0;
+    asio::steady_timer queue_ready;  // cancelled to wake the writer
+    asio::steady_timer queue_space;  // cancelled to wake blocked senders
+    asio::steady_timer writer_done;  // cancelled when the writer stops
+    asio::steady_timer watchdog;     // the write deadline; never expires while no write runs
+  };
+  std::optional<write_queue> q_;
   asio::cancellation_signal write_cancel_;  // bound to the writer: cancels its write
   std::chrono::steady_clock::time_point write_deadline_ = std::chrono::steady_clock::time_point::max();
   bool watchdog_idle_ = false;

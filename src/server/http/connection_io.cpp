@@ -6,10 +6,10 @@
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
-#include <boost/beast/core/buffers_range.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/serializer.hpp>
+#include <boost/beast/http/status.hpp>
 #include <boost/beast/http/write.hpp>
 #include <boost/beast/ssl/ssl_stream.hpp>
 
@@ -130,17 +130,30 @@ class stream_io final : public connection_io {
 
 }  // namespace
 
-std::string head_text(http::response<http::empty_body>& head) {
-  http::response_serializer<http::empty_body> serializer(head);
-  serializer.split(true);
-  std::string text;
-  boost::system::error_code ec;
-  while (!ec && !serializer.is_header_done())
-    serializer.next(ec, [&](boost::system::error_code&, const auto& buffers) {
-      for (const auto buffer : beast::buffers_range_ref(buffers))
-        text.append(static_cast<const char*>(buffer.data()), buffer.size());
-      serializer.consume(beast::buffer_bytes(buffers));
-    });
+std::string head_text(const response_head& head) {
+  const bool http10 = head.version == 10;
+  std::string text = http10 ? "HTTP/1.0 " : "HTTP/1.1 ";
+  text += std::to_string(static_cast<unsigned>(head.status));
+  text += ' ';
+  text += http::obsolete_reason(head.status);
+  text += "\r\n";
+  const auto field = [&text](std::string_view name, std::string_view value) {
+    text += name;
+    text += ": ";
+    text += value;
+    text += "\r\n";
+  };
+  if (!head.content_type.empty()) field("Content-Type", head.content_type);
+  if (head.no_cache) field("Cache-Control", "no-cache");
+  if (!head.session_id.empty()) field("Mcp-Session-Id", head.session_id);
+  if (head.content_length)
+    field("Content-Length", std::to_string(*head.content_length));
+  else
+    field("Transfer-Encoding", "chunked");
+  // HTTP/1.1 keeps the connection unless told; HTTP/1.0 closes it unless told.
+  if (!head.keep_alive && !http10) field("Connection", "close");
+  if (head.keep_alive && http10) field("Connection", "keep-alive");
+  text += "\r\n";
   return text;
 }
 

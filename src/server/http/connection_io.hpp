@@ -13,6 +13,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -57,9 +58,20 @@ class connection_io {
   virtual asio::awaitable<void> close() = 0;
 };
 
-/// The head of a response as the bytes that go on the wire (for a response
-/// written in pieces with write_bytes).
-std::string head_text(http::response<http::empty_body>& head);
+/// The head of one of our responses: they carry few headers, so the text is
+/// written directly (Beast's fields allocate per field, on every response).
+struct response_head {
+  http::status status = http::status::ok;
+  unsigned version = 11;  ///< of the request: 10 or 11
+  bool keep_alive = true;
+  std::string_view content_type = {};
+  std::string_view session_id = {};  ///< Mcp-Session-Id, when set
+  bool no_cache = false;
+  std::optional<std::size_t> content_length = {};  ///< unset: a chunked body follows
+};
+
+/// The head as the bytes that go on the wire, blank line included.
+std::string head_text(const response_head& head);
 
 /// Watches the connection for as long as it lives (see connection_io::watch_close).
 class close_watch {

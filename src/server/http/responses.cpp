@@ -37,11 +37,13 @@ asio::awaitable<bool> http_server::impl::reply(connection_io& io, const http_req
                                                http::status status, std::string body,
                                                std::string_view content_type,
                                                std::string_view session_header) {
-  http::response<http::empty_body> head{status, req.version() ? req.version() : 11};
-  if (!content_type.empty() && !body.empty()) head.set(http::field::content_type, content_type);
-  if (!session_header.empty()) head.set("Mcp-Session-Id", session_header);
-  head.keep_alive(keep_alive(req));
-  head.content_length(body.size());
+  detail::response_head head;
+  head.status = status;
+  head.version = req.version() == 10 ? 10 : 11;
+  head.keep_alive = keep_alive(req);
+  if (!body.empty()) head.content_type = content_type;
+  head.session_id = session_header;
+  head.content_length = body.size();
   // One buffer, one write: the head and the body.
   std::string bytes = detail::head_text(head);
   bytes += body;
@@ -72,9 +74,9 @@ asio::awaitable<pump_end> pump_events(connection_io& io, message_stream& stream,
                                       std::chrono::milliseconds retry) {
   for (;;) {
     std::string events;
-    while (!stream.pending.empty()) {
-      auto event = std::move(stream.pending.front());
-      stream.pending.pop_front();
+    const auto ready = std::move(stream.pending);
+    stream.pending.clear();
+    for (const auto& event : ready) {
       if (event.seq != 0 && event.seq <= written) continue;  // replayed already
       written = std::max(written, event.seq);
       const auto id = stream.resumable ? stream.event_id(event.seq) : std::string();
@@ -110,12 +112,12 @@ asio::awaitable<bool> http_server::impl::write_event_stream(connection_io& io, c
                                                             http_session_transport& session,
                                                             std::shared_ptr<message_stream> stream,
                                                             stream_start start) {
-  http::response<http::empty_body> head{http::status::ok, req.version()};
-  head.set(http::field::content_type, "text/event-stream");
-  head.set(http::field::cache_control, "no-cache");
-  if (!start.session_header.empty()) head.set("Mcp-Session-Id", start.session_header);
-  head.keep_alive(keep_alive(req));
-  head.chunked(true);
+  detail::response_head head;
+  head.version = req.version() == 10 ? 10 : 11;
+  head.keep_alive = keep_alive(req);
+  head.content_type = "text/event-stream";
+  head.no_cache = true;
+  head.session_id = start.session_header;
 
   // The stream stays attached to this response until it returns, whatever
   // happens; afterwards what the stream gets is kept for a resumption.

@@ -21,7 +21,6 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -51,7 +50,9 @@ class message_stream {
 
   void notify() { wake.cancel(); }
 
-  std::deque<queued_event> pending;  // not yet written to the attached response
+  // Not yet written to the attached response; taken whole by the writer.
+  // (A vector: a deque allocates even while empty, and there is one per POST.)
+  std::vector<queued_event> pending;
   std::set<std::string> awaiting;    // ids of requests this stream still owes an answer
   asio::steady_timer wake;           // cancelled when something changes
   std::uint64_t last_seq = 0;
