@@ -1,6 +1,7 @@
 #include <mcp/protocol/jsonrpc.hpp>
 
 #include <boost/json/array.hpp>
+#include <boost/json/monotonic_resource.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/serializer.hpp>
@@ -53,18 +54,15 @@ frame_item classify_call(json::object& obj, const id_reading& id) {
     return invalid({}, errc::invalid_request,
                    "Invalid Request: id must be a string or an integer");
 
-  json::object params;
-  if (auto* p = obj.if_contains("params")) {
-    if (p->is_object()) {
-      params = std::move(p->get_object());
-    } else if (p->is_array() && reply_id) {
-      // Valid JSON-RPC, but every MCP method takes named parameters.
+  auto* p = obj.if_contains("params");
+  if (p && !p->is_object()) {
+    // An array is valid JSON-RPC, but every MCP method takes named parameters.
+    if (p->is_array() && reply_id)
       return invalid(reply_id, errc::invalid_params, "Invalid params: params must be an object");
-    } else {
-      return invalid(reply_id, errc::invalid_request,
-                     "Invalid Request: params must be an object");
-    }
+    return invalid(reply_id, errc::invalid_request, "Invalid Request: params must be an object");
   }
+  // Move-constructed, so that the params keep the storage they were parsed into.
+  json::object params = p ? json::object(std::move(p->get_object())) : json::object();
   std::string name(method->get_string());
   if (reply_id) return message{request{std::move(*reply_id), std::move(name), std::move(params)}};
   return message{notification{std::move(name), std::move(params)}};
@@ -140,7 +138,14 @@ frame_item classify(json::value value) {
 json::value parse_json(std::string_view text, boost::system::error_code& ec) {
   json::parse_options options;
   options.max_depth = max_json_depth;
-  return json::parse(text, ec, {}, options);
+  // One arena per message instead of an allocation per key, string and
+  // container: a message is parsed, served and dropped as a whole. Values
+  // assigned out of it (into a session, say) leave it behind. Not for a
+  // batch: its requests may run on several threads at once, and an arena is
+  // not thread safe.
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && text[first] == '[') return json::parse(text, ec, {}, options);
+  return json::parse(text, ec, json::make_shared_resource<json::monotonic_resource>(), options);
 }
 
 parsed_frame parse_frame(std::string_view text) {
