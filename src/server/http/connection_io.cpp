@@ -1,54 +1,66 @@
-// connection_io over beast::tcp_stream and over beast::ssl_stream: the one
-// place that knows which of the two a connection is.
+// connection_io over a TCP socket and over TLS on one: the one place that
+// knows which of the two a connection is, and that keeps its deadlines.
 
 #include "connection_io.hpp"
 
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/ssl/stream.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/read.hpp>
-#include <boost/beast/http/serializer.hpp>
 #include <boost/beast/http/status.hpp>
 #include <boost/beast/http/write.hpp>
-#include <boost/beast/ssl/ssl_stream.hpp>
 
 namespace mcp::detail {
 namespace {
 
+using clock = std::chrono::steady_clock;
+using tcp_socket = asio::ip::tcp::socket;
+using tls_stream = asio::ssl::stream<tcp_socket>;
 constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 constexpr std::chrono::seconds tls_shutdown_timeout{2};
 
-beast::tcp_stream& tcp_layer(beast::tcp_stream& stream) { return stream; }
-beast::tcp_stream& tcp_layer(beast::ssl_stream<beast::tcp_stream>& stream) { return stream.next_layer(); }
+tcp_socket& socket_of(tcp_socket& stream) { return stream; }
+tcp_socket& socket_of(tls_stream& stream) { return stream.next_layer(); }
 
 template <class Stream>
 class stream_io final : public connection_io {
  public:
   template <class... Args>
   stream_io(std::chrono::seconds write_timeout, Args&&... args)
-      : stream_(std::forward<Args>(args)...), write_timeout_(write_timeout) {}
+      : stream_(std::forward<Args>(args)...), write_timeout_(write_timeout),
+        watchdog_(socket().get_executor()) {}
+
+  ~stream_io() override { *alive_ = false; }
 
   Stream& stream() { return stream_; }
 
   asio::awaitable<boost::system::error_code> read(beast::flat_buffer& buffer, request_parser& parser,
                                                   std::chrono::seconds timeout) override {
-    tcp().expires_after(timeout);
+    arm(timeout);
     auto [ec, bytes] = co_await http::async_read(stream_, buffer, parser, as_tuple_awaitable);
-    tcp().expires_never();
-    co_return ec;
+    co_return disarm(ec);
   }
 
   asio::awaitable<void> write(http::message_generator message) override {
-    tcp().expires_after(write_timeout_);
-    co_await beast::async_write(stream_, std::move(message), asio::use_awaitable);
-    tcp().expires_never();
+    arm(write_timeout_);
+    auto [ec, bytes] = co_await beast::async_write(stream_, std::move(message), as_tuple_awaitable);
+    if (const auto failure = disarm(ec)) throw boost::system::system_error(failure);
   }
 
   asio::awaitable<void> write_bytes(std::string_view bytes) override {
-    tcp().expires_after(write_timeout_);
-    co_await asio::async_write(stream_, asio::buffer(bytes.data(), bytes.size()), asio::use_awaitable);
-    tcp().expires_never();
+    arm(write_timeout_);
+    auto [ec, written] =
+        co_await asio::async_write(stream_, asio::buffer(bytes.data(), bytes.size()), as_tuple_awaitable);
+    if (const auto failure = disarm(ec)) throw boost::system::system_error(failure);
+  }
+
+  /// The TLS handshake, within the write timeout.
+  asio::awaitable<void> handshake() {
+    arm(write_timeout_);
+    auto [ec] = co_await stream_.async_handshake(asio::ssl::stream_base::server, as_tuple_awaitable);
+    if (const auto failure = disarm(ec)) throw boost::system::system_error(failure);
   }
 
   void watch_close(std::function<void(bool)> on_close) override {
@@ -60,7 +72,7 @@ class stream_io final : public connection_io {
     watch_->client_spoke = false;
     // Waiting for readability first spares a read that would be tried at
     // once, and fail, on every call.
-    tcp().socket().async_wait(asio::ip::tcp::socket::wait_read,
+    socket().async_wait(tcp_socket::wait_read,
                               [this, watch = watch_](boost::system::error_code ec) {
                                 if (!watch->active) return;
                                 if (ec) return closed(*watch);
@@ -73,31 +85,74 @@ class stream_io final : public connection_io {
     watch_->active = false;
     watch_->on_close = nullptr;
     boost::system::error_code ignored;
-    tcp().socket().cancel(ignored);  // no other operation runs while a response waits
+    socket().cancel(ignored);  // no other operation runs while a response waits
   }
 
   asio::ip::tcp::endpoint remote_endpoint() const override {
     boost::system::error_code ignored;
-    return const_cast<stream_io*>(this)->tcp().socket().remote_endpoint(ignored);
+    return const_cast<stream_io*>(this)->socket().remote_endpoint(ignored);
   }
 
   void stop_reading() override {
     boost::system::error_code ignored;
-    tcp().socket().shutdown(asio::ip::tcp::socket::shutdown_receive, ignored);
+    socket().shutdown(tcp_socket::shutdown_receive, ignored);
   }
 
   asio::awaitable<void> close() override {
-    if constexpr (std::is_same_v<Stream, beast::ssl_stream<beast::tcp_stream>>) {
-      tcp().expires_after(tls_shutdown_timeout);
+    if constexpr (std::is_same_v<Stream, tls_stream>) {
+      arm(tls_shutdown_timeout);
       co_await stream_.async_shutdown(as_tuple_awaitable);
+      deadline_ = clock::time_point::max();
     }
     boost::system::error_code ignored;
-    tcp().socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
-    tcp().socket().close(ignored);
+    watchdog_.cancel();
+    socket().shutdown(tcp_socket::shutdown_both, ignored);
+    socket().close(ignored);
   }
 
  private:
-  beast::tcp_stream& tcp() { return tcp_layer(stream_); }
+  tcp_socket& socket() { return socket_of(stream_); }
+
+  // Deadlines: one timer per connection, not one per operation. An operation
+  // sets the deadline; the watchdog wakes at the deadline or one write
+  // timeout after it last looked, whichever comes first, and looks again. So
+  // the timer is re-armed about once per write timeout rather than on every
+  // read and write, and a deadline is still met on time. A deadline that
+  // passes cancels what runs on the socket.
+  void arm(std::chrono::seconds timeout) {
+    timed_out_ = false;
+    deadline_ = clock::now() + timeout;
+    if (!watchdog_running_) return watch_deadline();
+    // Only a timeout shorter than the write timeout (the TLS close) comes
+    // before the watchdog wakes: wake it now to look again.
+    if (deadline_ < watchdog_.expiry()) {
+      rearm_ = true;
+      watchdog_.cancel();
+    }
+  }
+
+  // Ends the deadline of an operation that ended with `ec`; a cancellation
+  // by the watchdog is reported as a timeout.
+  boost::system::error_code disarm(boost::system::error_code ec) {
+    deadline_ = clock::time_point::max();
+    if (ec && timed_out_) return make_error_code(asio::error::timed_out);
+    return ec;
+  }
+
+  void watch_deadline() {
+    watchdog_running_ = true;
+    watchdog_.expires_at(std::min(deadline_, clock::now() + write_timeout_));
+    watchdog_.async_wait([this, alive = alive_](boost::system::error_code ec) {
+      if (!*alive) return;
+      watchdog_running_ = false;
+      if (ec && !std::exchange(rearm_, false)) return;  // the connection closed
+      if (deadline_ == clock::time_point::max()) return;  // nothing runs: the next arm() restarts it
+      if (clock::now() < deadline_) return watch_deadline();
+      timed_out_ = true;
+      boost::system::error_code ignored;
+      socket().cancel(ignored);
+    });
+  }
 
   struct watch_state {
     std::function<void(bool)> on_close;
@@ -126,6 +181,13 @@ class stream_io final : public connection_io {
   Stream stream_;
   std::chrono::seconds write_timeout_;
   std::shared_ptr<watch_state> watch_;
+  asio::steady_timer watchdog_;
+  clock::time_point deadline_ = clock::time_point::max();
+  bool watchdog_running_ = false;
+  bool rearm_ = false;  // the watchdog was woken early to look again
+  bool timed_out_ = false;
+  // Handlers that may run after this object is gone check it first.
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 
 }  // namespace
@@ -159,17 +221,14 @@ std::string head_text(const response_head& head) {
 
 std::unique_ptr<connection_io> make_tcp_io(asio::ip::tcp::socket socket,
                                            std::chrono::seconds write_timeout) {
-  return std::make_unique<stream_io<beast::tcp_stream>>(write_timeout, std::move(socket));
+  return std::make_unique<stream_io<tcp_socket>>(write_timeout, std::move(socket));
 }
 
 asio::awaitable<std::unique_ptr<connection_io>> make_tls_io(asio::ip::tcp::socket socket,
                                                             asio::ssl::context& tls,
                                                             std::chrono::seconds write_timeout) {
-  using tls_stream = beast::ssl_stream<beast::tcp_stream>;
   auto io = std::make_unique<stream_io<tls_stream>>(write_timeout, std::move(socket), tls);
-  tcp_layer(io->stream()).expires_after(write_timeout);
-  co_await io->stream().async_handshake(asio::ssl::stream_base::server, asio::use_awaitable);
-  tcp_layer(io->stream()).expires_never();
+  co_await io->handshake();
   co_return io;
 }
 
