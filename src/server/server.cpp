@@ -211,7 +211,8 @@ struct server::state {
   }
 
   std::shared_ptr<const tool_entry> find_tool(session& s, std::string_view name) const {
-    if (auto own = s.state<session_tools>().tools.find(name)) return own;
+    if (const auto* own = s.find_state<session_tools>())
+      if (auto found = own->tools.find(name)) return found;
     return tools.find(name);
   }
 
@@ -392,20 +393,22 @@ asio::awaitable<json::object> server::state::call_tool(const json::object& param
   const auto name = string_param(params, "name");
   const auto tool = find_tool(ctx.session(), name);
   if (!tool) invalid_params("Unknown tool: " + name, json::object{{"name", name}});
-  json::object arguments;
+  // The request's own arguments, not a copy: they live as long as the request.
+  static const json::object no_arguments;
+  const json::object* arguments = &no_arguments;
   if (const auto* args = params.if_contains("arguments"); args && !args->is_null()) {
     if (!args->is_object()) invalid_params("arguments must be an object");
-    arguments = args->get_object();
+    arguments = &args->get_object();
   }
   const auto& d = dialect_of(ctx.version());
   // Bad arguments are the model's to fix: a tool error it can read, not a protocol error.
-  if (auto errors = tool->input_validator->validate(arguments); !errors.empty()) {
+  if (auto errors = tool->input_validator->validate(*arguments); !errors.empty()) {
     auto refusal = call_tool_result::error("Invalid arguments: " + describe(errors));
     co_return detail::shape_call_tool_result(refusal.to_json(), d);
   }
   call_tool_result result;
   try {
-    result = co_await tool->handler(arguments, ctx);
+    result = co_await tool->handler(*arguments, ctx);
   } catch (const protocol_error&) {
     throw;
   } catch (const std::exception& e) {

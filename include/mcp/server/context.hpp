@@ -86,6 +86,13 @@ class session : public std::enable_shared_from_this<session> {
     return *static_cast<T*>(slot.get());
   }
 
+  /// The session's `T` when state<T>() made one; null otherwise (nothing is created).
+  template <class T>
+  T* find_state() const {
+    const auto it = state_.find(std::type_index(typeid(T)));
+    return it == state_.end() ? nullptr : static_cast<T*>(it->second.get());
+  }
+
   /// The executor of the session's connection.
   const asio::any_io_executor& get_executor() const noexcept { return executor_; }
 
