@@ -10,6 +10,7 @@
 #include "test_support.hpp"
 
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/write.hpp>
 
 #include <chrono>
 #include <cstdio>
@@ -620,6 +621,32 @@ TEST(Http, ConnectionsBeyondTheLimitAreClosed) {
     EXPECT_TRUE(refused);
     const auto still_served = co_await one.send(req);  // the first two go on
     EXPECT_EQ(still_served.status, 200u);
+  });
+}
+
+TEST(Http, ConnectionsWithoutARequestAreClosedAtTheRequestTimeout) {
+  http_server_options options;
+  options.request_timeout = 300ms;
+  run_http_test(options, [](test_server& s) -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    const asio::ip::tcp::endpoint endpoint(asio::ip::make_address("127.0.0.1"), s.port());
+    // One says nothing, one sends half a request head and stops.
+    asio::ip::tcp::socket silent(ex), trickling(ex);
+    co_await silent.async_connect(endpoint, asio::use_awaitable);
+    co_await trickling.async_connect(endpoint, asio::use_awaitable);
+    const std::string half = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n";
+    co_await asio::async_write(trickling, asio::buffer(half), asio::use_awaitable);
+    const auto started = clock_type::now();
+    const bool silent_closed = co_await closed_by_server(silent, 5s);
+    const bool trickling_closed = co_await closed_by_server(trickling, 5s);
+    EXPECT_TRUE(silent_closed) << "a silent connection stayed open";
+    EXPECT_TRUE(trickling_closed) << "a half-sent request kept its connection";
+    EXPECT_GE(clock_type::now() - started, 250ms) << "closed before the deadline";
+    // A keep-alive connection that was served, then goes quiet, ends the same way.
+    http_connection served(ex, s.port());
+    co_await open_session(served);
+    const bool idle_closed = co_await closed_by_server(served.stream().socket(), 5s);
+    EXPECT_TRUE(idle_closed) << "an idle keep-alive connection stayed open";
   });
 }
 

@@ -320,21 +320,25 @@ TEST_F(HttpTls, ClientThatNeverHandshakesBlocksNeitherOthersNorStop) {
     EXPECT_TRUE(prompt) << "run() did not return 3 s after stop() with clients still in their handshake";
     EXPECT_LT(clock_type::now() - started, 3s);
     for (auto& socket : silent) {
-      asio::steady_timer deadline(ex);
-      deadline.expires_after(3s);
-      bool timed_out = false;
-      deadline.async_wait([&](boost::system::error_code ec) {
-        if (!ec) {
-          timed_out = true;
-          socket->cancel();
-        }
-      });
-      char byte;
-      auto [ec, n] = co_await socket->async_read_some(asio::buffer(&byte, 1), asio::as_tuple(asio::use_awaitable));
-      deadline.cancel();
-      EXPECT_FALSE(timed_out) << "a connection still in its TLS handshake stayed open after stop()";
-      EXPECT_TRUE(ec) << "the server sent bytes to a client that never spoke";
+      const bool closed = co_await closed_by_server(*socket, 3s);
+      EXPECT_TRUE(closed) << "a connection still in its TLS handshake stayed open after stop()";
     }
+  });
+}
+
+TEST_F(HttpTls, HandshakeThatNeverComesIsCutOffAtTheWriteTimeout) {
+  auto options = tls_options();
+  options.write_timeout = 300ms;
+  run_http_test(options, [](test_server& s) -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    asio::ip::tcp::socket silent(ex);
+    const asio::ip::tcp::endpoint endpoint(asio::ip::make_address("127.0.0.1"), s.port());
+    co_await silent.async_connect(endpoint, asio::use_awaitable);
+    const auto started = clock_type::now();
+    const bool closed = co_await closed_by_server(silent, 5s);
+    EXPECT_TRUE(closed) << "a client that never handshakes kept its connection past the deadline";
+    EXPECT_GE(clock_type::now() - started, 250ms) << "closed before its deadline";
+    co_await expect_tls_echo(s.port(), certs->cert, "still served");
   });
 }
 

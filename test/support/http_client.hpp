@@ -17,6 +17,7 @@
 #include "test_support.hpp"
 
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
@@ -196,6 +197,27 @@ struct http_reply {
     return out;
   }
 };
+
+/// Waits for the server to close `socket` (reading and dropping what it
+/// sends). False when the socket is still open after `limit`.
+inline asio::awaitable<bool> closed_by_server(asio::ip::tcp::socket& socket, std::chrono::milliseconds limit) {
+  asio::steady_timer deadline(socket.get_executor());
+  deadline.expires_after(limit);
+  bool timed_out = false;
+  deadline.async_wait([&](boost::system::error_code ec) {
+    if (!ec) {
+      timed_out = true;
+      socket.cancel();
+    }
+  });
+  char scratch[256];
+  for (;;) {
+    auto [ec, n] = co_await socket.async_read_some(asio::buffer(scratch), asio::as_tuple(asio::use_awaitable));
+    if (ec) break;
+  }
+  deadline.cancel();
+  co_return !timed_out;
+}
 
 /// One keep-alive connection to the server under test.
 class http_connection {

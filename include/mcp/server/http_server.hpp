@@ -58,6 +58,12 @@ struct http_server_options {
   /// stream); beyond it a request gets 429.
   std::size_t max_streams_per_session = 64;
   std::chrono::seconds idle_timeout{30 * 60};
+  /// A connection that brings no whole request for this long is closed: an
+  /// idle keep-alive connection, or a client that trickles its headers.
+  std::chrono::milliseconds request_timeout{60'000};
+  /// A response (or TLS handshake) the client does not take within this long
+  /// closes the connection.
+  std::chrono::milliseconds write_timeout{30'000};
   std::chrono::seconds keep_alive_interval{15};  ///< SSE comment lines on idle streams
   /// The SSE `retry` the server sends: how long a client waits before it
   /// resumes a stream whose connection the server closed.

@@ -19,7 +19,7 @@ using clock = std::chrono::steady_clock;
 using tcp_socket = asio::ip::tcp::socket;
 using tls_stream = asio::ssl::stream<tcp_socket>;
 constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
-constexpr std::chrono::seconds tls_shutdown_timeout{2};
+constexpr std::chrono::milliseconds tls_shutdown_timeout{2000};
 
 tcp_socket& socket_of(tcp_socket& stream) { return stream; }
 tcp_socket& socket_of(tls_stream& stream) { return stream.next_layer(); }
@@ -28,7 +28,7 @@ template <class Stream>
 class stream_io final : public connection_io {
  public:
   template <class... Args>
-  stream_io(std::chrono::seconds write_timeout, Args&&... args)
+  stream_io(std::chrono::milliseconds write_timeout, Args&&... args)
       : stream_(std::forward<Args>(args)...), write_timeout_(write_timeout),
         watchdog_(socket().get_executor()) {}
 
@@ -37,7 +37,7 @@ class stream_io final : public connection_io {
   Stream& stream() { return stream_; }
 
   asio::awaitable<boost::system::error_code> read(beast::flat_buffer& buffer, request_parser& parser,
-                                                  std::chrono::seconds timeout) override {
+                                                  std::chrono::milliseconds timeout) override {
     arm(timeout);
     auto [ec, bytes] = co_await http::async_read(stream_, buffer, parser, as_tuple_awaitable);
     co_return disarm(ec);
@@ -119,7 +119,7 @@ class stream_io final : public connection_io {
   // the timer is re-armed about once per write timeout rather than on every
   // read and write, and a deadline is still met on time. A deadline that
   // passes cancels what runs on the socket.
-  void arm(std::chrono::seconds timeout) {
+  void arm(std::chrono::milliseconds timeout) {
     timed_out_ = false;
     deadline_ = clock::now() + timeout;
     if (!watchdog_running_) return watch_deadline();
@@ -179,7 +179,7 @@ class stream_io final : public connection_io {
   }
 
   Stream stream_;
-  std::chrono::seconds write_timeout_;
+  std::chrono::milliseconds write_timeout_;
   std::shared_ptr<watch_state> watch_;
   asio::steady_timer watchdog_;
   clock::time_point deadline_ = clock::time_point::max();
@@ -220,13 +220,13 @@ std::string head_text(const response_head& head) {
 }
 
 std::unique_ptr<connection_io> make_tcp_io(asio::ip::tcp::socket socket,
-                                           std::chrono::seconds write_timeout) {
+                                           std::chrono::milliseconds write_timeout) {
   return std::make_unique<stream_io<tcp_socket>>(write_timeout, std::move(socket));
 }
 
 asio::awaitable<std::unique_ptr<connection_io>> make_tls_io(asio::ip::tcp::socket socket,
                                                             asio::ssl::context& tls,
-                                                            std::chrono::seconds write_timeout) {
+                                                            std::chrono::milliseconds write_timeout) {
   auto io = std::make_unique<stream_io<tls_stream>>(write_timeout, std::move(socket), tls);
   co_await io->handshake();
   co_return io;

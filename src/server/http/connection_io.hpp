@@ -38,7 +38,7 @@ class connection_io {
   /// (end_of_stream, body_limit, header_limit, timeout...).
   virtual asio::awaitable<boost::system::error_code> read(beast::flat_buffer& buffer,
                                                           request_parser& parser,
-                                                          std::chrono::seconds timeout) = 0;
+                                                          std::chrono::milliseconds timeout) = 0;
   /// Writes a whole response. Throws system_error (also on the write timeout).
   virtual asio::awaitable<void> write(http::message_generator message) = 0;
   virtual asio::awaitable<void> write_bytes(std::string_view bytes) = 0;
@@ -89,12 +89,12 @@ class close_watch {
 
 /// A plain TCP connection; every write must complete within `write_timeout`.
 std::unique_ptr<connection_io> make_tcp_io(asio::ip::tcp::socket socket,
-                                           std::chrono::seconds write_timeout);
+                                           std::chrono::milliseconds write_timeout);
 
 /// A TLS connection; the handshake runs within `write_timeout`. Throws
 /// system_error when the handshake fails.
 asio::awaitable<std::unique_ptr<connection_io>> make_tls_io(asio::ip::tcp::socket socket,
                                                             asio::ssl::context& tls,
-                                                            std::chrono::seconds write_timeout);
+                                                            std::chrono::milliseconds write_timeout);
 
 }  // namespace mcp::detail

@@ -28,8 +28,6 @@ namespace mcp {
 namespace {
 
 constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
-constexpr std::chrono::seconds request_read_timeout{60};  // idle keep-alive connections
-constexpr std::chrono::seconds write_timeout{30};
 constexpr std::chrono::milliseconds quiet_poll{100};
 
 }  // namespace
@@ -315,7 +313,7 @@ asio::awaitable<void> http_server::impl::serve_connection(tcp::socket socket) {
     // otherwise hold shutdown up for the whole handshake deadline.
     auto handshake = [this](tcp::socket s) -> asio::awaitable<std::unique_ptr<connection_io>> {
       try {
-        co_return co_await detail::make_tls_io(std::move(s), *tls, write_timeout);
+        co_return co_await detail::make_tls_io(std::move(s), *tls, options.write_timeout);
       } catch (const std::exception& e) {
         sdk_log(log_level::debug, std::string("TLS handshake failed: ") + e.what());
       }
@@ -328,7 +326,7 @@ asio::awaitable<void> http_server::impl::serve_connection(tcp::socket socket) {
     auto outcome = co_await (handshake(std::move(socket)) || until_stopping());
     if (outcome.index() == 0) io = std::move(std::get<0>(outcome));
   } else {
-    io = detail::make_tcp_io(std::move(socket), write_timeout);
+    io = detail::make_tcp_io(std::move(socket), options.write_timeout);
   }
   if (!io) {
     connections.erase(number);
@@ -342,7 +340,7 @@ asio::awaitable<void> http_server::impl::serve_connection(tcp::socket socket) {
       detail::request_parser parser;
       parser.body_limit(options.max_body_size);
       parser.header_limit(static_cast<std::uint32_t>(options.max_header_size));
-      const auto ec = co_await io->read(buffer, parser, request_read_timeout);
+      const auto ec = co_await io->read(buffer, parser, options.request_timeout);
       if (ec == http::error::body_limit) {
         http_request head = parser.get();
         co_await reply_error(*io, head, http::status::payload_too_large, errc::invalid_request,
