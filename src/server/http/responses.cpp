@@ -138,8 +138,7 @@ asio::awaitable<bool> http_server::impl::write_event_stream(connection_io& io, c
     // the resumption that follows.
     close_watch watch(io, [&stream = *stream, &client_spoke](bool spoke) {
       client_spoke = spoke;
-      stream.client_gone = true;
-      stream.notify();
+      stream.client_went_away();
     });
     end = co_await pump_events(io, *stream, std::move(out), written, options.keep_alive_interval,
                                options.retry_interval);

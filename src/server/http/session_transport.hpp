@@ -49,6 +49,11 @@ class message_stream {
   std::string event_id(std::uint64_t seq) const { return id_ + "_" + std::to_string(seq); }
 
   void notify() { wake.cancel(); }
+  /// The connection of the attached response ended.
+  void client_went_away() {
+    client_gone = true;
+    notify();
+  }
 
   // Not yet written to the attached response; taken whole by the writer.
   // (A vector: a deque allocates even while empty, and there is one per POST.)

@@ -19,28 +19,20 @@ namespace {
 
 constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 
+// The stream has something for a response to decide on: its first message,
+// its end, or a request to let the connection go.
 bool has_news(const message_stream& stream) {
-  return !stream.pending.empty() || stream.done || stream.release_requested || stream.client_gone;
+  return !stream.pending.empty() || stream.done || stream.release_requested;
 }
 
-// Waits until the stream has something for a response to decide on (its
-// first message, its end, a request to let the connection go), or the
-// client goes away.
-asio::awaitable<void> first_news(connection_io& io, message_stream& stream) {
-  close_watch watch(io, [&stream](bool) {
-    stream.client_gone = true;
-    stream.notify();
-  });
-  while (!has_news(stream)) co_await stream.wake.async_wait(as_tuple_awaitable);
-}
+bool is_done(const message_stream& stream) { return stream.done; }
 
-// Waits until the stream is done, or the client goes away.
-asio::awaitable<void> stream_done(connection_io& io, message_stream& stream) {
-  close_watch watch(io, [&stream](bool) {
-    stream.client_gone = true;
-    stream.notify();
-  });
-  while (!stream.done && !stream.client_gone) co_await stream.wake.async_wait(as_tuple_awaitable);
+// Waits until `ready` holds for the stream, or its client goes away (which is
+// watched meanwhile).
+asio::awaitable<void> wait_until(connection_io& io, message_stream& stream,
+                                 bool (*ready)(const message_stream&)) {
+  close_watch watch(io, [&stream](bool) { stream.client_went_away(); });
+  while (!ready(stream) && !stream.client_gone) co_await stream.wake.async_wait(as_tuple_awaitable);
 }
 
 // "<stream id>_<seq>", as message_stream::event_id writes them.
@@ -157,7 +149,7 @@ asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, http_req
   const bool wants_stream = !options.json_only && detail::prefers_event_stream(req);
   if (!wants_stream) {
     // (Checked first: most answers are there already, and a call costs a frame.)
-    if (!has_news(*answers)) co_await first_news(io, *answers);
+    if (!has_news(*answers)) co_await wait_until(io, *answers, has_news);
     // A client that went away meanwhile frees its stream at once.
     if (answers->client_gone) {
       session->detach(*answers);
@@ -166,7 +158,7 @@ asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, http_req
   }
   const bool single_answer = answers->done && answers->pending.size() <= 1;
   if (answers->json_only || (!wants_stream && single_answer && !answers->release_requested)) {
-    if (!answers->done) co_await stream_done(io, *answers);
+    if (!answers->done) co_await wait_until(io, *answers, is_done);
     const bool client_gone = answers->client_gone;
     std::optional<std::string> answer;
     if (!answers->pending.empty()) answer = std::move(answers->pending.front().data);
