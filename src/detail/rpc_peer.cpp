@@ -27,14 +27,14 @@ struct rpc_peer::pending_call {
 };
 
 rpc_peer::rpc_peer(message_transport& transport, peer_limits limits)
-    : transport_(transport), limits_(limits), direct_(transport.writes_at_once()) {
-  if (!direct_) q_.emplace(transport.get_executor());
+    : transport_(transport), limits_(limits) {
+  if (!transport.writes_at_once()) q_.emplace(transport.get_executor());
 }
 
 rpc_peer::~rpc_peer() = default;
 
 void rpc_peer::start(std::shared_ptr<void> keep_alive) {
-  if (direct_) return;  // nothing to queue: no writer, no watchdog
+  if (direct()) return;  // nothing to queue: no writer, no watchdog
   writer_running_ = true;
   watchdog_running_ = true;
   asio::co_spawn(transport_.get_executor(), write_loop(),
@@ -43,7 +43,7 @@ void rpc_peer::start(std::shared_ptr<void> keep_alive) {
 }
 
 void rpc_peer::enqueue(std::string frame, frame_context context) {
-  if (direct_) {
+  if (direct()) {
     transport_.write_now(std::move(frame), std::move(context));
     return;
   }
@@ -60,7 +60,7 @@ asio::awaitable<void> rpc_peer::send(std::string frame) {
 asio::awaitable<void> rpc_peer::send(std::string frame, frame_context context) {
   for (;;) {
     if (closed_) throw boost::system::system_error(asio::error::connection_aborted);
-    if (direct_ || q_->frames.empty() || q_->bytes + frame.size() <= limits_.max_queued_bytes) {
+    if (direct() || q_->frames.empty() || q_->bytes + frame.size() <= limits_.max_queued_bytes) {
       enqueue(std::move(frame), std::move(context));
       co_return;
     }
@@ -74,7 +74,7 @@ void rpc_peer::post(std::string frame, frame_context context) {
 }
 
 asio::awaitable<void> rpc_peer::wait_for_space() {
-  while (!closed_ && !direct_ && q_->bytes > limits_.max_queued_bytes)
+  while (!closed_ && !direct() && q_->bytes > limits_.max_queued_bytes)
     co_await q_->queue_space.async_wait(as_tuple_awaitable);
 }
 
@@ -167,7 +167,7 @@ void rpc_peer::shutdown() {
   if (closed_) return;
   closed_ = true;
   for (auto& [id, call] : pending_) call->timer.cancel();
-  if (!q_) return;
+  if (direct()) return;
   q_->queue_ready.cancel();
   q_->queue_space.cancel();
 }

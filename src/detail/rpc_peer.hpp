@@ -111,7 +111,6 @@ class rpc_peer {
 
   message_transport& transport_;
   peer_limits limits_;
-  const bool direct_;  // the transport writes at once: no queue, no writer
   // The write queue and its writer's timers; absent on a transport that
   // writes at once (an idle HTTP session carries none of it).
   struct write_queue {
@@ -130,6 +129,7 @@ class rpc_peer {
     asio::steady_timer watchdog;     // the write deadline; never expires while no write runs
   };
   std::optional<write_queue> q_;
+  bool direct() const noexcept { return !q_; }  // the transport writes at once
   asio::cancellation_signal write_cancel_;  // bound to the writer: cancels its write
   std::chrono::steady_clock::time_point write_deadline_ = std::chrono::steady_clock::time_point::max();
   bool watchdog_idle_ = false;
