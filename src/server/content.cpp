@@ -8,7 +8,15 @@ namespace mcp {
 
 namespace content {
 
-json::object text(std::string text) { return {{"type", "text"}, {"text", std::move(text)}}; }
+json::object text(std::string_view text) {
+  // (Built by hand: the most common block, and an initializer list costs a
+  // temporary value per entry.)
+  json::object block;
+  block.reserve(2);
+  block.emplace("type", "text");
+  block.emplace("text", text);
+  return block;
+}
 
 json::object image(std::string data, std::string mime_type) {
   return {{"type", "image"}, {"data", std::move(data)}, {"mimeType", std::move(mime_type)}};
@@ -61,8 +69,10 @@ json::object resource_contents::to_json() const {
   return out;
 }
 
-call_tool_result call_tool_result::text(std::string text) {
-  return {json::array{content::text(std::move(text))}};
+call_tool_result call_tool_result::text(std::string_view text) {
+  call_tool_result result;
+  result.content.push_back(content::text(text));
+  return result;
 }
 
 call_tool_result call_tool_result::error(std::string message) {
@@ -80,16 +90,20 @@ std::string call_tool_result::text_content() const {
   return out;
 }
 
-json::object call_tool_result::to_json() const {
-  json::object out{{"content", content}};
-  if (structured_content) {
-    out["structuredContent"] = *structured_content;
-    // The spec asks for a serialized copy in a text block, for clients that
-    // only read `content` (and for revisions without structuredContent).
-    if (content.empty()) out["content"] = json::array{content::text(json::serialize(*structured_content))};
-  }
-  if (is_error) out["isError"] = true;
-  if (!meta.empty()) out["_meta"] = meta;
+json::object call_tool_result::to_json() const& { return call_tool_result(*this).to_json(); }
+
+json::object call_tool_result::to_json() && {
+  json::object out;
+  out.reserve(4);
+  // The spec asks for a serialized copy of structured content in a text
+  // block, for clients that only read `content` (and for revisions without
+  // structuredContent).
+  if (content.empty() && structured_content)
+    content.push_back(content::text(json::serialize(*structured_content)));
+  out.emplace("content", std::move(content));
+  if (structured_content) out.emplace("structuredContent", std::move(*structured_content));
+  if (is_error) out.emplace("isError", true);
+  if (!meta.empty()) out.emplace("_meta", std::move(meta));
   return out;
 }
 

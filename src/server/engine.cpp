@@ -81,8 +81,8 @@ struct server_engine::link final : connection_link {
 // (Mcp-Session-Id) when it has one, so that logs and handlers name the
 // session the client knows.
 std::shared_ptr<session> server_engine::make_session(message_transport& transport) {
-  auto metadata = transport.metadata();
-  auto id = metadata.session_id.empty() ? random_hex(16) : metadata.session_id;
+  auto metadata = transport.shared_metadata();
+  auto id = metadata->session_id.empty() ? random_hex(16) : metadata->session_id;
   auto made = std::make_shared<session>(std::move(id), transport.get_executor());
   made->transport_ = std::move(metadata);
   return made;
@@ -223,6 +223,10 @@ void server_engine::handle_request(request req, const batch_ptr& batch) {
     answer(std::move(reply), batch);
     return;
   }
+  if (auto reply = serve_at_once(req)) {
+    answer(std::move(*reply), batch);
+    return;
+  }
   auto entry = std::make_shared<in_flight>();
   in_flight_.emplace(req.id, entry);
   if (batch) ++batch->outstanding;
@@ -249,20 +253,39 @@ json::object server_engine::initialize(const request& req) {
                                    behaviour_.instructions()});
 }
 
+message server_engine::failure_reply(const request& req, std::exception_ptr failure, bool cancelled) {
+  try {
+    std::rethrow_exception(failure);
+  } catch (const protocol_error& e) {
+    return error_response{req.id, e.error()};
+  } catch (const std::exception& e) {
+    if (!cancelled) sdk_log(log_level::warn, "handler for " + req.method + " threw: " + e.what());
+    return make_error(req.id, errc::internal_error, std::string("Internal error: ") + e.what());
+  } catch (...) {
+    return make_error(req.id, errc::internal_error, "Internal error: unknown exception");
+  }
+}
+
+std::optional<message> server_engine::serve_at_once(const request& req) {
+  const bool never_cancelled = false;  // nothing else runs until it returns
+  request_context ctx(req, *session_, never_cancelled);
+  try {
+    auto result = behaviour_.handle_request_at_once(req, ctx);
+    if (!result) return std::nullopt;
+    return response{req.id, std::move(*result)};
+  } catch (...) {
+    return failure_reply(req, std::current_exception(), false);
+  }
+}
+
 asio::awaitable<void> server_engine::run_request(request req, std::shared_ptr<in_flight> entry,
                                                  batch_ptr batch) {
   request_context ctx(req, *session_, entry->cancelled);
   message reply = response{req.id, nullptr};
   try {
     std::get<response>(reply).result = co_await behaviour_.handle_request(req, ctx);
-  } catch (const protocol_error& e) {
-    reply = error_response{req.id, e.error()};
-  } catch (const std::exception& e) {
-    if (!entry->cancelled)
-      sdk_log(log_level::warn, "handler for " + req.method + " threw: " + e.what());
-    reply = make_error(req.id, errc::internal_error, std::string("Internal error: ") + e.what());
   } catch (...) {
-    reply = make_error(req.id, errc::internal_error, "Internal error: unknown exception");
+    reply = failure_reply(req, std::current_exception(), entry->cancelled);
   }
   if (auto it = in_flight_.find(req.id); it != in_flight_.end() && it->second == entry)
     in_flight_.erase(it);

@@ -75,7 +75,11 @@ class server_engine {
   asio::awaitable<void> handle_item(frame_item item, const batch_ptr& batch);
   void handle_request(request req, const batch_ptr& batch);
   asio::awaitable<void> handle_notification(notification n);
+  // The reply of a request the behaviour serves at once; nullopt: it must be run.
+  std::optional<message> serve_at_once(const request& req);
   asio::awaitable<void> run_request(request req, std::shared_ptr<in_flight> entry, batch_ptr batch);
+  // The error reply for a handler's exception (logged unless the request was cancelled).
+  static message failure_reply(const request& req, std::exception_ptr failure, bool cancelled);
   // Replies are queued past the bound on queued bytes: the read loop waits
   // for room before it reads more (wait_for_room), which bounds them.
   void post(const message& m);

@@ -26,6 +26,7 @@ constexpr std::size_t max_completion_values = 100;  // the spec's bound per resp
 struct tool_entry {
   tool_info info;
   tool_handler handler;
+  detail::tool_handler_at_once at_once;  // empty unless the handler finishes without waiting
   std::shared_ptr<const schema_validator> input_validator;
   std::shared_ptr<const schema_validator> output_validator;  // null without outputSchema
   const std::string& key() const { return info.name; }
@@ -40,11 +41,11 @@ std::shared_ptr<const schema_validator> compile_schema(const std::string& tool, 
   return validator;
 }
 
-tool_entry make_tool_entry(tool_info info, tool_handler handler) {
+tool_entry make_tool_entry(tool_info info, tool_handler handler, detail::tool_handler_at_once at_once = {}) {
   auto input = compile_schema(info.name, "inputSchema", info.input_schema);
   auto output = info.output_schema ? compile_schema(info.name, "outputSchema", *info.output_schema)
                                    : nullptr;
-  return {std::move(info), std::move(handler), std::move(input), std::move(output)};
+  return {std::move(info), std::move(handler), std::move(at_once), std::move(input), std::move(output)};
 }
 
 std::string describe(const std::vector<validation_error>& errors) {
@@ -216,6 +217,17 @@ struct server::state {
     return tools.find(name);
   }
 
+  // A tools/call is served in three steps: the tool and its arguments, the
+  // handler (at once or awaited), and the checked, shaped result.
+  struct tool_call {
+    std::shared_ptr<const tool_entry> tool;
+    const json::object* arguments = nullptr;  // the request's own
+    std::optional<json::object> refusal;      // a tool error result for invalid arguments
+  };
+  static tool_call prepare_call(std::shared_ptr<const tool_entry> tool, const json::object& params,
+                                protocol_version version);
+  static json::object finish_call(const tool_call& call, call_tool_result result, protocol_version version);
+  std::optional<json::object> call_tool_at_once(const json::object& params, request_context& ctx) const;
   asio::awaitable<json::object> call_tool(const json::object& params, request_context& ctx);
   asio::awaitable<json::object> read_resource(const json::object& params, request_context& ctx);
   asio::awaitable<json::object> get_prompt(const json::object& params, request_context& ctx);
@@ -231,8 +243,12 @@ server::server(implementation info, server_settings settings)
 server::~server() = default;
 
 void server::add_tool(tool_info info, tool_handler handler) {
+  add_tool(std::move(info), std::move(handler), nullptr);
+}
+
+void server::add_tool(tool_info info, tool_handler handler, detail::tool_handler_at_once at_once) {
   auto name = info.name;
-  state_->tools.put(std::move(name), make_tool_entry(std::move(info), std::move(handler)));
+  state_->tools.put(std::move(name), make_tool_entry(std::move(info), std::move(handler), std::move(at_once)));
   state_->has_tools = true;
   state_->broadcast("notifications/tools/list_changed");
 }
@@ -352,79 +368,124 @@ void server::terminate(session& s) {
   }
 }
 
-asio::awaitable<json::object> server::handle_request(const request& req, request_context& ctx) {
+std::optional<json::object> server::handle_request_at_once(const request& req, request_context& ctx) {
   auto& st = *state_;
   const auto& d = dialect_of(ctx.version());
   const auto page_size = st.settings.page_size;
   const auto& m = req.method;
+  if (m == "tools/call") return st.call_tool_at_once(req.params, ctx);
   if (m == "tools/list") {
-    co_return list_page(st.tools_of(ctx.session()), req.params, page_size, "tools",
-                        [&](const auto& t) { return detail::shape_tool(t->info.to_json(), d); });
+    return list_page(st.tools_of(ctx.session()), req.params, page_size, "tools",
+                     [&](const auto& t) { return detail::shape_tool(t->info.to_json(), d); });
   }
-  if (m == "tools/call") co_return co_await st.call_tool(req.params, ctx);
   if (m == "resources/list") {
-    co_return list_page(*st.resources.snapshot(), req.params, page_size, "resources",
-                        [&](const auto& r) { return detail::shape_listing(r->info.to_json(), d); });
+    return list_page(*st.resources.snapshot(), req.params, page_size, "resources",
+                     [&](const auto& r) { return detail::shape_listing(r->info.to_json(), d); });
   }
   if (m == "resources/templates/list") {
-    co_return list_page(*st.templates.snapshot(), req.params, page_size, "resourceTemplates",
-                        [&](const auto& r) { return detail::shape_listing(r->info.to_json(), d); });
+    return list_page(*st.templates.snapshot(), req.params, page_size, "resourceTemplates",
+                     [&](const auto& r) { return detail::shape_listing(r->info.to_json(), d); });
   }
-  if (m == "resources/read") co_return co_await st.read_resource(req.params, ctx);
-  if (m == "resources/subscribe") co_return st.subscribe(req.params, ctx.session(), true);
-  if (m == "resources/unsubscribe") co_return st.subscribe(req.params, ctx.session(), false);
+  if (m == "resources/subscribe") return st.subscribe(req.params, ctx.session(), true);
+  if (m == "resources/unsubscribe") return st.subscribe(req.params, ctx.session(), false);
   if (m == "prompts/list") {
-    co_return list_page(*st.prompts.snapshot(), req.params, page_size, "prompts",
-                        [&](const auto& p) { return detail::shape_listing(p->info.to_json(), d); });
+    return list_page(*st.prompts.snapshot(), req.params, page_size, "prompts",
+                     [&](const auto& p) { return detail::shape_listing(p->info.to_json(), d); });
   }
-  if (m == "prompts/get") co_return co_await st.get_prompt(req.params, ctx);
-  if (m == "completion/complete") co_return co_await st.complete(req.params, ctx);
   if (m == "logging/setLevel") {
     const auto level = parse_logging_level(string_param(req.params, "level"));
     if (!level) invalid_params("unknown logging level");
     ctx.session().set_log_level(*level);
-    co_return json::object{};
+    return json::object{};
   }
+  return std::nullopt;
+}
+
+asio::awaitable<json::object> server::handle_request(const request& req, request_context& ctx) {
+  auto& st = *state_;
+  const auto& m = req.method;
+  // Methods whose handlers may wait; the rest are served at once.
+  if (m == "tools/call") co_return co_await st.call_tool(req.params, ctx);
+  if (m == "resources/read") co_return co_await st.read_resource(req.params, ctx);
+  if (m == "prompts/get") co_return co_await st.get_prompt(req.params, ctx);
+  if (m == "completion/complete") co_return co_await st.complete(req.params, ctx);
+  if (auto served = handle_request_at_once(req, ctx)) co_return std::move(*served);
   throw protocol_error(errc::method_not_found, "Method not found: " + m);
+}
+
+server::state::tool_call server::state::prepare_call(std::shared_ptr<const tool_entry> tool,
+                                                      const json::object& params, protocol_version version) {
+  tool_call call;
+  call.tool = std::move(tool);
+  // The request's own arguments, not a copy: they live as long as the request.
+  static const json::object no_arguments;
+  call.arguments = &no_arguments;
+  if (const auto* args = params.if_contains("arguments"); args && !args->is_null()) {
+    if (!args->is_object()) invalid_params("arguments must be an object");
+    call.arguments = &args->get_object();
+  }
+  // Bad arguments are the model's to fix: a tool error it can read, not a protocol error.
+  if (auto errors = call.tool->input_validator->validate(*call.arguments); !errors.empty()) {
+    auto refusal = call_tool_result::error("Invalid arguments: " + describe(errors));
+    call.refusal = detail::shape_call_tool_result(std::move(refusal).to_json(), dialect_of(version));
+  }
+  return call;
+}
+
+json::object server::state::finish_call(const tool_call& call, call_tool_result result,
+                                        protocol_version version) {
+  const auto& tool = *call.tool;
+  const auto& name = tool.info.name;
+  if (tool.output_validator && !result.is_error) {
+    if (!result.structured_content)
+      throw protocol_error(errc::internal_error, "Tool " + name +
+                                                     " declares an outputSchema but returned no structured content");
+    if (auto errors = tool.output_validator->validate(*result.structured_content); !errors.empty())
+      throw protocol_error(errc::internal_error, "Tool " + name +
+                                                     " returned structured content that does not match "
+                                                     "its outputSchema: " + describe(errors));
+  }
+  return detail::shape_call_tool_result(std::move(result).to_json(), dialect_of(version));
+}
+
+std::optional<json::object> server::state::call_tool_at_once(const json::object& params,
+                                                             request_context& ctx) const {
+  // Anything but a tool that runs at once goes to call_tool (which also
+  // says what is wrong with a bad name).
+  const auto* name = params.if_contains("name");
+  if (!name || !name->is_string()) return std::nullopt;
+  auto tool = find_tool(ctx.session(), name->get_string());
+  if (!tool || !tool->at_once) return std::nullopt;
+  auto call = prepare_call(std::move(tool), params, ctx.version());
+  if (call.refusal) return std::move(*call.refusal);
+  call_tool_result result;
+  try {
+    result = call.tool->at_once(*call.arguments, ctx);
+  } catch (const protocol_error&) {
+    throw;
+  } catch (const std::exception& e) {
+    result = call_tool_result::error(e.what());
+  }
+  return finish_call(call, std::move(result), ctx.version());
 }
 
 asio::awaitable<json::object> server::state::call_tool(const json::object& params,
                                                        request_context& ctx) {
   const auto name = string_param(params, "name");
-  const auto tool = find_tool(ctx.session(), name);
+  auto tool = find_tool(ctx.session(), name);
   if (!tool) invalid_params("Unknown tool: " + name, json::object{{"name", name}});
-  // The request's own arguments, not a copy: they live as long as the request.
-  static const json::object no_arguments;
-  const json::object* arguments = &no_arguments;
-  if (const auto* args = params.if_contains("arguments"); args && !args->is_null()) {
-    if (!args->is_object()) invalid_params("arguments must be an object");
-    arguments = &args->get_object();
-  }
-  const auto& d = dialect_of(ctx.version());
-  // Bad arguments are the model's to fix: a tool error it can read, not a protocol error.
-  if (auto errors = tool->input_validator->validate(*arguments); !errors.empty()) {
-    auto refusal = call_tool_result::error("Invalid arguments: " + describe(errors));
-    co_return detail::shape_call_tool_result(refusal.to_json(), d);
-  }
+  auto call = prepare_call(std::move(tool), params, ctx.version());
+  if (call.refusal) co_return std::move(*call.refusal);
   call_tool_result result;
   try {
-    result = co_await tool->handler(*arguments, ctx);
+    result = co_await call.tool->handler(*call.arguments, ctx);
   } catch (const protocol_error&) {
     throw;
   } catch (const std::exception& e) {
     if (ctx.cancelled()) throw;  // no reply goes out anyway
     result = call_tool_result::error(e.what());
   }
-  if (tool->output_validator && !result.is_error) {
-    if (!result.structured_content)
-      throw protocol_error(errc::internal_error,
-                           "Tool " + name + " declares an outputSchema but returned no structured content");
-    if (auto errors = tool->output_validator->validate(*result.structured_content); !errors.empty())
-      throw protocol_error(errc::internal_error, "Tool " + name +
-                                                     " returned structured content that does not match "
-                                                     "its outputSchema: " + describe(errors));
-  }
-  co_return detail::shape_call_tool_result(result.to_json(), d);
+  co_return finish_call(call, std::move(result), ctx.version());
 }
 
 asio::awaitable<json::object> server::state::read_resource(const json::object& params,

@@ -36,6 +36,14 @@ class probe_server final : public server_behaviour {
     throw protocol_error(errc::method_not_found, "Method not found: " + req.method);
   }
 
+  // Methods served without a coroutine.
+  std::optional<json::object> handle_request_at_once(const request& req, request_context& ctx) override {
+    if (req.method == "now") return json::object{{"params", req.params}, {"session", ctx.session().id()}};
+    if (req.method == "now_throw") throw std::runtime_error("bang");
+    if (req.method == "now_refuse") throw protocol_error(errc::invalid_params, "not now");
+    return std::nullopt;
+  }
+
   asio::awaitable<void> handle_notification(const notification& n, session&) override {
     notifications.push_back(n.method);
     co_return;
@@ -285,6 +293,38 @@ TEST(ServerEngine, HandlerExceptionIsContainedToItsRequest) {
     EXPECT_EQ(refused.at("error").at("message"), "refused");
     auto fine = co_await h.call(3, "echo");
     EXPECT_TRUE(fine.as_object().contains("result"));
+  });
+}
+
+TEST(ServerEngine, RequestsServedAtOnceFollowTheSameRules) {
+  run_test([]() -> asio::awaitable<void> {
+    probe_harness h(co_await asio::this_coro::executor);
+    co_await h.initialize("2025-03-26");
+    // Served at once while a slow request runs, and answered first.
+    auto slow = rpc_request(1, "slow", {{"ms", 100}});
+    co_await write_json(*h.client, slow);
+    json::object params{{"x", 7}};
+    auto now = co_await h.call(2, "now", params);
+    EXPECT_EQ(now.at("id"), 2);
+    EXPECT_EQ(now.at("result").at("params").at("x"), 7);
+    EXPECT_FALSE(now.at("result").at("session").as_string().empty());
+    auto finished = co_await read_json(*h.client);
+    EXPECT_EQ(finished.at("id"), 1);
+    // Their exceptions are contained to them, as a handler's are.
+    auto failed = co_await h.call(3, "now_throw");
+    EXPECT_EQ(error_code(failed), errc::internal_error);
+    EXPECT_NE(failed.at("error").at("message").as_string().find("bang"), std::string::npos);
+    auto refused = co_await h.call(4, "now_refuse");
+    EXPECT_EQ(error_code(refused), errc::invalid_params);
+    EXPECT_EQ(refused.at("error").at("message"), "not now");
+    // In a batch they wait for the others: one reply with every answer.
+    json::array batch{rpc_request(5, "now"), rpc_request(6, "slow", {{"ms", 40}}), rpc_request(7, "now_throw")};
+    co_await write_json(*h.client, batch);
+    auto replies = co_await read_json(*h.client);
+    CO_ASSERT_TRUE(replies.is_array());
+    std::set<std::string> ids;
+    for (const auto& r : replies.as_array()) ids.insert(json::serialize(r.at("id")));
+    EXPECT_EQ(ids, (std::set<std::string>{"5", "6", "7"}));
   });
 }
 

@@ -53,6 +53,10 @@ std::shared_ptr<server> typed_server(std::shared_ptr<probes> seen) {
     seen->non_blocking_thread = std::this_thread::get_id();
     return weather::sum{a.a + a.b};
   }));
+  srv->add_tool("quick_divide", "Never blocks; throws on zero", non_blocking([](const add_args& a) -> weather::sum {
+    if (a.b == 0) throw std::domain_error("cannot divide by zero");
+    return weather::sum{a.a / a.b};
+  }));
   srv->add_tool("maybe", "Fails as a value", [](const add_args& a) -> tool_result<std::string> {
     if (a.b == 0) return tool_error{"division by zero"};
     return std::to_string(a.a / a.b);
@@ -125,6 +129,30 @@ TEST(TypedTool, NonBlockingFunctionRunsInlineOnTheSessionThread) {
     auto reply = co_await call_tool(h, 1, "quick", args);
     EXPECT_EQ(reply.at("result").at("structuredContent").at("value"), 5.0);
     EXPECT_EQ(seen->non_blocking_thread, std::this_thread::get_id());
+  });
+}
+
+TEST(TypedTool, NonBlockingFunctionFailsLikeAnyOther) {
+  run_test([]() -> asio::awaitable<void> {
+    harness h(co_await asio::this_coro::executor, typed_server(std::make_shared<probes>()));
+    co_await h.initialize();
+    json::object fine{{"a", 6}, {"b", 3}};
+    auto quotient = co_await call_tool(h, 1, "quick_divide", fine);
+    EXPECT_EQ(quotient.at("result").at("structuredContent").at("value"), 2.0);
+    // An exception is a tool error the model can read.
+    json::object zero{{"a", 6}, {"b", 0}};
+    auto thrown = co_await call_tool(h, 2, "quick_divide", zero);
+    EXPECT_EQ(thrown.at("result").at("isError"), true);
+    EXPECT_EQ(thrown.at("result").at("content").at(0).at("text"), "cannot divide by zero");
+    // Arguments that do not match the schema never reach it.
+    json::object wrong{{"a", "six"}, {"b", 3}};
+    auto refused = co_await call_tool(h, 3, "quick_divide", wrong);
+    EXPECT_EQ(refused.at("result").at("isError"), true);
+    const std::string text(refused.at("result").at("content").at(0).at("text").as_string());
+    EXPECT_NE(text.find("/a"), std::string::npos) << text;
+    // An unknown tool is still a protocol error.
+    auto unknown = co_await call_tool(h, 4, "no_such_tool", fine);
+    EXPECT_EQ(unknown.at("error").at("code"), errc::invalid_params);
   });
 }
 

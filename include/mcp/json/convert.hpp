@@ -52,6 +52,12 @@ concept json_convertible = detail::convertible_v<T>;
 template <class T>
 T from_json(const json::value& value);
 
+/// Reads a described struct from an object it was handed as one (a tool's
+/// `arguments`), without copying it into a json::value first.
+template <class T>
+  requires detail::described_struct<T>
+T from_json(const json::object& object);
+
 /// Writes `value` as JSON. Members of described structs keep their declaration order.
 /// @throws conversion_error only for an enum value that has no described name.
 template <class T>

@@ -128,11 +128,13 @@ struct call_tool_result {
   json::object meta = {};
 
   /// A result with one text block.
-  static call_tool_result text(std::string text);
+  static call_tool_result text(std::string_view text);
   /// A tool execution error: `isError: true` with one text block.
   static call_tool_result error(std::string message);
 
-  json::object to_json() const;
+  json::object to_json() const&;
+  /// The same, moving the content instead of copying it.
+  json::object to_json() &&;
   /// The text of its text blocks, one per line (what a terminal would show).
   std::string text_content() const;
 };

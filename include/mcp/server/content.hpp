@@ -18,7 +18,7 @@ namespace json = boost::json;
 
 namespace content {
 
-json::object text(std::string text);
+json::object text(std::string_view text);
 /// `data` is base64 (see base64_encode).
 json::object image(std::string data, std::string mime_type);
 /// Audio exists from 2025-03-26 on; older sessions get a text block naming it.

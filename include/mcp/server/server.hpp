@@ -25,6 +25,13 @@ namespace mcp {
 using tool_handler =
     std::function<asio::awaitable<call_tool_result>(const json::object& arguments, request_context& ctx)>;
 
+namespace detail {
+/// A typed tool's handler that finishes without waiting (a non_blocking plain
+/// function), run where its request arrives.
+using tool_handler_at_once =
+    std::function<call_tool_result(const json::object& arguments, request_context& ctx)>;
+}  // namespace detail
+
 using resource_handler =
     std::function<asio::awaitable<std::vector<resource_contents>>(const std::string& uri, request_context& ctx)>;
 
@@ -133,8 +140,14 @@ class server : public server_behaviour {
   void init(session& s) override;
   void terminate(session& s) override;
   asio::awaitable<json::object> handle_request(const request& req, request_context& ctx) override;
+  /// Every method but the ones whose handler may wait: tools/call of a tool
+  /// that is a non_blocking plain function is served here too.
+  std::optional<json::object> handle_request_at_once(const request& req, request_context& ctx) override;
 
  private:
+  // A typed tool that also has a handler to call where its request arrives.
+  void add_tool(tool_info info, tool_handler handler, detail::tool_handler_at_once at_once);
+
   struct state;
   std::shared_ptr<state> state_;
 };

@@ -107,9 +107,7 @@ E read_enum(const boost::json::value& value, const json_path& path) {
 }
 
 template <described_struct T>
-T read_struct(const boost::json::value& value, const json_path& path) {
-  const auto* object = value.if_object();
-  if (object == nullptr) fail_expected(path, "object", value);
+T read_members(const boost::json::object& object, const json_path& path) {
   T result{};
   const auto& infos = member_infos<T>();
   std::size_t index = 0;
@@ -119,7 +117,7 @@ T read_struct(const boost::json::value& value, const json_path& path) {
                   "mcp::from_json: a member of this described struct is not JSON-convertible");
     const member_info& info = infos[index++];
     const json_path member_path(path, D.name);
-    const auto* given = object->if_contains(D.name);
+    const auto* given = object.if_contains(D.name);
     if (given != nullptr && !(is_optional_v<M> && given->is_null())) {
       result.*D.pointer = read<M>(*given, member_path);
       return;
@@ -130,6 +128,13 @@ T read_struct(const boost::json::value& value, const json_path& path) {
       result.*D.pointer = read<M>(*info.metadata.default_value, member_path);
   });
   return result;
+}
+
+template <described_struct T>
+T read_struct(const boost::json::value& value, const json_path& path) {
+  const auto* object = value.if_object();
+  if (object == nullptr) fail_expected(path, "object", value);
+  return read_members<T>(*object, path);
 }
 
 template <class V, std::size_t... I>
@@ -267,6 +272,12 @@ T from_json(const json::value& value) {
                 "struct, or std::optional/std::vector/std::map<std::string, _>/std::variant "
                 "of those");
   return detail::read<T>(value, detail::json_path{});
+}
+
+template <class T>
+  requires detail::described_struct<T>
+T from_json(const json::object& object) {
+  return detail::read_members<T>(object, detail::json_path{});
 }
 
 template <class T>

@@ -114,27 +114,48 @@ asio::awaitable<R> run_on(asio::any_io_executor pool, Fn fn) {
   co_return std::move(*result);
 }
 
-/// Calls a typed handler with its input parsed from `arguments` (when it
-/// takes one) and the context (when it wants it): a coroutine or a
-/// non_blocking function directly, another plain function on `pool`. A
-/// conversion failure throws conversion_error.
+// The handler's input, or a placeholder for handlers that take none.
+template <class H>
+using input_of = std::conditional_t<H::has_input, typename H::input, std::monostate>;
+
+/// The handler's input parsed from `arguments`; a conversion failure throws
+/// conversion_error.
+template <class H>
+input_of<H> parse_input(const json::object& arguments) {
+  if constexpr (H::has_input)
+    return from_json<typename H::input>(arguments);
+  else
+    return {};
+}
+
+/// Calls a typed handler with its input (when it takes one) and the context
+/// (when it wants it); returns what it returns.
 template <class H, class Handler>
-asio::awaitable<typename H::result> call_typed(const Handler& handler, const json::value& arguments,
-                                               request_context& ctx, asio::any_io_executor pool) {
+typename H::returned invoke_typed(const Handler& handler, input_of<H>& input, request_context& ctx) {
   const auto& f = H::callable::of(handler);
-  using input_type = std::conditional_t<H::has_input, typename H::input, std::monostate>;
-  input_type input{};  // lives here, in the frame, for handlers that take it by reference
-  if constexpr (H::has_input) input = from_json<input_type>(arguments);
-  auto invoke = [&]() -> typename H::returned {
-    if constexpr (H::has_input && H::params::wants_context)
-      return f(input, ctx);
-    else if constexpr (H::has_input)
-      return f(input);
-    else if constexpr (H::params::wants_context)
-      return f(ctx);
-    else
-      return f();
-  };
+  if constexpr (H::has_input && H::params::wants_context)
+    return f(input, ctx);
+  else if constexpr (H::has_input)
+    return f(input);
+  else if constexpr (H::params::wants_context)
+    return f(ctx);
+  else
+    return f();
+}
+
+/// Whether a typed handler finishes without waiting (a non_blocking plain
+/// function): the server may then serve its requests at once.
+template <class H>
+constexpr bool runs_at_once = !H::is_coroutine && H::callable::non_blocking;
+
+/// Calls a typed handler with its input parsed from `arguments`: a coroutine
+/// or a non_blocking function directly, another plain function on `pool`.
+/// A conversion failure throws conversion_error.
+template <class H, class Handler>
+asio::awaitable<typename H::result> call_typed(const Handler& handler, const json::object& arguments,
+                                               request_context& ctx, asio::any_io_executor pool) {
+  auto input = parse_input<H>(arguments);  // lives in the frame, for handlers that take it by reference
+  auto invoke = [&]() -> typename H::returned { return invoke_typed<H>(handler, input, ctx); };
   if constexpr (H::is_coroutine)
     co_return co_await invoke();
   else if constexpr (H::callable::non_blocking)

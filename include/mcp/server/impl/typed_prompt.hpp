@@ -33,8 +33,7 @@ prompt_handler make_prompt_handler(F f, asio::any_io_executor pool) {
                                   request_context& ctx) -> asio::awaitable<get_prompt_result> {
     json::object given;
     for (const auto& [name, value] : args) given[name] = value;
-    const json::value instance = std::move(given);
-    auto result = co_await call_typed<typed_handler<F>>(f, instance, ctx, pool);
+    auto result = co_await call_typed<typed_handler<F>>(f, given, ctx, pool);
     co_return to_prompt_result(std::move(result));
   };
 }

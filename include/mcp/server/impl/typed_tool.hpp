@@ -51,6 +51,8 @@ call_tool_result to_call_tool_result(T&& value) {
   using V = std::remove_cvref_t<T>;
   if constexpr (std::is_same_v<V, call_tool_result>) {
     return std::forward<T>(value);
+  } else if constexpr (std::is_convertible_v<V, std::string_view>) {
+    return call_tool_result::text(std::string_view(value));
   } else if constexpr (std::is_convertible_v<V, std::string>) {
     return call_tool_result::text(std::string(std::forward<T>(value)));
   } else if constexpr (described_struct<V>) {
@@ -76,9 +78,19 @@ template <class F>
 tool_handler make_tool_handler(F f, asio::any_io_executor pool) {
   return [f = std::move(f), pool](const json::object& arguments,
                                   request_context& ctx) -> asio::awaitable<call_tool_result> {
-    const json::value instance = arguments;
-    auto result = co_await call_typed<typed_tool<F>>(f, instance, ctx, pool);
+    auto result = co_await call_typed<typed_tool<F>>(f, arguments, ctx, pool);
     co_return to_call_tool_result(std::move(result));
+  };
+}
+
+/// The same for a handler that finishes without waiting, called where the
+/// request arrives (no coroutine).
+template <class F>
+tool_handler_at_once make_tool_handler_at_once(F f) {
+  return [f = std::move(f)](const json::object& arguments, request_context& ctx) {
+    using H = typed_tool<F>;
+    auto input = parse_input<H>(arguments);
+    return to_call_tool_result(invoke_typed<H>(f, input, ctx));
   };
 }
 
@@ -93,7 +105,13 @@ void server::add_tool(tool_info info, F handler) {
   else
     info.input_schema = {{"type", "object"}, {"properties", json::object{}}};
   if constexpr (H::structured) info.output_schema = schema_of<typename H::output>();
-  add_tool(std::move(info), detail::make_tool_handler(std::move(handler), worker_executor()));
+  if constexpr (detail::runs_at_once<H>) {
+    auto at_once = detail::make_tool_handler_at_once(handler);
+    add_tool(std::move(info), detail::make_tool_handler(std::move(handler), worker_executor()),
+             std::move(at_once));
+  } else {
+    add_tool(std::move(info), detail::make_tool_handler(std::move(handler), worker_executor()));
+  }
 }
 
 template <class F>
