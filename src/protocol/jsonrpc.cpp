@@ -1,7 +1,8 @@
 #include <mcp/protocol/jsonrpc.hpp>
 
+#include "message_arena.hpp"
+
 #include <boost/json/array.hpp>
-#include <boost/json/monotonic_resource.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/serializer.hpp>
@@ -145,7 +146,7 @@ json::value parse_json(std::string_view text, boost::system::error_code& ec) {
   // not thread safe.
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && text[first] == '[') return json::parse(text, ec, {}, options);
-  return json::parse(text, ec, json::make_shared_resource<json::monotonic_resource>(), options);
+  return json::parse(text, ec, detail::make_message_arena(), options);
 }
 
 parsed_frame parse_frame(std::string_view text) {
@@ -265,6 +266,7 @@ void append_message(std::string& out, const message& m) {
 
 std::string serialize(const message& m) {
   std::string out;
+  out.reserve(512);  // most messages fit: written without growing the string
   append_message(out, m);
   return out;
 }

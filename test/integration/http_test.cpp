@@ -9,8 +9,12 @@
 #include "http_test_server.hpp"
 #include "test_support.hpp"
 
+#include <boost/asio/read.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/string_body.hpp>
 
 #include <chrono>
 #include <cstdio>
@@ -177,6 +181,59 @@ TEST(Http, HeadersOverTheLimitAre431) {
     const auto fine = session_post(ping, session);
     const auto ok = co_await c.send(fine);
     EXPECT_EQ(ok.status, 200u);
+  });
+}
+
+// Requests written byte for byte, as clients other than ours send them.
+TEST(Http, HeaderNamesInAnyCaseChunkedBodiesAndHttp10) {
+  run_http_test([](test_server& s) -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    const asio::ip::tcp::endpoint endpoint(asio::ip::make_address("127.0.0.1"), s.port());
+    asio::ip::tcp::socket socket(ex);
+    co_await socket.async_connect(endpoint, asio::use_awaitable);
+    beast::flat_buffer buffer;
+    auto exchange = [&](std::string request) -> asio::awaitable<http::response<http::string_body>> {
+      co_await asio::async_write(socket, asio::buffer(request), asio::use_awaitable);
+      http::response<http::string_body> reply;
+      co_await http::async_read(socket, buffer, reply, asio::use_awaitable);
+      co_return reply;
+    };
+    // initialize with a chunked body, in two chunks, and header names in odd cases.
+    const auto init = json::serialize(rpc_request(0, "initialize", initialize_params()));
+    const auto chunk = [](std::string_view data) {
+      char size[20];
+      std::snprintf(size, sizeof size, "%zx", data.size());
+      return std::string(size) + "\r\n" + std::string(data) + "\r\n";
+    };
+    const std::string_view body(init);
+    auto hello = co_await exchange("POST /mcp HTTP/1.1\r\nhOsT: 127.0.0.1\r\nACCEPT: application/json, text/event-stream\r\n"
+                                   "content-TYPE: application/json\r\nTransfer-Encoding: chunked\r\n\r\n" +
+                                   chunk(body.substr(0, body.size() / 2)) + chunk(body.substr(body.size() / 2)) +
+                                   "0\r\n\r\n");
+    EXPECT_EQ(hello.result_int(), 200u);
+    const std::string session(hello["Mcp-Session-Id"]);
+    CO_ASSERT_TRUE(!session.empty());
+    // The session header in lower case, and a repeated header: the first counts.
+    const auto call = json::serialize(echo_call(1, "any case"));
+    auto echoed = co_await exchange("POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: application/json, text/event-stream\r\n"
+                                    "content-type: application/json\r\nmcp-session-id: " + session +
+                                    "\r\nMCP-SESSION-ID: not-this-one\r\nContent-Length: " + std::to_string(call.size()) +
+                                    "\r\n\r\n" + call);
+    EXPECT_EQ(echoed.result_int(), 200u);
+    EXPECT_EQ(first_text(json::parse(echoed.body()).at("result").as_object()), "any case");
+    // An HTTP/1.0 client is answered in HTTP/1.0, and its connection closed.
+    asio::ip::tcp::socket old(ex);
+    co_await old.async_connect(endpoint, asio::use_awaitable);
+    const auto again = json::serialize(echo_call(2, "old"));
+    const std::string request = "POST /mcp HTTP/1.0\r\nHost: 127.0.0.1\r\nAccept: application/json, text/event-stream\r\n"
+                                "Content-Type: application/json\r\nMcp-Session-Id: " + session +
+                                "\r\nContent-Length: " + std::to_string(again.size()) + "\r\n\r\n" + again;
+    co_await asio::async_write(old, asio::buffer(request), asio::use_awaitable);
+    std::string raw;
+    auto [ec, n] = co_await asio::async_read(old, asio::dynamic_buffer(raw), asio::as_tuple(asio::use_awaitable));
+    EXPECT_EQ(ec, asio::error::eof) << "the connection stayed open";
+    EXPECT_TRUE(raw.starts_with("HTTP/1.0 200 OK\r\n")) << raw;
+    EXPECT_NE(raw.find("\"old\""), std::string::npos) << raw;
   });
 }
 

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -24,8 +25,9 @@ struct inbound_frame {
   /// The frame exceeded the transport's size bound and was discarded;
   /// `text` is empty. The engine answers it and reads on.
   bool oversized = false;
-  /// `text` as JSON, when the transport had to parse it already (HTTP looks
-  /// into a POST body to answer it): the engine then does not parse it again.
+  /// The frame as JSON, when the transport had to parse it already (HTTP looks
+  /// into a POST body to answer it): the engine then does not parse it again,
+  /// and `text` may be left empty.
   std::optional<boost::json::value> parsed = {};
 };
 
@@ -124,6 +126,12 @@ class message_transport {
 
   /// Describes the connection; handlers see it through their context.
   virtual transport_metadata metadata() const { return {}; }
+  /// The same, shared with the session that serves the connection. A
+  /// transport that keeps its metadata hands it over without a copy (an HTTP
+  /// session's headers, once per stateless request); by default a copy.
+  virtual std::shared_ptr<const transport_metadata> shared_metadata() const {
+    return std::make_shared<const transport_metadata>(metadata());
+  }
 };
 
 }  // namespace mcp

@@ -12,6 +12,8 @@
 #include <boost/beast/http/status.hpp>
 #include <boost/beast/http/write.hpp>
 
+#include <charconv>
+
 namespace mcp::detail {
 namespace {
 
@@ -30,16 +32,22 @@ class stream_io final : public connection_io {
   template <class... Args>
   stream_io(std::chrono::milliseconds write_timeout, Args&&... args)
       : stream_(std::forward<Args>(args)...), write_timeout_(write_timeout),
-        watchdog_(socket().get_executor()) {}
+        watchdog_(socket().get_executor()) {
+    if constexpr (std::is_same_v<Stream, tcp_socket>) {
+      // Writes that cannot complete at once say so instead of blocking (write_bytes).
+      boost::system::error_code ignored;
+      socket().non_blocking(true, ignored);
+    }
+  }
 
   ~stream_io() override { *alive_ = false; }
 
   Stream& stream() { return stream_; }
 
-  asio::awaitable<boost::system::error_code> read(beast::flat_buffer& buffer, request_parser& parser,
+  asio::awaitable<boost::system::error_code> read(beast::flat_buffer& buffer, request_reader& reader,
                                                   std::chrono::milliseconds timeout) override {
     arm(timeout);
-    auto [ec, bytes] = co_await http::async_read(stream_, buffer, parser, as_tuple_awaitable);
+    auto [ec, bytes] = co_await http::async_read(stream_, buffer, reader, as_tuple_awaitable);
     co_return disarm(ec);
   }
 
@@ -50,6 +58,17 @@ class stream_io final : public connection_io {
   }
 
   asio::awaitable<void> write_bytes(std::string_view bytes) override {
+    if constexpr (std::is_same_v<Stream, tcp_socket>) {
+      // Most responses fit in the socket's send buffer: then one system call
+      // writes them, with no reactor operation and no trip through the
+      // scheduler. Only what the socket does not take waits (under the
+      // write deadline).
+      boost::system::error_code ec;
+      bytes.remove_prefix(stream_.write_some(asio::buffer(bytes.data(), bytes.size()), ec));
+      if (bytes.empty()) co_return;
+      if (ec && ec != asio::error::would_block && ec != asio::error::try_again)
+        throw boost::system::system_error(ec);
+    }
     arm(write_timeout_);
     auto [ec, written] =
         co_await asio::async_write(stream_, asio::buffer(bytes.data(), bytes.size()), as_tuple_awaitable);
@@ -88,9 +107,13 @@ class stream_io final : public connection_io {
     socket().cancel(ignored);  // no other operation runs while a response waits
   }
 
-  asio::ip::tcp::endpoint remote_endpoint() const override {
-    boost::system::error_code ignored;
-    return const_cast<stream_io*>(this)->socket().remote_endpoint(ignored);
+  const std::string& peer() override {
+    if (peer_.empty()) {
+      boost::system::error_code ignored;
+      const auto endpoint = socket().remote_endpoint(ignored);
+      peer_ = endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
+    }
+    return peer_;
   }
 
   void stop_reading() override {
@@ -181,6 +204,7 @@ class stream_io final : public connection_io {
   Stream stream_;
   std::chrono::milliseconds write_timeout_;
   std::shared_ptr<watch_state> watch_;
+  std::string peer_;
   asio::steady_timer watchdog_;
   clock::time_point deadline_ = clock::time_point::max();
   bool watchdog_running_ = false;
@@ -192,10 +216,18 @@ class stream_io final : public connection_io {
 
 }  // namespace
 
-std::string head_text(const response_head& head) {
+std::string head_text(const response_head& head, std::size_t room_after) {
   const bool http10 = head.version == 10;
-  std::string text = http10 ? "HTTP/1.0 " : "HTTP/1.1 ";
-  text += std::to_string(static_cast<unsigned>(head.status));
+  std::string text;
+  // Room for every field below, so the head (and what the caller appends)
+  // is written without growing the string.
+  text.reserve(160 + head.content_type.size() + head.session_id.size() + room_after);
+  text += http10 ? "HTTP/1.0 " : "HTTP/1.1 ";
+  char digits[24];
+  const auto number = [&digits](std::size_t n) {
+    return std::string_view(digits, static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, n).ptr - digits));
+  };
+  text += number(static_cast<unsigned>(head.status));
   text += ' ';
   text += http::obsolete_reason(head.status);
   text += "\r\n";
@@ -209,7 +241,7 @@ std::string head_text(const response_head& head) {
   if (head.no_cache) field("Cache-Control", "no-cache");
   if (!head.session_id.empty()) field("Mcp-Session-Id", head.session_id);
   if (head.content_length)
-    field("Content-Length", std::to_string(*head.content_length));
+    field("Content-Length", number(*head.content_length));
   else
     field("Transfer-Encoding", "chunked");
   // HTTP/1.1 keeps the connection unless told; HTTP/1.0 closes it unless told.

@@ -4,11 +4,12 @@
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include "http_request.hpp"
+
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/empty_body.hpp>
 #include <boost/beast/http/message_generator.hpp>
-#include <boost/beast/http/parser.hpp>
-#include <boost/beast/http/string_body.hpp>
+#include <boost/beast/http/status.hpp>
 
 #include <chrono>
 #include <functional>
@@ -27,9 +28,6 @@ namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 
-using http_request = http::request<http::string_body>;
-using request_parser = http::request_parser<http::string_body>;
-
 class connection_io {
  public:
   virtual ~connection_io() = default;
@@ -37,7 +35,7 @@ class connection_io {
   /// Reads one request within `timeout`; the error says why not
   /// (end_of_stream, body_limit, header_limit, timeout...).
   virtual asio::awaitable<boost::system::error_code> read(beast::flat_buffer& buffer,
-                                                          request_parser& parser,
+                                                          request_reader& reader,
                                                           std::chrono::milliseconds timeout) = 0;
   /// Writes a whole response. Throws system_error (also on the write timeout).
   virtual asio::awaitable<void> write(http::message_generator message) = 0;
@@ -51,7 +49,8 @@ class connection_io {
   virtual void watch_close(std::function<void(bool client_spoke)> on_close) = 0;
   virtual void unwatch_close() = 0;
 
-  virtual asio::ip::tcp::endpoint remote_endpoint() const = 0;
+  /// The client's address and port ("127.0.0.1:5000"), asked of the socket once.
+  virtual const std::string& peer() = 0;
   /// Stops reading (graceful shutdown: a connection idle between requests ends).
   virtual void stop_reading() = 0;
   /// Ends the connection (for TLS, with close_notify), within a deadline.
@@ -70,8 +69,9 @@ struct response_head {
   std::optional<std::size_t> content_length = {};  ///< unset: a chunked body follows
 };
 
-/// The head as the bytes that go on the wire, blank line included.
-std::string head_text(const response_head& head);
+/// The head as the bytes that go on the wire, blank line included, in a
+/// string with room for `room_after` more bytes (the body that follows).
+std::string head_text(const response_head& head, std::size_t room_after = 0);
 
 /// Watches the connection for as long as it lives (see connection_io::watch_close).
 class close_watch {

@@ -226,8 +226,7 @@ std::shared_ptr<http_session_transport> http_server::impl::start_session(std::st
                                                                          bool legacy) {
   transport_metadata metadata;
   metadata.kind = "http";
-  const auto peer = io.remote_endpoint();
-  metadata.peer = peer.address().to_string() + ":" + std::to_string(peer.port());
+  metadata.peer = io.peer();
   metadata.headers = detail::header_map(req);
   auto transport = std::make_shared<http_session_transport>(executor, id, std::move(metadata), events);
   if (legacy) transport->set_legacy();
@@ -335,25 +334,24 @@ asio::awaitable<void> http_server::impl::serve_connection(tcp::socket socket) {
   }
   connections[number].io = io.get();
   beast::flat_buffer buffer;
+  http_request req;  // one for the connection's requests, one after another
   try {
     while (!stopping) {
-      detail::request_parser parser;
-      parser.body_limit(options.max_body_size);
-      parser.header_limit(static_cast<std::uint32_t>(options.max_header_size));
-      const auto ec = co_await io->read(buffer, parser, options.request_timeout);
-      if (ec == http::error::body_limit) {
-        http_request head = parser.get();
-        co_await reply_error(*io, head, http::status::payload_too_large, errc::invalid_request,
+      detail::request_reader reader(req);
+      reader.body_limit(options.max_body_size);
+      reader.header_limit(static_cast<std::uint32_t>(options.max_header_size));
+      const auto ec = co_await io->read(buffer, reader, options.request_timeout);
+      if (ec == http::error::body_limit) {  // (the head has been read)
+        co_await reply_error(*io, req, http::status::payload_too_large, errc::invalid_request,
                              "Payload Too Large: the body exceeds " + std::to_string(options.max_body_size) + " bytes");
         break;
       }
       if (ec == http::error::header_limit) {
-        http_request head;
+        const http_request head;
         co_await reply_status(*io, head, http::status::request_header_fields_too_large);
         break;
       }
       if (ec) break;  // end of stream, timeout, reset, malformed HTTP: nothing to answer
-      auto req = parser.release();
       connections[number].busy = true;
       const bool keep_alive = co_await dispatch(*io, req);
       connections[number].busy = false;
@@ -390,7 +388,7 @@ asio::awaitable<bool> http_server::impl::dispatch(connection_io& io, http_reques
     co_await io.write(http::message_generator(std::move(res)));
     co_return keep_alive(req);
   }
-  if (const auto version = req["MCP-Protocol-Version"]; !version.empty() && !parse_protocol_version(version))
+  if (const auto version = req[known_header::mcp_protocol_version]; !version.empty() && !parse_protocol_version(version))
     co_return co_await reply_error(io, req, http::status::bad_request, errc::invalid_request,
                                    "Bad Request: unsupported MCP-Protocol-Version " + std::string(version));
   if (req.method() == http::verb::post) co_return co_await handle_post(io, req);

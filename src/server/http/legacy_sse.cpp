@@ -64,7 +64,7 @@ asio::awaitable<bool> http_server::impl::handle_legacy_post(connection_io& io, h
   if (it == sessions.end() || !it->second.legacy || it->second.transport->closed())
     co_return co_await reply_error(io, req, http::status::not_found, errc::invalid_request,
                                    "Not Found: unknown or ended session");
-  if (!req[http::field::content_type].starts_with("application/json"))
+  if (!req[known_header::content_type].starts_with("application/json"))
     co_return co_await reply_error(io, req, http::status::unsupported_media_type, errc::invalid_request,
                                    "Unsupported Media Type: Content-Type must be application/json");
   boost::system::error_code ec;
@@ -75,7 +75,6 @@ asio::awaitable<bool> http_server::impl::handle_legacy_post(connection_io& io, h
   it->second.last_activity = std::chrono::steady_clock::now();
   const auto session = it->second.transport;
   inbound_frame frame;
-  frame.text = std::move(req.body());
   frame.parsed = std::move(body);
   co_await session->engine().wait_for_room();
   co_await session->engine().accept(std::move(frame));

@@ -21,13 +21,13 @@ bool is_loopback_name(std::string_view host) {
 }  // namespace
 
 bool accepts(const http_request& req, std::string_view type) {
-  const auto accept = req[http::field::accept];
+  const auto accept = req[known_header::accept];
   return accept.empty() || accept.find(type) != std::string_view::npos ||
          accept.find("*/*") != std::string_view::npos;
 }
 
 bool prefers_event_stream(const http_request& req) {
-  const auto accept = req[http::field::accept];
+  const auto accept = req[known_header::accept];
   const auto sse = accept.find("text/event-stream");
   return sse != std::string_view::npos && sse < accept.find("application/json");
 }
@@ -37,12 +37,12 @@ std::optional<std::string> origin_refusal(const http_request& req, bool loopback
                                           const std::vector<std::string>& allowed_origins) {
   // DNS rebinding: a page from elsewhere must not reach a local server.
   if (loopback_only) {
-    const auto host = req[http::field::host];
+    const auto host = req[known_header::host];
     const bool allowed = is_loopback_name(host_part(host)) ||
                          std::ranges::find(allowed_hosts, host) != allowed_hosts.end();
     if (!allowed) return "Forbidden: Host " + std::string(host) + " is not allowed";
   }
-  const auto origin = req[http::field::origin];
+  const auto origin = req[known_header::origin];
   if (origin.empty()) return std::nullopt;
   const auto scheme_end = origin.find("://");
   const auto authority = scheme_end == std::string_view::npos ? origin : origin.substr(scheme_end + 3);
@@ -73,11 +73,11 @@ body_summary summarize(const boost::json::value& body) {
 
 std::map<std::string, std::string> header_map(const http_request& req) {
   std::map<std::string, std::string> headers;
-  for (const auto& field : req) {
-    std::string name(field.name_string());
+  req.for_each_header([&headers](std::string_view field, std::string_view value) {
+    std::string name(field);
     std::ranges::transform(name, name.begin(), [](unsigned char c) { return std::tolower(c); });
-    headers[name] = std::string(field.value());
-  }
+    headers[name] = std::string(value);
+  });
   return headers;
 }
 

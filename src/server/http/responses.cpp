@@ -11,7 +11,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/serialize.hpp>
 
-#include <cstdio>
+#include <charconv>
 
 namespace mcp {
 
@@ -22,8 +22,11 @@ constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 // One chunk of a chunked HTTP/1.1 body.
 std::string chunk(std::string_view data) {
   char size[20];
-  const int n = std::snprintf(size, sizeof size, "%zx\r\n", data.size());
-  std::string out(size, static_cast<std::size_t>(n));
+  const auto end = std::to_chars(size, size + sizeof size, data.size(), 16).ptr;
+  std::string out;
+  out.reserve(static_cast<std::size_t>(end - size) + data.size() + 4);
+  out.append(size, end);
+  out += "\r\n";
   out += data;
   out += "\r\n";
   return out;
@@ -45,7 +48,7 @@ asio::awaitable<bool> http_server::impl::reply(connection_io& io, const http_req
   head.session_id = session_header;
   head.content_length = body.size();
   // One buffer, one write: the head and the body.
-  std::string bytes = detail::head_text(head);
+  std::string bytes = detail::head_text(head, body.size());
   bytes += body;
   co_await io.write_bytes(bytes);
   co_return keep_alive(req);

@@ -29,6 +29,7 @@ namespace beast = detail::beast;
 using detail::close_watch;
 using detail::connection_io;
 using detail::http_request;
+using detail::known_header;
 using detail::http_session_transport;
 using detail::message_stream;
 namespace http = detail::http;

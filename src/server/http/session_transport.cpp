@@ -17,11 +17,9 @@ constexpr std::size_t max_pending_events = 10'000;
 http_session_transport::http_session_transport(asio::any_io_executor ex, std::string id,
                                                transport_metadata metadata,
                                                std::shared_ptr<event_store> events)
-    : executor_(ex),
-      id_(std::move(id)),
-      metadata_(std::move(metadata)),
-      events_(std::move(events)) {
-  metadata_.session_id = id_;
+    : executor_(ex), id_(std::move(id)), events_(std::move(events)) {
+  metadata.session_id = id_;
+  metadata_ = std::make_shared<const transport_metadata>(std::move(metadata));
 }
 
 void http_session_transport::start_engine(server_behaviour& behaviour, const server_options& options) {

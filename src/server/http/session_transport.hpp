@@ -125,7 +125,8 @@ class http_session_transport final : public message_transport {
   void end_streams();
   void abandon(const std::string& request_id) override;
   void close_stream(const std::string& request_id) override;
-  transport_metadata metadata() const override { return metadata_; }
+  transport_metadata metadata() const override { return *metadata_; }
+  std::shared_ptr<const transport_metadata> shared_metadata() const override { return metadata_; }
 
  private:
   void push(message_stream& stream, std::string frame);
@@ -134,7 +135,7 @@ class http_session_transport final : public message_transport {
 
   asio::any_io_executor executor_;
   std::string id_;
-  transport_metadata metadata_;
+  std::shared_ptr<const transport_metadata> metadata_;
   std::shared_ptr<event_store> events_;
   protocol_version version_ = default_http_version;
   bool legacy_ = false;

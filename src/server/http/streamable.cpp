@@ -57,7 +57,7 @@ asio::awaitable<bool> http_server::impl::handle_post(connection_io& io, http_req
   if (!detail::accepts(req, "application/json") || !detail::accepts(req, "text/event-stream"))
     co_return co_await reply_error(io, req, http::status::not_acceptable, errc::invalid_request,
                                    "Not Acceptable: Accept must list application/json and text/event-stream");
-  if (!req[http::field::content_type].starts_with("application/json"))
+  if (!req[known_header::content_type].starts_with("application/json"))
     co_return co_await reply_error(io, req, http::status::unsupported_media_type, errc::invalid_request,
                                    "Unsupported Media Type: Content-Type must be application/json");
   boost::system::error_code ec;
@@ -69,7 +69,7 @@ asio::awaitable<bool> http_server::impl::handle_post(connection_io& io, http_req
   if (options.stateless) co_return co_await handle_stateless_post(io, req, std::move(body), summary);
 
   std::shared_ptr<http_session_transport> session;
-  const auto session_header = req["Mcp-Session-Id"];
+  const auto session_header = req[known_header::mcp_session_id];
   if (summary.initialize) {
     if (!session_header.empty())
       co_return co_await reply_error(io, req, http::status::bad_request, errc::invalid_request,
@@ -107,7 +107,7 @@ asio::awaitable<bool> http_server::impl::handle_stateless_post(connection_io& io
   auto engine = options.engine;
   if (!summary.initialize) {
     negotiated_session assumed;
-    assumed.version = parse_protocol_version(req["MCP-Protocol-Version"]).value_or(default_http_version);
+    assumed.version = parse_protocol_version(req[known_header::mcp_protocol_version]).value_or(default_http_version);
     engine.assume_initialized = std::move(assumed);
   }
   // Named by a counter: the client never sees the id, so it need not be
@@ -133,8 +133,7 @@ asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, http_req
                                                      std::shared_ptr<http_session_transport> session,
                                                      const std::vector<std::string>& request_ids,
                                                      std::string session_header) {
-  inbound_frame frame;
-  frame.text = std::move(req.body());
+  inbound_frame frame;  // (the text stays in the request, whose room the next one reuses)
   frame.parsed = std::move(body);
   if (request_ids.empty()) {  // notifications and responses only
     co_await session->engine().accept(std::move(frame));
@@ -183,14 +182,14 @@ asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, http_req
 }
 
 asio::awaitable<bool> http_server::impl::handle_get(connection_io& io, http_request& req) {
-  if (!detail::accepts(req, "text/event-stream") || req[http::field::accept].empty())
+  if (!detail::accepts(req, "text/event-stream") || req[known_header::accept].empty())
     co_return co_await reply_error(io, req, http::status::not_acceptable, errc::invalid_request,
                                    "Not Acceptable: Accept must list text/event-stream");
-  auto found = co_await find_session(io, req, req["Mcp-Session-Id"]);
+  auto found = co_await find_session(io, req, req[known_header::mcp_session_id]);
   if (!found.session)
     co_return co_await reply_error(io, req, found.status, errc::invalid_request, found.refusal);
   auto session = found.session;
-  if (const auto last_event_id = req["Last-Event-ID"]; !last_event_id.empty())
+  if (const auto last_event_id = req[known_header::last_event_id]; !last_event_id.empty())
     co_return co_await resume_stream(io, req, session, last_event_id);
   if (session->attached_streams() >= options.max_streams_per_session)
     co_return co_await reply_error(io, req, http::status::too_many_requests, errc::invalid_request,
@@ -248,7 +247,7 @@ asio::awaitable<bool> http_server::impl::resume_stream(connection_io& io, http_r
 }
 
 asio::awaitable<bool> http_server::impl::handle_delete(connection_io& io, http_request& req) {
-  auto found = co_await find_session(io, req, req["Mcp-Session-Id"]);
+  auto found = co_await find_session(io, req, req[known_header::mcp_session_id]);
   if (!found.session)
     co_return co_await reply_error(io, req, found.status, errc::invalid_request, found.refusal);
   const auto id = found.session->id();

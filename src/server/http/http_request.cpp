@@ -1,0 +1,103 @@
+#include "http_request.hpp"
+
+#include <boost/beast/core/string.hpp>
+
+#include <optional>
+
+namespace mcp::detail {
+
+namespace {
+
+constexpr std::array<std::string_view, static_cast<std::size_t>(known_header::count_)> known_names = {
+    "accept", "content-type", "host", "origin", "mcp-session-id", "mcp-protocol-version", "last-event-id"};
+
+std::size_t slot(known_header name) { return static_cast<std::size_t>(name); }
+
+// The known header a field is, if any: by Beast's enum where it has one.
+std::optional<known_header> known(http::field field, std::string_view name) {
+  switch (field) {
+    case http::field::accept: return known_header::accept;
+    case http::field::content_type: return known_header::content_type;
+    case http::field::host: return known_header::host;
+    case http::field::origin: return known_header::origin;
+    case http::field::unknown: break;
+    default: return std::nullopt;
+  }
+  for (std::size_t i = slot(known_header::mcp_session_id); i < known_names.size(); ++i)
+    if (boost::beast::iequals(name, known_names[i])) return static_cast<known_header>(i);
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string_view http_request::operator[](known_header name) const noexcept {
+  const auto index = known_[slot(name)];
+  return index == absent ? std::string_view() : text(headers_[index].value);
+}
+
+std::string_view http_request::header(std::string_view name) const noexcept {
+  for (std::size_t i = 0; i < known_names.size(); ++i)
+    if (boost::beast::iequals(name, known_names[i])) return (*this)[static_cast<known_header>(i)];
+  for (const auto& h : headers_)
+    if (boost::beast::iequals(text(h.name), name)) return text(h.value);
+  return {};
+}
+
+void http_request::clear() noexcept {
+  method_ = http::verb::unknown;
+  target_.clear();
+  version_ = 11;
+  keep_alive_ = false;
+  fields_.clear();
+  headers_.clear();
+  known_.fill(absent);
+  body_.clear();
+}
+
+http_request::span http_request::append(std::string_view s) {
+  const span at{static_cast<std::uint32_t>(fields_.size()), static_cast<std::uint32_t>(s.size())};
+  fields_ += s;
+  return at;
+}
+
+request_reader::request_reader(http_request& request) noexcept : request_(request) { request_.clear(); }
+
+void request_reader::on_request_impl(http::verb method, boost::core::string_view, boost::core::string_view target,
+                                     int version, boost::system::error_code&) {
+  request_.method_ = method;
+  request_.target_.assign(target.data(), target.size());
+  request_.version_ = version == 10 ? 10 : 11;
+}
+
+void request_reader::on_field_impl(http::field name, boost::core::string_view name_string,
+                                   boost::core::string_view value, boost::system::error_code&) {
+  const std::string_view field_name(name_string.data(), name_string.size());
+  const http_request::header_entry entry{request_.append(field_name),
+                                         request_.append({value.data(), value.size()})};
+  if (const auto which = known(name, field_name)) {
+    auto& index = request_.known_[slot(*which)];
+    if (index == http_request::absent) index = static_cast<std::uint16_t>(request_.headers_.size());
+  }
+  request_.headers_.push_back(entry);
+}
+
+void request_reader::on_header_impl(boost::system::error_code&) { request_.keep_alive_ = keep_alive(); }
+
+void request_reader::on_body_init_impl(const boost::optional<std::uint64_t>& content_length,
+                                       boost::system::error_code&) {
+  // (The body limit is checked before this: the length can be trusted.)
+  if (content_length) request_.body_.reserve(static_cast<std::size_t>(*content_length));
+}
+
+std::size_t request_reader::on_body_impl(boost::core::string_view body, boost::system::error_code&) {
+  request_.body_.append(body.data(), body.size());
+  return body.size();
+}
+
+std::size_t request_reader::on_chunk_body_impl(std::uint64_t, boost::core::string_view body,
+                                               boost::system::error_code&) {
+  request_.body_.append(body.data(), body.size());
+  return body.size();
+}
+
+}  // namespace mcp::detail
