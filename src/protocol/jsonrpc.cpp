@@ -102,7 +102,11 @@ json::value to_json(const request_id& id) {
   return std::visit([](const auto& v) { return json::value(v); }, id);
 }
 
-std::string to_json_text(const request_id& id) { return json::serialize(to_json(id)); }
+std::string to_json_text(const request_id& id) {
+  // Integer ids, the usual kind, without a JSON value and a serializer.
+  if (const auto* n = std::get_if<std::int64_t>(&id)) return std::to_string(*n);
+  return json::serialize(json::string_view(std::get<std::string>(id)));
+}
 
 std::optional<request_id> parse_request_id(const json::value& v) {
   if (v.is_int64()) return v.get_int64();

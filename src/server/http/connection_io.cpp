@@ -13,6 +13,7 @@
 #include <boost/beast/http/write.hpp>
 
 #include <charconv>
+#include <cstring>
 
 namespace mcp::detail {
 namespace {
@@ -217,37 +218,46 @@ class stream_io final : public connection_io {
 }  // namespace
 
 std::string head_text(const response_head& head, std::size_t room_after) {
-  const bool http10 = head.version == 10;
+  // Written through a cursor into room reserved once: a head is a few short
+  // pieces, and appending each to a std::string cost more than the rest of
+  // writing the response.
   std::string text;
-  // Room for every field below, so the head (and what the caller appends)
-  // is written without growing the string.
-  text.reserve(160 + head.content_type.size() + head.session_id.size() + room_after);
-  text += http10 ? "HTTP/1.0 " : "HTTP/1.1 ";
-  char digits[24];
-  const auto number = [&digits](std::size_t n) {
-    return std::string_view(digits, static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, n).ptr - digits));
+  const auto longest = 192 + head.content_type.size() + head.session_id.size();
+  text.reserve(longest + room_after);
+  text.resize(longest);
+  char* out = text.data();
+  const auto put = [&out](std::string_view piece) {
+    std::memcpy(out, piece.data(), piece.size());
+    out += piece.size();
   };
-  text += number(static_cast<unsigned>(head.status));
-  text += ' ';
-  text += http::obsolete_reason(head.status);
-  text += "\r\n";
-  const auto field = [&text](std::string_view name, std::string_view value) {
-    text += name;
-    text += ": ";
-    text += value;
-    text += "\r\n";
+  const auto put_number = [&out](std::size_t n) { out = std::to_chars(out, out + 24, n).ptr; };
+  const auto field = [&](std::string_view name, std::string_view value) {
+    put(name);
+    put(": ");
+    put(value);
+    put("\r\n");
   };
+  const bool http10 = head.version == 10;
+  put(http10 ? "HTTP/1.0 " : "HTTP/1.1 ");
+  put_number(static_cast<unsigned>(head.status));
+  put(" ");
+  put(http::obsolete_reason(head.status));
+  put("\r\n");
   if (!head.content_type.empty()) field("Content-Type", head.content_type);
   if (head.no_cache) field("Cache-Control", "no-cache");
   if (!head.session_id.empty()) field("Mcp-Session-Id", head.session_id);
-  if (head.content_length)
-    field("Content-Length", number(*head.content_length));
-  else
+  if (head.content_length) {
+    put("Content-Length: ");
+    put_number(*head.content_length);
+    put("\r\n");
+  } else {
     field("Transfer-Encoding", "chunked");
+  }
   // HTTP/1.1 keeps the connection unless told; HTTP/1.0 closes it unless told.
   if (!head.keep_alive && !http10) field("Connection", "close");
   if (head.keep_alive && http10) field("Connection", "keep-alive");
-  text += "\r\n";
+  put("\r\n");
+  text.resize(static_cast<std::size_t>(out - text.data()));
   return text;
 }
 

@@ -17,7 +17,9 @@ class memory_event_store final : public event_store {
   void append(std::string_view session_id, std::string_view stream_id, std::uint64_t seq,
               std::string_view data) override {
     std::lock_guard lock(mutex_);
-    auto& window = sessions_[std::string(session_id)];
+    auto it = sessions_.find(session_id);  // (no key string made for a session already here)
+    if (it == sessions_.end()) it = sessions_.emplace(std::string(session_id), session_window{}).first;
+    auto& window = it->second;
     window.events.push_back({std::string(stream_id), {seq, std::string(data)}});
     window.bytes += data.size();
     while (window.events.size() > options_.max_events_per_session ||

@@ -12,6 +12,7 @@
 #include <boost/json/serialize.hpp>
 
 #include <charconv>
+#include <optional>
 
 namespace mcp {
 
@@ -71,10 +72,14 @@ enum class pump_end { ended, released, client_gone };
 
 // Writes `opening` and then the events of `stream` until it is done, the
 // server releases it, or the client goes. What is ready goes out in one write
-// (head, priming event, answer and last chunk, for a quick answer).
+// (head, priming event, answer and last chunk, for a quick answer). The
+// connection is watched only once the stream has to wait: a client that goes
+// away is then noticed at once, so its stream is free for the resumption
+// that follows; `client_spoke` says whether it sent bytes meanwhile.
 asio::awaitable<pump_end> pump_events(connection_io& io, message_stream& stream, std::string out,
                                       std::uint64_t written, std::chrono::seconds keep_alive_interval,
-                                      std::chrono::milliseconds retry) {
+                                      std::chrono::milliseconds retry, bool& client_spoke) {
+  std::optional<close_watch> watch;
   for (;;) {
     std::string events;
     const auto ready = std::move(stream.pending);
@@ -103,6 +108,11 @@ asio::awaitable<pump_end> pump_events(connection_io& io, message_stream& stream,
       out.clear();
       continue;  // more may have come while writing
     }
+    if (!watch)
+      watch.emplace(io, [&stream, &client_spoke](bool spoke) {
+        client_spoke = spoke;
+        stream.client_went_away();
+      });
     stream.wake.expires_after(keep_alive_interval);
     auto [ec] = co_await stream.wake.async_wait(as_tuple_awaitable);
     if (!ec) out = chunk(detail::sse_keep_alive);  // quiet for a while
@@ -137,14 +147,8 @@ asio::awaitable<bool> http_server::impl::write_event_stream(connection_io& io, c
     }
     std::string out = detail::head_text(head);
     if (!opening.empty()) out += chunk(opening);
-    // A client that goes away is noticed at once, so its stream is free for
-    // the resumption that follows.
-    close_watch watch(io, [&stream = *stream, &client_spoke](bool spoke) {
-      client_spoke = spoke;
-      stream.client_went_away();
-    });
     end = co_await pump_events(io, *stream, std::move(out), written, options.keep_alive_interval,
-                               options.retry_interval);
+                               options.retry_interval, client_spoke);
   } catch (...) {
     failure = std::current_exception();
   }
