@@ -24,7 +24,8 @@ std::optional<known_header> known(http::field field, std::string_view name) {
     default: return std::nullopt;
   }
   for (std::size_t i = slot(known_header::mcp_session_id); i < known_names.size(); ++i)
-    if (boost::beast::iequals(name, known_names[i])) return static_cast<known_header>(i);
+    if (name.size() == known_names[i].size() && boost::beast::iequals(name, known_names[i]))
+      return static_cast<known_header>(i);
   return std::nullopt;
 }
 
@@ -37,9 +38,10 @@ std::string_view http_request::operator[](known_header name) const noexcept {
 
 std::string_view http_request::header(std::string_view name) const noexcept {
   for (std::size_t i = 0; i < known_names.size(); ++i)
-    if (boost::beast::iequals(name, known_names[i])) return (*this)[static_cast<known_header>(i)];
+    if (name.size() == known_names[i].size() && boost::beast::iequals(name, known_names[i]))
+      return (*this)[static_cast<known_header>(i)];
   for (const auto& h : headers_)
-    if (boost::beast::iequals(text(h.name), name)) return text(h.value);
+    if (h.name.size == name.size() && boost::beast::iequals(text(h.name), name)) return text(h.value);
   return {};
 }
 

@@ -167,7 +167,7 @@ std::optional<http_server::impl::session_lookup> http_server::impl::find_session
   // A store shared with other servers is the truth: one of them may have
   // ended the session (find_session asks it).
   if (options.sessions) return std::nullopt;
-  const auto it = sessions.find(std::string(header));
+  const auto it = sessions.find(header);
   // Legacy sessions are reached through their own endpoint only.
   if (it == sessions.end() || it->second.transport->closed() || it->second.legacy) return std::nullopt;
   auto& entry = it->second;

@@ -4,6 +4,7 @@
 
 #include "connection_io.hpp"
 
+#include <boost/container/small_vector.hpp>
 #include <boost/json/value.hpp>
 
 #include <map>
@@ -31,7 +32,8 @@ std::optional<std::string> origin_refusal(const http_request& req, bool loopback
 
 /// What routing needs to know of a POST body (the engine parses it proper).
 struct body_summary {
-  std::vector<std::string> request_ids;  // JSON texts of the ids of its requests
+  // JSON texts of the ids of its requests: mostly one, kept in place.
+  boost::container::small_vector<std::string, 1> request_ids;
   bool initialize = false;
 };
 body_summary summarize(const boost::json::value& body);

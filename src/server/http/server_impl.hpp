@@ -18,8 +18,10 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <set>
+#include <span>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace mcp {
@@ -36,6 +38,11 @@ namespace http = detail::http;
 
 struct http_server::impl : std::enable_shared_from_this<impl> {
   using clock = std::chrono::steady_clock;
+
+  struct string_hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+  };
 
   struct session_entry {
     std::shared_ptr<http_session_transport> transport;
@@ -104,7 +111,7 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   /// `body` is the request's body as JSON.
   asio::awaitable<bool> answer_post(connection_io& io, http_request& req, json::value body,
                                     std::shared_ptr<http_session_transport> session,
-                                    const std::vector<std::string>& request_ids,
+                                    std::span<const std::string> request_ids,
                                     std::string session_header);
   asio::awaitable<bool> handle_get(connection_io& io, http_request& req);
   asio::awaitable<bool> resume_stream(connection_io& io, http_request& req,
@@ -141,7 +148,8 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   asio::steady_timer stopped;  // cancelled once, by stop(): wakes what waits for it
   bool loopback_only = true;
   bool stopping = false;
-  std::map<std::string, session_entry> sessions;
+  // Hashed, and found by the header's own text (transparent lookup).
+  std::unordered_map<std::string, session_entry, string_hash, std::equal_to<>> sessions;
   std::map<std::uint64_t, connection_entry> connections;
   std::uint64_t next_connection = 0;
   std::uint64_t stateless_requests = 0;  // names the per-request sessions of stateless serving

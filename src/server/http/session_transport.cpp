@@ -31,13 +31,13 @@ bool http_session_transport::primes_streams() const noexcept {
   return !legacy_ && version_ >= protocol_version::v2025_11_25;
 }
 
-std::shared_ptr<message_stream> http_session_transport::open_stream(
-    const std::vector<std::string>& request_ids, bool json_only) {
+std::shared_ptr<message_stream> http_session_transport::open_stream(std::span<const std::string> request_ids,
+                                                                    bool json_only) {
   auto stream = std::make_shared<message_stream>(executor_, unique_hex());
   stream->json_only = json_only;
   stream->attached = true;
   for (const auto& id : request_ids) {
-    stream->awaiting.insert(id);
+    stream->owe(id);
     by_request_[id] = stream;
   }
   by_id_[stream->id()] = stream;
@@ -124,7 +124,7 @@ void http_session_transport::write_now(std::string frame, frame_context context)
     auto stream = it->second;
     push(*stream, std::move(frame));
     for (const auto& id : context.answers) {
-      stream->awaiting.erase(id);
+      stream->settle(id);
       by_request_.erase(id);
     }
     if (stream->awaiting.empty()) finish(*stream);
@@ -165,7 +165,7 @@ void http_session_transport::abandon(const std::string& request_id) {
   if (it == by_request_.end()) return;
   auto stream = it->second;
   by_request_.erase(it);
-  stream->awaiting.erase(request_id);
+  stream->settle(request_id);
   if (stream->awaiting.empty()) finish(*stream);
 }
 

@@ -19,12 +19,14 @@
 #include <mcp/transport/transport.hpp>
 
 #include <boost/asio/steady_timer.hpp>
+#include <boost/container/small_vector.hpp>
+#include <boost/unordered/unordered_flat_map.hpp>
 
+#include <algorithm>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <optional>
-#include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -55,10 +57,20 @@ class message_stream {
     notify();
   }
 
+  /// The stream owes an answer to the request with this id (JSON text).
+  void owe(const std::string& request_id) {
+    if (std::ranges::find(awaiting, request_id) == awaiting.end()) awaiting.push_back(request_id);
+  }
+  /// The request got its answer (or will get none).
+  void settle(std::string_view request_id) {
+    if (const auto it = std::ranges::find(awaiting, request_id); it != awaiting.end()) awaiting.erase(it);
+  }
+
   // Not yet written to the attached response; taken whole by the writer.
   // (A vector: a deque allocates even while empty, and there is one per POST.)
   std::vector<queued_event> pending;
-  std::set<std::string> awaiting;    // ids of requests this stream still owes an answer
+  // Ids of requests this stream still owes an answer: mostly one, kept in place.
+  boost::container::small_vector<std::string, 1> awaiting;
   asio::steady_timer wake;           // cancelled when something changes
   std::uint64_t last_seq = 0;
   bool done = false;            // the last message has been queued
@@ -93,8 +105,7 @@ class http_session_transport final : public message_transport {
   /// Serves the session's requests: POST bodies go to its accept().
   server_engine& engine() noexcept { return *engine_; }
   /// The stream that will carry the answers to `request_ids` (JSON texts).
-  std::shared_ptr<message_stream> open_stream(const std::vector<std::string>& request_ids,
-                                              bool json_only);
+  std::shared_ptr<message_stream> open_stream(std::span<const std::string> request_ids, bool json_only);
   /// Makes a POST's stream an SSE stream: its events get ids and are recorded.
   void make_resumable(message_stream& stream);
   /// A new standalone stream for a GET; null while another is attached.
@@ -139,8 +150,9 @@ class http_session_transport final : public message_transport {
   std::shared_ptr<event_store> events_;
   protocol_version version_ = default_http_version;
   bool legacy_ = false;
-  std::map<std::string, std::shared_ptr<message_stream>> by_request_;  // streams owing answers
-  std::map<std::string, std::shared_ptr<message_stream>> by_id_;       // every live stream
+  // Flat hash maps: a POST adds to both and removes from both.
+  boost::unordered_flat_map<std::string, std::shared_ptr<message_stream>> by_request_;  // streams owing answers
+  boost::unordered_flat_map<std::string, std::shared_ptr<message_stream>> by_id_;       // every live stream
   std::shared_ptr<message_stream> standalone_;
   bool closed_ = false;
   // Last: destroyed first, while the streams it writes to still exist.

@@ -131,7 +131,7 @@ asio::awaitable<bool> http_server::impl::handle_stateless_post(connection_io& io
 
 asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, http_request& req, json::value body,
                                                      std::shared_ptr<http_session_transport> session,
-                                                     const std::vector<std::string>& request_ids,
+                                                     std::span<const std::string> request_ids,
                                                      std::string session_header) {
   inbound_frame frame;  // (the text stays in the request, whose room the next one reuses)
   frame.parsed = std::move(body);
