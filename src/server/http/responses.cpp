@@ -20,17 +20,15 @@ namespace {
 
 constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 
-// One chunk of a chunked HTTP/1.1 body.
-std::string chunk(std::string_view data) {
+// Appends one chunk of a chunked HTTP/1.1 body to `out`.
+void append_chunk(std::string& out, std::string_view data) {
   char size[20];
   const auto end = std::to_chars(size, size + sizeof size, data.size(), 16).ptr;
-  std::string out;
-  out.reserve(static_cast<std::size_t>(end - size) + data.size() + 4);
+  out.reserve(out.size() + static_cast<std::size_t>(end - size) + data.size() + 4);
   out.append(size, end);
   out += "\r\n";
   out += data;
   out += "\r\n";
-  return out;
 }
 
 constexpr std::string_view last_chunk = "0\r\n\r\n";
@@ -80,17 +78,18 @@ asio::awaitable<pump_end> pump_events(connection_io& io, message_stream& stream,
                                       std::uint64_t written, std::chrono::seconds keep_alive_interval,
                                       std::chrono::milliseconds retry, bool& client_spoke) {
   std::optional<close_watch> watch;
+  std::string events;  // (one buffer for every round)
   for (;;) {
-    std::string events;
+    events.clear();
     const auto ready = std::move(stream.pending);
     stream.pending.clear();
     for (const auto& event : ready) {
       if (event.seq != 0 && event.seq <= written) continue;  // replayed already
       written = std::max(written, event.seq);
       const auto id = stream.resumable ? stream.event_id(event.seq) : std::string();
-      events += detail::sse_event(id, event.data);
+      detail::append_sse_event(events, id, event.data);
     }
-    if (!events.empty()) out += chunk(events);
+    if (!events.empty()) append_chunk(out, events);
     if (stream.client_gone) co_return pump_end::client_gone;
     if (stream.done) {
       out += last_chunk;
@@ -98,7 +97,7 @@ asio::awaitable<pump_end> pump_events(connection_io& io, message_stream& stream,
       co_return pump_end::ended;
     }
     if (stream.release_requested) {
-      out += chunk(detail::sse_retry(retry));
+      append_chunk(out, detail::sse_retry(retry));
       out += last_chunk;  // the response ends; the stream goes on elsewhere
       co_await io.write_bytes(out);
       co_return pump_end::released;
@@ -113,9 +112,9 @@ asio::awaitable<pump_end> pump_events(connection_io& io, message_stream& stream,
         client_spoke = spoke;
         stream.client_went_away();
       });
-    stream.wake.expires_after(keep_alive_interval);
-    auto [ec] = co_await stream.wake.async_wait(as_tuple_awaitable);
-    if (!ec) out = chunk(detail::sse_keep_alive);  // quiet for a while
+    stream.wake().expires_after(keep_alive_interval);
+    auto [ec] = co_await stream.wake().async_wait(as_tuple_awaitable);
+    if (!ec) append_chunk(out, detail::sse_keep_alive);  // quiet for a while
   }
 }
 
@@ -138,15 +137,18 @@ asio::awaitable<bool> http_server::impl::write_event_stream(connection_io& io, c
   bool client_spoke = false;
   std::exception_ptr failure;
   try {
-    std::string opening = start.preamble;
-    if (start.prime) opening += detail::sse_priming_event(stream->event_id(0), options.retry_interval);
+    std::string opening = std::move(start.preamble);
+    if (start.prime) detail::append_sse_priming_event(opening, stream->event_id(0), options.retry_interval);
     std::uint64_t written = 0;
     for (const auto& event : start.replay) {
-      opening += detail::sse_event(stream->event_id(event.seq), event.data);
+      detail::append_sse_event(opening, stream->event_id(event.seq), event.data);
       written = event.seq;
     }
-    std::string out = detail::head_text(head);
-    if (!opening.empty()) out += chunk(opening);
+    // Room for what is ready: most answers go out in this one string.
+    std::size_t ready = opening.size() + 64;
+    for (const auto& event : stream->pending) ready += event.data.size() + 64;
+    std::string out = detail::head_text(head, ready);
+    if (!opening.empty()) append_chunk(out, opening);
     end = co_await pump_events(io, *stream, std::move(out), written, options.keep_alive_interval,
                                options.retry_interval, client_spoke);
   } catch (...) {

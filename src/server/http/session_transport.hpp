@@ -41,16 +41,26 @@ struct queued_event {
 /// A logical stream of messages for one HTTP response at a time.
 class message_stream {
  public:
-  message_stream(asio::any_io_executor ex, std::string id) : wake(ex), id_(std::move(id)) {
-    wake.expires_at(asio::steady_timer::time_point::max());
-  }
+  message_stream(asio::any_io_executor ex, std::string id) : executor_(std::move(ex)), id_(std::move(id)) {}
 
   const std::string& id() const noexcept { return id_; }
 
   /// Event ids are `<stream id>_<seq>`; seq 0 is the priming event.
   std::string event_id(std::uint64_t seq) const { return id_ + "_" + std::to_string(seq); }
 
-  void notify() { wake.cancel(); }
+  /// What a response waits on: cancelled when something changes. Made on
+  /// first use, as most answers are ready before anything waits (and a
+  /// timer costs a few locks of Asio's to make and to destroy).
+  asio::steady_timer& wake() {
+    if (!wake_) {
+      wake_.emplace(executor_);
+      wake_->expires_at(asio::steady_timer::time_point::max());
+    }
+    return *wake_;
+  }
+  void notify() {
+    if (wake_) wake_->cancel();
+  }
   /// The connection of the attached response ended.
   void client_went_away() {
     client_gone = true;
@@ -71,7 +81,6 @@ class message_stream {
   std::vector<queued_event> pending;
   // Ids of requests this stream still owes an answer: mostly one, kept in place.
   boost::container::small_vector<std::string, 1> awaiting;
-  asio::steady_timer wake;           // cancelled when something changes
   std::uint64_t last_seq = 0;
   bool done = false;            // the last message has been queued
   bool json_only = false;       // a JSON response: messages that merely serve a request go elsewhere
@@ -81,6 +90,8 @@ class message_stream {
   bool client_gone = false;        // the connection of the attached response ended
 
  private:
+  asio::any_io_executor executor_;
+  std::optional<asio::steady_timer> wake_;
   std::string id_;
 };
 

@@ -8,12 +8,12 @@
 
 namespace mcp::detail {
 
-/// A `message` event; `id` may be empty (no event id). Every line of `data`
-/// gets its own `data:` field, so a payload with newlines survives intact.
-inline std::string sse_event(std::string_view id, std::string_view data,
+/// Appends a `message` event to `event`; `id` may be empty (no event id).
+/// Every line of `data` gets its own `data:` field, so a payload with
+/// newlines survives intact.
+inline void append_sse_event(std::string& event, std::string_view id, std::string_view data,
                              std::string_view type = "message") {
-  std::string event;
-  event.reserve(data.size() + id.size() + 32);
+  event.reserve(event.size() + data.size() + id.size() + 32);
   event += "event: ";
   event += type;
   event += '\n';
@@ -31,16 +31,23 @@ inline std::string sse_event(std::string_view id, std::string_view data,
     data.remove_prefix(end + 1);
   }
   event += '\n';
+}
+
+/// The same event as a string of its own.
+inline std::string sse_event(std::string_view id, std::string_view data, std::string_view type = "message") {
+  std::string event;
+  append_sse_event(event, id, data, type);
   return event;
 }
 
 /// The priming event of a resumable stream (spec 2025-11-25): an id the
 /// client can resume from, no data, and how long to wait before reconnecting.
-inline std::string sse_priming_event(std::string_view id, std::chrono::milliseconds retry) {
-  std::string event = "id: ";
+inline void append_sse_priming_event(std::string& event, std::string_view id, std::chrono::milliseconds retry) {
+  event += "id: ";
   event += id;
-  event += "\nretry: " + std::to_string(retry.count()) + "\ndata: \n\n";
-  return event;
+  event += "\nretry: ";
+  event += std::to_string(retry.count());
+  event += "\ndata: \n\n";
 }
 
 /// Tells the client how long to wait before it reconnects; sent before the

@@ -32,7 +32,7 @@ bool is_done(const message_stream& stream) { return stream.done; }
 asio::awaitable<void> wait_until(connection_io& io, message_stream& stream,
                                  bool (*ready)(const message_stream&)) {
   close_watch watch(io, [&stream](bool) { stream.client_went_away(); });
-  while (!ready(stream) && !stream.client_gone) co_await stream.wake.async_wait(as_tuple_awaitable);
+  while (!ready(stream) && !stream.client_gone) co_await stream.wake().async_wait(as_tuple_awaitable);
 }
 
 // "<stream id>_<seq>", as message_stream::event_id writes them.
