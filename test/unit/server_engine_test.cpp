@@ -75,6 +75,12 @@ class probe_server final : public server_behaviour {
   }
 };
 
+// The reply is an error with this code, its message containing `text`.
+void expect_error(const json::value& reply, int code, std::string_view text) {
+  EXPECT_EQ(error_code(reply), code);
+  EXPECT_NE(reply.at("error").at("message").as_string().find(text), std::string::npos) << reply;
+}
+
 struct probe_harness : harness {
   explicit probe_harness(asio::any_io_executor ex) : harness(ex, std::make_shared<probe_server>()) {}
   probe_harness(asio::any_io_executor ex, memory_options options)
@@ -286,11 +292,9 @@ TEST(ServerEngine, HandlerExceptionIsContainedToItsRequest) {
     probe_harness h(co_await asio::this_coro::executor);
     co_await h.initialize();
     auto failed = co_await h.call(1, "throw");
-    EXPECT_EQ(error_code(failed), errc::internal_error);
-    EXPECT_NE(failed.at("error").at("message").as_string().find("boom"), std::string::npos);
+    expect_error(failed, errc::internal_error, "boom");
     auto refused = co_await h.call(2, "refuse");
-    EXPECT_EQ(error_code(refused), errc::invalid_params);
-    EXPECT_EQ(refused.at("error").at("message"), "refused");
+    expect_error(refused, errc::invalid_params, "refused");
     auto fine = co_await h.call(3, "echo");
     EXPECT_TRUE(fine.as_object().contains("result"));
   });
@@ -312,11 +316,9 @@ TEST(ServerEngine, RequestsServedAtOnceFollowTheSameRules) {
     EXPECT_EQ(finished.at("id"), 1);
     // Their exceptions are contained to them, as a handler's are.
     auto failed = co_await h.call(3, "now_throw");
-    EXPECT_EQ(error_code(failed), errc::internal_error);
-    EXPECT_NE(failed.at("error").at("message").as_string().find("bang"), std::string::npos);
+    expect_error(failed, errc::internal_error, "bang");
     auto refused = co_await h.call(4, "now_refuse");
-    EXPECT_EQ(error_code(refused), errc::invalid_params);
-    EXPECT_EQ(refused.at("error").at("message"), "not now");
+    expect_error(refused, errc::invalid_params, "not now");
     // In a batch they wait for the others: one reply with every answer.
     json::array batch{rpc_request(5, "now"), rpc_request(6, "slow", {{"ms", 40}}), rpc_request(7, "now_throw")};
     co_await write_json(*h.client, batch);
