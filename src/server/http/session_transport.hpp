@@ -20,10 +20,10 @@
 
 #include <boost/asio/steady_timer.hpp>
 #include <boost/container/small_vector.hpp>
-#include <boost/unordered/unordered_flat_map.hpp>
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -161,9 +161,10 @@ class http_session_transport final : public message_transport {
   std::shared_ptr<event_store> events_;
   protocol_version version_ = default_http_version;
   bool legacy_ = false;
-  // Flat hash maps: a POST adds to both and removes from both.
-  boost::unordered_flat_map<std::string, std::shared_ptr<message_stream>> by_request_;  // streams owing answers
-  boost::unordered_flat_map<std::string, std::shared_ptr<message_stream>> by_id_;       // every live stream
+  // (Trees, not flat hash maps: a flat table keeps its slots when emptied,
+  // about 1.5 KB per idle session for these two.)
+  std::map<std::string, std::shared_ptr<message_stream>, std::less<>> by_request_;  // streams owing answers
+  std::map<std::string, std::shared_ptr<message_stream>, std::less<>> by_id_;       // every live stream
   std::shared_ptr<message_stream> standalone_;
   bool closed_ = false;
   // Last: destroyed first, while the streams it writes to still exist.
