@@ -77,8 +77,10 @@ void request_reader::on_field_impl(http::field name, boost::core::string_view na
   const http_request::header_entry entry{request_.append(field_name),
                                          request_.append({value.data(), value.size()})};
   if (const auto which = known(name, field_name)) {
+    // (Only a header limit far over the default admits this many headers.)
     auto& index = request_.known_[slot(*which)];
-    if (index == http_request::absent) index = static_cast<std::uint16_t>(request_.headers_.size());
+    if (index == http_request::absent && request_.headers_.size() < http_request::absent)
+      index = static_cast<std::uint16_t>(request_.headers_.size());
   }
   request_.headers_.push_back(entry);
 }
