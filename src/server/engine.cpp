@@ -94,23 +94,11 @@ server_engine::server_engine(server_behaviour& behaviour, message_transport& tra
       peer_(transport, {options.max_queued_bytes, options.write_timeout}),
       link_(std::make_shared<link>(this)),
       session_(make_session(transport)),
-      executor_(transport.get_executor()) {
+      in_flight_changed_(transport.get_executor()) {
   session_->link_ = link_;
 }
 
 server_engine::~server_engine() { link_->engine = nullptr; }
-
-asio::steady_timer& server_engine::in_flight_changed() {
-  if (!in_flight_changed_) {
-    in_flight_changed_.emplace(executor_);
-    in_flight_changed_->expires_at(std::chrono::steady_clock::time_point::max());
-  }
-  return *in_flight_changed_;
-}
-
-void server_engine::signal_in_flight_changed() {
-  if (in_flight_changed_) in_flight_changed_->cancel();
-}
 
 void server_engine::start() {
   peer_.start();
@@ -149,13 +137,13 @@ asio::awaitable<void> server_engine::accept(inbound_frame frame) {
 }
 
 asio::awaitable<void> server_engine::wait_for_room() {
-  while (saturated() && !finishing_) co_await in_flight_changed().async_wait(as_tuple_awaitable);
+  while (saturated() && !finishing_) co_await in_flight_changed_.timer().async_wait(as_tuple_awaitable);
   co_await peer_.wait_for_space();
 }
 
 asio::awaitable<void> server_engine::finish(bool drain) {
   finishing_ = true;
-  signal_in_flight_changed();  // frees wait_for_room()
+  in_flight_changed_.notify();  // frees wait_for_room()
   // From here on a stop must not throw out of finish(): the requests still
   // running use this engine, so it ends only after cancelling them. A stop
   // during the drain cuts the drain short instead.
@@ -177,7 +165,7 @@ asio::awaitable<void> server_engine::finish(bool drain) {
 bool server_engine::finish_if_idle() {
   if (!in_flight_.empty() || background_sends_ > 0 || !peer_.idle()) return false;
   finishing_ = true;
-  signal_in_flight_changed();
+  in_flight_changed_.notify();
   end();
   return true;
 }
@@ -300,7 +288,7 @@ asio::awaitable<void> server_engine::run_request(request req, std::shared_ptr<in
   }
   if (auto it = in_flight_.find(req.id); it != in_flight_.end() && it->second == entry)
     in_flight_.erase(it);
-  signal_in_flight_changed();
+  in_flight_changed_.notify();
   // A cancelled request is answered by nothing, but it still closes its batch slot.
   co_await asio::this_coro::reset_cancellation_state();
   if (entry->cancelled) transport_.abandon(to_json_text(req.id));
@@ -384,7 +372,7 @@ asio::awaitable<void> server_engine::send_in_background(notification n) {
     sdk_log(log_level::debug, std::string("notification not sent: ") + e.what());
   }
   --background_sends_;
-  signal_in_flight_changed();
+  in_flight_changed_.notify();
 }
 
 asio::awaitable<void> server_engine::wait_for_requests(std::chrono::milliseconds limit, bool until_stopped) {
@@ -393,7 +381,7 @@ asio::awaitable<void> server_engine::wait_for_requests(std::chrono::milliseconds
   deadline.expires_after(limit);
   while ((!in_flight_.empty() || background_sends_ > 0) &&
          deadline.expiry() > std::chrono::steady_clock::now()) {
-    co_await (in_flight_changed().async_wait(as_tuple_awaitable) ||
+    co_await (in_flight_changed_.timer().async_wait(as_tuple_awaitable) ||
               deadline.async_wait(as_tuple_awaitable));
     // Stopped from outside during the drain: stop waiting (run() cancels what is left).
     if (until_stopped &&

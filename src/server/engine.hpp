@@ -12,6 +12,7 @@
 
 #include <mcp/server/serve.hpp>
 
+#include "../detail/lazy_event.hpp"
 #include "../detail/rpc_peer.hpp"
 
 #include <boost/asio/steady_timer.hpp>
@@ -105,13 +106,9 @@ class server_engine {
   std::shared_ptr<session> session_;
   std::size_t background_sends_ = 0;  // posted notifications still being sent
   std::unordered_map<request_id, std::shared_ptr<in_flight>> in_flight_;
-  // An event: cancelled when a request ends (or the engine finishes), which
-  // wakes the waiters. Made on the first wait: most sessions, and every
-  // stateless POST, never wait (a timer costs a few locks to make and destroy).
-  asio::steady_timer& in_flight_changed();
-  void signal_in_flight_changed();
-  asio::any_io_executor executor_;
-  std::optional<asio::steady_timer> in_flight_changed_;
+  // Notified when a request ends (or the engine finishes). Most sessions,
+  // and every stateless POST, never wait on it.
+  lazy_event in_flight_changed_;
   bool finishing_ = false;
 };
 

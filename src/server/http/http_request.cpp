@@ -3,13 +3,17 @@
 #include <boost/beast/core/string.hpp>
 
 #include <optional>
+#include <utility>
 
 namespace mcp::detail {
 
 namespace {
 
-constexpr std::array<std::string_view, static_cast<std::size_t>(known_header::count_)> known_names = {
-    "accept", "content-type", "host", "origin", "mcp-session-id", "mcp-protocol-version", "last-event-id"};
+// The known headers Beast has no enum for, by their lower-case names.
+constexpr std::pair<std::string_view, known_header> named_headers[] = {
+    {"mcp-session-id", known_header::mcp_session_id},
+    {"mcp-protocol-version", known_header::mcp_protocol_version},
+    {"last-event-id", known_header::last_event_id}};
 
 std::size_t slot(known_header name) { return static_cast<std::size_t>(name); }
 
@@ -23,9 +27,8 @@ std::optional<known_header> known(http::field field, std::string_view name) {
     case http::field::unknown: break;
     default: return std::nullopt;
   }
-  for (std::size_t i = slot(known_header::mcp_session_id); i < known_names.size(); ++i)
-    if (name.size() == known_names[i].size() && boost::beast::iequals(name, known_names[i]))
-      return static_cast<known_header>(i);
+  for (const auto& [lower, header] : named_headers)
+    if (name.size() == lower.size() && boost::beast::iequals(name, lower)) return header;
   return std::nullopt;
 }
 
@@ -34,15 +37,6 @@ std::optional<known_header> known(http::field field, std::string_view name) {
 std::string_view http_request::operator[](known_header name) const noexcept {
   const auto index = known_[slot(name)];
   return index == absent ? std::string_view() : text(headers_[index].value);
-}
-
-std::string_view http_request::header(std::string_view name) const noexcept {
-  for (std::size_t i = 0; i < known_names.size(); ++i)
-    if (name.size() == known_names[i].size() && boost::beast::iequals(name, known_names[i]))
-      return (*this)[static_cast<known_header>(i)];
-  for (const auto& h : headers_)
-    if (h.name.size == name.size() && boost::beast::iequals(text(h.name), name)) return text(h.value);
-  return {};
 }
 
 void http_request::clear() noexcept {

@@ -50,8 +50,6 @@ class http_request {
 
   /// The value of a header the server reads; empty when absent.
   std::string_view operator[](known_header name) const noexcept;
-  /// The value of any header, its name in any case; empty when absent.
-  std::string_view header(std::string_view name) const noexcept;
 
   /// Calls f(name, value) for every header, names as the client sent them.
   template <class F>

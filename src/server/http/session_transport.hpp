@@ -14,6 +14,8 @@
 
 #include "../engine.hpp"
 
+#include "../../detail/lazy_event.hpp"
+
 #include <mcp/protocol/versions.hpp>
 #include <mcp/server/event_store.hpp>
 #include <mcp/transport/transport.hpp>
@@ -41,26 +43,16 @@ struct queued_event {
 /// A logical stream of messages for one HTTP response at a time.
 class message_stream {
  public:
-  message_stream(asio::any_io_executor ex, std::string id) : executor_(std::move(ex)), id_(std::move(id)) {}
+  message_stream(asio::any_io_executor ex, std::string id) : wake_(std::move(ex)), id_(std::move(id)) {}
 
   const std::string& id() const noexcept { return id_; }
 
   /// Event ids are `<stream id>_<seq>`; seq 0 is the priming event.
   std::string event_id(std::uint64_t seq) const { return id_ + "_" + std::to_string(seq); }
 
-  /// What a response waits on: cancelled when something changes. Made on
-  /// first use, as most answers are ready before anything waits (and a
-  /// timer costs a few locks of Asio's to make and to destroy).
-  asio::steady_timer& wake() {
-    if (!wake_) {
-      wake_.emplace(executor_);
-      wake_->expires_at(asio::steady_timer::time_point::max());
-    }
-    return *wake_;
-  }
-  void notify() {
-    if (wake_) wake_->cancel();
-  }
+  /// What a response waits on: cancelled when something changes.
+  asio::steady_timer& wake() { return wake_.timer(); }
+  void notify() { wake_.notify(); }
   /// The connection of the attached response ended.
   void client_went_away() {
     client_gone = true;
@@ -90,8 +82,7 @@ class message_stream {
   bool client_gone = false;        // the connection of the attached response ended
 
  private:
-  asio::any_io_executor executor_;
-  std::optional<asio::steady_timer> wake_;
+  lazy_event wake_;
   std::string id_;
 };
 
