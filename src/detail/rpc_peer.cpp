@@ -4,6 +4,7 @@
 
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
@@ -13,6 +14,8 @@ namespace {
 
 using clock = std::chrono::steady_clock;
 constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
+// Queued frames past which a reader yields to an idle writer (wait_for_space).
+constexpr std::size_t early_flush_frames = 16;
 
 }  // namespace
 
@@ -74,7 +77,14 @@ void rpc_peer::post(std::string frame, frame_context context) {
 }
 
 asio::awaitable<void> rpc_peer::wait_for_space() {
-  while (!closed_ && !direct() && q_->bytes > limits_.max_queued_bytes)
+  if (direct()) co_return;
+  // A reader serving a burst of frames that are all in its buffer never
+  // suspends, so the writer would hold every reply until the burst ends: the
+  // peer idles while we work, then we idle while it reads. Past a few queued
+  // frames the writer gets its turn, and the two sides work side by side.
+  if (!closed_ && writer_waiting_ && q_->frames.size() >= early_flush_frames)
+    co_await asio::post(transport_.get_executor(), asio::use_awaitable);
+  while (!closed_ && q_->bytes > limits_.max_queued_bytes)
     co_await q_->queue_space.async_wait(as_tuple_awaitable);
 }
 
@@ -82,7 +92,9 @@ asio::awaitable<void> rpc_peer::write_loop() {
   for (;;) {
     if (q_->frames.empty()) {
       if (closed_) break;
+      writer_waiting_ = true;
       co_await q_->queue_ready.async_wait(as_tuple_awaitable);
+      writer_waiting_ = false;
       continue;
     }
     write_deadline_ = clock::now() + limits_.write_timeout;

@@ -62,7 +62,8 @@ class rpc_peer {
   /// that wait_for_space() before they produce more. Throws
   /// system_error(connection_aborted) once the connection is closed.
   void post(std::string frame, frame_context context);
-  /// Waits while the queue is over its bound (or until the connection closes).
+  /// Waits while the queue is over its bound (or until the connection closes),
+  /// and yields to an idle writer once a few frames are queued.
   asio::awaitable<void> wait_for_space();
 
   /// Sends a request and waits for its response. Returns the result object;
@@ -135,6 +136,7 @@ class rpc_peer {
   bool watchdog_idle_ = false;
   bool write_stalled_ = false;
   bool writer_running_ = false;
+  bool writer_waiting_ = false;  // the writer waits for frames: a yield lets it write
   bool watchdog_running_ = false;
   bool closed_ = false;
   std::int64_t next_id_ = 1;

@@ -8,6 +8,8 @@
 #include "test_support.hpp"
 
 #include <boost/asio/bind_cancellation_slot.hpp>
+
+#include <functional>
 #include <boost/asio/cancellation_signal.hpp>
 
 #include <memory>
@@ -29,10 +31,15 @@ struct harness {
 
   harness(asio::any_io_executor ex, std::shared_ptr<server_behaviour> behaviour,
           memory_options options)
+      : harness(ex, std::move(behaviour), options, [](auto end) { return end; }) {}
+
+  /// The server's end passes through `wrap` (a decorator that watches it, say).
+  harness(asio::any_io_executor ex, std::shared_ptr<server_behaviour> behaviour, memory_options options,
+          const std::function<std::unique_ptr<message_transport>(std::unique_ptr<message_transport>)>& wrap)
       : server(std::make_shared<server_side>()) {
     auto [a, b] = make_memory_pair(ex, options);
     client = std::move(a);
-    server->end = std::move(b);
+    server->end = wrap(std::move(b));
     server->behaviour = std::move(behaviour);
     asio::co_spawn(ex, serve(*server->behaviour, *server->end),
                    asio::bind_cancellation_slot(server->stop.slot(),

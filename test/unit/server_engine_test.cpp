@@ -3,6 +3,7 @@
 
 #include "server_harness.hpp"
 
+#include <algorithm>
 #include <set>
 
 namespace mcp::test {
@@ -85,6 +86,9 @@ struct probe_harness : harness {
   explicit probe_harness(asio::any_io_executor ex) : harness(ex, std::make_shared<probe_server>()) {}
   probe_harness(asio::any_io_executor ex, memory_options options)
       : harness(ex, std::make_shared<probe_server>(), options) {}
+  template <class Wrap>
+  probe_harness(asio::any_io_executor ex, memory_options options, Wrap wrap)
+      : harness(ex, std::make_shared<probe_server>(), options, wrap) {}
   probe_server& behaviour() { return static_cast<probe_server&>(*server->behaviour); }
 };
 
@@ -327,6 +331,52 @@ TEST(ServerEngine, RequestsServedAtOnceFollowTheSameRules) {
     std::set<std::string> ids;
     for (const auto& r : replies.as_array()) ids.insert(json::serialize(r.at("id")));
     EXPECT_EQ(ids, (std::set<std::string>{"5", "6", "7"}));
+  });
+}
+
+// A memory end that writes in batches, as a pipe does, and counts the frames
+// of each write.
+class batching_end final : public message_transport {
+ public:
+  explicit batching_end(std::unique_ptr<message_transport> inner) : inner_(std::move(inner)) {}
+  asio::any_io_executor get_executor() override { return inner_->get_executor(); }
+  asio::awaitable<std::optional<inbound_frame>> read_frame() override { return inner_->read_frame(); }
+  asio::awaitable<void> write_frame(std::string frame) override { return inner_->write_frame(std::move(frame)); }
+  bool batches_writes() const override { return true; }
+  asio::awaitable<void> write_frames(std::vector<std::string> frames) override {
+    batch_sizes->push_back(frames.size());
+    for (auto& frame : frames) co_await inner_->write_frame(std::move(frame));
+  }
+  asio::awaitable<void> close() override { return inner_->close(); }
+
+  std::shared_ptr<std::vector<std::size_t>> batch_sizes = std::make_shared<std::vector<std::size_t>>();
+
+ private:
+  std::unique_ptr<message_transport> inner_;
+};
+
+TEST(ServerEngine, RepliesToABurstGoOutWhileTheBurstIsServed) {
+  run_test([]() -> asio::awaitable<void> {
+    std::shared_ptr<std::vector<std::size_t>> batch_sizes;
+    probe_harness h(co_await asio::this_coro::executor, memory_options{}, [&](auto end) {
+      auto batching = std::make_unique<batching_end>(std::move(end));
+      batch_sizes = batching->batch_sizes;
+      return batching;
+    });
+    co_await h.initialize();
+    // A client pipelining requests: all of them are read before the first is
+    // served. The first replies must not wait for the last request.
+    constexpr int burst = 100;
+    for (int id = 1; id <= burst; ++id) {
+      auto request = rpc_request(id, "now");
+      co_await write_json(*h.client, request);
+    }
+    for (int id = 1; id <= burst; ++id) {
+      auto reply = co_await read_json(*h.client);
+      EXPECT_EQ(reply.at("id"), id);
+    }
+    CO_ASSERT_TRUE(!batch_sizes->empty());
+    EXPECT_LT(*std::max_element(batch_sizes->begin(), batch_sizes->end()), std::size_t(burst / 2));
   });
 }
 
