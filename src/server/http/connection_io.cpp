@@ -8,7 +8,8 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
-#include <boost/beast/http/read.hpp>
+#include <boost/beast/core/read_size.hpp>
+#include <boost/beast/http/error.hpp>
 #include <boost/beast/http/status.hpp>
 #include <boost/beast/http/write.hpp>
 
@@ -23,6 +24,7 @@ using tcp_socket = asio::ip::tcp::socket;
 using tls_stream = asio::ssl::stream<tcp_socket>;
 constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 constexpr std::chrono::milliseconds tls_shutdown_timeout{2000};
+constexpr std::size_t max_read_size = 64 * 1024;  // asked of the socket at most per read, as Beast does
 
 tcp_socket& socket_of(tcp_socket& stream) { return stream; }
 tcp_socket& socket_of(tls_stream& stream) { return stream.next_layer(); }
@@ -47,8 +49,37 @@ class stream_io final : public connection_io {
 
   asio::awaitable<boost::system::error_code> read(beast::flat_buffer& buffer, request_reader& reader,
                                                   std::chrono::milliseconds timeout) override {
+    // Beast's async_read, without its two layers of composed operations:
+    // what is buffered is parsed first, and the socket is read only for what
+    // is missing.
     arm(timeout);
-    auto [ec, bytes] = co_await http::async_read(stream_, buffer, reader, as_tuple_awaitable);
+    boost::system::error_code ec;
+    while (!reader.is_done()) {
+      if (buffer.size() > 0) {
+        buffer.consume(reader.put(buffer.data(), ec));
+        if (ec == http::error::need_more) ec = {};
+        else if (ec || reader.is_done()) break;
+        else continue;  // a part parsed; the rest may be buffered
+      }
+      const auto room = beast::read_size(buffer, max_read_size);
+      if (room == 0) {
+        ec = http::error::buffer_overflow;
+        break;
+      }
+      auto [read_ec, n] = co_await stream_.async_read_some(buffer.prepare(room), as_tuple_awaitable);
+      buffer.commit(n);
+      if (read_ec == asio::error::eof) {
+        // The peer ended the request with its connection (a body without a
+        // length), or ended the connection before a request.
+        if (reader.got_some()) reader.put_eof(ec);
+        else ec = http::error::end_of_stream;
+        break;
+      }
+      if (read_ec) {
+        ec = read_ec;
+        break;
+      }
+    }
     co_return disarm(ec);
   }
 
