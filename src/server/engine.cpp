@@ -89,9 +89,9 @@ std::shared_ptr<session> server_engine::make_session(message_transport& transpor
 }
 
 server_engine::server_engine(server_behaviour& behaviour, message_transport& transport,
-                             const server_options& options)
-    : behaviour_(behaviour), transport_(transport), options_(options),
-      peer_(transport, {options.max_queued_bytes, options.write_timeout}),
+                             server_options options)
+    : behaviour_(behaviour), transport_(transport), options_(std::move(options)),
+      peer_(transport, {options_.max_queued_bytes, options_.write_timeout}),
       link_(std::make_shared<link>(this)),
       session_(make_session(transport)),
       in_flight_changed_(transport.get_executor()) {
@@ -399,7 +399,7 @@ asio::awaitable<void> serve(server_behaviour& behaviour, message_transport& tran
 
 asio::awaitable<void> serve(server_behaviour& behaviour, message_transport& transport,
                             server_options options) {
-  detail::server_engine engine(behaviour, transport, options);
+  detail::server_engine engine(behaviour, transport, std::move(options));
   engine.start();
   bool input_failed = false;  // not an orderly end of input: nothing will take late replies
   try {

@@ -25,7 +25,7 @@ namespace mcp::detail {
 
 class server_engine {
  public:
-  server_engine(server_behaviour& behaviour, message_transport& transport, const server_options& options);
+  server_engine(server_behaviour& behaviour, message_transport& transport, server_options options);
   // Runs on the connection's executor, like everything that touches the engine.
   ~server_engine();
   server_engine(const server_engine&) = delete;

@@ -723,6 +723,14 @@ TEST(Http, StatelessServesEveryPostOnItsOwn) {
     const auto answer = co_await c.send(echo_req);
     EXPECT_EQ(answer.status, 200u);
     EXPECT_EQ(first_text(answer.json().at("result").as_object()), "alone");
+    // A handler sees the headers of its own POST, the name in any case.
+    for (std::string tenant : {"blue", "green"}) {
+      const auto ask = rpc_request(2, "tools/call", {{"name", "header"}, {"arguments", {{"name", "X-Tenant"}}}});
+      auto ask_req = mcp_post(ask);
+      ask_req.set("x-tenant", tenant);
+      const auto told = co_await c.send(ask_req);
+      EXPECT_EQ(first_text(told.json().at("result").as_object()), tenant);
+    }
     const std::function<bool()> none_left = [&] { return s.http.session_count() == 0; };
     const bool cleaned = co_await test_server::wait_until(none_left, 5s);
     EXPECT_TRUE(cleaned);

@@ -23,7 +23,8 @@ using clock_type = std::chrono::steady_clock;
 inline constexpr std::string_view version_header = "MCP-Protocol-Version";
 
 // The tools every test server has: a quick echo, a counter that reports
-// progress (~100 ms by default), and a tool that logs.
+// progress (~100 ms by default), a tool that logs, and one that reads a
+// request header.
 inline std::unique_ptr<mcp::server> make_tools() {
   auto srv = std::make_unique<mcp::server>(mcp::implementation{"http-test", "1.0.0"});
 
@@ -34,6 +35,16 @@ inline std::unique_ptr<mcp::server> make_tools() {
                           .as_object();
   srv->add_tool(echo, [](const json::object& args, mcp::request_context&) -> asio::awaitable<mcp::call_tool_result> {
     co_return mcp::call_tool_result::text(std::string(args.at("text").as_string()));
+  });
+
+  mcp::tool_info header;
+  header.name = "header";
+  header.description = "Says the value of the named HTTP header";
+  header.input_schema =
+      json::parse(R"({"type":"object","properties":{"name":{"type":"string"}},"required":["name"]})").as_object();
+  srv->add_tool(header, [](const json::object& args, mcp::request_context& ctx) -> asio::awaitable<mcp::call_tool_result> {
+    const auto value = ctx.session().transport().headers.find(args.at("name").as_string());
+    co_return mcp::call_tool_result::text(value ? std::string(*value) : "(none)");
   });
 
   mcp::tool_info count;

@@ -70,7 +70,10 @@ class session : public std::enable_shared_from_this<session> {
 
   /// Where the session's connection comes from (kind, peer, headers, or the
   /// environment for stdio).
-  const transport_metadata& transport() const noexcept { return *transport_; }
+  const transport_metadata& transport() const noexcept {
+    static const transport_metadata none;
+    return transport_ ? *transport_ : none;
+  }
 
   /// The least severe level the client wants (`logging/setLevel`); unset
   /// means every message is sent.
@@ -109,7 +112,7 @@ class session : public std::enable_shared_from_this<session> {
   friend class request_context;
   std::string id_;
   asio::any_io_executor executor_;
-  std::shared_ptr<const transport_metadata> transport_ = std::make_shared<const transport_metadata>();
+  std::shared_ptr<const transport_metadata> transport_;  // set by the engine
   protocol_version version_ = latest_legacy_version;
   implementation client_info_;
   json::object client_capabilities_;

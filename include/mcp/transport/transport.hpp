@@ -6,6 +6,8 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/json/value.hpp>
 
+#include <mcp/transport/header_list.hpp>
+
 #include <cstddef>
 #include <map>
 #include <memory>
@@ -49,8 +51,9 @@ struct transport_metadata {
   /// The transport's own session id (HTTP's `Mcp-Session-Id`); the engine
   /// names its session after it. Empty for transports without one.
   std::string session_id;
-  /// HTTP request headers (lower-case names); the process environment for stdio.
-  std::map<std::string, std::string> headers;
+  /// HTTP request headers (lower-case names, looked up in any case).
+  header_list headers;
+  /// The process environment, for stdio.
   std::map<std::string, std::string> environment;
 };
 

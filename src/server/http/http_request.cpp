@@ -39,6 +39,13 @@ std::string_view http_request::operator[](known_header name) const noexcept {
   return index == absent ? std::string_view() : text(headers_[index].value);
 }
 
+header_list http_request::headers() const {
+  header_list list;
+  list.reserve(headers_.size(), fields_.size());
+  for (const auto& h : headers_) list.add(text(h.name), text(h.value));
+  return list;
+}
+
 void http_request::clear() noexcept {
   method_ = http::verb::unknown;
   target_.clear();

@@ -9,6 +9,8 @@
 // object serves a connection's requests one after another, so its strings
 // keep their room.
 
+#include <mcp/transport/header_list.hpp>
+
 #include <boost/beast/http/basic_parser.hpp>
 #include <boost/beast/http/field.hpp>
 #include <boost/beast/http/verb.hpp>
@@ -51,11 +53,8 @@ class http_request {
   /// The value of a header the server reads; empty when absent.
   std::string_view operator[](known_header name) const noexcept;
 
-  /// Calls f(name, value) for every header, names as the client sent them.
-  template <class F>
-  void for_each_header(F&& f) const {
-    for (const auto& h : headers_) f(text(h.name), text(h.value));
-  }
+  /// Every header, for a handler's transport_metadata.
+  header_list headers() const;
 
   /// Empties the request for the next one (keeping the strings' room).
   void clear() noexcept;

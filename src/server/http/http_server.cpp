@@ -153,6 +153,7 @@ asio::awaitable<void> finish_engine(std::shared_ptr<http_session_transport> sess
 void http_server::impl::finish_session(const std::string& id, bool drain) {
   auto& entry = sessions.at(id);
   entry.finishing = true;
+  entry.stop = std::make_shared<asio::cancellation_signal>();
   asio::co_spawn(executor, finish_engine(entry.transport, drain),
                  asio::bind_cancellation_slot(entry.stop->slot(), [self = shared_from_this(), id, stop = entry.stop](
                                                                       std::exception_ptr) {
@@ -227,7 +228,7 @@ std::shared_ptr<http_session_transport> http_server::impl::start_session(std::st
   transport_metadata metadata;
   metadata.kind = "http";
   metadata.peer = io.peer();
-  metadata.headers = detail::header_map(req);
+  metadata.headers = req.headers();
   auto transport = std::make_shared<http_session_transport>(executor, id, std::move(metadata), events);
   if (legacy) transport->set_legacy();
   if (engine.assume_initialized) transport->set_version(engine.assume_initialized->version);
@@ -241,7 +242,7 @@ std::shared_ptr<http_session_transport> http_server::impl::start_session(std::st
                      asio::detached);
     };
   }
-  transport->start_engine(behaviour, engine);
+  transport->start_engine(behaviour, std::move(engine));
   auto& entry = sessions[id];
   entry.transport = transport;
   entry.legacy = legacy;

@@ -71,14 +71,4 @@ body_summary summarize(const boost::json::value& body) {
   return out;
 }
 
-std::map<std::string, std::string> header_map(const http_request& req) {
-  std::map<std::string, std::string> headers;
-  req.for_each_header([&headers](std::string_view field, std::string_view value) {
-    std::string name(field);
-    std::ranges::transform(name, name.begin(), [](unsigned char c) { return std::tolower(c); });
-    headers[name] = std::string(value);
-  });
-  return headers;
-}
-
 }  // namespace mcp::detail

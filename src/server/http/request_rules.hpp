@@ -38,7 +38,4 @@ struct body_summary {
 };
 body_summary summarize(const boost::json::value& body);
 
-/// The request's headers with lower-case names, for transport_metadata.
-std::map<std::string, std::string> header_map(const http_request& req);
-
 }  // namespace mcp::detail

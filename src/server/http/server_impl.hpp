@@ -47,8 +47,9 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   struct session_entry {
     std::shared_ptr<http_session_transport> transport;
     // Cuts short the drain of a session that finishes in order (shutdown)
-    // when it is ended meanwhile: its requests are cancelled at once.
-    std::shared_ptr<asio::cancellation_signal> stop = std::make_shared<asio::cancellation_signal>();
+    // when it is ended meanwhile: its requests are cancelled at once. Made
+    // when it starts finishing.
+    std::shared_ptr<asio::cancellation_signal> stop;
     bool finishing = false;  // its engine finishes; it leaves the table when done
     clock::time_point last_activity = clock::now();
     clock::time_point last_store_touch = clock::now();
