@@ -7,7 +7,6 @@
 #include <boost/container/small_vector.hpp>
 #include <boost/json/value.hpp>
 
-#include <map>
 
 #include <optional>
 #include <string>
