@@ -57,7 +57,9 @@ json::object shape_content(json::object block, const dialect& d) {
 }
 
 json::object shape_call_tool_result(json::object result, const dialect& d) {
-  if (auto* content = result.if_contains("content"); content && content->is_array())
+  // From 2025-06-18 every kind of block goes out as it is: nothing to walk.
+  const bool blocks_as_they_are = d.structured_content && d.audio_content;
+  if (auto* content = result.if_contains("content"); content && content->is_array() && !blocks_as_they_are)
     for (auto& block : content->get_array())
       if (block.is_object()) block = shape_content(std::move(block.get_object()), d);
   if (!d.structured_content) result.erase("structuredContent");
