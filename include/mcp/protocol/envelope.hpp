@@ -1,0 +1,67 @@
+#pragma once
+// The envelope of a 2026-07-28 request: the per-request protocol fields in
+// `params._meta` (basic/index, "Per-request protocol fields") that take the
+// place of the legacy handshake. Whether a request carries one decides its
+// era, once per message. No I/O here.
+
+#include <mcp/protocol/lifecycle.hpp>
+#include <mcp/protocol/types.hpp>
+#include <mcp/protocol/versions.hpp>
+
+#include <boost/json/object.hpp>
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace mcp {
+
+/// The `_meta` keys the spec reserves for the envelope and its answers.
+namespace meta_key {
+inline constexpr std::string_view protocol_version = "io.modelcontextprotocol/protocolVersion";
+inline constexpr std::string_view client_info = "io.modelcontextprotocol/clientInfo";
+inline constexpr std::string_view client_capabilities = "io.modelcontextprotocol/clientCapabilities";
+inline constexpr std::string_view log_level = "io.modelcontextprotocol/logLevel";
+}  // namespace meta_key
+
+/// W3C trace context carried in `_meta` (`traceparent`, `tracestate`,
+/// `baggage`). A `traceparent` that is not a valid W3C one is dropped with
+/// the rest, as W3C tells a receiver to do: the trace starts anew.
+struct trace_context {
+  std::string traceparent;
+  std::string tracestate;
+  std::string baggage;
+
+  bool empty() const noexcept { return traceparent.empty(); }
+};
+
+/// What a modern request says about itself.
+struct request_envelope {
+  std::string protocol_version;  ///< as the client sent it
+  json::object client_capabilities;
+  std::optional<implementation> client_info;  ///< optional on the wire
+  /// The least severe log level the client wants for this request; unset:
+  /// no `notifications/message` at all for it.
+  std::optional<logging_level> log_level;
+  trace_context trace;
+};
+
+/// True when `params._meta` names a protocol version: the request belongs
+/// to the modern era. Legacy traffic (`initialize`, sessions) has none.
+bool carries_envelope(const json::object& params) noexcept;
+
+/// Reads the envelope of a request's `params`. Throws
+/// protocol_error(invalid_params) when a required field is missing
+/// (`data.envelope.missing` lists each: `_meta`, or the keys) or malformed
+/// (`data.envelope.invalid`).
+request_envelope read_envelope(const json::object& params);
+
+/// The revision to serve `envelope` at. Throws
+/// protocol_error(unsupported_protocol_version) with `data.supported` (the
+/// modern revisions of `supported`) and `data.requested` when it asks for
+/// another one.
+protocol_version envelope_version(const request_envelope& envelope,
+                                  std::span<const protocol_version> supported);
+
+}  // namespace mcp

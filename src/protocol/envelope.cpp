@@ -1,0 +1,119 @@
+#include <mcp/protocol/envelope.hpp>
+#include <mcp/protocol/errors.hpp>
+
+#include <boost/json/array.hpp>
+
+#include <algorithm>
+
+namespace mcp {
+
+namespace {
+
+const json::object* meta_of(const json::object& params) noexcept {
+  const auto* meta = params.if_contains("_meta");
+  return meta ? meta->if_object() : nullptr;
+}
+
+bool is_lower_hex(std::string_view text) noexcept {
+  return std::ranges::all_of(text, [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+
+bool all_zero(std::string_view text) noexcept {
+  return std::ranges::all_of(text, [](char c) { return c == '0'; });
+}
+
+// W3C Trace Context, "traceparent Header": version-traceid-parentid-flags in
+// lower-case hex; version ff, an all-zero trace id or parent id are invalid.
+// A later version may append fields after the flags.
+bool valid_traceparent(std::string_view text) noexcept {
+  if (text.size() < 55 || text[2] != '-' || text[35] != '-' || text[52] != '-') return false;
+  if (text.size() > 55 && text[55] != '-') return false;
+  const auto version = text.substr(0, 2);
+  const auto trace_id = text.substr(3, 32);
+  const auto parent_id = text.substr(36, 16);
+  const auto flags = text.substr(53, 2);
+  if (!is_lower_hex(version) || !is_lower_hex(trace_id) || !is_lower_hex(parent_id) || !is_lower_hex(flags))
+    return false;
+  if (version == "ff" || (version == "00" && text.size() != 55)) return false;
+  return !all_zero(trace_id) && !all_zero(parent_id);
+}
+
+std::string string_or_empty(const json::object& meta, std::string_view key) {
+  const auto* value = meta.if_contains(key);
+  return value && value->is_string() ? std::string(value->get_string()) : std::string();
+}
+
+trace_context read_trace(const json::object& meta) {
+  trace_context trace;
+  trace.traceparent = string_or_empty(meta, "traceparent");
+  if (!valid_traceparent(trace.traceparent)) return {};
+  trace.tracestate = string_or_empty(meta, "tracestate");
+  trace.baggage = string_or_empty(meta, "baggage");
+  return trace;
+}
+
+[[noreturn]] void refuse(std::string_view problem, json::array keys) {
+  std::string message = "Invalid params: the request's _meta envelope has ";
+  message += problem;
+  message += ": ";
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (i > 0) message += ", ";
+    message += keys[i].as_string();
+  }
+  throw protocol_error(errc::invalid_params, std::move(message),
+                       json::object{{"envelope", json::object{{problem, std::move(keys)}}}});
+}
+
+}  // namespace
+
+bool carries_envelope(const json::object& params) noexcept {
+  const auto* meta = meta_of(params);
+  return meta && meta->contains(meta_key::protocol_version);
+}
+
+request_envelope read_envelope(const json::object& params) {
+  const auto* meta = meta_of(params);
+  if (!meta) refuse("missing", json::array{"_meta"});
+  json::array missing;
+  json::array invalid;
+  request_envelope envelope;
+  if (const auto* version = meta->if_contains(meta_key::protocol_version); !version)
+    missing.emplace_back(meta_key::protocol_version);
+  else if (!version->is_string() || version->get_string().empty())
+    invalid.emplace_back(meta_key::protocol_version);
+  else
+    envelope.protocol_version = version->get_string();
+  if (const auto* capabilities = meta->if_contains(meta_key::client_capabilities); !capabilities)
+    missing.emplace_back(meta_key::client_capabilities);
+  else if (!capabilities->is_object())
+    invalid.emplace_back(meta_key::client_capabilities);
+  else
+    envelope.client_capabilities = capabilities->get_object();
+  if (const auto* level = meta->if_contains(meta_key::log_level)) {
+    const auto parsed = level->is_string() ? parse_logging_level(level->get_string()) : std::nullopt;
+    if (parsed) envelope.log_level = parsed;
+    else invalid.emplace_back(meta_key::log_level);
+  }
+  if (!missing.empty()) refuse("missing", std::move(missing));
+  if (!invalid.empty()) refuse("invalid", std::move(invalid));
+  if (const auto* info = meta->if_contains(meta_key::client_info))
+    envelope.client_info = parse_implementation(*info, "/params/_meta/io.modelcontextprotocol~1clientInfo");
+  envelope.trace = read_trace(*meta);
+  return envelope;
+}
+
+protocol_version envelope_version(const request_envelope& envelope,
+                                  std::span<const protocol_version> supported) {
+  const auto requested = parse_protocol_version(envelope.protocol_version);
+  const auto is_modern = [](protocol_version v) { return dialect_of(v).era == protocol_era::modern; };
+  if (requested && is_modern(*requested) && std::ranges::find(supported, *requested) != supported.end())
+    return *requested;
+  json::array modern;
+  for (const auto v : supported)
+    if (is_modern(v)) modern.emplace_back(to_string(v));
+  throw protocol_error(errc::unsupported_protocol_version,
+                       "Unsupported protocol version: " + envelope.protocol_version,
+                       json::object{{"supported", std::move(modern)}, {"requested", envelope.protocol_version}});
+}
+
+}  // namespace mcp
