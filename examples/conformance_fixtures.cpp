@@ -376,4 +376,5 @@ void add_conformance_fixtures(mcp::server& server) {
   // completion/complete: no completer is registered, so every argument
   // completes to {values: [], total: 0, hasMore: false}, as the reference
   // server answers (`completion-complete` accepts an empty array).
+  add_modern_conformance_fixtures(server);
 }

@@ -13,3 +13,8 @@
 /// from what is registered: tools, resources {subscribe, listChanged},
 /// prompts, logging and completions.
 void add_conformance_fixtures(mcp::server& server);
+
+/// The fixtures only the 2026-07-28 scenarios call (conformance 0.2.0-alpha):
+/// multi-round requests and the server-stateless diagnostics. Called by
+/// add_conformance_fixtures.
+void add_modern_conformance_fixtures(mcp::server& server);

@@ -1,12 +1,11 @@
 // conformance-server: the fixture server of the official MCP conformance
 // suite (@modelcontextprotocol/conformance). It serves the tools, resources,
 // resource template and prompts the suite's server scenarios call by name
-// (conformance_fixtures.cpp), on the high-level mcp::server.
+// (conformance_fixtures*.cpp), on the high-level mcp::server, in both eras:
+// legacy sessions and 2026-07-28 requests on the same endpoint.
 //
-//   build/bin/conformance-server --stdio    (speaks MCP on stdin/stdout)
-//
-// The suite itself connects over Streamable HTTP only; that transport comes
-// later. Over stdio the fixtures can be driven by any MCP client.
+//   build/bin/conformance-server --port PORT   (Streamable HTTP on 127.0.0.1, /mcp)
+//   build/bin/conformance-server --stdio       (MCP on stdin/stdout)
 
 #include "conformance_fixtures.hpp"
 

@@ -1,5 +1,6 @@
 #include <mcp/base64.hpp>
 
+#include <algorithm>
 #include <array>
 
 namespace mcp {
@@ -61,6 +62,28 @@ std::optional<std::string> base64_decode(std::string_view text) {
     if (pad < 1) out += static_cast<char>(n & 0xff);
   }
   return out;
+}
+
+std::string base64url_encode(std::string_view bytes) {
+  auto text = base64_encode(bytes);
+  text.erase(text.find_last_not_of('=') + 1);
+  std::ranges::replace(text, '+', '-');
+  std::ranges::replace(text, '/', '_');
+  return text;
+}
+
+std::optional<std::string> base64url_decode(std::string_view text) {
+  if (text.find_first_of("+/=") != std::string_view::npos || text.size() % 4 == 1) return std::nullopt;
+  std::string padded(text);
+  std::ranges::replace(padded, '-', '+');
+  std::ranges::replace(padded, '_', '/');
+  padded.append((4 - padded.size() % 4) % 4, '=');
+  auto bytes = base64_decode(padded);
+  // Several texts decode to the same bytes when the last character's unused
+  // bits differ; only the canonical one is accepted, so that a token has one
+  // spelling.
+  if (!bytes || base64url_encode(*bytes) != text) return std::nullopt;
+  return bytes;
 }
 
 }  // namespace mcp

@@ -22,8 +22,8 @@ constexpr std::array<dialect, 5> dialects{{
 }};
 // clang-format on
 
-constexpr std::array<protocol_version, 4> legacy_list{v::v2024_11_05, v::v2025_03_26,
-                                                      v::v2025_06_18, v::v2025_11_25};
+constexpr std::array<protocol_version, 5> all_list{v::v2024_11_05, v::v2025_03_26, v::v2025_06_18,
+                                                   v::v2025_11_25, v::v2026_07_28};
 
 }  // namespace
 
@@ -41,7 +41,11 @@ std::optional<protocol_version> parse_protocol_version(std::string_view text) no
   return std::nullopt;
 }
 
-std::span<const protocol_version> legacy_versions() noexcept { return legacy_list; }
+std::span<const protocol_version> all_versions() noexcept { return all_list; }
+
+std::span<const protocol_version> legacy_versions() noexcept {
+  return std::span(all_list).first(4);  // all but the modern era
+}
 
 protocol_version negotiate_version(std::string_view requested,
                                    std::span<const protocol_version> supported) noexcept {

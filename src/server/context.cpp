@@ -1,5 +1,7 @@
 #include <mcp/server/behaviour.hpp>
 
+#include "input_round.hpp"
+
 #include <array>
 #include <cmath>
 
@@ -21,7 +23,85 @@ bool declares(const json::object& capabilities, std::string_view name) {
   return v && v->is_object();
 }
 
+constexpr std::string_view elicitation_method = "elicitation/create";
+constexpr std::string_view sampling_method = "sampling/createMessage";
+constexpr std::string_view roots_method = "roots/list";
+
+bool is_input_method(std::string_view method) {
+  return method == elicitation_method || method == sampling_method || method == roots_method;
+}
+
+// Refuses, in a legacy session, an input request its revision or its client
+// does not support.
+void check_legacy_input(const input_request& request, const dialect& d,
+                        const json::object& capabilities) {
+  if (request.method == elicitation_method) {
+    if (!d.elicitation) throw capability_error("elicitation needs protocol version 2025-06-18 or later");
+    const auto* mode = request.params.if_contains("mode");
+    if (mode && *mode == "url") {
+      if (!d.url_elicitation)
+        throw capability_error("URL elicitation needs protocol version 2025-11-25 or later");
+      const auto* elicitation = capabilities.if_contains("elicitation");
+      if (!elicitation || !elicitation->is_object() || !elicitation->get_object().contains("url"))
+        throw capability_error("the client does not support URL elicitation");
+    }
+  } else if (!is_input_method(request.method)) {
+    throw std::invalid_argument("not an input request: " + request.method);
+  }
+  if (!declares(capabilities, detail::capability_for(request.method)))
+    throw capability_error("the client does not support " +
+                           std::string(detail::capability_for(request.method)));
+}
+
 }  // namespace
+
+namespace detail {
+
+bool answers_input(std::string_view method, const json::value& answer) noexcept {
+  const auto* result = answer.if_object();
+  if (!result) return false;
+  if (method == elicitation_method) {
+    const auto* action = result->if_contains("action");
+    if (!action || !action->is_string()) return false;
+    const auto& a = action->get_string();
+    const auto* content = result->if_contains("content");
+    return (a == "accept" || a == "decline" || a == "cancel") &&
+           (!content || content->is_object() || content->is_null());
+  }
+  if (method == sampling_method) {
+    const auto* role = result->if_contains("role");
+    const auto* content = result->if_contains("content");
+    return role && role->is_string() && content && (content->is_object() || content->is_array());
+  }
+  if (method == roots_method) {
+    const auto* roots = result->if_contains("roots");
+    return roots && roots->is_array();
+  }
+  return false;
+}
+
+std::string_view capability_for(std::string_view method) noexcept {
+  if (method == elicitation_method) return "elicitation";
+  if (method == sampling_method) return "sampling";
+  return "roots";
+}
+
+bool accepts_input(std::string_view method) noexcept {
+  return method == "tools/call" || method == "prompts/get" || method == "resources/read";
+}
+
+}  // namespace detail
+
+input_request input_request::elicitation(std::string message, json::object requested_schema) {
+  return {std::string(elicitation_method),
+          {{"mode", "form"}, {"message", std::move(message)}, {"requestedSchema", std::move(requested_schema)}}};
+}
+
+input_request input_request::sampling(json::object params) {
+  return {std::string(sampling_method), std::move(params)};
+}
+
+input_request input_request::roots() { return {std::string(roots_method), {}}; }
 
 std::string_view to_string(logging_level level) noexcept {
   return level_names[static_cast<std::size_t>(level)];
@@ -46,6 +126,23 @@ request_context::request_context(const mcp::request& req, mcp::session& s,
                                  const bool& cancelled) noexcept
     : request_(req), session_(s), cancelled_(cancelled),
       id_text_(to_json_text(req.id)) {}
+
+request_context::request_context(const mcp::request& req, mcp::session& s, const bool& cancelled,
+                                 detail::input_round& round) noexcept
+    : request_context(req, s, cancelled) {
+  round_ = &round;
+}
+
+const trace_context& request_context::trace() const noexcept {
+  static const trace_context none;
+  return round_ ? round_->trace : none;
+}
+
+const json::value& request_context::carried() const noexcept {
+  return round_ ? round_->carried : carried_;
+}
+
+void request_context::carry(json::value value) { (round_ ? round_->carried : carried_) = std::move(value); }
 
 const json::object& request_context::meta() const noexcept {
   static const json::object empty;
@@ -75,13 +172,77 @@ void request_context::close_stream() { session_.link_->close_stream(id_text_); }
 
 asio::awaitable<json::object> request_context::request(std::string method, json::object params,
                                                        std::chrono::milliseconds timeout) {
-  co_return co_await session_.link_->send_request(std::move(method), std::move(params), timeout,
-                                                 id_text_);
+  if (!round_)
+    co_return co_await session_.link_->send_request(std::move(method), std::move(params), timeout,
+                                                   id_text_);
+  if (!is_input_method(method))
+    throw capability_error("protocol version 2026-07-28 has no server-to-client request " + method);
+  co_return co_await ask_one(std::move(method), std::move(params), timeout);
+}
+
+asio::awaitable<json::object> request_context::ask_one(std::string method, json::object params,
+                                                       std::chrono::milliseconds timeout) {
+  auto key = method + "#" + std::to_string(++auto_keys_);
+  input_requests one;
+  one.emplace(key, input_request{std::move(method), std::move(params)});
+  auto answers = co_await ask(std::move(one), timeout);
+  co_return std::move(answers.begin()->second);
+}
+
+asio::awaitable<input_responses> request_context::ask(input_requests requests,
+                                                      std::chrono::milliseconds timeout) {
+  input_responses answers;
+  if (!round_) {
+    // All checked before the first is sent: none is sent when one cannot be.
+    const auto& d = dialect_of(version());
+    for (const auto& [key, request] : requests) check_legacy_input(request, d, session_.client_capabilities());
+    for (auto& [key, input] : requests) {
+      if (!d.url_elicitation) input.params.erase("mode");  // unknown before 2025-11-25
+      answers[key] = co_await session_.link_->send_request(std::move(input.method), std::move(input.params),
+                                                          timeout, id_text_);
+    }
+    co_return answers;
+  }
+  if (!round_->accepts_input)
+    throw protocol_error(errc::internal_error, "Internal error: " + method() +
+                                                   " cannot ask the client for input (only tools/call, "
+                                                   "prompts/get and resources/read can)");
+  input_requests missing;
+  json::object required_capabilities;
+  for (auto& [key, request] : requests) {
+    if (!is_input_method(request.method)) throw std::invalid_argument("not an input request: " + request.method);
+    const json::value* answer = round_->given.if_contains(key);
+    if (!answer || !detail::answers_input(request.method, *answer)) answer = round_->answers.if_contains(key);
+    if (answer && detail::answers_input(request.method, *answer)) {
+      answers.emplace(key, answer->get_object());
+      continue;
+    }
+    // Asked for (again, when its answer had the wrong shape): only what the
+    // client declared it can answer.
+    const auto capability = detail::capability_for(request.method);
+    if (!declares(round_->client_capabilities, capability))
+      required_capabilities[capability] = json::object{};
+    missing.insert_or_assign(key, std::move(request));
+  }
+  if (!required_capabilities.empty()) {
+    std::string names;
+    for (const auto& [name, _] : required_capabilities) names += (names.empty() ? "" : ", ") + std::string(name);
+    throw protocol_error(errc::missing_client_capability,
+                         "Missing required client capability: " + names,
+                         json::object{{"requiredCapabilities", std::move(required_capabilities)}});
+  }
+  // Taken answers travel in the next round's requestState too.
+  for (const auto& [key, answer] : answers) round_->answers[key] = answer;
+  if (!missing.empty()) throw input_required{std::move(missing)};
+  co_return answers;
 }
 
 asio::awaitable<void> request_context::log(logging_level level, json::value data,
                                             std::string_view logger) {
-  if (const auto threshold = session_.log_level(); threshold && level < *threshold) co_return;
+  const auto threshold = session_.log_level();
+  // A modern request gets log messages only when its _meta asks for them.
+  if (session_.per_request() && !threshold) co_return;
+  if (threshold && level < *threshold) co_return;
   json::object params{{"level", to_string(level)}, {"data", std::move(data)}};
   if (!logger.empty()) params["logger"] = logger;
   co_await notify("notifications/message", std::move(params));
@@ -89,42 +250,28 @@ asio::awaitable<void> request_context::log(logging_level level, json::value data
 
 asio::awaitable<json::object> request_context::sample(json::object params,
                                                       std::chrono::milliseconds timeout) {
-  if (!declares(session_.client_capabilities(), "sampling"))
-    throw capability_error("the client does not support sampling");
-  co_return co_await request("sampling/createMessage", std::move(params), timeout);
+  co_return co_await ask_one(std::string(sampling_method), std::move(params), timeout);
 }
 
 asio::awaitable<json::object> request_context::elicit(std::string message,
                                                       json::object requested_schema,
                                                       std::chrono::milliseconds timeout) {
-  if (!dialect_of(version()).elicitation)
-    throw capability_error("elicitation needs protocol version 2025-06-18 or later");
-  if (!declares(session_.client_capabilities(), "elicitation"))
-    throw capability_error("the client does not support elicitation");
-  json::object params{{"message", std::move(message)}, {"requestedSchema", std::move(requested_schema)}};
-  if (dialect_of(version()).url_elicitation) params["mode"] = "form";
-  co_return co_await request("elicitation/create", std::move(params), timeout);
+  auto form = input_request::elicitation(std::move(message), std::move(requested_schema));
+  co_return co_await ask_one(std::move(form.method), std::move(form.params), timeout);
 }
 
 asio::awaitable<json::object> request_context::elicit_url(std::string message, std::string url,
                                                           std::string elicitation_id,
                                                           std::chrono::milliseconds timeout) {
-  if (!dialect_of(version()).url_elicitation)
-    throw capability_error("URL elicitation needs protocol version 2025-11-25 or later");
-  const auto* elicitation = session_.client_capabilities().if_contains("elicitation");
-  if (!elicitation || !elicitation->is_object() || !elicitation->get_object().contains("url"))
-    throw capability_error("the client does not support URL elicitation");
   json::object params{{"mode", "url"},
                       {"message", std::move(message)},
                       {"url", std::move(url)},
                       {"elicitationId", std::move(elicitation_id)}};
-  co_return co_await request("elicitation/create", std::move(params), timeout);
+  co_return co_await ask_one(std::string(elicitation_method), std::move(params), timeout);
 }
 
 asio::awaitable<json::array> request_context::roots(std::chrono::milliseconds timeout) {
-  if (!declares(session_.client_capabilities(), "roots"))
-    throw capability_error("the client does not support roots");
-  auto result = co_await request("roots/list", json::object{}, timeout);
+  auto result = co_await ask_one(std::string(roots_method), json::object{}, timeout);
   auto* roots = result.if_contains("roots");
   if (!roots || !roots->is_array())
     throw protocol_error(errc::internal_error, "Malformed roots/list result: no roots array");

@@ -32,8 +32,10 @@ constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 constexpr std::chrono::milliseconds cancel_grace{1000};
 
 // The routing context of a reply: the ids it answers.
-frame_context answering(std::span<const message> replies) {
+frame_context answering(std::span<const message> replies,
+                        frame_context::refusal refused = frame_context::refusal::none) {
   frame_context context;
+  context.refused = refused;
   for (const auto& reply : replies) {
     if (const auto* r = std::get_if<response>(&reply))
       context.answers.push_back(to_json_text(r->id));
@@ -92,6 +94,7 @@ server_engine::server_engine(server_behaviour& behaviour, message_transport& tra
                              server_options options)
     : behaviour_(behaviour), transport_(transport), options_(std::move(options)),
       peer_(transport, {options_.max_queued_bytes, options_.write_timeout}),
+      request_states_(options_.request_state_key, options_.request_state_ttl),
       link_(std::make_shared<link>(this)),
       session_(make_session(transport)),
       in_flight_changed_(transport.get_executor()) {
@@ -120,6 +123,11 @@ asio::awaitable<void> server_engine::accept(inbound_frame frame) {
   if (!parsed.batch) {
     const batch_ptr no_batch;
     co_await handle_item(std::move(parsed.items.front()), no_batch);
+    co_return;
+  }
+  if (era_ == protocol_era::modern) {
+    post(make_error({}, errc::invalid_request,
+                    "Invalid Request: batches are not supported in protocol version 2026-07-28"));
     co_return;
   }
   if (lifecycle_.current() != legacy_lifecycle::phase::operating ||
@@ -191,7 +199,22 @@ asio::awaitable<void> server_engine::handle_item(frame_item item, const batch_pt
   }
 }
 
+protocol_era server_engine::era_of(const request& req) {
+  if (!era_) {
+    // A session resumed without a handshake is legacy already. Otherwise a
+    // request with an envelope, or the modern probe, opens the modern era.
+    const bool modern = lifecycle_.current() != legacy_lifecycle::phase::operating &&
+                        (carries_envelope(req.params) || req.method == "server/discover");
+    era_ = modern ? protocol_era::modern : protocol_era::legacy;
+  }
+  return *era_;
+}
+
 void server_engine::handle_request(request req, const batch_ptr& batch) {
+  if (!batch && era_of(req) == protocol_era::modern) {
+    handle_modern_request(std::move(req));
+    return;
+  }
   if (auto refusal = lifecycle_.admit(req.method)) {
     answer(error_response{req.id, std::move(*refusal)}, batch);
     return;
@@ -222,21 +245,37 @@ void server_engine::handle_request(request req, const batch_ptr& batch) {
     answer(std::move(reply), batch);
     return;
   }
-  if (auto reply = serve_at_once(req)) {
-    answer(std::move(*reply), batch);
+  serve(std::move(req), batch, session_, nullptr);
+}
+
+void server_engine::serve(request req, const batch_ptr& batch, std::shared_ptr<session> s,
+                          std::unique_ptr<input_round> round) {
+  if (auto reply = serve_at_once(req, *s, round.get())) {
+    const auto refused = round ? refusal_of(*reply) : frame_context::refusal::none;
+    answer(std::move(*reply), batch, refused);
     return;
   }
   auto entry = std::make_shared<in_flight>();
   in_flight_.emplace(req.id, entry);
   if (batch) ++batch->outstanding;
-  asio::co_spawn(transport_.get_executor(), run_request(std::move(req), entry, batch),
+  asio::co_spawn(transport_.get_executor(),
+                 run_request(std::move(req), entry, batch, std::move(s), std::move(round)),
                  asio::bind_cancellation_slot(entry->signal.slot(),
                                               [entry](std::exception_ptr) {}));
 }
 
 json::object server_engine::initialize(const request& req) {
   auto hello = parse_initialize_request(req.params);
-  const auto version = negotiate_version(hello.protocol_version, behaviour_.supported_versions());
+  const auto supported = behaviour_.supported_versions();
+  if (std::ranges::none_of(supported, [](auto v) { return dialect_of(v).era == protocol_era::legacy; })) {
+    json::array offered;
+    for (const auto v : supported) offered.emplace_back(to_string(v));
+    throw protocol_error(errc::unsupported_protocol_version,
+                         "Unsupported protocol version: this server serves only the 2026-07-28 era, "
+                         "without initialize",
+                         json::object{{"supported", std::move(offered)}, {"requested", hello.protocol_version}});
+  }
+  const auto version = negotiate_version(hello.protocol_version, supported);
   session_->version_ = version;
   session_->client_info_ = std::move(hello.client_info);
   session_->client_capabilities_ = std::move(hello.capabilities);
@@ -252,9 +291,21 @@ json::object server_engine::initialize(const request& req) {
                                    behaviour_.instructions()});
 }
 
-message server_engine::failure_reply(const request& req, std::exception_ptr failure, bool cancelled) {
+message server_engine::success_reply(const request& req, json::object result,
+                                     const input_round* round) const {
+  if (round) result = finish_modern_result(req, std::move(result));
+  return response{req.id, std::move(result)};
+}
+
+message server_engine::failure_reply(const request& req, std::exception_ptr failure, bool cancelled,
+                                     const input_round* round) const {
   try {
     std::rethrow_exception(failure);
+  } catch (const input_required& need) {
+    if (round && round->accepts_input) return input_required_reply(req, need, *round);
+    sdk_log(log_level::warn, "handler for " + req.method + " asked for input, which it cannot");
+    return make_error(req.id, errc::internal_error,
+                      "Internal error: " + req.method + " cannot ask the client for input");
   } catch (const protocol_error& e) {
     return error_response{req.id, e.error()};
   } catch (const std::exception& e) {
@@ -265,26 +316,28 @@ message server_engine::failure_reply(const request& req, std::exception_ptr fail
   }
 }
 
-std::optional<message> server_engine::serve_at_once(const request& req) {
+std::optional<message> server_engine::serve_at_once(const request& req, session& s, input_round* round) {
   const bool never_cancelled = false;  // nothing else runs until it returns
-  request_context ctx(req, *session_, never_cancelled);
+  auto ctx = round ? request_context(req, s, never_cancelled, *round) : request_context(req, s, never_cancelled);
   try {
     auto result = behaviour_.handle_request_at_once(req, ctx);
     if (!result) return std::nullopt;
-    return response{req.id, std::move(*result)};
+    return success_reply(req, std::move(*result), round);
   } catch (...) {
-    return failure_reply(req, std::current_exception(), false);
+    return failure_reply(req, std::current_exception(), false, round);
   }
 }
 
 asio::awaitable<void> server_engine::run_request(request req, std::shared_ptr<in_flight> entry,
-                                                 batch_ptr batch) {
-  request_context ctx(req, *session_, entry->cancelled);
+                                                 batch_ptr batch, std::shared_ptr<session> s,
+                                                 std::unique_ptr<input_round> round) {
+  auto ctx = round ? request_context(req, *s, entry->cancelled, *round)
+                   : request_context(req, *s, entry->cancelled);
   message reply = response{req.id, nullptr};
   try {
-    std::get<response>(reply).result = co_await behaviour_.handle_request(req, ctx);
+    reply = success_reply(req, co_await behaviour_.handle_request(req, ctx), round.get());
   } catch (...) {
-    reply = failure_reply(req, std::current_exception(), entry->cancelled);
+    reply = failure_reply(req, std::current_exception(), entry->cancelled, round.get());
   }
   if (auto it = in_flight_.find(req.id); it != in_flight_.end() && it->second == entry)
     in_flight_.erase(it);
@@ -293,7 +346,8 @@ asio::awaitable<void> server_engine::run_request(request req, std::shared_ptr<in
   co_await asio::this_coro::reset_cancellation_state();
   if (entry->cancelled) transport_.abandon(to_json_text(req.id));
   try {
-    if (!entry->cancelled) answer(std::move(reply), batch);
+    const auto refused = round ? refusal_of(reply) : frame_context::refusal::none;
+    if (!entry->cancelled) answer(std::move(reply), batch, refused);
     if (batch) release(batch);
   } catch (const std::exception& e) {
     sdk_log(log_level::debug, std::string("reply not sent: ") + e.what());
@@ -302,12 +356,12 @@ asio::awaitable<void> server_engine::run_request(request req, std::shared_ptr<in
 
 void server_engine::post(const message& m) { peer_.post(serialize(m), {}); }
 
-void server_engine::answer(message m, const batch_ptr& batch) {
+void server_engine::answer(message m, const batch_ptr& batch, frame_context::refusal refused) {
   if (batch) {
     batch->replies.push_back(std::move(m));
     return;
   }
-  peer_.post(serialize(m), answering({&m, 1}));
+  peer_.post(serialize(m), answering({&m, 1}, refused));
 }
 
 void server_engine::release(const batch_ptr& batch) {

@@ -3,6 +3,13 @@
 // concurrently with per-request cancellation, and writes the replies through
 // its transport. It does not read: frames are handed to accept().
 //
+// Both eras go through it. A legacy request is served in the connection's
+// session, which `initialize` opened. A 2026-07-28 request carries its own
+// envelope in `_meta` and is served in a session of its own, made from the
+// envelope and gone with the request (engine_modern.cpp). On a stream the
+// first request decides the era of the connection; HTTP gives every modern
+// POST an engine of its own.
+//
 // Stream transports (stdio, in-memory) get a read loop around it, serve().
 // An HTTP session has no loop and no coroutine of its own while it is idle:
 // each POST hands its body to accept(), and the replies reach the POST's
@@ -14,6 +21,8 @@
 
 #include "../detail/lazy_event.hpp"
 #include "../detail/rpc_peer.hpp"
+#include "input_round.hpp"
+#include "request_state.hpp"
 
 #include <boost/asio/steady_timer.hpp>
 
@@ -38,6 +47,10 @@ class server_engine {
   /// Serves one inbound frame: answers what needs no handler at once and
   /// starts the requests it carries. Frames are served in the order given.
   asio::awaitable<void> accept(inbound_frame frame);
+
+  /// Fixes the era of the connection before its first request (HTTP knows
+  /// it from the POST); a stream's first request decides it otherwise.
+  void set_era(protocol_era era) noexcept { era_ = era; }
 
   /// True while the session runs as many requests as its options allow.
   bool saturated() const noexcept { return in_flight_.size() >= options_.max_requests_in_flight; }
@@ -72,20 +85,46 @@ class server_engine {
   using batch_ptr = std::shared_ptr<batch_replies>;
 
   static std::shared_ptr<session> make_session(message_transport& transport);
+  // The era of a request on this connection (fixed by its first request).
+  protocol_era era_of(const request& req);
   // Only notifications wait (for their handler): requests are started,
   // and the replies the engine gives itself are queued, without waiting.
   asio::awaitable<void> handle_item(frame_item item, const batch_ptr& batch);
   void handle_request(request req, const batch_ptr& batch);
   asio::awaitable<void> handle_notification(notification n);
+  // Starts a request (either era) once it is admitted: at once, or as a coroutine.
+  void serve(request req, const batch_ptr& batch, std::shared_ptr<session> s,
+             std::unique_ptr<input_round> round);
   // The reply of a request the behaviour serves at once; nullopt: it must be run.
-  std::optional<message> serve_at_once(const request& req);
-  asio::awaitable<void> run_request(request req, std::shared_ptr<in_flight> entry, batch_ptr batch);
-  // The error reply for a handler's exception (logged unless the request was cancelled).
-  static message failure_reply(const request& req, std::exception_ptr failure, bool cancelled);
+  std::optional<message> serve_at_once(const request& req, session& s, input_round* round);
+  asio::awaitable<void> run_request(request req, std::shared_ptr<in_flight> entry, batch_ptr batch,
+                                    std::shared_ptr<session> s, std::unique_ptr<input_round> round);
+  // The reply for what the handler returned; `round` is set on a modern request.
+  message success_reply(const request& req, json::object result, const input_round* round) const;
+  // The error reply for a handler's exception (logged unless the request was
+  // cancelled), or the InputRequiredResult of a modern request.
+  message failure_reply(const request& req, std::exception_ptr failure, bool cancelled,
+                        const input_round* round) const;
+
+  // engine_modern.cpp: the 2026-07-28 era.
+  void handle_modern_request(request req);
+  std::shared_ptr<session> make_request_session(request_envelope& envelope, protocol_version version);
+  // Reads inputResponses and checks requestState (throws -32602 when it fails).
+  std::unique_ptr<input_round> open_round(const request& req, request_envelope& envelope) const;
+  json::object discover() const;
+  // resultType, caching hints and serverInfo, on a modern result.
+  json::object finish_modern_result(const request& req, json::object result) const;
+  message input_required_reply(const request& req, const input_required& need,
+                               const input_round& round) const;
+  // How a transport should report a modern reply that refuses its request.
+  static frame_context::refusal refusal_of(const message& reply);
+  // The binding of a requestState to its request and its client.
+  std::string bind_state(const request& req) const;
   // Replies are queued past the bound on queued bytes: the read loop waits
   // for room before it reads more (wait_for_room), which bounds them.
   void post(const message& m);
-  void answer(message m, const batch_ptr& batch);
+  void answer(message m, const batch_ptr& batch,
+              frame_context::refusal refused = frame_context::refusal::none);
   void release(const batch_ptr& batch);
   asio::awaitable<void> send_in_background(notification n);
   json::object initialize(const request& req);
@@ -102,6 +141,9 @@ class server_engine {
   server_options options_;
   rpc_peer peer_;
   legacy_lifecycle lifecycle_;
+  std::optional<protocol_era> era_;  // set by the first request
+  request_state_codec request_states_;
+  std::uint64_t modern_requests_ = 0;  // names their sessions
   std::shared_ptr<link> link_;
   std::shared_ptr<session> session_;
   std::size_t background_sends_ = 0;  // posted notifications still being sent

@@ -96,6 +96,11 @@ struct session_tools {
   detail::registry<tool_entry> tools;
 };
 
+// An unknown resource: -32002 up to 2025-11-25; -32602 from 2026-07-28 on (SEP-2164).
+int not_found_code(protocol_version version) {
+  return dialect_of(version).era == protocol_era::modern ? errc::invalid_params : errc::resource_not_found;
+}
+
 [[noreturn]] void invalid_params(std::string message, json::value data = nullptr) {
   throw protocol_error(errc::invalid_params, "Invalid params: " + std::move(message), std::move(data));
 }
@@ -136,15 +141,32 @@ page paginate(std::size_t total, const json::object& params, std::size_t page_si
   return p;
 }
 
+void put_cache_hint(json::object& result, const cache_hint& hint) {
+  result["ttlMs"] = std::max<std::int64_t>(0, hint.ttl.count());
+  result["cacheScope"] = hint.shared ? "public" : "private";
+}
+
+// `fallback`: the server's hint, on a 2026-07-28 request (null before it).
 template <class Item, class Render>
 json::object list_page(const std::vector<Item>& items, const json::object& params,
-                       std::size_t page_size, std::string_view key, Render render) {
+                       std::size_t page_size, std::string_view key, Render render,
+                       const cache_hint* fallback) {
   const auto p = paginate(items.size(), params, page_size);
   json::array out;
   out.reserve(p.end - p.begin);
   for (auto i = p.begin; i < p.end; ++i) out.push_back(render(items[i]));
   json::object result{{key, std::move(out)}};
   if (p.next_cursor) result["nextCursor"] = *p.next_cursor;
+  if (fallback) {
+    // A page is as fresh as its stalest item, and shared only if all may be.
+    auto hint = p.begin < p.end ? items[p.begin]->info.cache.value_or(*fallback) : *fallback;
+    for (auto i = p.begin; i < p.end; ++i) {
+      const auto own = items[i]->info.cache.value_or(*fallback);
+      hint.ttl = std::min(hint.ttl, own.ttl);
+      hint.shared = hint.shared && own.shared;
+    }
+    put_cache_hint(result, hint);
+  }
   return result;
 }
 
@@ -259,6 +281,12 @@ bool server::remove_tool(std::string_view name) {
   return true;
 }
 
+void server::notify_tools_changed() { state_->broadcast("notifications/tools/list_changed"); }
+
+void server::notify_prompts_changed() { state_->broadcast("notifications/prompts/list_changed"); }
+
+void server::notify_resources_changed() { state_->broadcast("notifications/resources/list_changed"); }
+
 void server::add_tool(session& s, tool_info info, tool_handler handler) {
   auto name = info.name;
   s.state<session_tools>().tools.put(std::move(name), make_tool_entry(std::move(info), std::move(handler)));
@@ -344,6 +372,10 @@ implementation server::server_info() const { return state_->info; }
 
 std::optional<std::string> server::instructions() const { return state_->settings.instructions; }
 
+std::span<const protocol_version> server::supported_versions() const {
+  return state_->settings.protocol_versions;
+}
+
 json::object server::capabilities() const {
   json::object caps{{"logging", json::object{}}};
   if (state_->has_tools) caps["tools"] = {{"listChanged", true}};
@@ -372,25 +404,26 @@ std::optional<json::object> server::handle_request_at_once(const request& req, r
   auto& st = *state_;
   const auto& d = dialect_of(ctx.version());
   const auto page_size = st.settings.page_size;
+  const auto* cache = d.era == protocol_era::modern ? &st.settings.cache : nullptr;
   const auto& m = req.method;
   if (m == "tools/call") return st.call_tool_at_once(req.params, ctx);
   if (m == "tools/list") {
     return list_page(st.tools_of(ctx.session()), req.params, page_size, "tools",
-                     [&](const auto& t) { return detail::shape_tool(t->info.to_json(), d); });
+                     [&](const auto& t) { return detail::shape_tool(t->info.to_json(), d); }, cache);
   }
   if (m == "resources/list") {
     return list_page(*st.resources.snapshot(), req.params, page_size, "resources",
-                     [&](const auto& r) { return detail::shape_listing(r->info.to_json(), d); });
+                     [&](const auto& r) { return detail::shape_listing(r->info.to_json(), d); }, cache);
   }
   if (m == "resources/templates/list") {
     return list_page(*st.templates.snapshot(), req.params, page_size, "resourceTemplates",
-                     [&](const auto& r) { return detail::shape_listing(r->info.to_json(), d); });
+                     [&](const auto& r) { return detail::shape_listing(r->info.to_json(), d); }, cache);
   }
   if (m == "resources/subscribe") return st.subscribe(req.params, ctx.session(), true);
   if (m == "resources/unsubscribe") return st.subscribe(req.params, ctx.session(), false);
   if (m == "prompts/list") {
     return list_page(*st.prompts.snapshot(), req.params, page_size, "prompts",
-                     [&](const auto& p) { return detail::shape_listing(p->info.to_json(), d); });
+                     [&](const auto& p) { return detail::shape_listing(p->info.to_json(), d); }, cache);
   }
   if (m == "logging/setLevel") {
     const auto level = parse_logging_level(string_param(req.params, "level"));
@@ -492,7 +525,9 @@ asio::awaitable<json::object> server::state::read_resource(const json::object& p
                                                            request_context& ctx) {
   const auto uri = string_param(params, "uri");
   std::vector<resource_contents> contents;
+  std::optional<cache_hint> hint;
   if (const auto resource = resources.find(uri)) {
+    hint = resource->info.cache;
     contents = co_await resource->handler(uri, ctx);
   } else {
     const auto all = templates.snapshot();
@@ -504,13 +539,15 @@ asio::awaitable<json::object> server::state::read_resource(const json::object& p
         break;
       }
     }
-    if (!matched)
-      throw protocol_error(errc::resource_not_found, "Resource not found", json::object{{"uri", uri}});
+    if (!matched) throw protocol_error(not_found_code(ctx.version()), "Resource not found: " + uri, json::object{{"uri", uri}});
+    hint = matched->info.cache;
     contents = co_await matched->handler(uri, *variables, ctx);
   }
   json::array out;
   for (const auto& c : contents) out.push_back(c.to_json());
-  co_return json::object{{"contents", std::move(out)}};
+  json::object result{{"contents", std::move(out)}};
+  if (dialect_of(ctx.version()).era == protocol_era::modern) put_cache_hint(result, hint.value_or(settings.cache));
+  co_return result;
 }
 
 asio::awaitable<json::object> server::state::get_prompt(const json::object& params,

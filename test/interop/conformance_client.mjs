@@ -36,10 +36,25 @@
 // it the mock server and the client) is killed on every exit path (its
 // process group), also on SIGINT/SIGTERM/SIGHUP.
 //
+// With `--suite next` the suite is 0.2.0-alpha.12 (node_modules/
+// conformance-next) and the scenarios are the SCORED client scenarios of its
+// requirement set for `--spec-version V` (`list --client --requirements V`;
+// 32 at 2026-07-28, the `auth/*` ones included: `--skip 'auth/*'` leaves the
+// 7 others), each run as `conformance client --command CMD --scenario NAME
+// --spec-version V --force --timeout MS -o DIR`; the suite sets
+// MCP_CONFORMANCE_PROTOCOL_VERSION (= V) and MCP_CONFORMANCE_CONTEXT for the
+// client itself. SKIPPED checks are not counted; a client error exit counts
+// when the suite says "CLIENT EXITED WITH ERROR" (it does not for its
+// allowClientError scenarios). --spec-version may be repeated: each version
+// is counted on its own, its scenario lines read `ok|FAIL V NAME: ...`, and
+// the run ends with one line per version, `conformance-client V: N passed,
+// M failed`; exit 0 iff every version has M == 0 and N >= its --min-passed.
+//
 // Options:
 //   --scenario NAME         run this client scenario (repeatable; default: the
-//                           four non-auth ones)
-//   --skip NAME             do not run this scenario (repeatable)
+//                           four non-auth ones; NAME may be a glob with `*`,
+//                           e.g. 'auth/*')
+//   --skip NAME             do not run this scenario (repeatable; glob too)
 //   --min-passed K          minimum number of passed checks (default 10, all of
 //                           the four default scenarios, when neither
 //                           --scenario nor --skip is given; 0 otherwise)
@@ -50,23 +65,45 @@
 //                           not run by then count as 1 failed each
 //   --results DIR           keep the suite's output under DIR (default: a
 //                           temporary folder, removed when everything passed)
+//   --suite next            run conformance 0.2.0-alpha.12 instead of 0.1.16
+//   --spec-version V        (--suite next) the requirement set: 2026-07-28
+//                           (default) or 2025-11-25; repeatable
+//   --min-passed V=K        (--suite next) minimum for version V (repeatable);
+//                           a plain K applies to every version without V=K;
+//                           default: what the TypeScript reference client
+//                           scores on the full set (2026-07-28: 402,
+//                           2025-11-25: 238), 0 with --scenario / --skip
 
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { commonOptions, parseCommandLine } from './lib/command-line.mjs';
+import {
+    SUITE_PACKAGES,
+    commonOptions,
+    isGlob,
+    parseCommandLine,
+    resolveSuiteOptions,
+    selectScenarios,
+    unmatchedPatterns
+} from './lib/command-line.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SUMMARY = 'conformance-client';
 const DEFAULT_SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'];
 const DEFAULT_MIN_PASSED = 10; // 1 + 1 + 5 + 3 checks: what the TS reference client scores on them
 // scenarios whose client may exit with an error (the suite's allowClientError)
+// (0.1.16; with --suite next the suite's "CLIENT EXITED WITH ERROR" line decides)
 const ALLOW_CLIENT_ERROR = new Set(['auth/scope-retry-limit', 'auth/resource-mismatch']);
+// what the TypeScript reference client (SDK 2.4) scores on the scored set of each version (--suite next)
+const NEXT_REFERENCE_PASSED = { '2026-07-28': 402, '2025-11-25': 238 };
 
 const USAGE = `usage: node conformance_client.mjs [--scenario NAME]... [--skip NAME]... [--min-passed K]
          [--timeout MS] [--scenario-timeout S] [--total-timeout S] [--results DIR]
+         [--suite next [--spec-version V]... [--min-passed V=K]...]
          [--] <client-command> [args...]
-The suite runs the command with the mock server's URL appended, the scenario in MCP_CONFORMANCE_SCENARIO.`;
+The suite runs the command with the mock server's URL appended, the scenario in MCP_CONFORMANCE_SCENARIO.
+--suite next: conformance 0.2.0-alpha.12, the scored client scenarios of --spec-version
+2026-07-28 (default) and/or 2025-11-25; NAME may be a glob: --skip 'auth/*'.`;
 
 // ------------------------------------------------------------------ options
 function usageError(msg) {
@@ -85,22 +122,33 @@ function parseArgs(argv) {
         commandName: 'client-command'
     });
     if (!Number.isInteger(o.timeoutMs) || o.timeoutMs === 0) usageError('--timeout needs a positive whole number of milliseconds');
-    if (o.minPassed === undefined) o.minPassed = o.only.length === 0 && o.skip.length === 0 ? DEFAULT_MIN_PASSED : 0;
+    const filtered = o.only.length > 0 || o.skip.length > 0;
+    resolveSuiteOptions(o, usageError, { defaultMinPassed: v => (filtered ? 0 : NEXT_REFERENCE_PASSED[v] ?? 0) });
+    if (o.minPassed === undefined) o.minPassed = filtered ? 0 : DEFAULT_MIN_PASSED;
     if (o.scenarioTimeout === undefined) o.scenarioTimeout = Math.ceil(o.timeoutMs / 1000) + 30;
     return o;
 }
 
 const opts = parseArgs(process.argv.slice(2));
+const NEXT = opts.suite === 'next';
 // checked before lib.mjs is loaded: it imports the SDK from the same node_modules
-if (!fs.existsSync(path.join(HERE, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js'))) {
-    console.error(`conformance_client.mjs: node_modules is missing: run (cd ${HERE} && npm ci)`);
-    process.exit(2);
+for (const pkg of NEXT ? [SUITE_PACKAGES.legacy, SUITE_PACKAGES.next] : [SUITE_PACKAGES.legacy]) {
+    if (!fs.existsSync(path.join(HERE, 'node_modules', ...pkg, 'dist', 'index.js'))) {
+        console.error(`conformance_client.mjs: node_modules is missing (or lacks ${pkg.join('/')}): run (cd ${HERE} && npm ci)`);
+        process.exit(2);
+    }
 }
-const { ConformanceRun, Tail, diag, killGroupsNow, tallyChecks } = await import('./lib.mjs');
+const { ConformanceRun, SUITE_NEXT_CLI, Tail, diag, killGroupsNow, tallyChecks } = await import('./lib.mjs');
 
 // ------------------------------------------------------------ bookkeeping
-const run = new ConformanceRun({ summary: SUMMARY, minPassed: opts.minPassed, totalTimeout: opts.totalTimeout });
+const run = new ConformanceRun({
+    summary: SUMMARY,
+    minPassed: opts.minPassed,
+    totalTimeout: opts.totalTimeout,
+    ...(NEXT ? { suiteCli: SUITE_NEXT_CLI } : {})
+});
 run.installHandlers();
+if (NEXT) run.defineGroups(opts.specVersions.map(v => ({ name: v, minPassed: opts.minPassedBy[v] })));
 
 // ------------------------------------------------------------ the command
 /** A word for /bin/sh: as is when it is plainly safe, else in single quotes. */
@@ -137,12 +185,14 @@ function fileTail(dir, name, max = 20) {
 }
 
 // ------------------------------------------------------------- the suite
-async function runScenario(scenario) {
-    const outDir = run.scenarioDir(scenario);
+/** One scenario; `version` = the spec version of `--suite next` (undefined for 0.1.16). */
+async function runScenario(scenario, version) {
+    const outDir = run.scenarioDir(scenario, version);
     const timeoutMs = Math.min(opts.scenarioTimeout * 1000, run.remainingMs());
     const t0 = Date.now();
+    const wire = version ? ['--spec-version', version, '--force'] : [];
     const r = await run.cli(
-        ['client', '--command', clientCommand, '--scenario', scenario, '--timeout', String(opts.timeoutMs), '-o', outDir],
+        ['client', '--command', clientCommand, '--scenario', scenario, ...wire, '--timeout', String(opts.timeoutMs), '-o', outDir],
         timeoutMs,
         { cwd: process.cwd() }
     );
@@ -151,7 +201,10 @@ async function runScenario(scenario) {
     // What the suite printed about the client (on its stderr, before the check table).
     const clientTimedOut = /^Client timed out after \d+ms/m.test(r.text);
     const exited = /^Client exited with code (-?\d+)/m.exec(r.text);
-    const clientError = exited && !ALLOW_CLIENT_ERROR.has(scenario);
+    // 0.2: the suite says so itself, except for its allowClientError scenarios (and
+    // not when the client timed out, which counts already)
+    const clientError =
+        exited && (version ? clientTimedOut || /CLIENT EXITED WITH ERROR/.test(r.text) : !ALLOW_CLIENT_ERROR.has(scenario));
     const problems = [];
     if (!t.file) {
         problems.push(
@@ -178,41 +231,71 @@ async function runScenario(scenario) {
             lines.push(...fileTail(dir, 'stderr.txt'), ...fileTail(dir, 'stdout.txt'));
         } else if (r.out) lines.push(r.out.split('\n').map(l => `#   ${l}`).join('\n'));
     }
-    run.report(scenario, { ok: fail === 0, pass: t.pass, fail, warn: t.warn, lines });
+    run.report(version ? `${version} ${scenario}` : scenario, { ok: fail === 0, pass: t.pass, fail, warn: t.warn, skipped: t.skipped, lines });
 }
 
 // ------------------------------------------------------------------- main
-async function main() {
-    const known = await run.listScenarios('client');
-    for (const n of [...opts.only, ...opts.skip]) {
-        if (!known.includes(n)) {
-            killGroupsNow();
-            usageError(`unknown scenario ${n}; the suite has: ${known.join(' ')}`);
+/**
+ * The passes of the run: [{ version, known, scenarios, notScored }], one per
+ * --spec-version of `--suite next` (its scored client scenarios, narrowed by
+ * --scenario / --skip), or one with version undefined for 0.1.16 (`known` =
+ * `list --client`; the four default scenarios unless --scenario is given).
+ */
+async function plan() {
+    const passes = [];
+    if (NEXT) {
+        for (const version of opts.specVersions) {
+            const { scored, notScored } = await run.listRequirements('client', version);
+            passes.push({ version, known: scored, notScored, scenarios: selectScenarios(scored, opts.only, opts.skip) });
         }
+    } else {
+        const known = await run.listScenarios('client');
+        const base = opts.only.length ? selectScenarios(known, opts.only, []) : DEFAULT_SCENARIOS;
+        passes.push({ version: undefined, known, notScored: [], scenarios: selectScenarios(base, [], opts.skip) });
     }
-    let scenarios = opts.only.length ? known.filter(s => opts.only.includes(s)) : DEFAULT_SCENARIOS;
-    scenarios = scenarios.filter(s => !opts.skip.includes(s));
-    if (scenarios.length === 0) {
+    const every = [...new Set(passes.flatMap(p => p.known))];
+    const unknown = unmatchedPatterns([...opts.only, ...opts.skip], every);
+    if (unknown.length) {
+        killGroupsNow();
+        const n = unknown[0];
+        usageError(`${isGlob(n) ? `no scenario matches ${n}` : `unknown scenario ${n}`}; the suite has: ${every.join(' ')}`);
+    }
+    if (passes.every(p => p.scenarios.length === 0)) {
         killGroupsNow();
         usageError('no scenario selected');
     }
+    return passes;
+}
+
+async function main() {
+    const passes = await plan();
 
     const problem = commandProblem();
     if (problem) await run.finish(problem);
     const resultsDir = run.useResults(opts.results, 'caduceus-conformance-client-');
-    diag(`client: ${clientCommand} <url>; ${scenarios.length} scenario${scenarios.length === 1 ? '' : 's'}, one at a time; results in ${resultsDir}`);
+    const count = passes.reduce((n, p) => n + p.scenarios.length, 0);
+    diag(`client: ${clientCommand} <url>; ${count} scenario${count === 1 ? '' : 's'}, one at a time; results in ${resultsDir}`);
 
-    for (const scenario of scenarios) {
-        if (run.finished) await run.finish();
-        if (!known.includes(scenario)) {
-            run.notRun(scenario, 'the suite does not have this scenario (not 0.1.16?)');
-            continue;
+    for (const { version, known, scenarios, notScored } of passes) {
+        if (version) {
+            run.beginGroup(version);
+            const skipped = notScored.length ? `; not scored, not run: ${notScored.map(n => `${n.name} (${n.reason})`).join(', ')}` : '';
+            diag(`--- ${version}: ${scenarios.length} scored scenarios at the ${version} wire${skipped}`);
         }
-        if (run.remainingMs() <= 1000) {
-            run.notRun(scenario, `whole-run deadline (${opts.totalTimeout} s) reached`);
-            continue;
+        for (const scenario of scenarios) {
+            const label = version ? `${version} ${scenario}` : scenario;
+            if (run.finished) await run.finish();
+            if (!known.includes(scenario)) {
+                run.notRun(label, 'the suite does not have this scenario (not 0.1.16?)');
+                continue;
+            }
+            if (run.remainingMs() <= 1000) {
+                run.notRun(label, `whole-run deadline (${opts.totalTimeout} s) reached`);
+                continue;
+            }
+            await runScenario(scenario, version);
         }
-        await runScenario(scenario);
+        if (version) run.endGroup();
     }
     await run.finish();
 }

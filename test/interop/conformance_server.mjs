@@ -23,11 +23,25 @@
 // N >= --min-passed; 1 otherwise; 2 on a usage error. The server and any CLI
 // child are killed on every exit path (their process groups).
 //
+// With `--suite next` the suite is 0.2.0-alpha.12 (node_modules/
+// conformance-next) and the scenarios are the SCORED server scenarios of its
+// requirement set for each `--spec-version V` (`list --server --requirements
+// V`; the not-scored extension / pending / added-after-release entries are
+// named in a `#` line and not run), each run as `conformance server --url URL
+// --scenario NAME --spec-version V --force -o DIR` (the wire and membership of
+// `--requirements V`). SKIPPED checks are not counted either. One server
+// process serves every version; the versions run one after the other, in the
+// order given, each counted on its own: its scenario lines read `ok|FAIL V
+// NAME: ...`, and the run ends with one line per version,
+// `conformance-server V: N passed, M failed`. Exit 0 iff every version has
+// M == 0 and N >= its --min-passed.
+//
 // Options:
 //   --min-passed K          minimum number of passed checks (default 47: all
 //                           of them; the TypeScript reference server scores 44)
-//   --scenario NAME         run only this scenario (repeatable)
-//   --skip NAME             do not run this scenario (repeatable)
+//   --scenario NAME         run only this scenario (repeatable; NAME may be a
+//                           glob with `*`, e.g. 'tools-*')
+//   --skip NAME             do not run this scenario (repeatable; glob too)
 //   --scenario-timeout S    hard timeout per scenario (default 75: longer than
 //                           the TS SDK's 60 s request timeout, so a hanging
 //                           request is reported by the suite itself)
@@ -36,19 +50,40 @@
 //   --startup-timeout S     wait for the URL line (default 10)
 //   --results DIR           keep the suite's output under DIR (default: a
 //                           temporary folder, removed when everything passed)
+//   --suite next            run conformance 0.2.0-alpha.12 instead of 0.1.16
+//   --spec-version V        (--suite next) the requirement set: 2026-07-28
+//                           (default) or 2025-11-25; repeatable
+//   --min-passed V=K        (--suite next) minimum for version V (repeatable);
+//                           a plain K applies to every version without V=K;
+//                           default: what the TypeScript reference server
+//                           scores on the full set (2026-07-28: 120,
+//                           2025-11-25: 70), 0 with --scenario / --skip
 
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { commonOptions, parseCommandLine } from './lib/command-line.mjs';
+import {
+    SUITE_PACKAGES,
+    commonOptions,
+    isGlob,
+    parseCommandLine,
+    resolveSuiteOptions,
+    selectScenarios,
+    unmatchedPatterns
+} from './lib/command-line.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SUMMARY = 'conformance-server';
+// what the TypeScript reference server (SDK 2.4) scores on the scored set of each version (--suite next)
+const NEXT_REFERENCE_PASSED = { '2026-07-28': 120, '2025-11-25': 70 };
 
 const USAGE = `usage: node conformance_server.mjs [--min-passed K] [--scenario NAME]... [--skip NAME]...
          [--scenario-timeout S] [--total-timeout S] [--startup-timeout S] [--results DIR]
+         [--suite next [--spec-version V]... [--min-passed V=K]...]
          [--] <server-command> [args...]
-The server must print its URL (e.g. http://127.0.0.1:PORT/mcp) as the first line of stdout.`;
+The server must print its URL (e.g. http://127.0.0.1:PORT/mcp) as the first line of stdout.
+--suite next: conformance 0.2.0-alpha.12, the scored server scenarios of --spec-version
+2026-07-28 (default) and/or 2025-11-25, each version counted and summarised on its own.`;
 
 // ------------------------------------------------------------------ options
 function usageError(msg) {
@@ -58,27 +93,40 @@ function usageError(msg) {
 }
 
 function parseArgs(argv) {
-    return parseCommandLine(argv, {
-        defaults: { minPassed: 47, only: [], skip: [], scenarioTimeout: 75, totalTimeout: 600, startupTimeout: 10 },
+    const o = parseCommandLine(argv, {
+        defaults: { only: [], skip: [], scenarioTimeout: 75, totalTimeout: 600, startupTimeout: 10 },
         options: { ...commonOptions, '--startup-timeout': { key: 'startupTimeout', kind: 'number' } },
         usage: USAGE,
         usageError,
         resolve: p => path.resolve(p),
         commandName: 'server-command'
     });
+    const filtered = o.only.length > 0 || o.skip.length > 0;
+    resolveSuiteOptions(o, usageError, { defaultMinPassed: v => (filtered ? 0 : NEXT_REFERENCE_PASSED[v] ?? 0) });
+    if (o.minPassed === undefined) o.minPassed = 47;
+    return o;
 }
 
 const opts = parseArgs(process.argv.slice(2));
+const NEXT = opts.suite === 'next';
 // checked before lib.mjs is loaded: it imports the SDK from the same node_modules
-if (!fs.existsSync(path.join(HERE, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js'))) {
-    console.error(`conformance_server.mjs: node_modules is missing: run (cd ${HERE} && npm ci)`);
-    process.exit(2);
+for (const pkg of NEXT ? [SUITE_PACKAGES.legacy, SUITE_PACKAGES.next] : [SUITE_PACKAGES.legacy]) {
+    if (!fs.existsSync(path.join(HERE, 'node_modules', ...pkg, 'dist', 'index.js'))) {
+        console.error(`conformance_server.mjs: node_modules is missing (or lacks ${pkg.join('/')}): run (cd ${HERE} && npm ci)`);
+        process.exit(2);
+    }
 }
-const { ConformanceRun, Tail, diag, killGroup, killGroupsNow, spawnGroup, tallyChecks } = await import('./lib.mjs');
+const { ConformanceRun, SUITE_NEXT_CLI, Tail, diag, killGroup, killGroupsNow, spawnGroup, tallyChecks } = await import('./lib.mjs');
 
 // ------------------------------------------------------------ bookkeeping
-const run = new ConformanceRun({ summary: SUMMARY, minPassed: opts.minPassed, totalTimeout: opts.totalTimeout });
+const run = new ConformanceRun({
+    summary: SUMMARY,
+    minPassed: opts.minPassed,
+    totalTimeout: opts.totalTimeout,
+    ...(NEXT ? { suiteCli: SUITE_NEXT_CLI } : {})
+});
 run.installHandlers();
+if (NEXT) run.defineGroups(opts.specVersions.map(v => ({ name: v, minPassed: opts.minPassedBy[v] })));
 let server; // { child, exited, exitInfo, stderrTail, stdoutTail }
 
 // ------------------------------------------------------------- the server
@@ -158,11 +206,15 @@ async function stopServer() {
 }
 
 // ------------------------------------------------------------- the suite
-async function runScenario(scenario, url) {
-    const outDir = run.scenarioDir(scenario);
+/** One scenario; `version` = the spec version of `--suite next` (undefined for 0.1.16). */
+async function runScenario(scenario, url, version) {
+    const outDir = run.scenarioDir(scenario, version);
     const timeoutMs = Math.min(opts.scenarioTimeout * 1000, run.remainingMs());
     const t0 = Date.now();
-    const r = await run.cli(['server', '--url', url, '--scenario', scenario, '-o', outDir], timeoutMs);
+    const args = version
+        ? ['server', '--url', url, '--scenario', scenario, '--spec-version', version, '--force', '-o', outDir]
+        : ['server', '--url', url, '--scenario', scenario, '-o', outDir];
+    const r = await run.cli(args, timeoutMs);
     const secs = ((Date.now() - t0) / 1000).toFixed(1);
     const t = tallyChecks(outDir);
     if (!t.file) {
@@ -177,21 +229,60 @@ async function runScenario(scenario, url) {
         t.lines.push(`    - (cli): the suite ${r.timedOut ? 'was killed (timeout)' : `exited with ${r.code ?? r.signal}`} without a FAILURE check`);
     }
     if (t.fail > 0 && !t.checks && r.out) t.lines.push(r.out.split('\n').map(l => `#   ${l}`).join('\n'));
-    run.report(scenario, { ok: t.fail === 0, pass: t.pass, fail: t.fail, warn: t.warn, lines: t.lines });
+    const label = version ? `${version} ${scenario}` : scenario;
+    run.report(label, { ok: t.fail === 0, pass: t.pass, fail: t.fail, warn: t.warn, skipped: t.skipped, lines: t.lines });
+}
+
+/**
+ * The passes of the run: [{ version, scenarios }], one per --spec-version of
+ * `--suite next` (its scored server scenarios), or one with version undefined
+ * (`list --server` of 0.1.16). --scenario / --skip narrow each; a name or glob
+ * that matches no scenario at all is a usage error, as is an empty selection.
+ */
+async function plan() {
+    const passes = [];
+    if (NEXT) {
+        for (const version of opts.specVersions) {
+            const { scored, notScored } = await run.listRequirements('server', version);
+            passes.push({ version, all: scored, notScored });
+        }
+    } else passes.push({ version: undefined, all: await run.listScenarios('server'), notScored: [] });
+    const every = [...new Set(passes.flatMap(p => p.all))];
+    const unknown = unmatchedPatterns([...opts.only, ...opts.skip], every);
+    if (unknown.length) {
+        killGroupsNow();
+        const n = unknown[0];
+        usageError(`${isGlob(n) ? `no scenario matches ${n}` : `unknown scenario ${n}`}; the suite has: ${every.join(' ')}`);
+    }
+    for (const p of passes) p.scenarios = selectScenarios(p.all, opts.only, opts.skip);
+    if (passes.every(p => p.scenarios.length === 0)) usageError('no scenario selected');
+    return passes;
+}
+
+/** Runs `scenarios` against `url`, counting a scenario the server cannot serve any more as not run. */
+async function runScenarios(scenarios, url, version, state) {
+    for (const scenario of scenarios) {
+        const label = version ? `${version} ${scenario}` : scenario;
+        if (run.finished) await run.finish();
+        if (server.exited) {
+            if (!state.serverDeathReported) {
+                state.serverDeathReported = true;
+                diag(`the server is gone:\n${serverDiagnostics()}`);
+            }
+            run.notRun(label, `the server ${server.exitInfo}`);
+            continue;
+        }
+        if (run.remainingMs() <= 1000) {
+            run.notRun(label, `whole-run deadline (${opts.totalTimeout} s) reached`);
+            continue;
+        }
+        await runScenario(scenario, url, version);
+    }
 }
 
 // ------------------------------------------------------------------- main
 async function main() {
-    let scenarios = await run.listScenarios('server');
-    for (const n of [...opts.only, ...opts.skip]) {
-        if (!scenarios.includes(n)) {
-            killGroupsNow();
-            usageError(`unknown scenario ${n}; the suite has: ${scenarios.join(' ')}`);
-        }
-    }
-    if (opts.only.length) scenarios = scenarios.filter(s => opts.only.includes(s));
-    scenarios = scenarios.filter(s => !opts.skip.includes(s));
-    if (scenarios.length === 0) usageError('no scenario selected');
+    const passes = await plan();
 
     const { url, error } = await startServer();
     if (error) {
@@ -209,25 +300,20 @@ async function main() {
     }
     const resultsDir = run.useResults(opts.results, 'caduceus-conformance-');
 
-    diag(`server: ${url} (pid ${server.child.pid}); ${scenarios.length} scenarios; results in ${resultsDir}`);
+    const count = passes.reduce((n, p) => n + p.scenarios.length, 0);
+    diag(`server: ${url} (pid ${server.child.pid}); ${count} scenarios; results in ${resultsDir}`);
 
-    let serverDeathReported = false;
-    for (const scenario of scenarios) {
-        if (run.finished) await run.finish();
-        if (server.exited) {
-            if (!serverDeathReported) {
-                serverDeathReported = true;
-                diag(`the server is gone:\n${serverDiagnostics()}`);
-            }
-            run.notRun(scenario, `the server ${server.exitInfo}`);
-            continue;
+    const state = { serverDeathReported: false };
+    for (const { version, scenarios, notScored } of passes) {
+        if (version) {
+            run.beginGroup(version);
+            const skipped = notScored.length ? `; not scored, not run: ${notScored.map(n => `${n.name} (${n.reason})`).join(', ')}` : '';
+            diag(`--- ${version}: ${scenarios.length} scored scenarios at the ${version} wire${skipped}`);
         }
-        if (run.remainingMs() <= 1000) {
-            run.notRun(scenario, `whole-run deadline (${opts.totalTimeout} s) reached`);
-            continue;
-        }
-        await runScenario(scenario, url);
+        await runScenarios(scenarios, url, version, state);
+        if (version) run.endGroup();
     }
+    const serverDeathReported = state.serverDeathReported;
     if (server.exited && !serverDeathReported) diag(`the server ended during the run:\n${serverDiagnostics()}`);
     else if (run.failed > 0 && !serverDeathReported) {
         const d = server.stderrTail.text();

@@ -923,6 +923,8 @@ export function failedSince(s) {
 
 export const INTEROP_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const SUITE_CLI = path.join(INTEROP_DIR, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+/** 0.2.0-alpha.12 of the suite, installed under the npm alias `conformance-next` (`--suite next`). */
+export const SUITE_NEXT_CLI = path.join(INTEROP_DIR, 'node_modules', 'conformance-next', 'dist', 'index.js');
 /** Lets the suite's CLI load on Node 20 (see lib/node20-compat.mjs). */
 export const SUITE_COMPAT = path.join(INTEROP_DIR, 'lib', 'node20-compat.mjs');
 
@@ -1017,14 +1019,14 @@ export function checkMessage(c) {
 
 /**
  * Reads the checks.json under `outDir` and counts it as the suite does:
- * SUCCESS = passed, FAILURE = failed, WARNING / INFO not counted. Returns
- * { file, checks, pass, fail, warn, lines }: `file` undefined when there is
- * none, `checks` undefined when there is none or it is unreadable (which
- * counts as 1 failed); `lines` holds `    - id: message` per failure and
- * `    ~ id (warning): message` per warning.
+ * SUCCESS = passed, FAILURE = failed, WARNING / SKIPPED (0.2 only) / INFO not
+ * counted. Returns { file, checks, pass, fail, warn, skipped, lines }: `file`
+ * undefined when there is none, `checks` undefined when there is none or it
+ * is unreadable (which counts as 1 failed); `lines` holds `    - id: message`
+ * per failure and `    ~ id (warning): message` per warning.
  */
 export function tallyChecks(outDir) {
-    const t = { file: findChecksJson(outDir), checks: undefined, pass: 0, fail: 0, warn: 0, lines: [] };
+    const t = { file: findChecksJson(outDir), checks: undefined, pass: 0, fail: 0, warn: 0, skipped: 0, lines: [] };
     if (!t.file) return t;
     try {
         const checks = JSON.parse(fs.readFileSync(t.file, 'utf8'));
@@ -1043,9 +1045,47 @@ export function tallyChecks(outDir) {
         } else if (c?.status === 'WARNING') {
             t.warn++;
             t.lines.push(`    ~ ${c.id ?? '(no id)'} (warning): ${checkMessage(c)}`);
-        }
+        } else if (c?.status === 'SKIPPED') t.skipped++;
     }
     return t;
+}
+
+/**
+ * The scenario names of a `conformance list --requirements V` output
+ * (0.2.0-alpha): `scored` = the `  - NAME` entries under the "Server
+ * scenarios" or "Client scenarios" heading of `kind`; `notScored` = the
+ * entries of `kind` under "Run and reported, but never scored:" (printed
+ * `    - NAME [server|client]` below a `  REASON (N):` line), as
+ * { name, reason }. An entry marked "not scored" anywhere counts as not
+ * scored. The CLI prints both kinds whatever --server/--client says.
+ */
+export function parseRequirementsListing(text, kind) {
+    const scored = [];
+    const notScored = [];
+    let section; // 'server' | 'client' | 'not-scored' | undefined
+    let reason = '';
+    for (const raw of stripAnsi(text).split('\n')) {
+        const line = raw.replace(/\s+$/, '');
+        if (/^Server scenarios\b/.test(line)) section = 'server';
+        else if (/^Client scenarios\b/.test(line)) section = 'client';
+        else if (/^Run and reported, but never scored/i.test(line)) section = 'not-scored';
+        else if (/^\S/.test(line)) section = undefined; // "Required for V (...)" and anything else
+        else {
+            const item = /^\s+-\s+(\S+)(.*)$/.exec(line);
+            if (!item) {
+                const heading = /^\s+(\S.*?)\s*\(\d+\):$/.exec(line);
+                if (heading && section === 'not-scored') reason = heading[1];
+                continue;
+            }
+            const [, name, rest] = item;
+            const leg = /\[(server|client)\]/.exec(rest)?.[1];
+            const marked = /\[not scored(?::\s*([^\]]*))?\]/i.exec(rest);
+            if (section === 'not-scored' || marked) {
+                if ((leg ?? section) === kind || (!leg && section === 'not-scored')) notScored.push({ name, reason: marked?.[1] ?? reason });
+            } else if (section === kind) scored.push(name);
+        }
+    }
+    return { scored, notScored };
 }
 
 /**
@@ -1053,12 +1093,23 @@ export function tallyChecks(outDir) {
  * the results folder, the whole-run deadline, running the suite's CLI, and
  * finish(): kill everything, print `<summary>: N passed, M failed`, exit 0 iff
  * M == 0 and N >= minPassed (1 otherwise).
+ *
+ * With groups (defineGroups: one per spec version of `--suite next`) every
+ * report also counts for the group begun last, and finish() prints one
+ * `<summary> <group>: N passed, M failed` line per group instead (in the
+ * order defined), exit 0 iff every group has M == 0 and N >= its minimum.
+ * A failure given to finish() counts for every group not completed yet
+ * (the one running and those never begun).
  */
 export class ConformanceRun {
-    constructor({ summary, minPassed, totalTimeout }) {
+    constructor({ summary, minPassed, totalTimeout, suiteCli = SUITE_CLI }) {
         this.summary = summary;
         this.minPassed = minPassed;
         this.totalTimeout = totalTimeout;
+        this.suiteCli = suiteCli;
+        /** name -> { name, minPassed, passed, failed, state: 'pending'|'running'|'done' }; undefined = no groups */
+        this.groups = undefined;
+        this.group = undefined;
         this.passed = 0;
         this.failed = 0;
         this.finished = false;
@@ -1099,9 +1150,27 @@ export class ConformanceRun {
         return this.resultsDir;
     }
 
-    /** A fresh, empty output folder for one scenario. */
-    scenarioDir(scenario) {
-        const dir = path.join(this.resultsDir, scenario.replace(/[^A-Za-z0-9._-]/g, '_'));
+    /** Counts from now on also per group: `groups` = [{ name, minPassed }], in the order of the summary lines. */
+    defineGroups(groups) {
+        this.groups = new Map(groups.map(({ name, minPassed }) => [name, { name, minPassed, passed: 0, failed: 0, state: 'pending' }]));
+    }
+
+    /** Ends the running group (if any) and makes `name` the one reports count for. */
+    beginGroup(name) {
+        this.endGroup();
+        this.group = this.groups.get(name);
+        this.group.state = 'running';
+    }
+
+    endGroup() {
+        if (this.group) this.group.state = 'done';
+        this.group = undefined;
+    }
+
+    /** A fresh, empty output folder for one scenario (below the folder `sub`, if given). */
+    scenarioDir(scenario, sub) {
+        const base = sub ? path.join(this.resultsDir, sub.replace(/[^A-Za-z0-9._-]/g, '_')) : this.resultsDir;
+        const dir = path.join(base, scenario.replace(/[^A-Za-z0-9._-]/g, '_'));
         fs.rmSync(dir, { recursive: true, force: true });
         fs.mkdirSync(dir, { recursive: true });
         return dir;
@@ -1113,11 +1182,17 @@ export class ConformanceRun {
     }
 
     /** Prints `ok|FAIL <scenario>: a passed, b failed[, w warnings]` + details; adds to the totals. */
-    report(scenario, { ok, pass, fail, warn, lines }) {
+    report(scenario, { ok, pass, fail, warn, skipped, lines }) {
         if (this.finished) return; // interrupted: the summary is already being printed
         this.passed += pass;
         this.failed += fail;
-        console.log(`${ok ? 'ok' : 'FAIL'} ${scenario}: ${pass} passed, ${fail} failed${warn ? `, ${warn} warnings` : ''}`);
+        if (this.group) {
+            this.group.passed += pass;
+            this.group.failed += fail;
+        }
+        console.log(
+            `${ok ? 'ok' : 'FAIL'} ${scenario}: ${pass} passed, ${fail} failed${warn ? `, ${warn} warnings` : ''}${skipped ? `, ${skipped} skipped` : ''}`
+        );
         for (const l of lines) console.log(l);
     }
 
@@ -1145,7 +1220,7 @@ export class ConformanceRun {
             };
             let child;
             try {
-                child = spawnGroup(process.execPath, ['--import', SUITE_COMPAT, SUITE_CLI, ...cliArgs], {
+                child = spawnGroup(process.execPath, ['--import', SUITE_COMPAT, this.suiteCli, ...cliArgs], {
                     cwd,
                     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }
                 });
@@ -1196,6 +1271,24 @@ export class ConformanceRun {
         return names;
     }
 
+    /**
+     * The scenarios of `kind` ('server' | 'client') in the alpha suite's
+     * requirement set for `version` (`list --<kind> --requirements V`):
+     * { scored, notScored } as parseRequirementsListing gives them; finishes
+     * the run if the listing fails or names no scored scenario of `kind`.
+     */
+    async listRequirements(kind, version) {
+        const args = ['list', `--${kind}`, '--requirements', version];
+        const r = await this.cli(args, Math.min(60_000, this.remainingMs()));
+        const listing = parseRequirementsListing(r.text, kind);
+        if (r.code !== 0 || listing.scored.length === 0) {
+            await this.finish(
+                `\`conformance ${args.join(' ')}\` failed (${r.timedOut ? 'timed out' : `exit ${r.code ?? r.signal}`}, ${listing.scored.length} scored ${kind} scenarios):\n${r.out}`
+            );
+        }
+        return listing;
+    }
+
     /** Also kill the process group of `child` at the end, even after `child` exited. */
     killAtEnd(child) {
         if (child) this.groupLeaders.push(child);
@@ -1212,6 +1305,7 @@ export class ConformanceRun {
         this.finished = true;
         if (extraFailure) {
             this.failed++;
+            if (this.groups) for (const g of this.groups.values()) if (g.state !== 'done') g.failed++;
             diag(extraFailure);
         }
         const dying = [...groupChildren];
@@ -1228,15 +1322,26 @@ export class ConformanceRun {
         );
         const wait = new Promise(resolve => setTimeout(resolve, 1000).unref());
         Promise.race([Promise.all(gone), wait]).then(() => {
-            const good = this.failed === 0 && this.passed >= this.minPassed;
-            if (this.failed === 0 && this.passed < this.minPassed)
-                diag(`only ${this.passed} checks passed, at least ${this.minPassed} required (--min-passed)`);
+            const groups = this.groups ? [...this.groups.values()] : undefined;
+            let good;
+            if (groups) {
+                good = this.failed === 0 && groups.every(g => g.failed === 0 && g.passed >= g.minPassed);
+                for (const g of groups) {
+                    if (g.failed === 0 && g.passed < g.minPassed)
+                        diag(`${g.name}: only ${g.passed} checks passed, at least ${g.minPassed} required (--min-passed)`);
+                }
+            } else {
+                good = this.failed === 0 && this.passed >= this.minPassed;
+                if (this.failed === 0 && this.passed < this.minPassed)
+                    diag(`only ${this.passed} checks passed, at least ${this.minPassed} required (--min-passed)`);
+            }
             if (this.resultsDir) {
                 if (good && this.removeResultsOnSuccess) fs.rmSync(this.resultsDir, { recursive: true, force: true });
                 else diag(`results: ${this.resultsDir}`);
             }
             diag(`took ${((Date.now() - this.startedAt) / 1000).toFixed(1)} s`);
-            console.log(`${this.summary}: ${this.passed} passed, ${this.failed} failed`);
+            if (groups) for (const g of groups) console.log(`${this.summary} ${g.name}: ${g.passed} passed, ${g.failed} failed`);
+            else console.log(`${this.summary}: ${this.passed} passed, ${this.failed} failed`);
             process.exit(good ? 0 : 1);
         });
         return never;

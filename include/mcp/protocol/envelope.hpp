@@ -23,6 +23,8 @@ inline constexpr std::string_view protocol_version = "io.modelcontextprotocol/pr
 inline constexpr std::string_view client_info = "io.modelcontextprotocol/clientInfo";
 inline constexpr std::string_view client_capabilities = "io.modelcontextprotocol/clientCapabilities";
 inline constexpr std::string_view log_level = "io.modelcontextprotocol/logLevel";
+inline constexpr std::string_view server_info = "io.modelcontextprotocol/serverInfo";
+inline constexpr std::string_view subscription_id = "io.modelcontextprotocol/subscriptionId";
 }  // namespace meta_key
 
 /// W3C trace context carried in `_meta` (`traceparent`, `tracestate`,

@@ -8,6 +8,7 @@
 #include <boost/json/value.hpp>
 
 #include <cstdint>
+#include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,6 +34,15 @@ struct tool_annotations {
   json::object to_json() const;
 };
 
+/// How long a client may keep a result and who may share it: the
+/// `ttlMs` and `cacheScope` of 2026-07-28 results (server/utilities/caching).
+/// The default says "stale at once, for this caller only".
+struct cache_hint {
+  std::chrono::milliseconds ttl{0};
+  /// `public`: the result holds nothing user-specific, any cache may share it.
+  bool shared = false;
+};
+
 struct tool_info {
   std::string name;  ///< 1-128 characters of A-Z a-z 0-9 _ - .
   std::string description = {};
@@ -42,6 +52,8 @@ struct tool_info {
   tool_annotations annotations = {};
   json::array icons = {};
   json::object meta = {};
+  /// For the tools/list pages that list it; unset: the server's default.
+  std::optional<cache_hint> cache = {};
 
   /// The Tool object of `tools/list`.
   json::object to_json() const;
@@ -57,6 +69,8 @@ struct resource_info {
   json::object annotations = {};
   json::array icons = {};
   json::object meta = {};
+  /// For resources/read of it and the list pages that list it; unset: the server's default.
+  std::optional<cache_hint> cache = {};
 
   json::object to_json() const;
 };
@@ -70,6 +84,8 @@ struct resource_template_info {
   json::object annotations = {};
   json::array icons = {};
   json::object meta = {};
+  /// For resources/read of what it matches and the list pages that list it.
+  std::optional<cache_hint> cache = {};
 
   json::object to_json() const;
 };
@@ -88,6 +104,8 @@ struct prompt_info {
   std::optional<std::string> title = {};
   json::array icons = {};
   json::object meta = {};
+  /// For the prompts/list pages that list it; unset: the server's default.
+  std::optional<cache_hint> cache = {};
 
   json::object to_json() const;
 };

@@ -48,7 +48,9 @@ const dialect& dialect_of(protocol_version v) noexcept;
 std::string_view to_string(protocol_version v) noexcept;
 std::optional<protocol_version> parse_protocol_version(std::string_view text) noexcept;
 
-/// The legacy revisions, oldest first: what a server offers by default.
+/// Every revision, oldest first: what a server offers by default.
+std::span<const protocol_version> all_versions() noexcept;
+/// The legacy revisions, oldest first.
 std::span<const protocol_version> legacy_versions() noexcept;
 /// The newest legacy revision.
 inline constexpr protocol_version latest_legacy_version = protocol_version::v2025_11_25;

@@ -15,10 +15,12 @@ class server_behaviour {
   virtual ~server_behaviour() = default;
 
   virtual implementation server_info() const = 0;
-  /// The `capabilities` object of the `initialize` result.
+  /// The `capabilities` of the `initialize` and `server/discover` results.
   virtual json::object capabilities() const = 0;
-  /// The versions this server speaks; negotiation picks among them.
-  virtual std::span<const protocol_version> supported_versions() const { return legacy_versions(); }
+  /// The versions this server speaks: `initialize` negotiates among the
+  /// legacy ones, a modern request must name one of the modern ones. Leave
+  /// out an era to refuse its clients.
+  virtual std::span<const protocol_version> supported_versions() const { return all_versions(); }
   /// The optional `instructions` of the `initialize` result.
   virtual std::optional<std::string> instructions() const { return std::nullopt; }
 

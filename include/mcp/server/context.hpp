@@ -1,6 +1,7 @@
 #pragma once
 // What a server handler sees of its session and of the request it serves.
 
+#include <mcp/protocol/envelope.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/protocol/lifecycle.hpp>
 #include <mcp/protocol/types.hpp>
@@ -31,8 +32,38 @@ class capability_error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Something a handler needs from the client to go on: an
+/// `elicitation/create`, `sampling/createMessage` or `roots/list` request.
+struct input_request {
+  std::string method;
+  json::object params;
+
+  /// Form-mode elicitation: asks the user for values matching `requested_schema`.
+  static input_request elicitation(std::string message, json::object requested_schema);
+  /// `sampling/createMessage` with these params (messages, maxTokens...).
+  static input_request sampling(json::object params);
+  static input_request roots();
+};
+
+/// The input requests of one round, by the keys the handler names them with,
+/// and the client's answers (ElicitResult, CreateMessageResult,
+/// ListRootsResult) by the same keys.
+using input_requests = std::map<std::string, input_request, std::less<>>;
+using input_responses = std::map<std::string, json::object, std::less<>>;
+
+/// Ends a 2026-07-28 request that needs input the client has not given yet:
+/// the engine answers it with an InputRequiredResult asking for `requests`,
+/// and serves the client's retry by running the handler again. Thrown by
+/// request_context::ask (and elicit, sample, roots); a low-level handler may
+/// throw it too. Deliberately not a std::exception, so that a handler's
+/// `catch (const std::exception&)` lets it through.
+struct input_required {
+  input_requests requests;
+};
+
 namespace detail {
 class server_engine;
+struct input_round;
 
 /// Implemented by the engine that owns a connection; handlers reach the
 /// peer through it. Shared, so that a session kept alive elsewhere can still
@@ -75,9 +106,13 @@ class session : public std::enable_shared_from_this<session> {
     return transport_ ? *transport_ : none;
   }
 
-  /// The least severe level the client wants (`logging/setLevel`); unset
-  /// means every message is sent.
+  /// The least severe level the client wants: `logging/setLevel` in a legacy
+  /// session (unset: every message is sent), the request's `_meta` logLevel
+  /// in the modern era (unset: none is sent).
   std::optional<logging_level> log_level() const noexcept { return log_level_; }
+  /// A 2026-07-28 request's own session: it lives as long as the request,
+  /// built from the request's envelope (no handshake, no shared state).
+  bool per_request() const noexcept { return per_request_; }
   void set_log_level(logging_level level) noexcept { log_level_ = level; }
 
   /// Typed per-session state: one `T`, default-constructed on first use and
@@ -117,11 +152,22 @@ class session : public std::enable_shared_from_this<session> {
   implementation client_info_;
   json::object client_capabilities_;
   std::optional<logging_level> log_level_;
+  bool per_request_ = false;
   std::map<std::type_index, std::shared_ptr<void>> state_;
   std::shared_ptr<detail::connection_link> link_;
 };
 
 /// The request a handler serves, and its way back to the client.
+///
+/// Input from the client (elicitation, sampling, roots): one handler serves
+/// both eras. In a legacy session, ask() and its shorthands elicit(),
+/// sample() and roots() send real requests to the client and wait for the
+/// answers. On a 2026-07-28 request they return the answers the client sent
+/// with the request (or that earlier rounds carried in its requestState);
+/// otherwise they throw input_required, the request is answered with an
+/// InputRequiredResult, and the handler runs again from the start when the
+/// client retries with the answers. Code before ask() must therefore be safe
+/// to run more than once; carry() keeps a value across the rounds.
 ///
 /// Cancellation: the handler runs with an Asio cancellation slot that fires on
 /// `notifications/cancelled` for this request and on shutdown, so every
@@ -130,6 +176,9 @@ class session : public std::enable_shared_from_this<session> {
 class request_context {
  public:
   request_context(const request& req, mcp::session& s, const bool& cancelled) noexcept;
+  /// A 2026-07-28 request: `round` holds its input answers and carried value.
+  request_context(const request& req, mcp::session& s, const bool& cancelled,
+                  detail::input_round& round) noexcept;
 
   const request_id& id() const noexcept { return request_.id; }
   const std::string& method() const noexcept { return request_.method; }
@@ -138,6 +187,8 @@ class request_context {
   mcp::session& session() noexcept { return session_; }
   protocol_version version() const noexcept { return session_.version(); }
   bool cancelled() const noexcept { return cancelled_; }
+  /// The W3C trace context the client sent in `_meta` (2026-07-28); empty otherwise.
+  const trace_context& trace() const noexcept;
 
   /// Reports progress when the client asked for it (`_meta.progressToken`);
   /// otherwise does nothing. Values that do not increase are dropped, as the
@@ -153,9 +204,24 @@ class request_context {
   asio::awaitable<void> log(logging_level level, json::value data, std::string_view logger = {});
 
   /// Sends a request to the client and waits for its result (throws
-  /// protocol_error for an error reply, system_error on timeout).
+  /// protocol_error for an error reply, system_error on timeout). On a
+  /// 2026-07-28 request the three input methods go through ask(), under the
+  /// key `<method>#<n>`; any other method throws capability_error.
   asio::awaitable<json::object> request(std::string method, json::object params = {},
                                         std::chrono::milliseconds timeout = std::chrono::seconds(30));
+
+  /// Asks the client for several inputs at once; returns its answers by key
+  /// (see the class comment for how each era serves it). Refuses an input
+  /// the client did not declare the capability for: capability_error in a
+  /// legacy session, protocol_error -32021 (`requiredCapabilities`) on a
+  /// 2026-07-28 request. An answer of the wrong shape counts as missing.
+  asio::awaitable<input_responses> ask(input_requests requests,
+                                       std::chrono::milliseconds timeout = std::chrono::minutes(5));
+
+  /// The value carry() set in this run or an earlier round of this request;
+  /// null when none. Travels in the integrity-protected requestState.
+  const json::value& carried() const noexcept;
+  void carry(json::value value);
 
   /// `sampling/createMessage` with the given params (messages, maxTokens...);
   /// returns the client's CreateMessageResult.
@@ -180,11 +246,18 @@ class request_context {
   asio::awaitable<json::array> roots(std::chrono::milliseconds timeout = std::chrono::seconds(30));
 
  private:
+  // ask() with one request, under a key of its own.
+  asio::awaitable<json::object> ask_one(std::string method, json::object params,
+                                        std::chrono::milliseconds timeout);
+
   const mcp::request& request_;
   mcp::session& session_;
   const bool& cancelled_;
   std::string id_text_;  // the id as JSON text, to route frames that serve this request
   std::optional<double> last_progress_;
+  detail::input_round* round_ = nullptr;  // set on 2026-07-28 requests
+  json::value carried_;                   // legacy: what carry() set
+  std::size_t auto_keys_ = 0;             // names the inputs of request() and the shorthands
 };
 
 }  // namespace mcp

@@ -39,6 +39,13 @@ struct server_options {
   /// Called once `initialize` has been answered, with what it settled (the
   /// HTTP server records it in its session store).
   std::function<void(const negotiated_session&)> on_initialized = nullptr;
+  /// Signs the `requestState` of 2026-07-28 multi-round requests
+  /// (HMAC-SHA256), so that a client cannot forge or alter it. Servers that
+  /// share clients (behind a load balancer) must share the key. Empty: a
+  /// random key made once per process.
+  std::string request_state_key = {};
+  /// A `requestState` older than this is refused: the client starts over.
+  std::chrono::seconds request_state_ttl{600};
 };
 
 /// Serves one connection until the client ends it or `stop` is cancelled

@@ -66,6 +66,13 @@ struct server_settings {
   json::object capabilities = {};
   /// Threads of the pool that runs plain-function handlers.
   std::size_t worker_threads = 4;
+  /// The revisions served: both eras by default. Leave out the legacy ones
+  /// (`initialize`) or the modern one (2026-07-28) to refuse those clients.
+  std::vector<protocol_version> protocol_versions{all_versions().begin(), all_versions().end()};
+  /// The caching hint (2026-07-28) of list pages and resources/read for
+  /// items that set none: a page gets the shortest ttl of its items, and is
+  /// `public` only when all of them are.
+  cache_hint cache = {};
 };
 
 class server : public server_behaviour {
@@ -96,6 +103,9 @@ class server : public server_behaviour {
   /// A tool on raw JSON, with the schemas given in `info`.
   void add_tool(tool_info info, tool_handler handler);
   bool remove_tool(std::string_view name);
+  /// Tells clients the tool list changed when it did behind the server's
+  /// back (a handler that filters tools by time or by a database, say).
+  void notify_tools_changed();
   /// A tool only `s` sees (and that hides a global one of the same name).
   void add_tool(session& s, tool_info info, tool_handler handler);
   bool remove_tool(session& s, std::string_view name);
@@ -105,6 +115,8 @@ class server : public server_behaviour {
   bool remove_resource(std::string_view uri);
   void add_resource_template(resource_template_info info, resource_template_handler handler);
   bool remove_resource_template(std::string_view uri_template);
+  /// As notify_tools_changed(), for resources and templates.
+  void notify_resources_changed();
   /// Sends notifications/resources/updated to every session subscribed to `uri`.
   void notify_resource_updated(std::string_view uri);
 
@@ -123,6 +135,8 @@ class server : public server_behaviour {
   /// A prompt with its arguments declared in `info`.
   void add_prompt(prompt_info info, prompt_handler handler);
   bool remove_prompt(std::string_view name);
+  /// As notify_tools_changed(), for prompts.
+  void notify_prompts_changed();
 
   // Completions, for a prompt's argument or a template's variable.
   void add_prompt_completion(std::string prompt, std::string argument, completion_handler handler);
@@ -136,6 +150,7 @@ class server : public server_behaviour {
   // server_behaviour
   implementation server_info() const override;
   json::object capabilities() const override;
+  std::span<const protocol_version> supported_versions() const override;
   std::optional<std::string> instructions() const override;
   void init(session& s) override;
   void terminate(session& s) override;

@@ -37,11 +37,18 @@ struct inbound_frame {
 /// more than one stream (Streamable HTTP answers each POST on its own).
 /// Request ids are given as their JSON text: `7`, `"abc"`.
 struct frame_context {
+  /// Why a request was refused, for transports that say it besides the
+  /// message: Streamable HTTP answers a 2026-07-28 request the protocol
+  /// refuses with 400, or 404 for an unknown method.
+  enum class refusal : unsigned char { none, invalid_request, unknown_method };
+
   /// The requests this frame answers (one; several for a batch reply).
   std::vector<std::string> answers;
   /// The request this frame serves when it is not its answer: progress, a
   /// log message or a server-to-client request made while handling it.
   std::string related;
+  /// Set on an answer that refuses its request.
+  refusal refused = refusal::none;
 };
 
 /// What a handler may want to know about where a request came from.

@@ -13,7 +13,9 @@ namespace {
 constexpr std::pair<std::string_view, known_header> named_headers[] = {
     {"mcp-session-id", known_header::mcp_session_id},
     {"mcp-protocol-version", known_header::mcp_protocol_version},
-    {"last-event-id", known_header::last_event_id}};
+    {"last-event-id", known_header::last_event_id},
+    {"mcp-method", known_header::mcp_method},
+    {"mcp-name", known_header::mcp_name}};
 
 std::size_t slot(known_header name) { return static_cast<std::size_t>(name); }
 

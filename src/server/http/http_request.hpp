@@ -34,6 +34,8 @@ enum class known_header : std::uint8_t {
   mcp_session_id,
   mcp_protocol_version,
   last_event_id,
+  mcp_method,
+  mcp_name,
   count_  // not a header
 };
 

@@ -1,5 +1,7 @@
 #include "request_rules.hpp"
 
+#include <mcp/base64.hpp>
+#include <mcp/protocol/envelope.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
 
 #include <algorithm>
@@ -16,6 +18,47 @@ std::string_view host_part(std::string_view authority) {
 
 bool is_loopback_name(std::string_view host) {
   return host == "localhost" || host == "127.0.0.1" || host == "[::1]";
+}
+
+// RFC 9110 field values: visible ASCII, space and tab.
+bool plain_header_value(std::string_view value) {
+  return std::ranges::all_of(value, [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return (u >= 0x20 && u < 0x7f) || u == '\t';
+  });
+}
+
+// The value a header stands for: its text, or the decoded `=?base64?...?=`.
+std::optional<std::string> header_value(std::string_view text) {
+  constexpr std::string_view prefix = "=?base64?", suffix = "?=";
+  if (text.size() >= prefix.size() + suffix.size() && text.starts_with(prefix) && text.ends_with(suffix))
+    return base64_decode(text.substr(prefix.size(), text.size() - prefix.size() - suffix.size()));
+  if (!plain_header_value(text)) return std::nullopt;
+  return std::string(text);
+}
+
+std::string_view string_member(const boost::json::object& object, std::string_view key) {
+  const auto* value = object.if_contains(key);
+  return value && value->is_string() ? std::string_view(value->get_string()) : std::string_view();
+}
+
+header_mismatch mismatch(std::string_view header, std::string_view received, std::string_view expected) {
+  std::string message = "Header mismatch: ";
+  if (received.empty()) {
+    message += "the ";
+    message += header;
+    message += " header is missing";
+  } else {
+    message += header;
+    message += " header value '";
+    message += received;
+    message += "' does not match body value '";
+    message += expected;
+    message += "'";
+  }
+  boost::json::object detail{{"header", header}, {"body", expected}};
+  detail["received"] = received.empty() ? boost::json::value(nullptr) : boost::json::value(received);
+  return {std::move(message), boost::json::object{{"mismatch", std::move(detail)}}};
 }
 
 }  // namespace
@@ -69,6 +112,40 @@ body_summary summarize(const boost::json::value& body) {
   else
     look(body);
   return out;
+}
+
+bool is_modern_post(const http_request& req, const boost::json::value& body) {
+  const auto* message = body.if_object();
+  if (!message) return false;
+  const auto* params = message->if_contains("params");
+  if (params && params->is_object() && carries_envelope(params->get_object())) return true;
+  if (string_member(*message, "method") == "server/discover") return true;
+  const auto header = parse_protocol_version(req[known_header::mcp_protocol_version]);
+  return header && dialect_of(*header).era == protocol_era::modern;
+}
+
+std::optional<header_mismatch> check_routing_headers(const http_request& req,
+                                                     const boost::json::object& request) {
+  static const boost::json::object no_params;
+  const auto* given = request.if_contains("params");
+  const auto& params = given && given->is_object() ? given->get_object() : no_params;
+  const auto* meta = params.if_contains("_meta");
+  const auto version = meta && meta->is_object() ? string_member(meta->get_object(), meta_key::protocol_version)
+                                                 : std::string_view();
+  if (version.empty()) return std::nullopt;
+  const auto version_header = req[known_header::mcp_protocol_version];
+  if (version_header != version) return mismatch("MCP-Protocol-Version", version_header, version);
+  const auto method = string_member(request, "method");
+  const auto method_header = req[known_header::mcp_method];
+  if (method_header != method) return mismatch("Mcp-Method", method_header, method);
+  const bool by_uri = method == "resources/read";
+  if (!by_uri && method != "tools/call" && method != "prompts/get") return std::nullopt;
+  const auto name = string_member(params, by_uri ? "uri" : "name");
+  if (name.empty()) return std::nullopt;  // the handler refuses the params
+  const auto name_header = req[known_header::mcp_name];
+  const auto decoded = header_value(name_header);
+  if (!decoded || *decoded != name) return mismatch("Mcp-Name", name_header, name);
+  return std::nullopt;
 }
 
 }  // namespace mcp::detail

@@ -5,6 +5,7 @@
 #include "connection_io.hpp"
 
 #include <boost/container/small_vector.hpp>
+#include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
 
@@ -36,5 +37,23 @@ struct body_summary {
   bool initialize = false;
 };
 body_summary summarize(const boost::json::value& body);
+
+/// Whether a POST belongs to the 2026-07-28 era: a single message whose
+/// `_meta` carries the envelope, the modern probe `server/discover`, or a
+/// modern MCP-Protocol-Version header (a request that then lacks its
+/// envelope is refused on the modern path, -32602).
+bool is_modern_post(const http_request& req, const boost::json::value& body);
+
+/// Why the routing headers of a modern request (MCP-Protocol-Version,
+/// Mcp-Method, Mcp-Name) do not match its body, if they do not: the message
+/// and `data` of a HeaderMismatch error (-32020). A header may carry its
+/// value Base64-encoded as `=?base64?...?=`. A body without a protocol
+/// version is left to the engine, which refuses its envelope.
+struct header_mismatch {
+  std::string message;
+  boost::json::object data;
+};
+std::optional<header_mismatch> check_routing_headers(const http_request& req,
+                                                     const boost::json::object& request);
 
 }  // namespace mcp::detail

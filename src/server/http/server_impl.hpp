@@ -107,13 +107,20 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
 
   // streamable.cpp
   asio::awaitable<bool> handle_post(connection_io& io, http_request& req);
-  asio::awaitable<bool> handle_stateless_post(connection_io& io, http_request& req, json::value body,
-                                              const detail::body_summary& summary);
-  /// `body` is the request's body as JSON.
+  // A 2026-07-28 POST: its routing headers checked, then served alone.
+  asio::awaitable<bool> handle_modern_post(connection_io& io, http_request& req, json::value body,
+                                           const detail::body_summary& summary);
+  // Serves a POST in an engine of its own, ended with it (stateless legacy
+  // serving, and every modern request).
+  asio::awaitable<bool> serve_alone(connection_io& io, http_request& req, json::value body,
+                                    const detail::body_summary& summary, server_options engine,
+                                    protocol_era era);
+  /// `body` is the request's body as JSON; `alone`: the session lives only
+  /// for this POST (its stream cannot be resumed).
   asio::awaitable<bool> answer_post(connection_io& io, http_request& req, json::value body,
                                     std::shared_ptr<http_session_transport> session,
                                     std::span<const std::string> request_ids,
-                                    std::string session_header);
+                                    std::string session_header, bool alone);
   asio::awaitable<bool> handle_get(connection_io& io, http_request& req);
   asio::awaitable<bool> resume_stream(connection_io& io, http_request& req,
                                       std::shared_ptr<http_session_transport> session,

@@ -122,6 +122,7 @@ void http_session_transport::write_now(std::string frame, frame_context context)
     const auto it = by_request_.find(context.answers.front());
     if (it == by_request_.end()) return;  // cancelled, or its session ended: nobody to answer
     auto stream = it->second;
+    if (context.refused != frame_context::refusal::none) stream->refused = context.refused;
     push(*stream, std::move(frame));
     for (const auto& id : context.answers) {
       stream->settle(id);

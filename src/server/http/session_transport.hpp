@@ -80,6 +80,7 @@ class message_stream {
   bool attached = false;        // an HTTP response is reading it
   bool release_requested = false;  // close the connection, keep the stream (SSE polling)
   bool client_gone = false;        // the connection of the attached response ended
+  frame_context::refusal refused = frame_context::refusal::none;  // how its answer refuses its request
 
  private:
   lazy_event wake_;

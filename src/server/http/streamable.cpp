@@ -27,6 +27,18 @@ bool has_news(const message_stream& stream) {
 
 bool is_done(const message_stream& stream) { return stream.done; }
 
+// The status of a JSON answer: a 2026-07-28 request the protocol refuses
+// gets 400, or 404 for a method the server does not have (streamable-http,
+// "Protocol Version Header").
+http::status answer_status(frame_context::refusal refused) {
+  switch (refused) {
+    case frame_context::refusal::invalid_request: return http::status::bad_request;
+    case frame_context::refusal::unknown_method: return http::status::not_found;
+    case frame_context::refusal::none: break;
+  }
+  return http::status::ok;
+}
+
 // Waits until `ready` holds for the stream, or its client goes away (which is
 // watched meanwhile).
 asio::awaitable<void> wait_until(connection_io& io, message_stream& stream,
@@ -66,7 +78,17 @@ asio::awaitable<bool> http_server::impl::handle_post(connection_io& io, http_req
     co_return co_await reply_error(io, req, http::status::bad_request, errc::parse_error,
                                    "Parse error: " + ec.message());
   const auto summary = detail::summarize(body);
-  if (options.stateless) co_return co_await handle_stateless_post(io, req, std::move(body), summary);
+  if (detail::is_modern_post(req, body)) co_return co_await handle_modern_post(io, req, std::move(body), summary);
+  if (options.stateless) {
+    auto engine = options.engine;
+    if (!summary.initialize) {
+      negotiated_session assumed;
+      assumed.version =
+          parse_protocol_version(req[known_header::mcp_protocol_version]).value_or(default_http_version);
+      engine.assume_initialized = std::move(assumed);
+    }
+    co_return co_await serve_alone(io, req, std::move(body), summary, std::move(engine), protocol_era::legacy);
+  }
 
   std::shared_ptr<http_session_transport> session;
   const auto session_header = req[known_header::mcp_session_id];
@@ -93,34 +115,43 @@ asio::awaitable<bool> http_server::impl::handle_post(connection_io& io, http_req
                                    "Too Many Requests: this session has too many open streams");
   std::string new_session_header = summary.initialize ? session->id() : std::string();
   co_return co_await answer_post(io, req, std::move(body), session, summary.request_ids,
-                                 std::move(new_session_header));
+                                 std::move(new_session_header), false);
 }
 
-asio::awaitable<bool> http_server::impl::handle_stateless_post(connection_io& io, http_request& req,
-                                                               json::value body,
-                                                               const detail::body_summary& summary) {
+asio::awaitable<bool> http_server::impl::handle_modern_post(connection_io& io, http_request& req,
+                                                            json::value body,
+                                                            const detail::body_summary& summary) {
+  // One message per POST; a notification has nothing to do over HTTP.
+  const auto& message = body.get_object();
+  if (!message.contains("id")) co_return co_await reply_status(io, req, http::status::accepted);
+  if (auto mismatch = detail::check_routing_headers(req, message)) {
+    const auto id = parse_request_id(message.at("id"));
+    error_response refusal{id, {errc::header_mismatch, std::move(mismatch->message), std::move(mismatch->data)}};
+    co_return co_await reply(io, req, http::status::bad_request, serialize(refusal), "application/json", {});
+  }
+  co_return co_await serve_alone(io, req, std::move(body), summary, options.engine, protocol_era::modern);
+}
+
+asio::awaitable<bool> http_server::impl::serve_alone(connection_io& io, http_request& req, json::value body,
+                                                     const detail::body_summary& summary,
+                                                     server_options engine, protocol_era era) {
   // Notifications and responses have no session to reach: accepted, and done.
   if (summary.request_ids.empty()) co_return co_await reply_status(io, req, http::status::accepted);
   if (sessions.size() >= options.max_sessions)
     co_return co_await reply_error(io, req, http::status::service_unavailable, errc::internal_error,
                                    "Service Unavailable: too many requests in progress");
-  auto engine = options.engine;
-  if (!summary.initialize) {
-    negotiated_session assumed;
-    assumed.version = parse_protocol_version(req[known_header::mcp_protocol_version]).value_or(default_http_version);
-    engine.assume_initialized = std::move(assumed);
-  }
   // Named by a counter: the client never sees the id, so it need not be
   // unguessable (and getrandom per request costs a system call).
   auto session = start_session("stateless-" + std::to_string(++stateless_requests), req, io,
                                std::move(engine), false);
+  session->engine().set_era(era);
   const auto id = session->id();
   bool keep = false;
   std::exception_ptr failure;
   try {
     std::string no_session_header;
     keep = co_await answer_post(io, req, std::move(body), session, summary.request_ids,
-                                std::move(no_session_header));
+                                std::move(no_session_header), true);
   } catch (...) {
     failure = std::current_exception();
   }
@@ -132,7 +163,7 @@ asio::awaitable<bool> http_server::impl::handle_stateless_post(connection_io& io
 asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, http_request& req, json::value body,
                                                      std::shared_ptr<http_session_transport> session,
                                                      std::span<const std::string> request_ids,
-                                                     std::string session_header) {
+                                                     std::string session_header, bool alone) {
   inbound_frame frame;  // (the text stays in the request, whose room the next one reuses)
   frame.parsed = std::move(body);
   if (request_ids.empty()) {  // notifications and responses only
@@ -170,11 +201,11 @@ asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, http_req
       // The client cancelled the request: there is no answer to give.
       co_return co_await reply_status(io, req, http::status::accepted);
     }
-    co_return co_await reply(io, req, http::status::ok, std::move(*answer), "application/json",
-                             session_header);
+    co_return co_await reply(io, req, answer_status(answers->refused), std::move(*answer),
+                             "application/json", session_header);
   }
-  // Stateless streams cannot be resumed: there is no session to GET.
-  if (!options.stateless) session->make_resumable(*answers);
+  // A POST served alone has no session to resume its stream with.
+  if (!alone) session->make_resumable(*answers);
   stream_start start;
   start.session_header = std::move(session_header);
   start.prime = answers->resumable && session->primes_streams();

@@ -1,4 +1,5 @@
-// Lets the conformance suite (@modelcontextprotocol/conformance 0.1.16) load
+// Lets the conformance suite (@modelcontextprotocol/conformance 0.1.16, and
+// 0.2.0-alpha.12 installed as node_modules/conformance-next) load
 // on Node 20. Use as:  node --import <this file> .../conformance/dist/index.js
 //
 // The suite's bundle does `import { globSync, ... } from "fs"` at top level.
