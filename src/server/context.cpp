@@ -119,7 +119,7 @@ asio::awaitable<void> session::notify(std::string method, json::object params) {
 }
 
 void session::post_notification(std::string method, json::object params) {
-  link_->post_notification(notification{std::move(method), std::move(params)});
+  link_->post_notification(notification{std::move(method), std::move(params)}, {});
 }
 
 request_context::request_context(const mcp::request& req, mcp::session& s,

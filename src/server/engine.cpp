@@ -60,7 +60,7 @@ struct server_engine::link final : connection_link {
     co_await engine->peer_.send(std::move(frame), std::move(context));
   }
 
-  void post_notification(notification n) override;
+  void post_notification(notification n, std::string related) override;
 
   asio::awaitable<json::object> send_request(std::string method, json::object params,
                                              std::chrono::milliseconds timeout,
@@ -156,6 +156,7 @@ asio::awaitable<void> server_engine::finish(bool drain) {
   // running use this engine, so it ends only after cancelling them. A stop
   // during the drain cuts the drain short instead.
   co_await asio::this_coro::throw_if_cancelled(false);
+  if (drain) close_listens();  // they would hold the drain to its end
   if (drain) co_await wait_for_requests(options_.drain_timeout, true);
   cancel_all();
   co_await wait_for_requests(cancel_grace, false);
@@ -408,20 +409,23 @@ void server_engine::cancel_all() {
   for (const auto& id : ids) cancel(id);
 }
 
-void server_engine::link::post_notification(notification n) {
+void server_engine::link::post_notification(notification n, std::string related) {
   asio::post(executor, [self = std::static_pointer_cast<link>(shared_from_this()),
-                        n = std::move(n)]() mutable {
+                        n = std::move(n), related = std::move(related)]() mutable {
     if (!self->engine) return;  // the connection has ended
     auto* engine = self->engine;
     ++engine->background_sends_;
-    asio::co_spawn(self->executor, engine->send_in_background(std::move(n)), asio::detached);
+    asio::co_spawn(self->executor, engine->send_in_background(std::move(n), std::move(related)),
+                   asio::detached);
   });
 }
 
-asio::awaitable<void> server_engine::send_in_background(notification n) {
+asio::awaitable<void> server_engine::send_in_background(notification n, std::string related) {
   try {
     std::string frame = serialize(n);
-    co_await peer_.send(std::move(frame));
+    frame_context context;
+    context.related = std::move(related);
+    co_await peer_.send(std::move(frame), std::move(context));
   } catch (const std::exception& e) {
     sdk_log(log_level::debug, std::string("notification not sent: ") + e.what());
   }

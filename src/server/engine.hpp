@@ -75,6 +75,8 @@ class server_engine {
   struct in_flight {
     asio::cancellation_signal signal;
     bool cancelled = false;
+    bool listening = false;  // a subscriptions/listen stream: runs until it is ended
+    bool closing = false;    // the server ends it: it gets its closing result
   };
   // The replies of one batch, sent as one array once its last request is done.
   // `outstanding` counts running requests plus one hold by the dispatcher.
@@ -112,6 +114,14 @@ class server_engine {
   // Reads inputResponses and checks requestState (throws -32602 when it fails).
   std::unique_ptr<input_round> open_round(const request& req, request_envelope& envelope) const;
   json::object discover() const;
+  // subscriptions/listen: acknowledges, then holds the request open; the
+  // behaviour sees its session like a legacy one (init, terminate) and
+  // notifies it, filtered and tagged on the way out.
+  void start_listen(request req, request_envelope& envelope, protocol_version version);
+  asio::awaitable<void> run_listen(request req, std::shared_ptr<in_flight> entry,
+                                   std::shared_ptr<session> s, json::object acknowledgement);
+  // The server ends its listen streams, each with its closing result.
+  void close_listens();
   // resultType, caching hints and serverInfo, on a modern result.
   json::object finish_modern_result(const request& req, json::object result) const;
   message input_required_reply(const request& req, const input_required& need,
@@ -126,7 +136,7 @@ class server_engine {
   void answer(message m, const batch_ptr& batch,
               frame_context::refusal refused = frame_context::refusal::none);
   void release(const batch_ptr& batch);
-  asio::awaitable<void> send_in_background(notification n);
+  asio::awaitable<void> send_in_background(notification n, std::string related);
   json::object initialize(const request& req);
   // Waits up to `limit` for the running requests (and background sends) to
   // end; `until_stopped`: or until the awaiting coroutine is cancelled.

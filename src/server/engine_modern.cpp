@@ -9,6 +9,13 @@
 
 #include <mcp/log.hpp>
 
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
 #include <array>
 #include <string_view>
 
@@ -40,6 +47,111 @@ json::object& meta_of(json::object& result) {
 [[noreturn]] void invalid_params(std::string message) {
   throw protocol_error(errc::invalid_params, "Invalid params: " + std::move(message));
 }
+
+// What a subscriptions/listen stream carries (basic/patterns/subscriptions).
+struct listen_filter {
+  bool tools = false;
+  bool prompts = false;
+  bool resources = false;
+  std::vector<std::string> resource_uris;
+
+  json::object to_json() const {
+    json::object out;
+    if (tools) out["toolsListChanged"] = true;
+    if (prompts) out["promptsListChanged"] = true;
+    if (resources) out["resourcesListChanged"] = true;
+    if (!resource_uris.empty()) {
+      json::array uris;
+      for (const auto& uri : resource_uris) uris.emplace_back(uri);
+      out["resourceSubscriptions"] = std::move(uris);
+    }
+    return out;
+  }
+};
+
+bool flag(const json::object& filter, std::string_view key) {
+  const auto* value = filter.if_contains(key);
+  if (value && !value->is_bool()) invalid_params("notifications." + std::string(key) + " must be a boolean");
+  return value && value->get_bool();
+}
+
+bool declared(const json::object& capabilities, std::string_view kind, std::string_view feature) {
+  const auto* entry = capabilities.if_contains(kind);
+  const auto* value = entry && entry->is_object() ? entry->get_object().if_contains(feature) : nullptr;
+  return value && value->is_bool() && value->get_bool();
+}
+
+// The part of what the client asked for that the server honors: what its
+// capabilities announce.
+listen_filter read_listen_filter(const json::object& params, const json::object& capabilities) {
+  static const json::object nothing;
+  const auto* given = params.if_contains("notifications");
+  if (given && !given->is_object()) invalid_params("notifications must be an object");
+  const auto& filter = given ? given->get_object() : nothing;
+  listen_filter honored;
+  honored.tools = flag(filter, "toolsListChanged") && declared(capabilities, "tools", "listChanged");
+  honored.prompts = flag(filter, "promptsListChanged") && declared(capabilities, "prompts", "listChanged");
+  honored.resources =
+      flag(filter, "resourcesListChanged") && declared(capabilities, "resources", "listChanged");
+  if (const auto* uris = filter.if_contains("resourceSubscriptions")) {
+    if (!uris->is_array()) invalid_params("notifications.resourceSubscriptions must be an array of URIs");
+    for (const auto& uri : uris->get_array()) {
+      if (!uri.is_string()) invalid_params("notifications.resourceSubscriptions must be an array of URIs");
+      if (declared(capabilities, "resources", "subscribe")) honored.resource_uris.emplace_back(uri.get_string());
+    }
+  }
+  return honored;
+}
+
+// The way out of a listen stream's session: only the notifications its
+// filter admits, each tagged with the subscription id, on the stream of
+// the listen request.
+class subscription_link final : public connection_link {
+ public:
+  subscription_link(std::shared_ptr<connection_link> connection, const request_id& id, listen_filter filter)
+      : connection_(std::move(connection)), id_(to_json(id)), id_text_(to_json_text(id)),
+        filter_(std::move(filter)) {}
+
+  asio::awaitable<void> send_notification(notification n, std::string) override {
+    if (!admits(n)) co_return;
+    co_await connection_->send_notification(tagged(std::move(n)), id_text_);
+  }
+
+  void post_notification(notification n, std::string) override {
+    if (admits(n)) connection_->post_notification(tagged(std::move(n)), id_text_);
+  }
+
+  asio::awaitable<json::object> send_request(std::string method, json::object, std::chrono::milliseconds,
+                                             std::string) override {
+    throw capability_error("a subscriptions/listen stream carries notifications only, not " + method);
+  }
+
+  void close_stream(const std::string&) override {}
+
+ private:
+  bool admits(const notification& n) const {
+    if (n.method == "notifications/tools/list_changed") return filter_.tools;
+    if (n.method == "notifications/prompts/list_changed") return filter_.prompts;
+    if (n.method == "notifications/resources/list_changed") return filter_.resources;
+    if (n.method == "notifications/resources/updated") {
+      const auto* uri = n.params.if_contains("uri");
+      if (!uri || !uri->is_string()) return false;
+      const std::string_view wanted = uri->get_string();
+      return std::ranges::find(filter_.resource_uris, wanted) != filter_.resource_uris.end();
+    }
+    return false;
+  }
+
+  notification tagged(notification n) const {
+    meta_of(n.params)[meta_key::subscription_id] = id_;
+    return n;
+  }
+
+  std::shared_ptr<connection_link> connection_;
+  json::value id_;
+  std::string id_text_;
+  listen_filter filter_;
+};
 
 }  // namespace
 
@@ -74,6 +186,10 @@ void server_engine::handle_modern_request(request req) {
       answer(response{req.id, finish_modern_result(req, discover())}, nullptr);
       return;
     }
+    if (req.method == "subscriptions/listen") {
+      start_listen(std::move(req), envelope, version);
+      return;
+    }
     auto round = open_round(req, envelope);
     auto s = make_request_session(envelope, version);
     serve(std::move(req), nullptr, std::move(s), std::move(round));
@@ -98,6 +214,68 @@ std::shared_ptr<session> server_engine::make_request_session(request_envelope& e
   s->per_request_ = true;
   s->link_ = session_->link_;
   return s;
+}
+
+void server_engine::start_listen(request req, request_envelope& envelope, protocol_version version) {
+  auto filter = read_listen_filter(req.params, behaviour_.capabilities());
+  json::object acknowledgement{{"notifications", filter.to_json()},
+                               {"_meta", json::object{{meta_key::subscription_id, to_json(req.id)}}}};
+  auto s = make_request_session(envelope, version);
+  s->resource_subscriptions_ = filter.resource_uris;
+  s->link_ = std::make_shared<subscription_link>(session_->link_, req.id, std::move(filter));
+  auto entry = std::make_shared<in_flight>();
+  entry->listening = true;
+  in_flight_.emplace(req.id, entry);
+  asio::co_spawn(transport_.get_executor(),
+                 run_listen(std::move(req), entry, std::move(s), std::move(acknowledgement)),
+                 asio::bind_cancellation_slot(entry->signal.slot(), [entry](std::exception_ptr) {}));
+}
+
+asio::awaitable<void> server_engine::run_listen(request req, std::shared_ptr<in_flight> entry,
+                                                std::shared_ptr<session> s, json::object acknowledgement) {
+  const auto id_text = to_json_text(req.id);
+  bool registered = false;
+  try {
+    // First on the stream, before anything the behaviour sends it.
+    notification ack{"notifications/subscriptions/acknowledged", std::move(acknowledgement)};
+    frame_context on_its_stream;  // (named: g++ 12 miscompiles braced temporaries in co_await)
+    on_its_stream.related = id_text;
+    co_await peer_.send(serialize(ack), std::move(on_its_stream));
+    behaviour_.init(*s);
+    registered = true;
+    // Held open until the client cancels it (or goes), or the server ends it.
+    asio::steady_timer held(transport_.get_executor(), asio::steady_timer::time_point::max());
+    co_await held.async_wait(asio::as_tuple(asio::use_awaitable));
+  } catch (const std::exception& e) {
+    sdk_log(log_level::debug, std::string("subscription ended: ") + e.what());
+  }
+  if (registered) behaviour_.terminate(*s);
+  if (auto it = in_flight_.find(req.id); it != in_flight_.end() && it->second == entry) in_flight_.erase(it);
+  in_flight_changed_.notify();
+  co_await asio::this_coro::reset_cancellation_state();
+  if (!entry->closing) {
+    transport_.abandon(id_text);
+    co_return;
+  }
+  // Graceful closure: the listen request's own result ends the stream.
+  json::object closed{{"resultType", "complete"},
+                      {"_meta", json::object{{meta_key::subscription_id, to_json(req.id)}}}};
+  try {
+    answer(response{req.id, std::move(closed)}, nullptr);
+  } catch (const std::exception& e) {
+    sdk_log(log_level::debug, std::string("closing result not sent: ") + e.what());
+  }
+}
+
+void server_engine::close_listens() {
+  // Copied: emitting may resume a stream, which leaves in_flight_.
+  std::vector<std::shared_ptr<in_flight>> listens;
+  for (const auto& [id, entry] : in_flight_)
+    if (entry->listening) listens.push_back(entry);
+  for (const auto& entry : listens) {
+    entry->closing = true;
+    entry->signal.emit(asio::cancellation_type::terminal);
+  }
 }
 
 std::unique_ptr<input_round> server_engine::open_round(const request& req,

@@ -389,6 +389,8 @@ json::object server::capabilities() const {
 void server::init(session& s) {
   std::lock_guard lock(state_->sessions_mutex);
   state_->sessions[&s] = s.weak_from_this();
+  // A subscriptions/listen stream subscribes as it opens.
+  for (const auto& uri : s.resource_subscriptions()) state_->subscriptions[uri].insert(&s);
 }
 
 void server::terminate(session& s) {

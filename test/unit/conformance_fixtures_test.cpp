@@ -112,7 +112,14 @@ TEST(ConformanceFixtures, ToolsListHasEveryToolWithADescriptionAndAnObjectSchema
         "test_multiple_content_types", "test_tool_with_logging",
         "test_tool_with_progress",    "test_error_handling",
         "test_reconnection",          "test_elicitation_sep1034_defaults",
-        "test_elicitation_sep1330_enums"};
+        "test_elicitation_sep1330_enums",
+        // 2026-07-28 (conformance 0.2.0-alpha)
+        "test_input_required_result_elicitation", "test_input_required_result_sampling",
+        "test_input_required_result_list_roots", "test_input_required_result_request_state",
+        "test_input_required_result_multiple_inputs", "test_input_required_result_multi_round",
+        "test_input_required_result_tampered_state", "test_input_required_result_capabilities",
+        "test_missing_capability", "test_streaming_elicitation", "test_logging_tool",
+        "test_trigger_tool_change", "test_trigger_prompt_change"};
     std::set<std::string> names;
     for (const auto& value : result.at("tools").as_array()) {
       const auto& tool = value.as_object();
@@ -577,7 +584,8 @@ TEST(ConformanceFixtures, PromptsAreListedWithDescriptionsAndTheirArguments) {
         {"test_simple_prompt", {}},
         {"test_prompt_with_arguments", {"arg1", "arg2"}},
         {"test_prompt_with_embedded_resource", {"resourceUri"}},
-        {"test_prompt_with_image", {}}};
+        {"test_prompt_with_image", {}},
+        {"test_input_required_result_prompt", {}}};
     EXPECT_EQ(required, expected);
   });
 }

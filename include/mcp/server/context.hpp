@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <typeindex>
+#include <vector>
 
 namespace mcp {
 
@@ -73,8 +74,9 @@ class connection_link : public std::enable_shared_from_this<connection_link> {
   virtual ~connection_link() = default;
   /// `related`: the JSON text of the request id the notification serves, or empty.
   virtual asio::awaitable<void> send_notification(notification n, std::string related) = 0;
-  /// Thread safe: queues `n` for sending from the connection's executor.
-  virtual void post_notification(notification n) = 0;
+  /// Thread safe: queues `n` for sending from the connection's executor;
+  /// `related` as for send_notification.
+  virtual void post_notification(notification n, std::string related) = 0;
   virtual asio::awaitable<json::object> send_request(std::string method, json::object params,
                                                      std::chrono::milliseconds timeout,
                                                      std::string related) = 0;
@@ -113,6 +115,10 @@ class session : public std::enable_shared_from_this<session> {
   /// A 2026-07-28 request's own session: it lives as long as the request,
   /// built from the request's envelope (no handshake, no shared state).
   bool per_request() const noexcept { return per_request_; }
+  /// The session of a `subscriptions/listen` stream: the resource URIs it
+  /// asked `notifications/resources/updated` for. (Its other notifications
+  /// are filtered on the way out; a behaviour just sends them.)
+  const std::vector<std::string>& resource_subscriptions() const noexcept { return resource_subscriptions_; }
   void set_log_level(logging_level level) noexcept { log_level_ = level; }
 
   /// Typed per-session state: one `T`, default-constructed on first use and
@@ -153,6 +159,7 @@ class session : public std::enable_shared_from_this<session> {
   json::object client_capabilities_;
   std::optional<logging_level> log_level_;
   bool per_request_ = false;
+  std::vector<std::string> resource_subscriptions_;
   std::map<std::type_index, std::shared_ptr<void>> state_;
   std::shared_ptr<detail::connection_link> link_;
 };

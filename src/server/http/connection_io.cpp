@@ -275,7 +275,10 @@ std::string head_text(const response_head& head, std::size_t room_after) {
   put(http::obsolete_reason(head.status));
   put("\r\n");
   if (!head.content_type.empty()) field("Content-Type", head.content_type);
-  if (head.no_cache) field("Cache-Control", "no-cache");
+  if (head.no_cache) {
+    field("Cache-Control", "no-cache");
+    field("X-Accel-Buffering", "no");  // a proxy (nginx) must not hold back SSE events
+  }
   if (!head.session_id.empty()) field("Mcp-Session-Id", head.session_id);
   if (head.content_length) {
     put("Content-Length: ");

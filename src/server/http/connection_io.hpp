@@ -65,7 +65,7 @@ struct response_head {
   bool keep_alive = true;
   std::string_view content_type = {};
   std::string_view session_id = {};  ///< Mcp-Session-Id, when set
-  bool no_cache = false;
+  bool no_cache = false;  ///< an event stream: nothing may cache or buffer it
   std::optional<std::size_t> content_length = {};  ///< unset: a chunked body follows
 };
 

@@ -389,10 +389,10 @@ asio::awaitable<bool> http_server::impl::dispatch(connection_io& io, http_reques
     co_await io.write(http::message_generator(std::move(res)));
     co_return keep_alive(req);
   }
-  if (const auto version = req[known_header::mcp_protocol_version]; !version.empty() && !parse_protocol_version(version))
-    co_return co_await reply_error(io, req, http::status::bad_request, errc::invalid_request,
-                                   "Bad Request: unsupported MCP-Protocol-Version " + std::string(version));
+  // (A POST may be a 2026-07-28 request, which the engine answers -32022.)
   if (req.method() == http::verb::post) co_return co_await handle_post(io, req);
+  if (auto refusal = detail::unknown_version_refusal(req))
+    co_return co_await reply_error(io, req, http::status::bad_request, errc::invalid_request, *refusal);
   // Stateless serving has no sessions, so no GET stream and nothing to DELETE.
   if (!options.stateless && req.method() == http::verb::get) co_return co_await handle_get(io, req);
   if (!options.stateless && req.method() == http::verb::delete_) co_return co_await handle_delete(io, req);

@@ -114,6 +114,12 @@ body_summary summarize(const boost::json::value& body) {
   return out;
 }
 
+std::optional<std::string> unknown_version_refusal(const http_request& req) {
+  const auto version = req[known_header::mcp_protocol_version];
+  if (version.empty() || parse_protocol_version(version)) return std::nullopt;
+  return "Bad Request: unsupported MCP-Protocol-Version " + std::string(version);
+}
+
 bool is_modern_post(const http_request& req, const boost::json::value& body) {
   const auto* message = body.if_object();
   if (!message) return false;

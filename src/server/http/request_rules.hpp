@@ -38,6 +38,10 @@ struct body_summary {
 };
 body_summary summarize(const boost::json::value& body);
 
+/// Why a legacy request's MCP-Protocol-Version is refused: a version this
+/// build does not know.
+std::optional<std::string> unknown_version_refusal(const http_request& req);
+
 /// Whether a POST belongs to the 2026-07-28 era: a single message whose
 /// `_meta` carries the envelope, the modern probe `server/discover`, or a
 /// modern MCP-Protocol-Version header (a request that then lacks its

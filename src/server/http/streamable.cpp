@@ -79,6 +79,8 @@ asio::awaitable<bool> http_server::impl::handle_post(connection_io& io, http_req
                                    "Parse error: " + ec.message());
   const auto summary = detail::summarize(body);
   if (detail::is_modern_post(req, body)) co_return co_await handle_modern_post(io, req, std::move(body), summary);
+  if (auto refusal = detail::unknown_version_refusal(req))
+    co_return co_await reply_error(io, req, http::status::bad_request, errc::invalid_request, *refusal);
   if (options.stateless) {
     auto engine = options.engine;
     if (!summary.initialize) {
