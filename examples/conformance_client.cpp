@@ -10,20 +10,70 @@
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/json/parse.hpp>
 
 #include <cstdlib>
 #include <iostream>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace {
 
 namespace asio = boost::asio;
 namespace json = boost::json;
 
+std::string env(const char* name) {
+  const char* value = std::getenv(name);
+  return value ? value : "";
+}
+
+// The calls a scenario's context lists (`toolCalls`: name and arguments).
+std::vector<std::pair<std::string, json::object>> context_calls() {
+  std::vector<std::pair<std::string, json::object>> calls;
+  boost::system::error_code ec;
+  const auto context = json::parse(env("MCP_CONFORMANCE_CONTEXT"), ec);
+  const auto* list = !ec && context.is_object() ? context.get_object().if_contains("toolCalls") : nullptr;
+  if (!list || !list->is_array()) return calls;
+  for (const auto& call : list->get_array()) {
+    const auto* name = call.is_object() ? call.get_object().if_contains("name") : nullptr;
+    const auto* arguments = call.is_object() ? call.get_object().if_contains("arguments") : nullptr;
+    if (name && name->is_string())
+      calls.emplace_back(std::string(name->get_string()),
+                         arguments && arguments->is_object() ? arguments->get_object() : json::object{});
+  }
+  return calls;
+}
+
+// The 2026-07-28 scenarios beyond a plain tools/list.
+asio::awaitable<void> run_modern_scenario(mcp::client& client, const std::string& scenario,
+                                          const std::vector<mcp::tool_info>& tools) {
+  if (scenario == "sep-2322-client-request-state") {
+    // Multi-round tools: the client answers their input requests itself.
+    for (const auto& tool : tools)
+      if (tool.name.starts_with("test_mrtr_")) {
+        const auto result = co_await client.call_tool(tool.name);
+        std::cout << tool.name << ": " << result.text_content() << "\n";
+      }
+  } else if (scenario == "http-standard-headers") {
+    if (!tools.empty()) co_await client.call_tool(tools.front().name);
+    const auto resources = co_await client.list_resources();
+    if (!resources.empty()) co_await client.read_resource(resources.front().uri);
+    const auto prompts = co_await client.list_prompts();
+    if (!prompts.empty()) co_await client.get_prompt(prompts.front().name);
+  } else if (scenario == "http-custom-headers") {
+    for (auto& [name, arguments] : context_calls()) co_await client.call_tool(name, std::move(arguments));
+  }
+}
+
 // Calls the scenario's tool (the first one listed, for `tools_call`).
 asio::awaitable<void> run_scenario(std::string scenario, std::string url) {
   auto ex = co_await asio::this_coro::executor;
-  mcp::client client(ex);
+  mcp::client_options options;
+  // The suite names the era to speak; 2026-07-28 probes with server/discover.
+  const bool modern = env("MCP_CONFORMANCE_PROTOCOL_VERSION") == "2026-07-28";
+  if (modern) options.versions = {mcp::protocol_version::v2026_07_28};
+  mcp::client client(ex, std::move(options));
   // SEP-1034 scenario: the user accepts without filling anything in; the
   // client fills in the schema's defaults.
   client.on_elicitation([](json::object) -> asio::awaitable<json::object> {
@@ -42,6 +92,8 @@ asio::awaitable<void> run_scenario(std::string scenario, std::string url) {
   } else if (scenario == "sse-retry") {
     const auto result = co_await client.call_tool("test_reconnection");
     std::cout << result.text_content() << "\n";
+  } else if (modern) {
+    co_await run_modern_scenario(client, scenario, tools);
   }
   co_await client.close();
 }

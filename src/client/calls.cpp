@@ -164,6 +164,11 @@ asio::awaitable<std::vector<resource_contents>> client::read_resource(std::strin
 
 asio::awaitable<void> client::subscribe(std::string uri) {
   auto keep = impl_;
+  if (keep->modern) {  // the listen stream names the resources it follows
+    keep->subscriptions.insert(std::move(uri));
+    keep->restart_listen(keep->link);
+    co_return;
+  }
   json::object params{{"uri", uri}};
   co_await request("resources/subscribe", std::move(params));
   keep->subscriptions.insert(std::move(uri));
@@ -171,6 +176,11 @@ asio::awaitable<void> client::subscribe(std::string uri) {
 
 asio::awaitable<void> client::unsubscribe(std::string uri) {
   auto keep = impl_;
+  if (keep->modern) {
+    keep->subscriptions.erase(uri);
+    keep->restart_listen(keep->link);
+    co_return;
+  }
   json::object params{{"uri", uri}};
   co_await request("resources/unsubscribe", std::move(params));
   keep->subscriptions.erase(uri);
@@ -207,6 +217,10 @@ asio::awaitable<completion> client::complete_template_variable(std::string uri_t
 
 asio::awaitable<void> client::set_logging_level(logging_level level) {
   auto keep = impl_;
+  if (keep->modern) {  // every later request asks for it in its envelope
+    keep->log_level = level;
+    co_return;
+  }
   json::object params{{"level", to_string(level)}};
   co_await request("logging/setLevel", std::move(params));
   keep->log_level = level;
@@ -229,8 +243,9 @@ void client::set_roots(std::vector<root> roots) {
   auto& d = *impl_;
   const bool declared = d.roots.has_value() || d.options.capabilities.contains("roots");
   d.roots = std::move(roots);
-  // The server asks again when told; before connect the capability is declared instead.
-  if (!declared || d.state != connection_state::ready) return;
+  // The server asks again when told; before connect the capability is declared
+  // instead. A modern server asks for roots with each request that needs them.
+  if (!declared || d.state != connection_state::ready || d.modern) return;
   auto announce = [self = impl_]() -> asio::awaitable<void> {
     std::string frame = serialize(notification{"notifications/roots/list_changed", {}});
     try {

@@ -131,6 +131,7 @@ void client::impl::handle_notification(const notification& n) {
 
 asio::awaitable<void> client::impl::shut_down() {
   closing = true;
+  if (listen_stop) listen_stop->emit(asio::cancellation_type::terminal);
   backoff.cancel();
   auto current = link;
   if (!current) co_return;
@@ -160,6 +161,7 @@ asio::awaitable<json::object> client::impl::call(std::string method, json::objec
   const auto deadline = std::chrono::steady_clock::now() + settings.timeout;
   auto self = shared_from_this();  // the client may be destroyed while we wait
   auto on = co_await ready_link(deadline);
+  if (modern) co_return co_await call_modern(std::move(on), std::move(method), std::move(params), std::move(settings));
   const auto generation = session_generation;
   if (!on->sessions_can_expire)
     co_return co_await on->peer.call(std::move(method), std::move(params), std::move(settings));
@@ -220,7 +222,7 @@ asio::awaitable<initialize_result> client::connect(std::unique_ptr<message_trans
   d.set_state(connection_state::connecting);
   auto link = d.install(std::move(transport));
   try {
-    co_await d.handshake(link);
+    co_await d.open_session(link);
   } catch (...) {
     // The spec: a client that cannot accept the server's version disconnects.
     d.server.reset();
@@ -266,7 +268,8 @@ asio::awaitable<void> client::ping() {
 }
 
 asio::awaitable<void> client::ping(call_options options) {
-  co_await request("ping", json::object{}, std::move(options));
+  // The modern era has no ping: its probe says as much about the server.
+  co_await request(impl_->modern ? "server/discover" : "ping", json::object{}, std::move(options));
 }
 
 asio::awaitable<void> client::close() {

@@ -68,6 +68,9 @@ struct client::impl : std::enable_shared_from_this<impl> {
   /// none, timed_out at `deadline`.
   asio::awaitable<std::shared_ptr<client_link>> ready_link(std::chrono::steady_clock::time_point deadline);
   std::shared_ptr<client_link> install(std::unique_ptr<message_transport> transport);
+  /// Opens the connection's era: the modern probe when we speak 2026-07-28,
+  /// else (or when the server does not) initialize + initialized. Sets `server`.
+  asio::awaitable<void> open_session(std::shared_ptr<client_link> link);
   /// initialize + initialized on `link`; sets `server`.
   asio::awaitable<void> handshake(std::shared_ptr<client_link> link);
   /// A new session on the same link after the server forgot the old one.
@@ -76,6 +79,20 @@ struct client::impl : std::enable_shared_from_this<impl> {
   asio::awaitable<void> reconnect();
   /// Subscriptions and the log level, asked again of a new session.
   asio::awaitable<void> restore_session_state(std::shared_ptr<client_link> link);
+
+  // modern.cpp (the 2026-07-28 era)
+  /// The `_meta` envelope of a request at `version`.
+  json::object envelope(protocol_version version) const;
+  void add_envelope(json::object& params) const;
+  /// The `server/discover` probe: true (and `server`, `modern` set) when the
+  /// server speaks a modern version we do; false: fall back to initialize.
+  asio::awaitable<bool> discover(std::shared_ptr<client_link> link);
+  /// A modern request: its envelope, and the rounds of input it may need.
+  asio::awaitable<json::object> call_modern(std::shared_ptr<client_link> link, std::string method,
+                                            json::object params, detail::call_settings settings);
+  /// (Re)opens the subscriptions/listen stream for what the callbacks and
+  /// subscriptions want; stops the one before.
+  void restart_listen(std::shared_ptr<client_link> link);
 
   // server_requests.cpp
   asio::awaitable<void> answer_server_request(std::shared_ptr<client_link> link, mcp::request req);
@@ -90,6 +107,9 @@ struct client::impl : std::enable_shared_from_this<impl> {
   bool closing = false;       // close() was called: no reconnection
   bool reconnecting = false;  // reconnect() runs: links it makes and drops are its business
   std::optional<initialize_result> server;
+  /// The version of a modern connection (from discover); unset in a legacy session.
+  std::optional<protocol_version> modern;
+  std::shared_ptr<asio::cancellation_signal> listen_stop;  // the running listen stream
   /// Counts sessions: a call that failed in an older one retries without renewing again.
   std::uint64_t session_generation = 0;
   asio::steady_timer state_changed;  // an event: cancelled at every state change

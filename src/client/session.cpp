@@ -49,10 +49,28 @@ std::shared_ptr<client_link> client::impl::install(std::unique_ptr<message_trans
   return fresh;
 }
 
+asio::awaitable<void> client::impl::open_session(std::shared_ptr<client_link> on) {
+  set_state(connection_state::initializing);
+  modern.reset();
+  const bool speaks_modern = co_await discover(on);
+  if (speaks_modern) {
+    sdk_log(log_level::info, "connected to " + server->server_info.name + ", protocol " +
+                                 std::string(to_string(*modern)) + " (no session)");
+    restart_listen(on);
+    co_return;
+  }
+  co_await handshake(on);
+}
+
 asio::awaitable<void> client::impl::handshake(std::shared_ptr<client_link> on) {
   set_state(connection_state::initializing);
-  const auto newest = *std::ranges::max_element(options.versions);
-  const initialize_request hello{std::string(to_string(newest)), declared_capabilities(), options.client_info};
+  std::optional<protocol_version> newest;
+  for (const auto v : options.versions)
+    if (dialect_of(v).era == protocol_era::legacy && (!newest || v > *newest)) newest = v;
+  if (!newest)
+    throw boost::system::system_error(asio::error::no_protocol_option,
+                                      "mcp client: the server does not speak 2026-07-28, the only era allowed");
+  const initialize_request hello{std::string(to_string(*newest)), declared_capabilities(), options.client_info};
   json::object params = to_json(hello);
   const call_options defaults;
   auto call = settings(defaults);
@@ -67,6 +85,7 @@ asio::awaitable<void> client::impl::handshake(std::shared_ptr<client_link> on) {
 }
 
 asio::awaitable<void> client::impl::restore_session_state(std::shared_ptr<client_link> on) {
+  if (modern) co_return;  // no session: the envelope and the listen stream carry it all
   const call_options defaults;
   auto ask = [&](std::string method, json::object params) -> asio::awaitable<void> {
     try {
@@ -90,7 +109,7 @@ asio::awaitable<void> client::impl::renew_session(std::shared_ptr<client_link> o
   auto self = shared_from_this();
   bool renewed = false;
   try {
-    co_await handshake(on);
+    co_await open_session(on);
     co_await restore_session_state(on);
     renewed = true;
   } catch (const std::exception& e) {
@@ -123,7 +142,7 @@ asio::awaitable<void> client::impl::reconnect() {
         break;
       }
       fresh = install(std::move(transport));
-      co_await handshake(fresh);
+      co_await open_session(fresh);
       co_await restore_session_state(fresh);
     } catch (const std::exception& e) {
       failure = e.what();

@@ -39,7 +39,10 @@ struct reconnect_policy {
 struct client_options {
   implementation client_info{"caduceus", "0.1.0"};
   json::object capabilities = {};
-  /// Versions we accept; `initialize` offers the newest of them.
+  /// Versions we accept. With a 2026-07-28 one (`all_versions()`),
+  /// connect() probes with `server/discover` first and stays in the modern
+  /// era when the server offers it; otherwise `initialize` offers the
+  /// newest legacy version. The default is the legacy era only, for now.
   std::vector<protocol_version> versions{legacy_versions().begin(), legacy_versions().end()};
   /// Per-request timeout unless a call says otherwise; progress resets it.
   std::chrono::milliseconds request_timeout{30'000};

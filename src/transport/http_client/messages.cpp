@@ -1,5 +1,8 @@
 #include "messages.hpp"
 
+#include <mcp/base64.hpp>
+#include <mcp/protocol/envelope.hpp>
+
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
@@ -31,11 +34,50 @@ outgoing_facts inspect_outgoing(std::string_view frame) {
       if (method->get_string() == "initialize") facts.initialize = true;
     }
   };
-  if (const auto* batch = value.if_array())
+  if (const auto* batch = value.if_array()) {
     for (const auto& item : *batch) look(item);
-  else
-    look(value);
+    return facts;
+  }
+  look(value);
+  const auto* params = value.is_object() ? value.get_object().if_contains("params") : nullptr;
+  if (facts.requests.empty() || !params || !params->is_object() || !carries_envelope(params->get_object()))
+    return facts;
+  const auto& p = params->get_object();
+  const auto& version = p.at("_meta").at(meta_key::protocol_version);
+  if (version.is_string()) facts.protocol_version = version.get_string();
+  facts.method = value.at("method").get_string();
+  const auto* named = p.if_contains(facts.method == "resources/read" ? "uri" : "name");
+  if (named && named->is_string() &&
+      (facts.method == "tools/call" || facts.method == "prompts/get" || facts.method == "resources/read"))
+    facts.name = named->get_string();
   return facts;
+}
+
+namespace {
+
+// RFC 9110 field values, without the whitespace at either end that a
+// header would lose, and not looking like the Base64 sentinel itself.
+bool plain_header_value(std::string_view value) {
+  if (value.empty()) return true;
+  if (value.front() == ' ' || value.front() == '\t' || value.back() == ' ' || value.back() == '\t') return false;
+  if (value.starts_with("=?base64?") && value.ends_with("?=")) return false;
+  for (const char c : value) {
+    const auto u = static_cast<unsigned char>(c);
+    if ((u < 0x20 && u != '\t') || u >= 0x7f) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> routing_headers(const outgoing_facts& facts) {
+  std::vector<std::pair<std::string, std::string>> headers{{"MCP-Protocol-Version", facts.protocol_version},
+                                                           {"Mcp-Method", facts.method}};
+  if (!facts.name.empty())
+    headers.emplace_back("Mcp-Name", plain_header_value(facts.name)
+                                         ? facts.name
+                                         : "=?base64?" + base64_encode(facts.name) + "?=");
+  return headers;
 }
 
 inbound_facts inspect_inbound(std::string_view text) {

@@ -23,7 +23,19 @@ struct outgoing_facts {
   bool initialized = false;           ///< it is `notifications/initialized`
   /// Requests it cancels (`notifications/cancelled`), as JSON text ids.
   std::vector<std::string> cancelled;
+  /// A 2026-07-28 request: the version of its `_meta` envelope (empty for a
+  /// legacy message), its method, and the name or URI it names
+  /// (tools/call, prompts/get: `params.name`; resources/read: `params.uri`),
+  /// which go into its routing headers.
+  std::string protocol_version;
+  std::string method;
+  std::string name;
 };
+
+/// The routing headers of a 2026-07-28 request (basic/transports,
+/// "Request Metadata"): MCP-Protocol-Version, Mcp-Method, and Mcp-Name,
+/// Base64-encoded as `=?base64?...?=` when it is not a plain header value.
+std::vector<std::pair<std::string, std::string>> routing_headers(const outgoing_facts& facts);
 
 /// Reads an outgoing frame (a message or a batch). Text that is not JSON holds no requests.
 outgoing_facts inspect_outgoing(std::string_view frame);

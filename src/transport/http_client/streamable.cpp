@@ -113,11 +113,16 @@ streamable_engine::~streamable_engine() = default;
 
 // --- requests ----------------------------------------------------------------
 
-request_spec streamable_engine::post_spec(std::string body, bool initialize) const {
+request_spec streamable_engine::post_spec(std::string body, const outgoing_facts& facts) const {
   auto spec = core_->json_post(std::move(body));
+  // A 2026-07-28 request stands alone: its routing headers, no session.
+  if (!facts.protocol_version.empty()) {
+    for (auto& header : routing_headers(facts)) spec.headers.push_back(std::move(header));
+    return spec;
+  }
   // An initialize opens a new session: it carries neither header.
-  if (!initialize && !session_id_.empty()) spec.headers.emplace_back("Mcp-Session-Id", session_id_);
-  if (!initialize && !version_.empty()) spec.headers.emplace_back("MCP-Protocol-Version", version_);
+  if (!facts.initialize && !session_id_.empty()) spec.headers.emplace_back("Mcp-Session-Id", session_id_);
+  if (!facts.initialize && !version_.empty()) spec.headers.emplace_back("MCP-Protocol-Version", version_);
   return spec;
 }
 
@@ -218,7 +223,7 @@ asio::awaitable<streamable_engine::outcome> streamable_engine::write(std::string
   co_await acquire_slot();
   auto slot = std::make_shared<request_slot>(self);
   const bool initialize = facts.initialize;
-  auto spec = post_spec(std::move(frame), initialize);
+  auto spec = post_spec(std::move(frame), facts);
   auto exchange = std::make_shared<http_exchange>(core_->pool, core_->endpoint, std::move(spec));
   std::string failure;
   try {
@@ -252,7 +257,7 @@ asio::awaitable<streamable_engine::outcome> streamable_engine::write(std::string
 // Notifications and responses: the server answers 202 at once. Waiting for it
 // keeps them in order with what follows (notifications/initialized first).
 asio::awaitable<void> streamable_engine::send_notice(std::string frame, outgoing_facts facts) {
-  auto spec = post_spec(std::move(frame), false);
+  auto spec = post_spec(std::move(frame), facts);
   http_exchange exchange(core_->pool, core_->endpoint, std::move(spec));
   const auto reply = co_await exchange.run_to_end(max_error_body, core_->options.response_timeout);
   if (closed_) co_return;

@@ -56,7 +56,7 @@ class streamable_engine : public std::enable_shared_from_this<streamable_engine>
   class awaiting_guard;
   using self_ptr = std::shared_ptr<streamable_engine>;
 
-  request_spec post_spec(std::string body, bool initialize) const;
+  request_spec post_spec(std::string body, const outgoing_facts& facts) const;
   request_spec get_spec(const std::string& last_event_id) const;
   void spawn(asio::awaitable<void> task);
   asio::awaitable<bool> sleep(std::chrono::milliseconds delay);
