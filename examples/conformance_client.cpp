@@ -61,6 +61,10 @@ asio::awaitable<void> run_modern_scenario(mcp::client& client, const std::string
     if (!resources.empty()) co_await client.read_resource(resources.front().uri);
     const auto prompts = co_await client.list_prompts();
     if (!prompts.empty()) co_await client.get_prompt(prompts.front().name);
+  } else if (scenario == "http-invalid-tool-headers") {
+    // Tools with broken x-mcp-header annotations were left out of the list.
+    for (const auto& tool : tools)
+      if (tool.name == "valid_tool") co_await client.call_tool(tool.name);
   } else if (scenario == "http-custom-headers") {
     for (auto& [name, arguments] : context_calls()) co_await client.call_tool(name, std::move(arguments));
   }
@@ -79,6 +83,14 @@ asio::awaitable<void> run_scenario(std::string scenario, std::string url) {
   client.on_elicitation([](json::object) -> asio::awaitable<json::object> {
     co_return json::object{{"action", "accept"}, {"content", json::object()}};
   });
+  // A client with every input capability, as the suite's mocks may ask for
+  // any: a canned model answer, and one root.
+  client.on_sampling([](json::object) -> asio::awaitable<json::object> {
+    co_return json::object{{"role", "assistant"},
+                           {"content", {{"type", "text"}, {"text", "A sampled answer."}}},
+                           {"model", "conformance-fixture"}};
+  });
+  client.set_roots({{"file:///conformance/root", std::string("Conformance Root")}});
   auto transport = co_await mcp::connect_http(ex, url);
   co_await client.connect(std::move(transport));
   const auto tools = co_await client.list_tools();

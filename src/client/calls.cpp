@@ -73,6 +73,18 @@ json::object completion_params(json::object ref, std::string argument, std::stri
 asio::awaitable<std::vector<tool_info>> client::list_tools() {
   auto keep = impl_;
   auto tools = co_await list_all(*this, "tools/list", "tools", detail::parse_tool);
+  if (keep->modern) {
+    // A tool whose x-mcp-header annotations break the rules is left out,
+    // so that it does not keep the others from being used.
+    keep->mirrored.clear();
+    std::erase_if(tools, [&](const tool_info& tool) {
+      std::string why;
+      auto params = detail::mirrored_params(tool.input_schema, why);
+      if (!params) sdk_log(log_level::warn, "ignoring tool " + tool.name + ": " + why);
+      else if (!params->empty()) keep->mirrored[tool.name] = std::move(*params);
+      return !params;
+    });
+  }
   keep->output_schemas.emplace();
   for (const auto& tool : tools) (*keep->output_schemas)[tool.name].schema = tool.output_schema;
   co_return tools;
@@ -87,8 +99,11 @@ asio::awaitable<call_tool_result> client::call_tool(std::string name, json::obje
                                                     call_options options) {
   auto keep = impl_;
   const std::string tool = name;
+  auto settings = keep->settings(options);
+  if (const auto it = keep->mirrored.find(tool); keep->modern && it != keep->mirrored.end())
+    settings.headers = detail::mirror_arguments(it->second, arguments);
   json::object params{{"name", std::move(name)}, {"arguments", std::move(arguments)}};
-  const auto reply = co_await request("tools/call", std::move(params), std::move(options));
+  const auto reply = co_await keep->call("tools/call", std::move(params), std::move(settings));
   auto result = detail::parse_call_tool_result(reply);
   if (!result.is_error) keep->check_output(tool, result);
   co_return result;

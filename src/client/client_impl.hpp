@@ -8,6 +8,7 @@
 #include <mcp/log.hpp>
 
 #include "../detail/rpc_peer.hpp"
+#include "tool_headers.hpp"
 
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -136,6 +137,8 @@ struct client::impl : std::enable_shared_from_this<impl> {
     std::shared_ptr<const schema_validator> validator;
   };
   std::optional<std::map<std::string, output_check, std::less<>>> output_schemas;
+  // The x-mcp-header arguments of each tool (modern era), from the last tools/list.
+  std::map<std::string, std::vector<detail::mirrored_param>, std::less<>> mirrored;
   /// Checks a successful result of `tool` against its known outputSchema.
   /// @throws tool_call_error when it does not match
   void check_output(const std::string& tool, const call_tool_result& result);

@@ -70,8 +70,12 @@ asio::awaitable<bool> client::impl::discover(std::shared_ptr<client_link> on) {
       result = co_await on->peer.call("server/discover", std::move(params), std::move(probe));
     } catch (const protocol_error& e) {
       if (e.code() != errc::unsupported_protocol_version) co_return false;
+      // (Over HTTP the server's data arrives as data.serverData: a 400.)
       const auto* data = e.error().data.if_object();
-      version = newest_shared(data ? data->if_contains("supported") : nullptr, options.versions);
+      const auto* supported = data ? data->if_contains("supported") : nullptr;
+      if (const auto* server_data = data ? data->if_contains("serverData") : nullptr; !supported && server_data)
+        supported = server_data->is_object() ? server_data->get_object().if_contains("supported") : nullptr;
+      version = newest_shared(supported, options.versions);
       continue;
     } catch (const boost::system::system_error& e) {
       if (e.code() != asio::error::timed_out) throw;

@@ -205,6 +205,7 @@ asio::awaitable<json::object> rpc_peer::call(std::string method, json::object pa
     std::string frame = serialize(request{id, std::move(method), std::move(params)});
     frame_context context;
     context.related = related;
+    context.headers = std::move(settings.headers);
     co_await send(std::move(frame), std::move(context));
   } catch (...) {
     pending_.erase(id);

@@ -19,6 +19,8 @@
 #include <memory>
 #include <optional>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace mcp::detail {
 
@@ -35,6 +37,8 @@ struct call_settings {
   /// When set, the request carries `_meta.progressToken` and each matching
   /// `notifications/progress` params object is handed here.
   std::function<void(const json::object&)> on_progress = {};
+  /// Transport headers of the request (frame_context::headers).
+  std::vector<std::pair<std::string, std::string>> headers = {};
 };
 
 class rpc_peer {

@@ -49,6 +49,9 @@ struct frame_context {
   std::string related;
   /// Set on an answer that refuses its request.
   refusal refused = refusal::none;
+  /// Headers a client's HTTP transport adds to this request's POST: the
+  /// `Mcp-Param-*` mirrors of a tool's `x-mcp-header` arguments.
+  std::vector<std::pair<std::string, std::string>> headers = {};
 };
 
 /// What a handler may want to know about where a request came from.

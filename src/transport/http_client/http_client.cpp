@@ -48,6 +48,11 @@ class http_client_transport final : public message_transport {
   }
 
   asio::awaitable<void> write_frame(std::string frame) override {
+    frame_context plain;
+    co_await write_routed(std::move(frame), std::move(plain));
+  }
+
+  asio::awaitable<void> write_routed(std::string frame, frame_context context) override {
     if (closed_) throw boost::system::system_error(asio::error::not_connected, "HTTP transport closed");
     if (legacy_) {
       auto legacy = legacy_;
@@ -58,7 +63,7 @@ class http_client_transport final : public message_transport {
     // Kept for a fall back: only an initialize (before any session) may need it.
     std::string again;
     if (streamable->may_fall_back()) again = frame;
-    const auto outcome = co_await streamable->write(std::move(frame));
+    const auto outcome = co_await streamable->write(std::move(frame), std::move(context.headers));
     if (outcome == streamable_engine::outcome::fall_back) co_await fall_back(std::move(again));
   }
 

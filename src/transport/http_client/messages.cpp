@@ -73,11 +73,12 @@ bool plain_header_value(std::string_view value) {
 std::vector<std::pair<std::string, std::string>> routing_headers(const outgoing_facts& facts) {
   std::vector<std::pair<std::string, std::string>> headers{{"MCP-Protocol-Version", facts.protocol_version},
                                                            {"Mcp-Method", facts.method}};
-  if (!facts.name.empty())
-    headers.emplace_back("Mcp-Name", plain_header_value(facts.name)
-                                         ? facts.name
-                                         : "=?base64?" + base64_encode(facts.name) + "?=");
+  if (!facts.name.empty()) headers.emplace_back("Mcp-Name", header_value(facts.name));
   return headers;
+}
+
+std::string header_value(std::string_view value) {
+  return plain_header_value(value) ? std::string(value) : "=?base64?" + base64_encode(value) + "?=";
 }
 
 inbound_facts inspect_inbound(std::string_view text) {

@@ -203,7 +203,8 @@ void streamable_engine::adopt_session(const std::string& header) {
   session_id_ = header;
 }
 
-asio::awaitable<streamable_engine::outcome> streamable_engine::write(std::string frame) {
+asio::awaitable<streamable_engine::outcome> streamable_engine::write(
+    std::string frame, std::vector<std::pair<std::string, std::string>> headers) {
   if (closed_) throw boost::system::system_error(asio::error::not_connected, "HTTP transport closed");
   auto self = shared_from_this();
   auto facts = inspect_outgoing(frame);
@@ -224,6 +225,7 @@ asio::awaitable<streamable_engine::outcome> streamable_engine::write(std::string
   auto slot = std::make_shared<request_slot>(self);
   const bool initialize = facts.initialize;
   auto spec = post_spec(std::move(frame), facts);
+  for (auto& [name, value] : headers) spec.headers.emplace_back(std::move(name), header_value(value));
   auto exchange = std::make_shared<http_exchange>(core_->pool, core_->endpoint, std::move(spec));
   std::string failure;
   try {
