@@ -2,6 +2,7 @@
 // their own envelope, served without a handshake by the same server and
 // the same handlers as a legacy session.
 
+#include <mcp/client/client.hpp>
 #include <mcp/server/server.hpp>
 
 #include "server_harness.hpp"
@@ -291,6 +292,42 @@ TEST(ModernEra, ListenAcknowledgesThenDeliversOnlyWhatItAskedForTagged) {
     co_await sleep_for(std::chrono::milliseconds(20));
     srv->notify_tools_changed();
     EXPECT_TRUE(co_await stays_silent(*h.client, std::chrono::milliseconds(100)));
+  });
+}
+
+// Our client in the modern era against our server: no handshake, and the
+// input a tool asks for comes from the client's own elicitation handler.
+TEST(ModernEra, OurClientSpeaksItAndAnswersInputRounds) {
+  run_test([]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    auto srv = modern_server();
+    auto [client_end, server_end] = make_memory_pair(ex);
+    bool served = false;
+    asio::co_spawn(ex, serve(*srv, *server_end), [&](std::exception_ptr) { served = true; });
+    client_options options;
+    options.versions.assign(all_versions().begin(), all_versions().end());
+    client c(ex, std::move(options));
+    int asked = 0;
+    c.on_elicitation([&](json::object params) -> asio::awaitable<json::object> {
+      ++asked;
+      co_return json::object{{"action", "accept"}, {"content", {{"v", params.at("message")}}}};
+    });
+    std::vector<std::string> changes;
+    c.on_list_changed([&](std::string_view what) { changes.emplace_back(what); });
+    const auto hello = co_await c.connect(std::move(client_end));
+    EXPECT_EQ(hello.version, protocol_version::v2026_07_28);
+    EXPECT_EQ(hello.server_info.name, "modern");
+
+    const auto rounds = co_await c.call_tool("two_rounds");
+    EXPECT_EQ(rounds.text_content(), R"({"v":"Name?"}{"v":"Color?"})");
+    EXPECT_EQ(asked, 2);
+    // Change notifications arrive through the listen stream it opened.
+    co_await sleep_for(std::chrono::milliseconds(20));
+    srv->notify_tools_changed();
+    for (int i = 0; i < 50 && changes.empty(); ++i) co_await sleep_for(std::chrono::milliseconds(5));
+    EXPECT_EQ(changes, (std::vector<std::string>{"tools"}));
+    co_await c.close();
+    while (!served) co_await sleep_for(std::chrono::milliseconds(5));
   });
 }
 
