@@ -94,6 +94,7 @@ struct client::impl : std::enable_shared_from_this<impl> {
   /// (Re)opens the subscriptions/listen stream for what the callbacks and
   /// subscriptions want; stops the one before.
   void restart_listen(std::shared_ptr<client_link> link);
+  asio::awaitable<void> listen(std::shared_ptr<client_link> link, json::object filter);
 
   // server_requests.cpp
   asio::awaitable<void> answer_server_request(std::shared_ptr<client_link> link, mcp::request req);

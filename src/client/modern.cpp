@@ -151,22 +151,28 @@ void client::impl::restart_listen(std::shared_ptr<client_link> on) {
   }
   if (filter.empty()) return;  // nothing to listen for
   listen_stop = std::make_shared<asio::cancellation_signal>();
-  auto listen = [self = shared_from_this(), on, filter = std::move(filter)]() mutable -> asio::awaitable<void> {
-    // Asked again when the server ends it in order; over when the link ends.
-    while (self->link == on && !self->closing) {
-      json::object params{{"notifications", filter}};
-      self->add_envelope(params);
-      detail::call_settings forever;
-      forever.timeout = forever.max_total = listen_renewal;
-      try {
-        co_await on->peer.call("subscriptions/listen", std::move(params), std::move(forever));
-      } catch (const std::exception& e) {
-        sdk_log(log_level::debug, std::string("subscriptions/listen ended: ") + e.what());
-        co_return;
-      }
+  asio::co_spawn(executor,
+                 [self = shared_from_this(), on, filter = std::move(filter)]() mutable {
+                   return self->listen(std::move(on), std::move(filter));
+                 },
+                 asio::bind_cancellation_slot(listen_stop->slot(), asio::detached));
+}
+
+asio::awaitable<void> client::impl::listen(std::shared_ptr<client_link> on, json::object filter) {
+  auto self = shared_from_this();
+  // Asked again when the server ends it in order; over when the link ends.
+  while (link == on && !closing) {
+    json::object params{{"notifications", filter}};
+    add_envelope(params);
+    detail::call_settings forever;
+    forever.timeout = forever.max_total = listen_renewal;
+    try {
+      co_await on->peer.call("subscriptions/listen", std::move(params), std::move(forever));
+    } catch (const std::exception& e) {
+      sdk_log(log_level::debug, std::string("subscriptions/listen ended: ") + e.what());
+      co_return;
     }
-  };
-  asio::co_spawn(executor, listen(), asio::bind_cancellation_slot(listen_stop->slot(), asio::detached));
+  }
 }
 
 }  // namespace mcp
