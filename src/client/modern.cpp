@@ -56,6 +56,16 @@ void client::impl::add_envelope(json::object& params) const {
   for (auto& [key, value] : envelope(*modern)) meta.get_object()[key] = std::move(value);
 }
 
+std::optional<protocol_version> client::impl::offered_instead(const protocol_error& e) const {
+  if (e.code() != errc::unsupported_protocol_version) return std::nullopt;
+  // (Over HTTP the server's data arrives as data.serverData: a 400.)
+  const auto* data = e.error().data.if_object();
+  const auto* supported = data ? data->if_contains("supported") : nullptr;
+  if (const auto* server_data = data ? data->if_contains("serverData") : nullptr; !supported && server_data)
+    supported = server_data->is_object() ? server_data->get_object().if_contains("supported") : nullptr;
+  return newest_shared(supported, options.versions);
+}
+
 asio::awaitable<bool> client::impl::discover(std::shared_ptr<client_link> on) {
   std::optional<protocol_version> version;
   for (const auto v : options.versions)
@@ -70,12 +80,7 @@ asio::awaitable<bool> client::impl::discover(std::shared_ptr<client_link> on) {
       result = co_await on->peer.call("server/discover", std::move(params), std::move(probe));
     } catch (const protocol_error& e) {
       if (e.code() != errc::unsupported_protocol_version) co_return false;
-      // (Over HTTP the server's data arrives as data.serverData: a 400.)
-      const auto* data = e.error().data.if_object();
-      const auto* supported = data ? data->if_contains("supported") : nullptr;
-      if (const auto* server_data = data ? data->if_contains("serverData") : nullptr; !supported && server_data)
-        supported = server_data->is_object() ? server_data->get_object().if_contains("supported") : nullptr;
-      version = newest_shared(supported, options.versions);
+      version = offered_instead(e);
       continue;
     } catch (const boost::system::system_error& e) {
       if (e.code() != asio::error::timed_out) throw;
@@ -101,8 +106,23 @@ asio::awaitable<bool> client::impl::discover(std::shared_ptr<client_link> on) {
 asio::awaitable<json::object> client::impl::call_modern(std::shared_ptr<client_link> on, std::string method,
                                                         json::object params, detail::call_settings settings) {
   add_envelope(params);
+  bool version_retried = false;
   for (int round = 1;; ++round) {
-    auto result = co_await on->peer.call(method, params, settings);
+    json::object result;
+    try {
+      result = co_await on->peer.call(method, params, settings);
+    } catch (const protocol_error& e) {
+      // The server stopped speaking our version (a new deployment behind the
+      // same URL): once, the version it names instead.
+      const auto instead = offered_instead(e);
+      if (version_retried || !instead || instead == modern) throw;
+      version_retried = true;
+      modern = instead;
+      server->version = *instead;
+      add_envelope(params);
+      --round;
+      continue;
+    }
     // A result without resultType is complete (servers before it existed).
     const auto* type = result.if_contains("resultType");
     if (!type || *type != "input_required") co_return result;
