@@ -22,6 +22,9 @@ namespace {
 asio::awaitable<void> demo(mcp::process_options server) {
   mcp::client_options options;
   options.client_info = {"counter-client", "1.0.0"};
+  // The counter lives in the session: the 2026-07-28 era has none, so this
+  // client asks for a legacy one.
+  options.versions.assign(mcp::legacy_versions().begin(), mcp::legacy_versions().end());
   mcp::client client(co_await asio::this_coro::executor, options);
   std::cout << "spawning: " << server.command << "\n";
   auto transport = mcp::spawn_process(co_await asio::this_coro::executor, server);

@@ -182,6 +182,7 @@ asio::awaitable<void> client::subscribe(std::string uri) {
   if (keep->modern) {  // the listen stream names the resources it follows
     keep->subscriptions.insert(std::move(uri));
     keep->restart_listen(keep->link);
+    co_await keep->listen_acknowledgement();
     co_return;
   }
   json::object params{{"uri", uri}};

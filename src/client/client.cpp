@@ -41,8 +41,9 @@ client_link::client_link(std::unique_ptr<message_transport> t, const client_opti
 }
 
 client::impl::impl(asio::any_io_executor ex, client_options opts)
-    : executor(ex), options(std::move(opts)), state_changed(ex), backoff(ex) {
+    : executor(ex), options(std::move(opts)), state_changed(ex), backoff(ex), listen_changed(ex) {
   state_changed.expires_at(std::chrono::steady_clock::time_point::max());
+  listen_changed.expires_at(std::chrono::steady_clock::time_point::max());
 }
 
 detail::call_settings client::impl::settings(const call_options& call) const {
@@ -110,6 +111,9 @@ void client::impl::handle_notification(const notification& n) {
   const std::string_view method = n.method;
   if (method == "notifications/cancelled") {
     cancel_server_request(n.params);
+  } else if (method == "notifications/subscriptions/acknowledged") {
+    listen_acknowledged = true;
+    listen_changed.cancel();
   } else if (method == "notifications/message") {
     log_message message;
     if (const auto* level = n.params.if_contains("level"); level && level->is_string())

@@ -97,6 +97,9 @@ struct client::impl : std::enable_shared_from_this<impl> {
   /// subscriptions want; stops the one before.
   void restart_listen(std::shared_ptr<client_link> link);
   asio::awaitable<void> listen(std::shared_ptr<client_link> link, json::object filter);
+  /// Waits (within the request timeout) until the listen stream just
+  /// (re)opened is acknowledged: what follows a subscribe() is not missed.
+  asio::awaitable<void> listen_acknowledgement();
 
   // server_requests.cpp
   asio::awaitable<void> answer_server_request(std::shared_ptr<client_link> link, mcp::request req);
@@ -114,6 +117,8 @@ struct client::impl : std::enable_shared_from_this<impl> {
   /// The version of a modern connection (from discover); unset in a legacy session.
   std::optional<protocol_version> modern;
   std::shared_ptr<asio::cancellation_signal> listen_stop;  // the running listen stream
+  bool listen_acknowledged = false;
+  asio::steady_timer listen_changed;  // an event: cancelled when a listen stream is acknowledged
   /// Counts sessions: a call that failed in an older one retries without renewing again.
   std::uint64_t session_generation = 0;
   asio::steady_timer state_changed;  // an event: cancelled at every state change

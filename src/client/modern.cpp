@@ -8,9 +8,12 @@
 
 #include <mcp/protocol/envelope.hpp>
 
+#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
+#include <boost/asio/use_awaitable.hpp>
 
 #include <algorithm>
 
@@ -153,6 +156,7 @@ asio::awaitable<json::object> client::impl::call_modern(std::shared_ptr<client_l
 void client::impl::restart_listen(std::shared_ptr<client_link> on) {
   if (listen_stop) listen_stop->emit(asio::cancellation_type::terminal);
   listen_stop.reset();
+  listen_acknowledged = false;
   const auto& caps = server->capabilities;
   auto declared = [&](std::string_view kind, std::string_view feature) {
     const auto* entry = caps.if_contains(kind);
@@ -171,11 +175,23 @@ void client::impl::restart_listen(std::shared_ptr<client_link> on) {
   }
   if (filter.empty()) return;  // nothing to listen for
   listen_stop = std::make_shared<asio::cancellation_signal>();
+  // The signal must outlive the coroutine its slot is bound to: it rides along.
   asio::co_spawn(executor,
-                 [self = shared_from_this(), on, filter = std::move(filter)]() mutable {
+                 [self = shared_from_this(), on, filter = std::move(filter), stop = listen_stop]() mutable {
                    return self->listen(std::move(on), std::move(filter));
                  },
                  asio::bind_cancellation_slot(listen_stop->slot(), asio::detached));
+}
+
+asio::awaitable<void> client::impl::listen_acknowledgement() {
+  auto self = shared_from_this();
+  asio::steady_timer deadline(executor, options.request_timeout);
+  while (listen_stop && !listen_acknowledged && deadline.expiry() > std::chrono::steady_clock::now()) {
+    using namespace asio::experimental::awaitable_operators;
+    co_await (listen_changed.async_wait(asio::as_tuple(asio::use_awaitable)) ||
+              deadline.async_wait(asio::as_tuple(asio::use_awaitable)));
+    listen_changed.expires_at(asio::steady_timer::time_point::max());
+  }
 }
 
 asio::awaitable<void> client::impl::listen(std::shared_ptr<client_link> on, json::object filter) {

@@ -159,7 +159,8 @@ TEST(Cli, Info) {
   const auto r = over_stdio({"info"});
   expect_ok(r);
   EXPECT_NE(r.out.find("everything-server 1.0.0"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("2025-11-25"), std::string::npos) << r.out;
+  // The tool speaks the newest era first, and our server serves it.
+  EXPECT_NE(r.out.find("2026-07-28"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("tools"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("A demo of every MCP server feature."), std::string::npos) << r.out;
 
@@ -167,7 +168,7 @@ TEST(Cli, Info) {
   expect_ok(j);
   const auto info = stdout_json(j);
   EXPECT_EQ(info.at("serverInfo").at("name"), "everything-server");
-  EXPECT_EQ(info.at("protocolVersion"), "2025-11-25");
+  EXPECT_EQ(info.at("protocolVersion"), "2026-07-28");
   EXPECT_TRUE(info.at("capabilities").as_object().contains("tools"));
 }
 

@@ -5,6 +5,7 @@
 
 #include "child_process.hpp"
 #include "test_support.hpp"
+#include "legacy_client.hpp"
 
 namespace mcp::test {
 namespace {
@@ -14,7 +15,7 @@ namespace {
 void with_example(std::string name, std::function<asio::awaitable<void>(mcp::client&)> check) {
   run_test([name, check]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
-    mcp::client c(ex);
+    mcp::client c(ex, legacy_only());
     const auto command = bin_command(name);
     co_await c.connect(spawn_process(ex, command));
     co_await check(c);
@@ -92,7 +93,7 @@ TEST(Examples, EverythingServerEchoAndAdd) {
 TEST(Examples, ConformanceServerListsItsFixtures) {
   run_test([]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
-    mcp::client c(ex);
+    mcp::client c(ex, legacy_only());
     auto command = bin_command("conformance-server");
     command.args = {"--stdio"};
     co_await c.connect(spawn_process(ex, command));

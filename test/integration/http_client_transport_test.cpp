@@ -15,6 +15,7 @@
 #include "http_test_server.hpp"
 #include "test_certificates.hpp"
 #include "test_support.hpp"
+#include "legacy_client.hpp"
 
 #include <boost/asio/detached.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -62,7 +63,7 @@ asio::awaitable<connected> connect_client(std::string url, http_client_options o
   auto transport = co_await connect_http(ex, std::move(url), std::move(options));
   connected out;
   out.transport = transport.get();
-  out.client = std::make_unique<mcp::client>(ex);
+  out.client = std::make_unique<mcp::client>(ex, legacy_only());  // sessions are what these test
   co_await out.client->connect(std::move(transport));
   co_return out;
 }
@@ -170,7 +171,7 @@ TEST(HttpClient, JsonOnlyServerAnswersAndSendsProgressOnTheGetStream) {
     std::vector<std::string> methods;
     auto ex = co_await asio::this_coro::executor;
     auto transport = co_await connect_http(ex, url_of(s.port()));
-    mcp::client c(ex);
+    mcp::client c(ex, legacy_only());
     c.on_notification([&](const notification& n) { methods.push_back(n.method); });
     co_await c.connect(std::move(transport));
     co_await expect_echo(c, "json only");
@@ -216,7 +217,7 @@ TEST(HttpClient, ServerNotificationsArriveOnTheGetStream) {
     std::vector<std::string> methods;
     auto ex = co_await asio::this_coro::executor;
     auto transport = co_await connect_http(ex, url_of(s.port()));
-    mcp::client c(ex);
+    mcp::client c(ex, legacy_only());
     c.on_notification([&](const notification& n) { methods.push_back(n.method); });
     co_await c.connect(std::move(transport));
     const bool listened = co_await wait_for_get_stream(s, methods);
@@ -295,6 +296,7 @@ TEST(HttpClient, APoolSpreadsCallsOverItsSessions) {
     transport_factory factory = [ex, url]() { return connect_http(ex, url); };
     pool_options options;
     options.size = 4;
+    options.client = legacy_only();  // the calls name the session they reach
     client_pool pool(ex, factory, options);
     co_await pool.connect();
     EXPECT_EQ(s.http.session_count(), 4u);

@@ -4,6 +4,7 @@
 #include <mcp/transport/process.hpp>
 
 #include "test_support.hpp"
+#include "legacy_client.hpp"
 
 #include <csignal>
 #include <sys/wait.h>
@@ -21,7 +22,7 @@ json::object tool_args(std::initializer_list<std::pair<std::string_view, json::v
 TEST(Stdio, ClientDrivesCounterServer) {
   run_test([]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
-    mcp::client c(ex);
+    mcp::client c(ex, legacy_only());
     auto transport = spawn_process(ex, bin_command("counter-server"));
     auto hello = co_await c.connect(std::move(transport));
     EXPECT_EQ(hello.server_info.name, "counter-server");
@@ -64,7 +65,7 @@ TEST(Stdio, NegotiatesEachLegacyVersion) {
       auto ex = co_await asio::this_coro::executor;
       client_options options;
       options.versions = {version};
-      mcp::client c(ex, options);
+      mcp::client c(ex, legacy_only(options));
       const auto command = bin_command("counter-server");
       auto hello = co_await c.connect(spawn_process(ex, command));
       EXPECT_EQ(hello.version, version);
@@ -76,7 +77,7 @@ TEST(Stdio, NegotiatesEachLegacyVersion) {
 TEST(Stdio, TimeoutCancelsTheServerSideCall) {
   run_test([]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
-    mcp::client c(ex);
+    mcp::client c(ex, legacy_only());
     const auto command = bin_command("slow-server");
     co_await c.connect(spawn_process(ex, command));
     call_options quick;
@@ -104,7 +105,7 @@ TEST(Stdio, TimeoutCancelsTheServerSideCall) {
 TEST(Stdio, ProgressKeepsALongCallAlive) {
   run_test([]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
-    mcp::client c(ex);
+    mcp::client c(ex, legacy_only());
     const auto command = bin_command("slow-server");
     co_await c.connect(spawn_process(ex, command));
     call_options options;
@@ -125,7 +126,7 @@ TEST(Stdio, ProgressKeepsALongCallAlive) {
 TEST(Stdio, HandlerFailureIsContainedToItsCall) {
   run_test([]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
-    mcp::client c(ex);
+    mcp::client c(ex, legacy_only());
     const auto command = bin_command("slow-server");
     co_await c.connect(spawn_process(ex, command));
     int code = 0;
@@ -149,7 +150,7 @@ TEST(Stdio, StrayStdoutAndStderrReachTheClientsStderrSink) {
     auto options = bin_command("slow-server");
     options.env["CADUCEUS_LOG"] = "info";
     options.on_stderr = [&](std::string_view line) { lines.emplace_back(line); };
-    mcp::client c(ex);
+    mcp::client c(ex, legacy_only());
     co_await c.connect(spawn_process(ex, options));
     auto args = tool_args({{"line", "hello"}});
     auto result = co_await c.call_tool("shout", args);
@@ -170,7 +171,7 @@ TEST(Stdio, HandlersSeeTheEnvironmentTheClientGaveTheServer) {
     auto ex = co_await asio::this_coro::executor;
     auto options = bin_command("slow-server");
     options.env["CADUCEUS_TEST_TOKEN"] = "s3cret";
-    mcp::client c(ex);
+    mcp::client c(ex, legacy_only());
     co_await c.connect(spawn_process(ex, options));
     auto args = tool_args({{"name", "CADUCEUS_TEST_TOKEN"}});
     auto result = co_await c.call_tool("env", args);

@@ -7,6 +7,7 @@
 #include <mcp/transport/process.hpp>
 
 #include "everything_server.hpp"
+#include "legacy_client.hpp"
 #include "test_support.hpp"
 
 namespace mcp::test {
@@ -35,9 +36,7 @@ void answer_names(client& c, int& asked) {
 TEST(Ts2Server, OurClientSpeaksTheModernEraWithIt) {
   run_test([]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
-    client_options options;
-    options.versions.assign(all_versions().begin(), all_versions().end());
-    client c(ex, std::move(options));
+    client c(ex);  // the modern era first, by default
     int asked = 0;
     answer_names(c, asked);
     std::vector<std::string> changes;
@@ -65,7 +64,7 @@ TEST(Ts2Server, OurClientSpeaksTheModernEraWithIt) {
 TEST(Ts2Server, OurLegacyClientGetsARealElicitationRequest) {
   run_test([]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
-    client c(ex);  // the legacy era only
+    client c(ex, legacy_only());
     int asked = 0;
     answer_names(c, asked);
     const auto hello = co_await c.connect(ts2_server(ex));

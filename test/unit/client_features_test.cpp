@@ -34,7 +34,7 @@ using test_body = std::function<asio::awaitable<void>(recording_server&, mcp::cl
 // Serves `srv` on one end of a memory pair, connects a client (set up by
 // `prepare`) on the other, runs `body`, then closes.
 void with_client(std::function<void(recording_server&)> setup, std::function<void(mcp::client&)> prepare,
-                 test_body body) {
+                 test_body body, client_options options) {
   run_test([&]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     recording_server srv;
@@ -42,13 +42,27 @@ void with_client(std::function<void(recording_server&)> setup, std::function<voi
     auto [client_end, server_end] = make_memory_pair(ex);
     bool served = false;
     asio::co_spawn(ex, serve(srv, *server_end), [&](std::exception_ptr) { served = true; });
-    mcp::client c(ex);
+    mcp::client c(ex, options);
     prepare(c);
     co_await c.connect(std::move(client_end));
     co_await body(srv, c);
     co_await c.close();
     while (!served) co_await sleep_for(std::chrono::milliseconds(5));
   });
+}
+
+void with_client(std::function<void(recording_server&)> setup, std::function<void(mcp::client&)> prepare,
+                 test_body body) {
+  with_client(std::move(setup), std::move(prepare), std::move(body), client_options{});
+}
+
+// Server-to-client requests with their own timeouts and cancellation, and
+// refusals of the client: legacy sessions (2026-07-28 asks by input rounds).
+void with_legacy_client(std::function<void(recording_server&)> setup, std::function<void(mcp::client&)> prepare,
+                        test_body body) {
+  client_options legacy;
+  legacy.versions.assign(legacy_versions().begin(), legacy_versions().end());
+  with_client(std::move(setup), std::move(prepare), std::move(body), std::move(legacy));
 }
 
 tool_info named_tool(std::string name) {
@@ -153,7 +167,7 @@ TEST(ClientFeatures, AcceptedFormsGetTheSchemaDefaults) {
 }
 
 TEST(ClientFeatures, ServerRequestWithoutAHandlerIsRefused) {
-  with_client(
+  with_legacy_client(
       [](recording_server& srv) {
         srv.add_tool(named_tool("ask"), [](const json::object&, request_context& ctx) -> asio::awaitable<call_tool_result> {
           EXPECT_FALSE(ctx.session().client_capabilities().contains("sampling"));
@@ -176,7 +190,7 @@ TEST(ClientFeatures, ServerRequestWithoutAHandlerIsRefused) {
 
 TEST(ClientFeatures, ServerCancelsARequestItGaveUpOn) {
   auto cancelled = std::make_shared<bool>(false);
-  with_client(
+  with_legacy_client(
       [](recording_server& srv) {
         srv.add_tool(named_tool("impatient"), [](const json::object&, request_context& ctx) -> asio::awaitable<call_tool_result> {
           json::object schema{{"type", "object"}};
@@ -279,7 +293,7 @@ TEST(ClientFeatures, CompletionsAreTyped) {
 }
 
 TEST(ClientFeatures, ChangedRootsAreAnnounced) {
-  with_client([](recording_server&) {},
+  with_legacy_client([](recording_server&) {},
               [](mcp::client& c) {
                 std::vector<root> none;
                 c.set_roots(std::move(none));

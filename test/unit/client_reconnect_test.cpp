@@ -212,6 +212,8 @@ pool_options pool_of(std::size_t size) {
   pool_options options;
   options.size = size;
   options.client = quick_reconnects();
+  // A legacy session per connection: the calls name the session they reach.
+  options.client.versions.assign(legacy_versions().begin(), legacy_versions().end());
   return options;
 }
 

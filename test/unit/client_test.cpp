@@ -5,6 +5,7 @@
 #include <mcp/transport/memory.hpp>
 
 #include "test_support.hpp"
+#include "legacy_client.hpp"
 
 #include <boost/asio/detached.hpp>
 
@@ -42,7 +43,7 @@ struct connected_pair {
 asio::awaitable<connected_pair> connect_pair() {
   auto ex = co_await asio::this_coro::executor;
   auto [client_end, server_end] = make_memory_pair(ex);
-  connected_pair pair{std::move(server_end), std::make_unique<mcp::client>(ex)};
+  connected_pair pair{std::move(server_end), std::make_unique<mcp::client>(ex, legacy_only())};
   auto handshake = accept_initialize(*pair.server);
   auto connect = pair.client->connect(std::move(client_end));
   co_await (std::move(handshake) && std::move(connect));
@@ -55,7 +56,7 @@ TEST(Client, HandshakeOffersTheNewestVersionAndAcceptsAnOlderOne) {
     auto [client_end, server_end] = make_memory_pair(ex);
     client_options options;
     options.client_info = {"unit", "9.9"};
-    mcp::client c(ex, options);
+    mcp::client c(ex, legacy_only(options));
     EXPECT_EQ(c.state(), connection_state::disconnected);
     auto handshake = accept_initialize(*server_end, "2025-03-26");
     auto connect = c.connect(std::move(client_end));
@@ -73,7 +74,7 @@ TEST(Client, RejectsAVersionItDoesNotSupport) {
   run_test([]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     auto [client_end, server_end] = make_memory_pair(ex);
-    mcp::client c(ex);
+    mcp::client c(ex, legacy_only());
     auto hello_reader = [&]() -> asio::awaitable<void> {
       auto hello = co_await read_json(*server_end);
       json::object result{{"protocolVersion", "2099-01-01"},
@@ -174,7 +175,7 @@ TEST(Client, AWriteThatStallsEndsTheConnectionAfterTheWriteTimeout) {
     auto& transport = *stalling;
     client_options options;
     options.write_timeout = 100ms;
-    mcp::client c(ex, options);
+    mcp::client c(ex, legacy_only(options));
     auto handshake = accept_initialize(*server_end);
     co_await (std::move(handshake) && c.connect(std::move(stalling)));
     transport.stalled = true;
@@ -329,7 +330,8 @@ TEST(Client, DeliversNotifications) {
 
 TEST(Client, RequestBeforeConnectFails) {
   run_test([]() -> asio::awaitable<void> {
-    mcp::client c(co_await asio::this_coro::executor);
+    auto ex = co_await asio::this_coro::executor;
+    mcp::client c(ex, legacy_only());
     bool refused = false;
     try {
       co_await c.ping();

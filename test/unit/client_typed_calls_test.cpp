@@ -7,6 +7,7 @@
 #include <mcp/transport/memory.hpp>
 
 #include "test_support.hpp"
+#include "legacy_client.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/describe.hpp>
@@ -51,7 +52,7 @@ void with_typed_server(std::function<asio::awaitable<void>(mcp::client&)> body) 
     auto [client_end, server_end] = make_memory_pair(ex);
     bool served = false;
     asio::co_spawn(ex, serve(srv, *server_end), [&](std::exception_ptr) { served = true; });
-    mcp::client c(ex);
+    mcp::client c(ex, legacy_only());
     co_await c.connect(std::move(client_end));
     co_await body(c);
     co_await c.close();
@@ -131,7 +132,7 @@ asio::awaitable<void> lying_server(message_transport& server, std::vector<json::
 asio::awaitable<std::vector<std::string>> call_lying_server(std::vector<json::object> answers, bool typed) {
   auto ex = co_await asio::this_coro::executor;
   auto [client_end, server_end] = make_memory_pair(ex);
-  mcp::client c(ex);
+  mcp::client c(ex, legacy_only());
   const auto count = answers.size();
   auto calls = [&]() -> asio::awaitable<std::vector<std::string>> {
     co_await c.connect(std::move(client_end));

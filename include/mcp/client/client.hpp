@@ -39,11 +39,12 @@ struct reconnect_policy {
 struct client_options {
   implementation client_info{"caduceus", "0.1.0"};
   json::object capabilities = {};
-  /// Versions we accept. With a 2026-07-28 one (`all_versions()`),
-  /// connect() probes with `server/discover` first and stays in the modern
-  /// era when the server offers it; otherwise `initialize` offers the
-  /// newest legacy version. The default is the legacy era only, for now.
-  std::vector<protocol_version> versions{legacy_versions().begin(), legacy_versions().end()};
+  /// Versions we accept. With a 2026-07-28 one (the default), connect()
+  /// probes with `server/discover` first and stays in the modern era when
+  /// the server offers it; otherwise `initialize` offers the newest legacy
+  /// version. `legacy_versions()` skips the probe (a server that keeps
+  /// state per session needs a legacy session: the modern era has none).
+  std::vector<protocol_version> versions{all_versions().begin(), all_versions().end()};
   /// Per-request timeout unless a call says otherwise; progress resets it.
   std::chrono::milliseconds request_timeout{30'000};
   /// The most any request may take, progress or not.
