@@ -175,6 +175,14 @@ asio::awaitable<call_tool_result> logging_tool(const json::object&, request_cont
   co_return call_tool_result::text("Logged two messages (if the request asked for them)");
 }
 
+// Its `region` and `level` arguments travel in Mcp-Param-* headers too.
+constexpr std::string_view x_mcp_header_schema = R"json({"type":"object","properties":{
+"region":{"type":"string","x-mcp-header":"Region"},"level":{"type":"integer"}},"required":["region"]})json";
+
+asio::awaitable<call_tool_result> x_mcp_header(const json::object& args, request_context&) {
+  co_return call_tool_result::text("Region: " + json::serialize(args.at("region")));
+}
+
 void add_tool(mcp::server& server, std::string name, std::string description, mcp::tool_handler handler) {
   mcp::tool_info info{std::move(name), std::move(description)};
   info.input_schema = parse_object(no_arguments);
@@ -211,6 +219,9 @@ void add_modern_conformance_fixtures(mcp::server& server) {
              server.notify_prompts_changed();
              co_return call_tool_result::text("Prompt list change announced");
            });
+  mcp::tool_info mirrored{"test_x_mcp_header", "Takes a region that is mirrored into the Mcp-Param-Region header"};
+  mirrored.input_schema = parse_object(x_mcp_header_schema);
+  server.add_tool(std::move(mirrored), x_mcp_header);
   mcp::prompt_info prompt{"test_input_required_result_prompt", "Asks the user for the prompt's context"};
   server.add_prompt(std::move(prompt), input_prompt);
 }

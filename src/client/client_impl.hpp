@@ -8,7 +8,7 @@
 #include <mcp/log.hpp>
 
 #include "../detail/rpc_peer.hpp"
-#include "tool_headers.hpp"
+#include "../protocol/x_mcp_header.hpp"
 
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/steady_timer.hpp>

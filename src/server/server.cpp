@@ -10,6 +10,7 @@
 
 #include <boost/asio/thread_pool.hpp>
 
+#include "../protocol/x_mcp_header.hpp"
 #include "registry.hpp"
 #include "shaping.hpp"
 
@@ -29,6 +30,7 @@ struct tool_entry {
   detail::tool_handler_at_once at_once;  // empty unless the handler finishes without waiting
   std::shared_ptr<const schema_validator> input_validator;
   std::shared_ptr<const schema_validator> output_validator;  // null without outputSchema
+  std::vector<detail::mirrored_param> mirrored;  // x-mcp-header arguments
   const std::string& key() const { return info.name; }
 };
 
@@ -45,7 +47,12 @@ tool_entry make_tool_entry(tool_info info, tool_handler handler, detail::tool_ha
   auto input = compile_schema(info.name, "inputSchema", info.input_schema);
   auto output = info.output_schema ? compile_schema(info.name, "outputSchema", *info.output_schema)
                                    : nullptr;
-  return {std::move(info), std::move(handler), std::move(at_once), std::move(input), std::move(output)};
+  // Clients drop a tool whose annotations break the rules: refuse it here.
+  std::string why;
+  auto mirrored = detail::mirrored_params(info.input_schema, why);
+  if (!mirrored) throw std::invalid_argument("tool " + info.name + ": " + why);
+  return {std::move(info), std::move(handler), std::move(at_once), std::move(input), std::move(output),
+          std::move(*mirrored)};
 }
 
 std::string describe(const std::vector<validation_error>& errors) {
@@ -99,6 +106,17 @@ struct session_tools {
 // An unknown resource: -32002 up to 2025-11-25; -32602 from 2026-07-28 on (SEP-2164).
 int not_found_code(protocol_version version) {
   return dialect_of(version).era == protocol_era::modern ? errc::invalid_params : errc::resource_not_found;
+}
+
+// A 2026-07-28 tools/call over HTTP: its Mcp-Param-* headers must match the
+// arguments they mirror (streamable-http, "Server Behavior for Custom Headers").
+void check_mirrored_headers(const tool_entry& tool, const json::object& arguments, request_context& ctx) {
+  if (tool.mirrored.empty() || dialect_of(ctx.version()).era != protocol_era::modern) return;
+  const auto& transport = ctx.session().transport();
+  if (transport.kind != "http") return;  // only HTTP carries headers
+  const auto header = [&](std::string_view name) { return transport.headers.find(name); };
+  if (auto mismatch = detail::mirrored_mismatch(tool.mirrored, arguments, header))
+    throw protocol_error(errc::header_mismatch, std::move(*mismatch));
 }
 
 [[noreturn]] void invalid_params(std::string message, json::value data = nullptr) {
@@ -492,6 +510,7 @@ std::optional<json::object> server::state::call_tool_at_once(const json::object&
   auto tool = find_tool(ctx.session(), name->get_string());
   if (!tool || !tool->at_once) return std::nullopt;
   auto call = prepare_call(std::move(tool), params, ctx.version());
+  check_mirrored_headers(*call.tool, *call.arguments, ctx);
   if (call.refusal) return std::move(*call.refusal);
   call_tool_result result;
   try {
@@ -510,6 +529,7 @@ asio::awaitable<json::object> server::state::call_tool(const json::object& param
   auto tool = find_tool(ctx.session(), name);
   if (!tool) invalid_params("Unknown tool: " + name, json::object{{"name", name}});
   auto call = prepare_call(std::move(tool), params, ctx.version());
+  check_mirrored_headers(*call.tool, *call.arguments, ctx);
   if (call.refusal) co_return std::move(*call.refusal);
   call_tool_result result;
   try {

@@ -136,7 +136,7 @@ TEST(ConformanceFixtures, ToolsListHasEveryToolWithADescriptionAndAnObjectSchema
       }
     }
     std::set<std::string> expected = no_argument_tools;
-    expected.insert({"test_sampling", "test_elicitation", "json_schema_2020_12_tool"});
+    expected.insert({"test_sampling", "test_elicitation", "json_schema_2020_12_tool", "test_x_mcp_header"});
     EXPECT_EQ(names, expected);
     const auto tools = result.at("tools").as_array();
     for (const auto& tool : tools) {

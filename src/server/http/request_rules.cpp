@@ -1,6 +1,7 @@
 #include "request_rules.hpp"
 
-#include <mcp/base64.hpp>
+#include "../../protocol/x_mcp_header.hpp"
+
 #include <mcp/protocol/envelope.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
 
@@ -18,23 +19,6 @@ std::string_view host_part(std::string_view authority) {
 
 bool is_loopback_name(std::string_view host) {
   return host == "localhost" || host == "127.0.0.1" || host == "[::1]";
-}
-
-// RFC 9110 field values: visible ASCII, space and tab.
-bool plain_header_value(std::string_view value) {
-  return std::ranges::all_of(value, [](char c) {
-    const auto u = static_cast<unsigned char>(c);
-    return (u >= 0x20 && u < 0x7f) || u == '\t';
-  });
-}
-
-// The value a header stands for: its text, or the decoded `=?base64?...?=`.
-std::optional<std::string> header_value(std::string_view text) {
-  constexpr std::string_view prefix = "=?base64?", suffix = "?=";
-  if (text.size() >= prefix.size() + suffix.size() && text.starts_with(prefix) && text.ends_with(suffix))
-    return base64_decode(text.substr(prefix.size(), text.size() - prefix.size() - suffix.size()));
-  if (!plain_header_value(text)) return std::nullopt;
-  return std::string(text);
 }
 
 std::string_view string_member(const boost::json::object& object, std::string_view key) {
@@ -149,7 +133,7 @@ std::optional<header_mismatch> check_routing_headers(const http_request& req,
   const auto name = string_member(params, by_uri ? "uri" : "name");
   if (name.empty()) return std::nullopt;  // the handler refuses the params
   const auto name_header = req[known_header::mcp_name];
-  const auto decoded = header_value(name_header);
+  const auto decoded = decode_header_value(name_header);
   if (!decoded || *decoded != name) return mismatch("Mcp-Name", name_header, name);
   return std::nullopt;
 }

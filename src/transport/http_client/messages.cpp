@@ -1,7 +1,8 @@
 #include "messages.hpp"
 
-#include <mcp/base64.hpp>
 #include <mcp/protocol/envelope.hpp>
+
+#include "../../protocol/x_mcp_header.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -53,32 +54,12 @@ outgoing_facts inspect_outgoing(std::string_view frame) {
   return facts;
 }
 
-namespace {
-
-// RFC 9110 field values, without the whitespace at either end that a
-// header would lose, and not looking like the Base64 sentinel itself.
-bool plain_header_value(std::string_view value) {
-  if (value.empty()) return true;
-  if (value.front() == ' ' || value.front() == '\t' || value.back() == ' ' || value.back() == '\t') return false;
-  if (value.starts_with("=?base64?") && value.ends_with("?=")) return false;
-  for (const char c : value) {
-    const auto u = static_cast<unsigned char>(c);
-    if ((u < 0x20 && u != '\t') || u >= 0x7f) return false;
-  }
-  return true;
-}
-
-}  // namespace
 
 std::vector<std::pair<std::string, std::string>> routing_headers(const outgoing_facts& facts) {
   std::vector<std::pair<std::string, std::string>> headers{{"MCP-Protocol-Version", facts.protocol_version},
                                                            {"Mcp-Method", facts.method}};
-  if (!facts.name.empty()) headers.emplace_back("Mcp-Name", header_value(facts.name));
+  if (!facts.name.empty()) headers.emplace_back("Mcp-Name", encode_header_value(facts.name));
   return headers;
-}
-
-std::string header_value(std::string_view value) {
-  return plain_header_value(value) ? std::string(value) : "=?base64?" + base64_encode(value) + "?=";
 }
 
 inbound_facts inspect_inbound(std::string_view text) {

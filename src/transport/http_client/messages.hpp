@@ -37,10 +37,6 @@ struct outgoing_facts {
 /// Base64-encoded as `=?base64?...?=` when it is not a plain header value.
 std::vector<std::pair<std::string, std::string>> routing_headers(const outgoing_facts& facts);
 
-/// A value as a header carries it: as it is when that is a plain header
-/// value, else `=?base64?...?=` (Mcp-Name, Mcp-Param-*).
-std::string header_value(std::string_view value);
-
 /// Reads an outgoing frame (a message or a batch). Text that is not JSON holds no requests.
 outgoing_facts inspect_outgoing(std::string_view frame);
 

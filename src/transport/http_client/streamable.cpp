@@ -1,5 +1,7 @@
 #include "streamable.hpp"
 
+#include "../../protocol/x_mcp_header.hpp"
+
 #include "exchange.hpp"
 #include "sse_parser.hpp"
 
@@ -225,7 +227,7 @@ asio::awaitable<streamable_engine::outcome> streamable_engine::write(
   auto slot = std::make_shared<request_slot>(self);
   const bool initialize = facts.initialize;
   auto spec = post_spec(std::move(frame), facts);
-  for (auto& [name, value] : headers) spec.headers.emplace_back(std::move(name), header_value(value));
+  for (auto& [name, value] : headers) spec.headers.emplace_back(std::move(name), encode_header_value(value));
   auto exchange = std::make_shared<http_exchange>(core_->pool, core_->endpoint, std::move(spec));
   std::string failure;
   try {

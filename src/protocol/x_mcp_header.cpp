@@ -1,4 +1,6 @@
-#include "tool_headers.hpp"
+#include "x_mcp_header.hpp"
+
+#include <mcp/base64.hpp>
 
 #include <boost/beast/core/string.hpp>
 
@@ -10,6 +12,25 @@ namespace mcp::detail {
 namespace {
 
 constexpr std::string_view annotation = "x-mcp-header";
+
+constexpr std::string_view sentinel_prefix = "=?base64?", sentinel_suffix = "?=";
+
+// RFC 9110 field-value characters: visible ASCII, space and tab.
+bool field_value_chars(std::string_view value) {
+  return std::ranges::all_of(value, [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return (u >= 0x20 && u < 0x7f) || u == '\t';
+  });
+}
+
+// A value a header carries as it is: field characters, no whitespace at
+// either end (a header would lose it), and not looking like the sentinel.
+bool plain_header_value(std::string_view value) {
+  if (value.empty()) return true;
+  if (value.front() == ' ' || value.front() == '\t' || value.back() == ' ' || value.back() == '\t') return false;
+  if (value.starts_with(sentinel_prefix) && value.ends_with(sentinel_suffix)) return false;
+  return field_value_chars(value);
+}
 
 // RFC 9110 tchar.
 bool is_token(std::string_view text) {
@@ -91,6 +112,46 @@ std::vector<std::pair<std::string, std::string>> mirror_arguments(const std::vec
     headers.emplace_back("Mcp-Param-" + param.header, std::move(text));
   }
   return headers;
+}
+
+std::string encode_header_value(std::string_view value) {
+  if (plain_header_value(value)) return std::string(value);
+  return std::string(sentinel_prefix) + base64_encode(value) + std::string(sentinel_suffix);
+}
+
+std::optional<std::string> decode_header_value(std::string_view text) {
+  if (text.size() >= sentinel_prefix.size() + sentinel_suffix.size() && text.starts_with(sentinel_prefix) &&
+      text.ends_with(sentinel_suffix))
+    return base64_decode(text.substr(sentinel_prefix.size(), text.size() - sentinel_prefix.size() - sentinel_suffix.size()));
+  if (!field_value_chars(text)) return std::nullopt;
+  return std::string(text);
+}
+
+std::optional<std::string> mirrored_mismatch(
+    const std::vector<mirrored_param>& params, const json::object& arguments,
+    const std::function<std::optional<std::string_view>(std::string_view)>& header) {
+  const auto expected = mirror_arguments(params, arguments);
+  for (const auto& param : params) {
+    const auto name = "Mcp-Param-" + param.header;
+    const auto wanted = std::ranges::find_if(expected, [&](const auto& h) { return h.first == name; });
+    const auto sent = header(name);
+    if (wanted == expected.end()) {
+      if (sent) return "Header mismatch: " + name + " is set but the argument it mirrors is absent";
+      continue;
+    }
+    if (!sent) return "Header mismatch: the " + name + " header is missing";
+    const auto value = decode_header_value(*sent);
+    if (!value) return "Header mismatch: " + name + " holds characters a header value may not";
+    if (*value == wanted->second) continue;
+    // Integers compare as numbers ("42.0" and "42" agree).
+    char* end = nullptr;
+    const double as_number = std::strtod(value->c_str(), &end);
+    const bool numeric = end && *end == '\0' && !value->empty();
+    if (numeric && as_number == std::strtod(wanted->second.c_str(), nullptr)) continue;
+    return "Header mismatch: " + name + " header value '" + *value + "' does not match body value '" +
+           wanted->second + "'";
+  }
+  return std::nullopt;
 }
 
 }  // namespace mcp::detail
