@@ -158,17 +158,12 @@ void client::impl::restart_listen(std::shared_ptr<client_link> on) {
   listen_stop.reset();
   listen_acknowledged = false;
   const auto& caps = server->capabilities;
-  auto declared = [&](std::string_view kind, std::string_view feature) {
-    const auto* entry = caps.if_contains(kind);
-    const auto* value = entry && entry->is_object() ? entry->get_object().if_contains(feature) : nullptr;
-    return value && value->is_bool() && value->get_bool();
-  };
   json::object filter;
   const bool wants_lists = on_list_changed || on_notification;
-  if (wants_lists && declared("tools", "listChanged")) filter["toolsListChanged"] = true;
-  if (wants_lists && declared("prompts", "listChanged")) filter["promptsListChanged"] = true;
-  if (wants_lists && declared("resources", "listChanged")) filter["resourcesListChanged"] = true;
-  if (!subscriptions.empty() && declared("resources", "subscribe")) {
+  if (wants_lists && declares_feature(caps, "tools", "listChanged")) filter["toolsListChanged"] = true;
+  if (wants_lists && declares_feature(caps, "prompts", "listChanged")) filter["promptsListChanged"] = true;
+  if (wants_lists && declares_feature(caps, "resources", "listChanged")) filter["resourcesListChanged"] = true;
+  if (!subscriptions.empty() && declares_feature(caps, "resources", "subscribe")) {
     json::array uris;
     for (const auto& uri : subscriptions) uris.emplace_back(uri);
     filter["resourceSubscriptions"] = std::move(uris);

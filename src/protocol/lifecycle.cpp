@@ -75,6 +75,12 @@ initialize_request parse_initialize_request(const json::object& params) {
           parse_implementation(required(params, "clientInfo", "/params"), "/params/clientInfo")};
 }
 
+bool declares_feature(const json::object& capabilities, std::string_view kind, std::string_view feature) noexcept {
+  const auto* entry = capabilities.if_contains(kind);
+  const auto* value = entry && entry->is_object() ? entry->get_object().if_contains(feature) : nullptr;
+  return value && value->is_bool() && value->get_bool();
+}
+
 json::object shape_capabilities(json::object capabilities, const dialect& d) {
   if (!d.completions) capabilities.erase("completions");
   if (!d.tasks) capabilities.erase("tasks");

@@ -221,10 +221,7 @@ void server_engine::handle_request(request req, const batch_ptr& batch) {
     return;
   }
   if (in_flight_.contains(req.id)) {
-    answer(make_error(req.id, errc::invalid_request,
-                      "Invalid Request: request id " + to_string(req.id) +
-                          " is already in use by a running request"),
-           batch);
+    answer(error_response{req.id, id_in_use(req.id)}, batch);
     return;
   }
   if (req.method == "ping") {
@@ -290,6 +287,11 @@ json::object server_engine::initialize(const request& req) {
         negotiated_session{version, session_->client_info_, session_->client_capabilities_});
   return to_json(initialize_result{version, behaviour_.capabilities(), behaviour_.server_info(),
                                    behaviour_.instructions()});
+}
+
+rpc_error server_engine::id_in_use(const request_id& id) {
+  return {errc::invalid_request,
+          "Invalid Request: request id " + to_string(id) + " is already in use by a running request", nullptr};
 }
 
 message server_engine::success_reply(const request& req, json::object result,

@@ -94,6 +94,8 @@ class server_engine {
   asio::awaitable<void> handle_item(frame_item item, const batch_ptr& batch);
   void handle_request(request req, const batch_ptr& batch);
   asio::awaitable<void> handle_notification(notification n);
+  // A request whose id a running request of this connection still uses.
+  static rpc_error id_in_use(const request_id& id);
   // Starts a request (either era) once it is admitted: at once, or as a coroutine.
   void serve(request req, const batch_ptr& batch, std::shared_ptr<session> s,
              std::unique_ptr<input_round> round);

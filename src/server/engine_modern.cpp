@@ -75,12 +75,6 @@ bool flag(const json::object& filter, std::string_view key) {
   return value && value->get_bool();
 }
 
-bool declared(const json::object& capabilities, std::string_view kind, std::string_view feature) {
-  const auto* entry = capabilities.if_contains(kind);
-  const auto* value = entry && entry->is_object() ? entry->get_object().if_contains(feature) : nullptr;
-  return value && value->is_bool() && value->get_bool();
-}
-
 // The part of what the client asked for that the server honors: what its
 // capabilities announce.
 listen_filter read_listen_filter(const json::object& params, const json::object& capabilities) {
@@ -89,15 +83,15 @@ listen_filter read_listen_filter(const json::object& params, const json::object&
   if (given && !given->is_object()) invalid_params("notifications must be an object");
   const auto& filter = given ? given->get_object() : nothing;
   listen_filter honored;
-  honored.tools = flag(filter, "toolsListChanged") && declared(capabilities, "tools", "listChanged");
-  honored.prompts = flag(filter, "promptsListChanged") && declared(capabilities, "prompts", "listChanged");
+  honored.tools = flag(filter, "toolsListChanged") && declares_feature(capabilities, "tools", "listChanged");
+  honored.prompts = flag(filter, "promptsListChanged") && declares_feature(capabilities, "prompts", "listChanged");
   honored.resources =
-      flag(filter, "resourcesListChanged") && declared(capabilities, "resources", "listChanged");
+      flag(filter, "resourcesListChanged") && declares_feature(capabilities, "resources", "listChanged");
   if (const auto* uris = filter.if_contains("resourceSubscriptions")) {
     if (!uris->is_array()) invalid_params("notifications.resourceSubscriptions must be an array of URIs");
     for (const auto& uri : uris->get_array()) {
       if (!uri.is_string()) invalid_params("notifications.resourceSubscriptions must be an array of URIs");
-      if (declared(capabilities, "resources", "subscribe")) honored.resource_uris.emplace_back(uri.get_string());
+      if (declares_feature(capabilities, "resources", "subscribe")) honored.resource_uris.emplace_back(uri.get_string());
     }
   }
   return honored;
@@ -179,9 +173,7 @@ void server_engine::handle_modern_request(request req) {
       throw protocol_error(errc::method_not_found, "Method not found: " + req.method +
                                                        " is not part of protocol version " +
                                                        std::string(to_string(version)));
-    if (in_flight_.contains(req.id))
-      throw protocol_error(errc::invalid_request, "Invalid Request: request id " + to_string(req.id) +
-                                                      " is already in use by a running request");
+    if (in_flight_.contains(req.id)) throw protocol_error(id_in_use(req.id));
     if (req.method == "server/discover") {
       answer(response{req.id, finish_modern_result(req, discover())}, nullptr);
       return;

@@ -5,6 +5,7 @@
 #include <mcp/server/server.hpp>
 #include <mcp/transport/memory.hpp>
 
+#include "legacy_client.hpp"
 #include "test_support.hpp"
 
 #include <boost/asio/co_spawn.hpp>
@@ -60,9 +61,7 @@ void with_client(std::function<void(recording_server&)> setup, std::function<voi
 // refusals of the client: legacy sessions (2026-07-28 asks by input rounds).
 void with_legacy_client(std::function<void(recording_server&)> setup, std::function<void(mcp::client&)> prepare,
                         test_body body) {
-  client_options legacy;
-  legacy.versions.assign(legacy_versions().begin(), legacy_versions().end());
-  with_client(std::move(setup), std::move(prepare), std::move(body), std::move(legacy));
+  with_client(std::move(setup), std::move(prepare), std::move(body), legacy_only());
 }
 
 tool_info named_tool(std::string name) {

@@ -7,6 +7,7 @@
 #include <mcp/server/server.hpp>
 #include <mcp/transport/memory.hpp>
 
+#include "legacy_client.hpp"
 #include "test_support.hpp"
 
 #include <boost/asio/co_spawn.hpp>
@@ -211,9 +212,8 @@ TEST(ClientReconnect, WithoutAFactoryTheEndIsTheEnd) {
 pool_options pool_of(std::size_t size) {
   pool_options options;
   options.size = size;
-  options.client = quick_reconnects();
   // A legacy session per connection: the calls name the session they reach.
-  options.client.versions.assign(legacy_versions().begin(), legacy_versions().end());
+  options.client = legacy_only(quick_reconnects());
   return options;
 }
 

@@ -54,6 +54,9 @@ struct initialize_result {
 /// are left out (see shape_capabilities).
 json::object to_json(const initialize_result& result);
 
+/// Whether `capabilities` sets `kind.feature` to true (e.g. `tools.listChanged`).
+bool declares_feature(const json::object& capabilities, std::string_view kind, std::string_view feature) noexcept;
+
 /// Drops the capability keys `d` does not define (`completions` before
 /// 2025-03-26, `tasks` outside 2025-11-25, `extensions` before 2026-07-28).
 json::object shape_capabilities(json::object capabilities, const dialect& d);
