@@ -151,6 +151,13 @@ std::string http_exchange::header(std::string_view name) const {
   return it == head.end() ? std::string() : std::string(it->value());
 }
 
+std::vector<std::pair<std::string, std::string>> http_exchange::headers() const {
+  std::vector<std::pair<std::string, std::string>> all;
+  if (!impl_->parser) return all;
+  for (const auto& field : impl_->parser->get()) all.emplace_back(field.name_string(), field.value());
+  return all;
+}
+
 std::string http_exchange::media_type() const {
   auto type = header("Content-Type");
   type = type.substr(0, type.find(';'));

@@ -57,6 +57,8 @@ class http_exchange {
   std::string request_header(std::string_view name) const;
   /// A response header (empty when absent).
   std::string header(std::string_view name) const;
+  /// Every response header in arrival order, repeats kept.
+  std::vector<std::pair<std::string, std::string>> headers() const;
   /// The Content-Type's media type, lower case, without parameters.
   std::string media_type() const;
 
