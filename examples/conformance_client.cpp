@@ -6,6 +6,7 @@
 // what the scenario asks for.
 
 #include <mcp/client/client.hpp>
+#include <mcp/client/oauth.hpp>
 #include <mcp/transport/http_client.hpp>
 
 #include <boost/asio/co_spawn.hpp>
@@ -43,6 +44,29 @@ std::vector<std::pair<std::string, json::object>> context_calls() {
                          arguments && arguments->is_object() ? arguments->get_object() : json::object{});
   }
   return calls;
+}
+
+std::string context_string(const char* key) {
+  boost::system::error_code ec;
+  const auto context = json::parse(env("MCP_CONFORMANCE_CONTEXT"), ec);
+  const auto* value = !ec && context.is_object() ? context.get_object().if_contains(key) : nullptr;
+  return value && value->is_string() ? std::string(value->get_string()) : std::string();
+}
+
+// The suite's authorization server approves at once: a headless sign-in.
+// Its CIMD scenarios expect this metadata document URL as the client id, and
+// its pre-registration and client_credentials ones hand out credentials.
+std::shared_ptr<mcp::oauth_client> make_authorizer(asio::any_io_executor ex, const std::string& scenario) {
+  mcp::oauth_options options;
+  options.client_name = "caduceus-conformance-client";
+  options.client_metadata_url = "https://conformance-test.local/client-metadata.json";
+  options.client_id = context_string("client_id");
+  options.client_secret = context_string("client_secret");
+  options.private_key_pem = context_string("private_key_pem");
+  if (auto alg = context_string("signing_algorithm"); !alg.empty()) options.signing_algorithm = alg;
+  if (scenario.starts_with("auth/client-credentials")) options.grant = mcp::oauth_grant::client_credentials;
+  options.user_agent = mcp::make_headless_user_agent(ex, mcp::headless_options{});
+  return std::make_shared<mcp::oauth_client>(ex, std::move(options));
 }
 
 // The 2026-07-28 scenarios beyond a plain tools/list.
@@ -91,10 +115,15 @@ asio::awaitable<void> run_scenario(std::string scenario, std::string url) {
                            {"model", "conformance-fixture"}};
   });
   client.set_roots({{"file:///conformance/root", std::string("Conformance Root")}});
-  auto transport = co_await mcp::connect_http(ex, url);
+  mcp::http_client_options http;
+  http.authorizer = make_authorizer(ex, scenario);
+  auto transport = co_await mcp::connect_http(ex, url, std::move(http));
   co_await client.connect(std::move(transport));
   const auto tools = co_await client.list_tools();
-  if (scenario == "tools_call" && !tools.empty()) {
+  if (scenario.starts_with("auth/") && !tools.empty()) {
+    const auto result = co_await client.call_tool(tools.front().name);
+    std::cout << tools.front().name << ": " << result.text_content() << "\n";
+  } else if (scenario == "tools_call" && !tools.empty()) {
     json::object arguments{{"a", 2}, {"b", 3}};
     const auto result = co_await client.call_tool(tools.front().name, std::move(arguments));
     std::cout << tools.front().name << ": " << result.text_content() << "\n";

@@ -33,6 +33,10 @@ Commands:
   complete prompt NAME ARG VALUE      complete a prompt argument
   complete resource URI_TEMPLATE VAR VALUE
                                       complete a resource template variable
+  login                               sign in to a protected server (OAuth) in a
+                                      browser; later commands use the token
+                                      and refresh it
+  logout                              forget the server's token and registration
   serve-demo                          serve the everything demo (stdio, or HTTP
                                       with --http, printing its URL first)
 
@@ -42,14 +46,27 @@ Options:
   --log LEVEL       ask the server for log messages of LEVEL and above
                     (debug, info, notice, warning, error, ...) and print them
                     on stderr
+  --header 'NAME: VALUE'
+                    add a header to every HTTP request (repeatable)
+
+Signing in (--url only):
+  --client-id ID    a client id registered at the authorization server (else
+                    a Client ID Metadata Document or dynamic registration)
+  --client-secret S its secret, if it has one
+  --token-file PATH where tokens are kept (default $CADUCEUS_TOKEN_FILE, else
+                    ~/.config/caduceus/oauth.json; readable by you only)
+  --callback-port N login: the 127.0.0.1 port of the browser's redirect
+                    (default: the last one used for this server, else free)
+  --headless        login without a browser: follow the authorization URL
+                    directly (for servers that approve at once, and tests)
   -h, --help        this text
 
 Ctrl-C cancels a running command (exit 130). Exit codes: 0 success, 1 failure
 (server, connection, tool error), 2 usage error.
 )";
 
-const std::set<std::string, std::less<>> commands{"info",   "tools",   "call",   "resources",
-                                                  "read",   "prompts", "prompt", "complete"};
+const std::set<std::string, std::less<>> commands{"info",   "tools",  "call",     "resources", "read",
+                                                  "prompts", "prompt", "complete", "login",     "logout"};
 
 /// The value of `--name VALUE` or `--name=VALUE`, advancing `i` past it.
 std::string option_value(int argc, char** argv, int& i, std::string_view name,
@@ -131,7 +148,7 @@ void parse_operands(invocation& inv, std::vector<std::string> words) {
   auto expect = [&](std::size_t least, std::size_t most, std::string_view form) {
     if (count < least || count > most) throw usage_error("usage: " + std::string(form));
   };
-  if (c == "info" || c == "tools" || c == "resources" || c == "prompts") {
+  if (c == "info" || c == "tools" || c == "resources" || c == "prompts" || c == "login" || c == "logout") {
     expect(0, 0, c);
   } else if (c == "call") {
     expect(1, 2, "call TOOL [JSON]");
@@ -187,6 +204,24 @@ invocation parse_arguments(int argc, char** argv) {
       }
       if (inv.stdio.empty()) throw usage_error("--stdio needs a command");
       have_stdio = true;
+    } else if (name == "--header") {
+      const auto header = option_value(argc, argv, i, name, inline_value);
+      const auto colon = header.find(':');
+      if (colon == std::string::npos || colon == 0 || header.find_first_of("\r\n") != std::string::npos)
+        throw usage_error("--header needs 'Name: value', not '" + header + "'");
+      auto value = header.substr(colon + 1);
+      value.erase(0, value.find_first_not_of(" \t"));
+      inv.headers.emplace_back(header.substr(0, colon), std::move(value));
+    } else if (name == "--client-id") {
+      inv.client_id = option_value(argc, argv, i, name, inline_value);
+    } else if (name == "--client-secret") {
+      inv.client_secret = option_value(argc, argv, i, name, inline_value);
+    } else if (name == "--token-file") {
+      inv.token_file = option_value(argc, argv, i, name, inline_value);
+    } else if (name == "--callback-port") {
+      inv.callback_port = parse_port(option_value(argc, argv, i, name, inline_value));
+    } else if (name == "--headless" && !inline_value) {
+      inv.headless_login = true;
     } else if (name == "--timeout") {
       inv.timeout = parse_timeout(option_value(argc, argv, i, name, inline_value));
     } else if (name == "--log") {
@@ -208,6 +243,8 @@ invocation parse_arguments(int argc, char** argv) {
   parse_operands(inv, std::vector<std::string>(argv + i, argv + argc));
   if (inv.url.empty() && !have_stdio) throw usage_error("say which server: --url URL or --stdio 'CMD ARGS'");
   if (!inv.url.empty() && have_stdio) throw usage_error("give --url or --stdio, not both");
+  if ((inv.command == "login" || inv.command == "logout") && inv.url.empty())
+    throw usage_error(inv.command + " needs --url: signing in is for HTTP servers");
   return inv;
 }
 

@@ -32,8 +32,16 @@ struct invocation {
   std::optional<std::chrono::milliseconds> timeout;
   std::optional<mcp::logging_level> log_level;
   std::string url;                 ///< --url
+  /// --header 'Name: value', on every HTTP request
+  std::vector<std::pair<std::string, std::string>> headers;
+  // OAuth (login, and every later command over HTTP).
+  std::string client_id;          ///< --client-id: pre-registered at the authorization server
+  std::string client_secret;      ///< --client-secret
+  std::string token_file;         ///< --token-file; empty: the default (see token_file_path)
+  std::optional<std::uint16_t> callback_port;  ///< --callback-port: the login's redirect receiver
+  bool headless_login = false;    ///< --headless: login follows the authorization URL itself
   std::vector<std::string> stdio;  ///< --stdio, split: the program, then its arguments
-  std::string command;             ///< info, tools, call, resources, read, prompts, prompt, complete
+  std::string command;  ///< info, tools, call, resources, read, prompts, prompt, complete, login, logout
   std::vector<std::string> operands;  ///< the command's words (tool name, URI, ...)
   json::object tool_arguments;        ///< call: the JSON object
   std::map<std::string, std::string> prompt_arguments;  ///< prompt: the JSON object

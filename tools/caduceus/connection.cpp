@@ -1,6 +1,7 @@
 #include "connection.hpp"
 
 #include "failure.hpp"
+#include "sign_in.hpp"
 
 #include <mcp/transport/http_client.hpp>
 #include <mcp/transport/process.hpp>
@@ -26,8 +27,11 @@ boost::asio::awaitable<std::unique_ptr<mcp::message_transport>> open_transport(
     co_return mcp::spawn_process(ex, std::move(process));
   }
   std::string url = inv.url;
+  mcp::http_client_options http;
+  for (const auto& [name, value] : inv.headers) http.headers[name] = value;
+  http.authorizer = command_authorizer(ex, inv);
   try {
-    co_return co_await mcp::connect_http(ex, std::move(url));
+    co_return co_await mcp::connect_http(ex, std::move(url), std::move(http));
   } catch (const std::invalid_argument& e) {  // not http(s), no host, credentials in it
     throw usage_error("--url: " + std::string(e.what()));
   }

@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "connection.hpp"
 #include "failure.hpp"
+#include "sign_in.hpp"
 #include "text_output.hpp"
 
 #include <mcp/client/client.hpp>
@@ -83,6 +84,8 @@ asio::awaitable<void> close_within(mcp::client& client, std::chrono::millisecond
 
 asio::awaitable<int> run_session(const invocation& inv, progress_bar& bar) {
   using namespace asio::experimental::awaitable_operators;
+  if (inv.command == "logout") co_return logout(inv);
+  if (inv.command == "login") co_return co_await login(inv);
   auto ex = co_await asio::this_coro::executor;
   asio::signal_set signals(ex, SIGINT);
   mcp::client client(ex, client_options_for(inv));

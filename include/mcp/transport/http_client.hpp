@@ -29,6 +29,8 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace mcp {
 
@@ -42,12 +44,40 @@ enum class http_mode {
   legacy_sse,  ///< HTTP+SSE (2024-11-05) only: the URL is the SSE endpoint
 };
 
+/// A request the server refused for its credentials (spec: basic/
+/// authorization): 401, or 403 (insufficient scope).
+struct authorization_challenge {
+  std::string url;                    ///< the request's URL
+  unsigned status = 0;                ///< 401 or 403
+  std::string sent_authorization;     ///< the Authorization header it carried (empty: none)
+  std::vector<std::string> www_authenticate;  ///< every WWW-Authenticate header of the answer
+};
+
+/// Gives an HTTP client transport its Authorization header and answers the
+/// server's challenges; `mcp::oauth_client` (mcp/client/oauth.hpp) is the
+/// OAuth 2.1 one. One authorizer may serve many transports (a client pool):
+/// they share its token. Called on the transports' executor.
+class http_authorizer {
+ public:
+  virtual ~http_authorizer() = default;
+  /// The Authorization header for a request to `url` now; empty: none.
+  virtual std::string authorization(std::string_view url) = 0;
+  /// True when the refused request should go again with a new
+  /// authorization(); false lets the refusal through as the answer. Throws
+  /// (a std::exception saying why) when authorization failed for good: the
+  /// request fails with that message.
+  virtual asio::awaitable<bool> on_challenge(authorization_challenge challenge) = 0;
+};
+
 struct http_client_options {
   http_mode mode = http_mode::automatic;
   /// Extra headers on every request (Authorization, ...). The headers the
   /// transport sets itself (Host, Accept, Content-Type, Content-Length,
   /// Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID) win over these.
   std::map<std::string, std::string> headers = {};
+  /// Sets the Authorization header of every request (over one in `headers`)
+  /// and answers 401 and 403 challenges, e.g. by signing in with OAuth.
+  std::shared_ptr<http_authorizer> authorizer = nullptr;
 
   /// Name resolution, TCP connect and TLS handshake of one connection.
   std::chrono::milliseconds connect_timeout{10'000};

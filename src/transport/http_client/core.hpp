@@ -30,16 +30,19 @@ struct client_core {
   std::shared_ptr<connection_pool> pool;
   std::shared_ptr<inbound_queue> inbound;
 
-  /// The user's extra headers, to which a request adds its own (which win).
-  std::vector<std::pair<std::string, std::string>> base_headers() const {
-    return {options.headers.begin(), options.headers.end()};
+  /// A request with the user's extra headers (to which it adds its own,
+  /// which win) and authorizer.
+  request_spec base_request(http_method method) const {
+    request_spec spec;
+    spec.method = method;
+    spec.headers.assign(options.headers.begin(), options.headers.end());
+    spec.authorizer = options.authorizer;
+    return spec;
   }
 
   /// A POST of one JSON-RPC frame, which may be answered as JSON or SSE.
   request_spec json_post(std::string frame) const {
-    request_spec spec;
-    spec.method = http_method::post;
-    spec.headers = base_headers();
+    auto spec = base_request(http_method::post);
     spec.headers.emplace_back("Content-Type", "application/json");
     spec.headers.emplace_back("Accept", "application/json, text/event-stream");
     spec.body = std::move(frame);

@@ -14,6 +14,9 @@ namespace {
 
 constexpr std::size_t chunk_size = 16 * 1024;
 constexpr std::uint32_t max_head_size = 64 * 1024;
+// Challenges one request answers before its refusal goes through: a sign-in,
+// then a step-up or two (the authorizer bounds its own attempts too).
+constexpr int max_challenges = 4;
 
 http::verb verb_of(http_method m) {
   switch (m) {
@@ -51,6 +54,32 @@ struct http_exchange::impl {
   std::unique_ptr<response_parser> parser;
   std::vector<char> chunk;
   bool finished = false;
+  std::shared_ptr<http_authorizer> authorizer;
+  int challenges = 0;
+
+  void authorize() {
+    if (!authorizer) return;
+    auto value = authorizer->authorization(ep.url);
+    if (value.empty())
+      req.erase(http::field::authorization);
+    else
+      req.set(http::field::authorization, value);
+  }
+
+  bool challenged() const {
+    const auto status = parser->get().result_int();
+    return authorizer && (status == 401 || status == 403) && challenges < max_challenges;
+  }
+
+  authorization_challenge challenge() const {
+    authorization_challenge c;
+    c.url = ep.url;
+    c.status = parser->get().result_int();
+    if (const auto it = req.find(http::field::authorization); it != req.end()) c.sent_authorization = it->value();
+    const auto [first, last] = parser->get().equal_range(http::field::www_authenticate);
+    for (auto it = first; it != last; ++it) c.www_authenticate.emplace_back(it->value());
+    return c;
+  }
 
   [[noreturn]] void fail(const boost::system::error_code& ec, std::string_view step) const {
     if (ec == beast::error::timeout) throw http_error(description + ": " + std::string(step) + ": timed out");
@@ -84,6 +113,8 @@ http_exchange::http_exchange(std::shared_ptr<connection_pool> pool, http_endpoin
   d.req.set(http::field::host, d.ep.host_header);
   for (auto& [name, value] : spec.headers) d.req.set(name, value);
   d.req.keep_alive(true);
+  d.authorizer = std::move(spec.authorizer);
+  d.authorize();
   if (spec.method == http_method::post || !spec.body.empty()) {
     d.req.body() = std::move(spec.body);
     d.req.prepare_payload();
@@ -111,13 +142,29 @@ asio::awaitable<void> http_exchange::send(std::chrono::milliseconds timeout) {
 
 asio::awaitable<void> http_exchange::read_head(std::chrono::milliseconds timeout) {
   auto& d = *impl_;
-  for (int attempt = 0;; ++attempt) {
+  for (bool resent_stale = false;;) {
     d.parser = std::make_unique<response_parser>();
     d.parser->header_limit(max_head_size);
     d.parser->body_limit(boost::none);  // the callers bound what they keep
     auto ec = co_await d.conn->read_head(*d.parser, timeout);
-    if (!ec) break;
-    const bool retry = attempt == 0 && d.conn->reused && !d.parser->got_some() && stale_connection_error(ec);
+    if (!ec) {
+      if (!d.challenged()) break;
+      // The refusal stays readable (connection and parser kept) unless the
+      // authorizer has new credentials: then the request goes again.
+      ++d.challenges;
+      if (!co_await d.authorizer->on_challenge(d.challenge())) break;
+      d.conn.release(false);
+      d.authorize();
+      auto renewed = co_await d.take(false);
+      ec = co_await d.write_on(std::move(renewed), timeout);
+      if (ec) {
+        d.conn.release(false);
+        d.fail(ec, "write the request");
+      }
+      continue;
+    }
+    const bool retry = !resent_stale && d.conn->reused && !d.parser->got_some() && stale_connection_error(ec);
+    resent_stale = true;
     d.conn.release(false);
     if (!retry) d.fail(ec, "read the response head");
     auto fresh = co_await d.take(true);

@@ -25,6 +25,9 @@ struct request_spec {
   http_method method = http_method::post;
   std::vector<std::pair<std::string, std::string>> headers;  ///< added after the Host header
   std::string body;
+  /// Sets the Authorization header and answers 401/403 challenges, the
+  /// request going again (on a new connection) when it says so.
+  std::shared_ptr<http_authorizer> authorizer;
 };
 
 /// How an exchange run to its end came out: the status and the whole body,
@@ -48,7 +51,9 @@ class http_exchange {
   asio::awaitable<void> send(std::chrono::milliseconds timeout);
   /// Reads the response head within `timeout`. When a reused keep-alive
   /// connection turns out to be closed before any byte of it, the request
-  /// goes again on a new connection. Throws http_error.
+  /// goes again on a new connection; so it does when the authorizer answers
+  /// a challenge with new credentials. Throws http_error, or what the
+  /// authorizer throws.
   asio::awaitable<void> read_head(std::chrono::milliseconds timeout);
 
   unsigned status() const;

@@ -66,9 +66,7 @@ asio::awaitable<void> legacy_engine::start() {
   if (started_) co_return;
   const auto timeout = core_->options.response_timeout;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
-  request_spec spec;
-  spec.method = http_method::get;
-  spec.headers = core_->base_headers();
+  auto spec = core_->base_request(http_method::get);
   spec.headers.emplace_back("Accept", "text/event-stream");
   stream_ = std::make_unique<http_exchange>(core_->pool, core_->endpoint, std::move(spec));
   parser_ = std::make_unique<sse_parser>(core_->options.max_message_size);

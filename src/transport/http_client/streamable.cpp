@@ -129,9 +129,7 @@ request_spec streamable_engine::post_spec(std::string body, const outgoing_facts
 }
 
 request_spec streamable_engine::get_spec(const std::string& last_event_id) const {
-  request_spec spec;
-  spec.method = http_method::get;
-  spec.headers = core_->base_headers();
+  auto spec = core_->base_request(http_method::get);
   spec.headers.emplace_back("Accept", "text/event-stream");
   if (!session_id_.empty()) spec.headers.emplace_back("Mcp-Session-Id", session_id_);
   if (!version_.empty()) spec.headers.emplace_back("MCP-Protocol-Version", version_);
@@ -599,9 +597,7 @@ asio::awaitable<void> streamable_engine::close() {
     watchdog.async_wait([pool = core_->pool](boost::system::error_code ec) {
       if (!ec) pool->close_active();
     });
-    request_spec spec;
-    spec.method = http_method::delete_;
-    spec.headers = core_->base_headers();
+    auto spec = core_->base_request(http_method::delete_);
     spec.headers.emplace_back("Mcp-Session-Id", session_id_);
     if (!version_.empty()) spec.headers.emplace_back("MCP-Protocol-Version", version_);
     http_exchange exchange(core_->pool, core_->endpoint, std::move(spec));

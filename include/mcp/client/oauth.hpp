@@ -1,0 +1,201 @@
+#pragma once
+// Signing a client in to a protected MCP server (spec: basic/authorization,
+// OAuth 2.1): an http_authorizer that answers the server's 401 by finding its
+// authorization server, identifying the client there and getting a token,
+// and a 403 `insufficient_scope` by asking again for more scopes.
+//
+//   auto auth = std::make_shared<mcp::oauth_client>(ex, mcp::oauth_options{...});
+//   mcp::http_client_options http;
+//   http.authorizer = auth;
+//   auto transport = co_await mcp::connect_http(ex, url, http);
+//
+// On a 401 it reads the Protected Resource Metadata (RFC 9728: the URL in
+// WWW-Authenticate, then the well-known path and root forms), checks that it
+// names this server, reads the authorization server's metadata (RFC 8414 and
+// OpenID discovery, path-suffixed issuers, the issuer checked against the
+// URL), with the 2025-03-26 fallbacks when there is none. The client is
+// identified by, in this order: pre-registered credentials, a Client ID
+// Metadata Document URL when the server supports them, dynamic registration
+// (RFC 7591). Then authorization code with PKCE S256, `state`, `resource`
+// (RFC 8707) and the RFC 9207 `iss` check, or client_credentials for a
+// machine client; the token endpoint authentication is the best method both
+// sides support (private_key_jwt, client_secret_basic, client_secret_post,
+// none). Refresh tokens are used before signing in again. What it gets is
+// kept in an oauth_store (in memory by default; a 0600 file for the CLI).
+
+#include <mcp/transport/http_client.hpp>
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mcp {
+
+/// Why signing in failed for good: no metadata, a refused registration or
+/// token request, denied consent, a wrong issuer... what() is one line.
+class oauth_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// What the client keeps for one protected server: its registration at the
+/// authorization server, and its tokens.
+struct oauth_record {
+  std::string issuer;  ///< the authorization server the rest belongs to
+  std::string client_id;
+  std::string client_secret;
+  std::string token_endpoint_auth_method;
+  /// How the client id was had: "preregistered", "metadata_document" or "dynamic".
+  std::string registration;
+  std::vector<std::string> redirect_uris;  ///< registered with it (dynamic registration)
+  std::string access_token;
+  std::string token_type;
+  std::string refresh_token;
+  std::string scope;  ///< the scopes asked for (space-separated)
+  std::int64_t expires_at = 0;  ///< Unix seconds; 0: unknown
+};
+
+/// Where oauth_client keeps what it gets, by the protected resource's URL.
+/// Called from the client's executor.
+class oauth_store {
+ public:
+  virtual ~oauth_store() = default;
+  virtual std::optional<oauth_record> load(const std::string& resource) = 0;
+  virtual void save(const std::string& resource, const oauth_record& record) = 0;
+  virtual void erase(const std::string& resource) = 0;
+};
+
+/// Forgets everything with the process.
+std::shared_ptr<oauth_store> make_memory_oauth_store();
+/// A JSON file readable by its owner only (0600), written whole on each
+/// change (a new file renamed over the old). Throws std::runtime_error when
+/// the file exists but cannot be read or is not one of ours.
+std::shared_ptr<oauth_store> make_file_oauth_store(std::string path);
+
+/// Takes the user to the authorization server and back: the authorization
+/// code's way in.
+class oauth_user_agent {
+ public:
+  virtual ~oauth_user_agent() = default;
+  /// Where the authorization server sends the user back (registered with it).
+  virtual std::string redirect_uri() = 0;
+  /// Takes the user through `authorization_url`; returns the URL the
+  /// authorization server redirected to (the redirect URI with `code`,
+  /// `state` and `iss`, or `error`). Throws oauth_error when it cannot.
+  virtual asio::awaitable<std::string> authorize(std::string authorization_url) = 0;
+};
+
+struct headless_options {
+  /// Any URL: nothing listens there, the redirect to it is only read.
+  std::string redirect_uri = "http://127.0.0.1:8765/callback";
+  std::string ca_file = {};  ///< https: the CAs to trust; empty: the system's
+  bool verify_peer = true;
+  int max_redirects = 10;
+};
+/// Follows the authorization URL itself, with cookies, up to the redirect to
+/// `redirect_uri`: for tests and conformance, against servers that approve
+/// without a person (a login form stops it with an oauth_error).
+std::shared_ptr<oauth_user_agent> make_headless_user_agent(asio::any_io_executor ex, headless_options options);
+
+struct loopback_options {
+  /// The port to listen on, on 127.0.0.1; 0 picks a free one.
+  std::uint16_t port = 0;
+  std::string path = "/callback";
+  /// Shows the user the authorization URL; default: prints it on stderr and
+  /// tries xdg-open (or open on macOS).
+  std::function<void(const std::string& url)> open_browser = nullptr;
+  /// How long the user has to finish signing in.
+  std::chrono::seconds timeout{300};
+};
+/// The browser flow (RFC 8252): listens on 127.0.0.1 for the redirect, which
+/// it answers with a short page saying the window can be closed. The port is
+/// bound when this is made (throws boost::system::system_error when it cannot).
+std::shared_ptr<oauth_user_agent> make_loopback_user_agent(asio::any_io_executor ex, loopback_options options);
+
+enum class oauth_grant {
+  authorization_code,  ///< a person signs in (needs a user agent)
+  client_credentials,  ///< the client acts on its own behalf
+};
+
+struct oauth_options {
+  oauth_grant grant = oauth_grant::authorization_code;
+  /// The user agent of the authorization code grant; null: a headless one.
+  std::shared_ptr<oauth_user_agent> user_agent = nullptr;
+  /// Null: in memory.
+  std::shared_ptr<oauth_store> store = nullptr;
+
+  // Who the client is. Pre-registered credentials win when client_id is set
+  // (client_credentials needs them); then a metadata document URL, when the
+  // authorization server supports them; then dynamic registration.
+  std::string client_id = {};
+  std::string client_secret = {};
+  /// The issuer the pre-registered credentials belong to; empty: any (the
+  /// first the server names). Another issuer is refused, not sent them.
+  std::string client_issuer = {};
+  /// private_key_jwt: the PEM private key (RSA or EC) and its JWS algorithm
+  /// (RS256, RS384, RS512, PS256, ES256, ES384, ES512).
+  std::string private_key_pem = {};
+  std::string signing_algorithm = "RS256";
+  /// An https URL with a path where the client's metadata document is served.
+  std::string client_metadata_url = {};
+  std::string client_name = "Caduceus MCP client";
+  std::string client_uri = {};
+  /// "native" (CLI, desktop, localhost) or "web": OpenID registration's application_type.
+  std::string application_type = "native";
+
+  /// Scopes asked for besides what the server challenges for.
+  std::vector<std::string> scopes = {};
+  /// Ask for `offline_access` (refresh tokens) where the authorization server offers it.
+  bool offline_access = true;
+  /// Re-authorizations for more scope (403 insufficient_scope) for one set
+  /// of scopes before the refusal goes through.
+  int max_step_ups = 2;
+
+  // HTTP to the metadata, registration and token endpoints.
+  std::string ca_file = {};
+  bool verify_peer = true;
+  std::chrono::milliseconds timeout{10'000};
+  /// Lets the authorization server's endpoints be plain http on a loopback
+  /// address too (they must be https elsewhere: tokens cross them).
+  bool allow_http_loopback = true;
+};
+
+/// An OAuth 2.1 client for any number of transports to protected servers.
+///
+/// @par Thread safety
+/// Call from one executor (the transports'); sign-ins for one server are
+/// done one at a time, the other requests waiting for the result.
+class oauth_client : public http_authorizer, public std::enable_shared_from_this<oauth_client> {
+ public:
+  oauth_client(asio::any_io_executor ex, oauth_options options);
+  ~oauth_client() override;
+  oauth_client(const oauth_client&) = delete;
+  oauth_client& operator=(const oauth_client&) = delete;
+
+  std::string authorization(std::string_view url) override;
+  asio::awaitable<bool> on_challenge(authorization_challenge challenge) override;
+
+  /// Signs in to the server at `url` now, whether or not it asked (the CLI's
+  /// `login`): a request without a token learns what it needs. Throws
+  /// oauth_error when the server does not ask for authorization, or it fails.
+  asio::awaitable<void> sign_in(std::string url);
+  /// Forgets the registration and tokens for the server at `url`.
+  void sign_out(const std::string& url);
+  /// What is kept for the server at `url`.
+  std::optional<oauth_record> record(const std::string& url);
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+}  // namespace mcp

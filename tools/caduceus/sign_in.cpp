@@ -1,0 +1,101 @@
+#include "sign_in.hpp"
+
+#include "failure.hpp"
+
+#include <boost/asio/this_coro.hpp>
+#include <boost/url/parse.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+namespace caduceus {
+
+namespace {
+
+// Other commands never sign in on their own: a person may not be there.
+class login_needed final : public mcp::oauth_user_agent {
+ public:
+  explicit login_needed(std::string url) : url_(std::move(url)) {}
+  std::string redirect_uri() override { return "http://127.0.0.1/callback"; }
+  boost::asio::awaitable<std::string> authorize(std::string) override {
+    throw mcp::oauth_error("signing in to " + url_ + " needs you: run caduceus --url " + url_ + " login");
+  }
+
+ private:
+  std::string url_;
+};
+
+mcp::oauth_options options_for(const invocation& inv) {
+  mcp::oauth_options options;
+  options.client_name = "caduceus (command line)";
+  options.client_id = inv.client_id;
+  options.client_secret = inv.client_secret;
+  options.store = mcp::make_file_oauth_store(token_file_path(inv));
+  return options;
+}
+
+// The port of the redirect URI used at the last login to this server, so
+// that a registration made then still fits.
+std::uint16_t last_callback_port(const invocation& inv) {
+  const auto record = mcp::make_file_oauth_store(token_file_path(inv))->load(inv.url);
+  if (!record || record->redirect_uris.empty()) return 0;
+  const auto url = boost::urls::parse_absolute_uri(record->redirect_uris.back());
+  return url && url->has_port() ? url->port_number() : 0;
+}
+
+}  // namespace
+
+std::string token_file_path(const invocation& inv) {
+  if (!inv.token_file.empty()) return inv.token_file;
+  if (const char* path = std::getenv("CADUCEUS_TOKEN_FILE"); path && *path) return path;
+  std::filesystem::path folder;
+  if (const char* config = std::getenv("XDG_CONFIG_HOME"); config && *config)
+    folder = config;
+  else if (const char* home = std::getenv("HOME"); home && *home)
+    folder = std::filesystem::path(home) / ".config";
+  else
+    throw usage_error("no HOME: say where to keep tokens with --token-file");
+  folder /= "caduceus";
+  std::filesystem::create_directories(folder);
+  std::filesystem::permissions(folder, std::filesystem::perms::owner_all, std::filesystem::perm_options::replace);
+  return (folder / "oauth.json").string();
+}
+
+std::shared_ptr<mcp::oauth_client> command_authorizer(boost::asio::any_io_executor ex, const invocation& inv) {
+  auto options = options_for(inv);
+  options.user_agent = std::make_shared<login_needed>(inv.url);
+  return std::make_shared<mcp::oauth_client>(std::move(ex), std::move(options));
+}
+
+boost::asio::awaitable<int> login(const invocation& inv) {
+  auto ex = co_await boost::asio::this_coro::executor;
+  auto options = options_for(inv);
+  if (inv.headless_login) {
+    options.user_agent = mcp::make_headless_user_agent(ex, mcp::headless_options{});
+  } else {
+    mcp::loopback_options loopback;
+    loopback.port = inv.callback_port ? *inv.callback_port : last_callback_port(inv);
+    try {
+      options.user_agent = mcp::make_loopback_user_agent(ex, loopback);
+    } catch (const std::exception&) {
+      if (inv.callback_port || loopback.port == 0) throw;
+      loopback.port = 0;  // the last port is taken now: any will do (registering anew)
+      options.user_agent = mcp::make_loopback_user_agent(ex, loopback);
+    }
+  }
+  auto client = std::make_shared<mcp::oauth_client>(ex, std::move(options));
+  co_await client->sign_in(inv.url);
+  const auto record = client->record(inv.url);
+  std::cout << "signed in to " << inv.url << (record ? " at " + record->issuer : std::string())
+            << (record && !record->scope.empty() ? " (scope: " + record->scope + ")" : std::string()) << "\n";
+  co_return exit_ok;
+}
+
+int logout(const invocation& inv) {
+  mcp::make_file_oauth_store(token_file_path(inv))->erase(inv.url);
+  std::cout << "signed out of " << inv.url << "\n";
+  return exit_ok;
+}
+
+}  // namespace caduceus
