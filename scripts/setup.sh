@@ -3,7 +3,8 @@
 # Caduceus needs, when they are missing. Safe to run again.
 set -euo pipefail
 
-packages=(g++ cmake ninja-build ccache libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev libssl-dev)
+packages=(g++ cmake ninja-build ccache libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev libssl-dev
+          pkg-config libcjose-dev libjansson-dev)
 if [[ "${1:-}" == "--tests" ]]; then
   packages+=(libgtest-dev libgmock-dev openssl libbenchmark-dev python3)
   command -v node >/dev/null 2>&1 || packages+=(nodejs)

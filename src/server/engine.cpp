@@ -249,7 +249,7 @@ void server_engine::handle_request(request req, const batch_ptr& batch) {
 void server_engine::serve(request req, const batch_ptr& batch, std::shared_ptr<session> s,
                           std::unique_ptr<input_round> round) {
   if (auto reply = serve_at_once(req, *s, round.get())) {
-    const auto refused = round ? refusal_of(*reply) : frame_context::refusal::none;
+    const auto refused = refusal_of(*reply, round != nullptr);
     answer(std::move(*reply), batch, refused);
     return;
   }
@@ -349,7 +349,7 @@ asio::awaitable<void> server_engine::run_request(request req, std::shared_ptr<in
   co_await asio::this_coro::reset_cancellation_state();
   if (entry->cancelled) transport_.abandon(to_json_text(req.id));
   try {
-    const auto refused = round ? refusal_of(reply) : frame_context::refusal::none;
+    const auto refused = refusal_of(reply, round != nullptr);
     if (!entry->cancelled) answer(std::move(reply), batch, refused);
     if (batch) release(batch);
   } catch (const std::exception& e) {

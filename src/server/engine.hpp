@@ -52,6 +52,10 @@ class server_engine {
   /// it from the POST); a stream's first request decides it otherwise.
   void set_era(protocol_era era) noexcept { era_ = era; }
 
+  /// Who the next requests come from (OAuth): their sessions see it, and a
+  /// requestState is bound to its identity rather than to the token.
+  void set_principal(std::shared_ptr<const auth::principal> who) noexcept { session_->principal_ = std::move(who); }
+
   /// True while the session runs as many requests as its options allow.
   bool saturated() const noexcept { return in_flight_.size() >= options_.max_requests_in_flight; }
   /// Waits until the session may take another frame: fewer requests in
@@ -128,8 +132,9 @@ class server_engine {
   json::object finish_modern_result(const request& req, json::object result) const;
   message input_required_reply(const request& req, const input_required& need,
                                const input_round& round) const;
-  // How a transport should report a modern reply that refuses its request.
-  static frame_context::refusal refusal_of(const message& reply);
+  // How a transport should report a reply that refuses its request: for
+  // want of scopes (either era), or by the modern protocol's rules.
+  static frame_context::refusal refusal_of(const message& reply, bool modern);
   // The binding of a requestState to its request and its client.
   std::string bind_state(const request& req) const;
   // Replies are queued past the bound on queued bytes: the read loop waits

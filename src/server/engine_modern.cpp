@@ -149,9 +149,11 @@ class subscription_link final : public connection_link {
 
 }  // namespace
 
-frame_context::refusal server_engine::refusal_of(const message& reply) {
+frame_context::refusal server_engine::refusal_of(const message& reply, bool modern) {
   const auto* failed = std::get_if<error_response>(&reply);
   if (!failed) return frame_context::refusal::none;
+  if (failed->error.code == auth::insufficient_scope_code) return frame_context::refusal::insufficient_scope;
+  if (!modern) return frame_context::refusal::none;
   switch (failed->error.code) {
     case errc::method_not_found:
       return frame_context::refusal::unknown_method;
@@ -199,6 +201,7 @@ std::shared_ptr<session> server_engine::make_request_session(request_envelope& e
   auto s = std::make_shared<session>(session_->id() + "/" + std::to_string(++modern_requests_),
                                      transport_.get_executor());
   s->transport_ = session_->transport_;
+  s->principal_ = session_->principal_;
   s->version_ = version;
   if (envelope.client_info) s->client_info_ = std::move(*envelope.client_info);
   s->client_capabilities_ = std::move(envelope.client_capabilities);
@@ -294,8 +297,10 @@ std::unique_ptr<input_round> server_engine::open_round(const request& req,
 }
 
 std::string server_engine::bind_state(const request& req) const {
-  // The client's credentials stand for its principal: state issued to one
-  // token is refused with another.
+  // State issued to one principal is refused to another. With OAuth that is
+  // its identity (a refreshed token keeps it); otherwise the client's
+  // credentials stand for it.
+  if (const auto* who = session_->principal()) return request_binding(req.method, req.params, who->identity());
   const auto credentials = session_->transport().headers.find("authorization");
   return request_binding(req.method, req.params, credentials.value_or(std::string_view{}));
 }

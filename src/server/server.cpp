@@ -159,6 +159,22 @@ page paginate(std::size_t total, const json::object& params, std::size_t page_si
   return p;
 }
 
+// A tool, resource or prompt whose scopes the request's token lacks is
+// refused; HTTP answers it 403 with a challenge naming every scope needed
+// (step-up). Without OAuth there is no principal and nothing to check.
+void require_scopes(const std::vector<std::string>& required, request_context& ctx) {
+  const auto* who = ctx.principal();
+  if (!who || required.empty() || who->missing_scopes(required).empty()) return;
+  json::array needed;
+  std::string listed;
+  for (const auto& scope : required) {
+    needed.emplace_back(scope);
+    listed += (listed.empty() ? "" : " ") + scope;
+  }
+  throw protocol_error(auth::insufficient_scope_code, "Forbidden: this needs the scopes " + listed,
+                       json::object{{"requiredScopes", std::move(needed)}});
+}
+
 void put_cache_hint(json::object& result, const cache_hint& hint) {
   result["ttlMs"] = std::max<std::int64_t>(0, hint.ttl.count());
   result["cacheScope"] = hint.shared ? "public" : "private";
@@ -509,6 +525,7 @@ std::optional<json::object> server::state::call_tool_at_once(const json::object&
   if (!name || !name->is_string()) return std::nullopt;
   auto tool = find_tool(ctx.session(), name->get_string());
   if (!tool || !tool->at_once) return std::nullopt;
+  require_scopes(tool->info.required_scopes, ctx);
   auto call = prepare_call(std::move(tool), params, ctx.version());
   check_mirrored_headers(*call.tool, *call.arguments, ctx);
   if (call.refusal) return std::move(*call.refusal);
@@ -528,6 +545,7 @@ asio::awaitable<json::object> server::state::call_tool(const json::object& param
   const auto name = string_param(params, "name");
   auto tool = find_tool(ctx.session(), name);
   if (!tool) invalid_params("Unknown tool: " + name, json::object{{"name", name}});
+  require_scopes(tool->info.required_scopes, ctx);
   auto call = prepare_call(std::move(tool), params, ctx.version());
   check_mirrored_headers(*call.tool, *call.arguments, ctx);
   if (call.refusal) co_return std::move(*call.refusal);
@@ -550,6 +568,7 @@ asio::awaitable<json::object> server::state::read_resource(const json::object& p
   std::optional<cache_hint> hint;
   if (const auto resource = resources.find(uri)) {
     hint = resource->info.cache;
+    require_scopes(resource->info.required_scopes, ctx);
     contents = co_await resource->handler(uri, ctx);
   } else {
     const auto all = templates.snapshot();
@@ -563,6 +582,7 @@ asio::awaitable<json::object> server::state::read_resource(const json::object& p
     }
     if (!matched) throw protocol_error(not_found_code(ctx.version()), "Resource not found: " + uri, json::object{{"uri", uri}});
     hint = matched->info.cache;
+    require_scopes(matched->info.required_scopes, ctx);
     contents = co_await matched->handler(uri, *variables, ctx);
   }
   json::array out;
@@ -577,6 +597,7 @@ asio::awaitable<json::object> server::state::get_prompt(const json::object& para
   const auto name = string_param(params, "name");
   const auto prompt = prompts.find(name);
   if (!prompt) invalid_params("Unknown prompt: " + name, json::object{{"name", name}});
+  require_scopes(prompt->info.required_scopes, ctx);
   prompt_arguments args;
   if (const auto* given = params.if_contains("arguments"); given && !given->is_null()) {
     if (!given->is_object()) invalid_params("arguments must be an object");

@@ -54,6 +54,11 @@ struct tool_info {
   json::object meta = {};
   /// For the tools/list pages that list it; unset: the server's default.
   std::optional<cache_hint> cache = {};
+  /// OAuth scopes a request for it needs besides the server's own (see
+  /// http_auth_options): without them a protected server answers 403 with a
+  /// scope challenge (a JSON-RPC error, code auth::insufficient_scope_code,
+  /// where HTTP cannot). Not sent to clients; unchecked without OAuth.
+  std::vector<std::string> required_scopes = {};
 
   /// The Tool object of `tools/list`.
   json::object to_json() const;
@@ -71,6 +76,11 @@ struct resource_info {
   json::object meta = {};
   /// For resources/read of it and the list pages that list it; unset: the server's default.
   std::optional<cache_hint> cache = {};
+  /// OAuth scopes a request for it needs besides the server's own (see
+  /// http_auth_options): without them a protected server answers 403 with a
+  /// scope challenge (a JSON-RPC error, code auth::insufficient_scope_code,
+  /// where HTTP cannot). Not sent to clients; unchecked without OAuth.
+  std::vector<std::string> required_scopes = {};
 
   json::object to_json() const;
 };
@@ -86,6 +96,11 @@ struct resource_template_info {
   json::object meta = {};
   /// For resources/read of what it matches and the list pages that list it.
   std::optional<cache_hint> cache = {};
+  /// OAuth scopes a request for it needs besides the server's own (see
+  /// http_auth_options): without them a protected server answers 403 with a
+  /// scope challenge (a JSON-RPC error, code auth::insufficient_scope_code,
+  /// where HTTP cannot). Not sent to clients; unchecked without OAuth.
+  std::vector<std::string> required_scopes = {};
 
   json::object to_json() const;
 };
@@ -106,6 +121,11 @@ struct prompt_info {
   json::object meta = {};
   /// For the prompts/list pages that list it; unset: the server's default.
   std::optional<cache_hint> cache = {};
+  /// OAuth scopes a request for it needs besides the server's own (see
+  /// http_auth_options): without them a protected server answers 403 with a
+  /// scope challenge (a JSON-RPC error, code auth::insufficient_scope_code,
+  /// where HTTP cannot). Not sent to clients; unchecked without OAuth.
+  std::vector<std::string> required_scopes = {};
 
   json::object to_json() const;
 };

@@ -1,6 +1,7 @@
 #pragma once
 // What a server handler sees of its session and of the request it serves.
 
+#include <mcp/auth/principal.hpp>
 #include <mcp/protocol/envelope.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/protocol/lifecycle.hpp>
@@ -108,6 +109,12 @@ class session : public std::enable_shared_from_this<session> {
     return transport_ ? *transport_ : none;
   }
 
+  /// Who the request's access token stands for, on a server protected with
+  /// OAuth (http_server_options::auth); null otherwise. In a stateful
+  /// session it is the principal of the latest request (a refreshed token
+  /// brings its new scopes); the session is bound to its identity.
+  const auth::principal* principal() const noexcept { return principal_.get(); }
+
   /// The least severe level the client wants: `logging/setLevel` in a legacy
   /// session (unset: every message is sent), the request's `_meta` logLevel
   /// in the modern era (unset: none is sent).
@@ -154,6 +161,7 @@ class session : public std::enable_shared_from_this<session> {
   std::string id_;
   asio::any_io_executor executor_;
   std::shared_ptr<const transport_metadata> transport_;  // set by the engine
+  std::shared_ptr<const auth::principal> principal_;      // set by the engine
   protocol_version version_ = latest_legacy_version;
   implementation client_info_;
   json::object client_capabilities_;
@@ -192,6 +200,8 @@ class request_context {
   /// `params._meta`, or an empty object.
   const json::object& meta() const noexcept;
   mcp::session& session() noexcept { return session_; }
+  /// The session's principal (see session::principal): null without OAuth.
+  const auth::principal* principal() const noexcept { return session_.principal(); }
   protocol_version version() const noexcept { return session_.version(); }
   bool cancelled() const noexcept { return cancelled_; }
   /// The W3C trace context the client sent in `_meta` (2026-07-28); empty otherwise.

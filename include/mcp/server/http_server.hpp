@@ -10,6 +10,7 @@
 // runs on the executor it is given: run that io_context on one thread (the
 // sessions share state without locks).
 
+#include <mcp/auth/token_verifier.hpp>
 #include <mcp/server/behaviour.hpp>
 #include <mcp/server/event_store.hpp>
 #include <mcp/server/serve.hpp>
@@ -20,11 +21,49 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace mcp {
+
+/// OAuth 2.1 protection (spec: basic/authorization; docs/auth.md): the MCP
+/// endpoints (Streamable HTTP and legacy SSE) take only requests with a
+/// bearer token the verifier accepts and that carries the required scopes,
+/// and the Protected Resource Metadata (RFC 9728) is served, without a
+/// token, at `/.well-known/oauth-protected-resource` and at that path
+/// followed by the endpoint's path.
+struct http_auth_options {
+  http_auth_options() {}  // not an aggregate (docs/compilers.md)
+  /// Checks the tokens: auth::make_jwt_verifier, make_introspection_verifier,
+  /// or your own, running on the server's executor. This or `make_verifier`
+  /// is required.
+  std::shared_ptr<auth::token_verifier> verifier;
+  /// Makes the verifier on the server's executor, when `verifier` is null
+  /// (for run_http_server, which makes its own io_context).
+  std::function<std::shared_ptr<auth::token_verifier>(asio::any_io_executor)> make_verifier = nullptr;
+  /// This server's resource identifier (RFC 8707, RFC 9728 `resource`): the
+  /// public URL of the MCP endpoint, e.g. `https://mcp.example.com/mcp`.
+  /// Tokens must be issued for it (the verifier checks their audience).
+  /// Required.
+  std::string resource;
+  /// The issuers clients may get tokens from (`authorization_servers`).
+  std::vector<std::string> authorization_servers;
+  /// Every request needs these scopes (403 `insufficient_scope` without them);
+  /// tools, resources and prompts may ask for more (`required_scopes`).
+  std::vector<std::string> required_scopes;
+  /// `scopes_supported` of the metadata; empty: `required_scopes`.
+  std::vector<std::string> scopes_supported;
+  std::string resource_name;           ///< `resource_name`, when set
+  std::string resource_documentation;  ///< `resource_documentation`, when set
+  /// Scope hierarchies: whether a granted scope covers a required one.
+  /// Null: exact match only.
+  auth::scope_implication scope_implies = nullptr;
+  /// A longer bearer token is refused (401 invalid_token) unread.
+  std::size_t max_token_size = 16 * 1024;
+};
 
 struct http_server_options {
   std::string host = "127.0.0.1";  ///< the address to listen on
@@ -77,6 +116,8 @@ struct http_server_options {
   /// (or back it with a shared database) and any of them serves any session.
   std::shared_ptr<session_store> sessions = nullptr;
   server_options engine = {};
+  /// OAuth 2.1 protection; unset: none (anyone who reaches the port is served).
+  std::optional<http_auth_options> auth = std::nullopt;
 };
 
 class http_server {

@@ -23,6 +23,9 @@ struct session_record {
   std::string id;
   /// Unset until `initialize` has been answered.
   std::optional<negotiated_session> negotiated = std::nullopt;
+  /// With OAuth, the identity of the principal that opened the session
+  /// (auth::principal::identity): only it may use the session.
+  std::string owner = {};
 };
 
 /// Keeps session records, each expiring after `ttl` without a `touch`.

@@ -39,8 +39,9 @@ struct inbound_frame {
 struct frame_context {
   /// Why a request was refused, for transports that say it besides the
   /// message: Streamable HTTP answers a 2026-07-28 request the protocol
-  /// refuses with 400, or 404 for an unknown method.
-  enum class refusal : unsigned char { none, invalid_request, unknown_method };
+  /// refuses with 400, or 404 for an unknown method; a request refused for
+  /// want of OAuth scopes (either era) gets 403 and a scope challenge.
+  enum class refusal : unsigned char { none, invalid_request, unknown_method, insufficient_scope };
 
   /// The requests this frame answers (one; several for a batch reply).
   std::vector<std::string> answers;

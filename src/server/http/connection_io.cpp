@@ -253,7 +253,7 @@ std::string head_text(const response_head& head, std::size_t room_after) {
   // pieces, and appending each to a std::string cost more than the rest of
   // writing the response.
   std::string text;
-  const auto longest = 192 + head.content_type.size() + head.session_id.size();
+  const auto longest = 192 + head.content_type.size() + head.session_id.size() + head.extra_fields.size();
   text.reserve(longest + room_after);
   text.resize(longest);
   char* out = text.data();
@@ -280,6 +280,7 @@ std::string head_text(const response_head& head, std::size_t room_after) {
     field("X-Accel-Buffering", "no");  // a proxy (nginx) must not hold back SSE events
   }
   if (!head.session_id.empty()) field("Mcp-Session-Id", head.session_id);
+  put(head.extra_fields);
   if (head.content_length) {
     put("Content-Length: ");
     put_number(*head.content_length);

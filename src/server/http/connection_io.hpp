@@ -67,6 +67,7 @@ struct response_head {
   std::string_view session_id = {};  ///< Mcp-Session-Id, when set
   bool no_cache = false;  ///< an event stream: nothing may cache or buffer it
   std::optional<std::size_t> content_length = {};  ///< unset: a chunked body follows
+  std::string_view extra_fields = {};  ///< more header lines, each ending in CRLF
 };
 
 /// The head as the bytes that go on the wire, blank line included, in a

@@ -48,6 +48,14 @@ header_list http_request::headers() const {
   return list;
 }
 
+header_list http_request::headers_without(std::string_view name) const {
+  header_list list;
+  list.reserve(headers_.size(), fields_.size());
+  for (const auto& h : headers_)
+    if (!boost::beast::iequals(text(h.name), name)) list.add(text(h.name), text(h.value));
+  return list;
+}
+
 void http_request::clear() noexcept {
   method_ = http::verb::unknown;
   target_.clear();
@@ -57,6 +65,7 @@ void http_request::clear() noexcept {
   headers_.clear();
   known_.fill(absent);
   body_.clear();
+  principal.reset();
 }
 
 http_request::span http_request::append(std::string_view s) {

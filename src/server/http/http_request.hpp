@@ -9,6 +9,7 @@
 // object serves a connection's requests one after another, so its strings
 // keep their room.
 
+#include <mcp/auth/principal.hpp>
 #include <mcp/transport/header_list.hpp>
 
 #include <boost/beast/http/basic_parser.hpp>
@@ -17,6 +18,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -57,9 +59,15 @@ class http_request {
 
   /// Every header, for a handler's transport_metadata.
   header_list headers() const;
+  /// Every header but those called `name` (any case): what a handler may
+  /// see of a request whose credentials the server keeps to itself.
+  header_list headers_without(std::string_view name) const;
 
   /// Empties the request for the next one (keeping the strings' room).
   void clear() noexcept;
+
+  /// Who sent it, once the server's OAuth layer has checked its token.
+  std::shared_ptr<const auth::principal> principal;
 
  private:
   friend class request_reader;

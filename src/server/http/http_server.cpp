@@ -48,6 +48,12 @@ http_server::impl::impl(asio::any_io_executor ex, server_behaviour& b, http_serv
       (options.legacy_sse_path == options.path || options.legacy_messages_path == options.path ||
        options.legacy_sse_path == options.legacy_messages_path))
     throw std::invalid_argument("http_server: path, legacy_sse_path and legacy_messages_path must differ");
+  if (options.auth) {
+    if (!options.auth->verifier && options.auth->make_verifier) options.auth->verifier = options.auth->make_verifier(ex);
+    if (!options.auth->verifier) throw std::invalid_argument("http_server: auth needs a token verifier");
+    if (options.auth->resource.empty()) throw std::invalid_argument("http_server: auth needs the resource URL");
+    resource_metadata_url = resource_metadata_url_of(options.auth->resource);
+  }
   if (!options.tls_certificate_file.empty() || !options.tls_private_key_file.empty()) {
     tls.emplace(asio::ssl::context::tls_server);
     tls->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
@@ -162,7 +168,8 @@ void http_server::impl::finish_session(const std::string& id, bool drain) {
                  }));
 }
 
-std::optional<http_server::impl::session_lookup> http_server::impl::find_session_here(std::string_view header) {
+std::optional<http_server::impl::session_lookup> http_server::impl::find_session_here(std::string_view header,
+                                                                                     const http_request& req) {
   if (header.empty())
     return session_lookup{nullptr, http::status::bad_request, "Bad Request: Mcp-Session-Id header is required"};
   // A store shared with other servers is the truth: one of them may have
@@ -172,6 +179,9 @@ std::optional<http_server::impl::session_lookup> http_server::impl::find_session
   // Legacy sessions are reached through their own endpoint only.
   if (it == sessions.end() || it->second.transport->closed() || it->second.legacy) return std::nullopt;
   auto& entry = it->second;
+  // Another principal's session is as good as unknown (session hijacking).
+  if (!same_owner(entry.owner, req))
+    return session_lookup{nullptr, http::status::not_found, "Not Found: unknown or expired session"};
   const auto now = clock::now();
   entry.last_activity = now;
   // Only this server uses its own store: its clock need only beat the expiry.
@@ -184,11 +194,12 @@ std::optional<http_server::impl::session_lookup> http_server::impl::find_session
 
 asio::awaitable<http_server::impl::session_lookup> http_server::impl::find_session(
     connection_io& io, const http_request& req, std::string_view header) {
-  if (auto here = find_session_here(header)) co_return std::move(*here);
+  if (auto here = find_session_here(header, req)) co_return std::move(*here);
   std::string id(header);
   session_lookup unknown{nullptr, http::status::not_found, "Not Found: unknown or expired session"};
   if (const auto it = sessions.find(id);
       it != sessions.end() && !it->second.transport->closed() && !it->second.legacy) {
+    if (!same_owner(it->second.owner, req)) co_return unknown;
     // Served here, with a shared store: it says whether the session lives.
     auto transport = it->second.transport;
     it->second.last_activity = clock::now();
@@ -204,6 +215,7 @@ asio::awaitable<http_server::impl::session_lookup> http_server::impl::find_sessi
   // opened it. Serve it from what its handshake settled.
   auto record = co_await store->touch(id, options.idle_timeout);
   if (!record || !record->negotiated || sessions.contains(id) || stopping) co_return unknown;
+  if (!same_owner(record->owner, req)) co_return unknown;
   if (sessions.size() >= options.max_sessions)
     co_return session_lookup{nullptr, http::status::service_unavailable, "Service Unavailable: too many sessions"};
   sdk_log(log_level::info, "session " + id + " resumed from the session store");
@@ -228,24 +240,28 @@ std::shared_ptr<http_session_transport> http_server::impl::start_session(std::st
   transport_metadata metadata;
   metadata.kind = "http";
   metadata.peer = io.peer();
-  metadata.headers = req.headers();
+  // A protected server keeps the token from handlers: nothing passes it on.
+  metadata.headers = options.auth ? req.headers_without("authorization") : req.headers();
   auto transport = std::make_shared<http_session_transport>(executor, id, std::move(metadata), events);
   if (legacy) transport->set_legacy();
   if (engine.assume_initialized) transport->set_version(engine.assume_initialized->version);
   const bool recorded = !legacy && !options.stateless;
+  const std::string owner = req.principal ? req.principal->identity() : std::string();
   if (recorded) {
-    engine.on_initialized = [self = shared_from_this(), weak = std::weak_ptr(transport), id](
+    engine.on_initialized = [self = shared_from_this(), weak = std::weak_ptr(transport), id, owner](
                                 const negotiated_session& negotiated) {
       if (auto t = weak.lock()) t->set_version(negotiated.version);
-      session_record record{id, negotiated};
+      session_record record{id, negotiated, owner};
       asio::co_spawn(self->executor, self->store->put(std::move(record), self->options.idle_timeout),
                      asio::detached);
     };
   }
   transport->start_engine(behaviour, std::move(engine));
+  bind_principal(*transport, req);
   auto& entry = sessions[id];
   entry.transport = transport;
   entry.legacy = legacy;
+  entry.owner = owner;
   return transport;
 }
 
@@ -372,6 +388,7 @@ asio::awaitable<bool> http_server::impl::dispatch(connection_io& io, http_reques
   const bool legacy_enabled = !options.stateless && !options.legacy_sse_path.empty();
   const bool legacy_stream = legacy_enabled && path == options.legacy_sse_path;
   const bool legacy_post = legacy_enabled && path == options.legacy_messages_path;
+  if (options.auth && is_metadata_path(path)) co_return co_await serve_resource_metadata(io, req);
   if (path != options.path && !legacy_stream && !legacy_post)
     co_return co_await reply_status(io, req, http::status::not_found);
   if (auto refusal = detail::origin_refusal(req, loopback_only, options.allowed_hosts, options.allowed_origins))
@@ -379,6 +396,11 @@ asio::awaitable<bool> http_server::impl::dispatch(connection_io& io, http_reques
   if (stopping)
     co_return co_await reply_error(io, req, http::status::service_unavailable, errc::internal_error,
                                    "Service Unavailable: the server is shutting down");
+  if (options.auth) {
+    bool keep = false;
+    const bool admitted = co_await authenticate(io, req, keep);
+    if (!admitted) co_return keep;
+  }
   if (legacy_stream && req.method() == http::verb::get) co_return co_await handle_legacy_stream(io, req);
   if (legacy_post && req.method() == http::verb::post) co_return co_await handle_legacy_post(io, req);
   if (legacy_stream || legacy_post) {

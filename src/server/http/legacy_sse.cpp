@@ -61,7 +61,8 @@ asio::awaitable<bool> http_server::impl::handle_legacy_post(connection_io& io, h
     co_return co_await reply_error(io, req, http::status::bad_request, errc::invalid_request,
                                    "Bad Request: the sessionId query parameter is required");
   const auto it = sessions.find(id);
-  if (it == sessions.end() || !it->second.legacy || it->second.transport->closed())
+  if (it == sessions.end() || !it->second.legacy || it->second.transport->closed() ||
+      !same_owner(it->second.owner, req))
     co_return co_await reply_error(io, req, http::status::not_found, errc::invalid_request,
                                    "Not Found: unknown or ended session");
   if (!req[known_header::content_type].starts_with("application/json"))
@@ -74,6 +75,7 @@ asio::awaitable<bool> http_server::impl::handle_legacy_post(connection_io& io, h
                                    "Parse error: " + ec.message());
   it->second.last_activity = std::chrono::steady_clock::now();
   const auto session = it->second.transport;
+  bind_principal(*session, req);
   inbound_frame frame;
   frame.parsed = std::move(body);
   co_await session->engine().wait_for_room();

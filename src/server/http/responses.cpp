@@ -38,13 +38,15 @@ constexpr std::string_view last_chunk = "0\r\n\r\n";
 asio::awaitable<bool> http_server::impl::reply(connection_io& io, const http_request& req,
                                                http::status status, std::string body,
                                                std::string_view content_type,
-                                               std::string_view session_header) {
+                                               std::string_view session_header,
+                                               std::string_view extra_fields) {
   detail::response_head head;
   head.status = status;
   head.version = req.version() == 10 ? 10 : 11;
   head.keep_alive = keep_alive(req);
   if (!body.empty()) head.content_type = content_type;
   head.session_id = session_header;
+  head.extra_fields = extra_fields;
   head.content_length = body.size();
   // One buffer, one write: the head and the body.
   std::string bytes = detail::head_text(head, body.size());

@@ -36,6 +36,9 @@ using detail::http_session_transport;
 using detail::message_stream;
 namespace http = detail::http;
 
+/// The absolute URL of the Protected Resource Metadata of `resource` (RFC 9728 §3.1).
+std::string resource_metadata_url_of(std::string_view resource);
+
 struct http_server::impl : std::enable_shared_from_this<impl> {
   using clock = std::chrono::steady_clock;
 
@@ -54,6 +57,7 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
     clock::time_point last_activity = clock::now();
     clock::time_point last_store_touch = clock::now();
     bool legacy = false;  // ends with its one stream; not in the session store
+    std::string owner;    // with OAuth: the identity of the principal that opened it
   };
 
   struct connection_entry {
@@ -86,8 +90,9 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   asio::awaitable<void> reap_idle_sessions();
   asio::awaitable<void> wait_until_quiet();
   // The session `id` names, when the answer needs no session store (the
-  // common case, without waiting); nullopt: ask find_session.
-  std::optional<session_lookup> find_session_here(std::string_view id);
+  // common case, without waiting); nullopt: ask find_session. A session of
+  // another principal is unknown (404) to this one.
+  std::optional<session_lookup> find_session_here(std::string_view id, const http_request& req);
   // The session `id` names: served here, or resumed from the session store.
   asio::awaitable<session_lookup> find_session(connection_io& io, const http_request& req,
                                                std::string_view id);
@@ -127,6 +132,27 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
                                       std::string_view last_event_id);
   asio::awaitable<bool> handle_delete(connection_io& io, http_request& req);
 
+  // auth_gate.cpp (OAuth 2.1, when options.auth is set)
+  bool is_metadata_path(std::string_view path) const;
+  // The Protected Resource Metadata (RFC 9728).
+  asio::awaitable<bool> serve_resource_metadata(connection_io& io, const http_request& req);
+  // Checks the request's bearer token and the server's required scopes: sets
+  // req.principal and returns true, or answers (400, 401, 403, 503) and
+  // returns false, `keep` telling whether the connection stays.
+  asio::awaitable<bool> authenticate(connection_io& io, http_request& req, bool& keep);
+  // A 401 or 403 (or 400) with its WWW-Authenticate challenge.
+  asio::awaitable<bool> reply_challenge(connection_io& io, const http_request& req, http::status status,
+                                        std::string error, std::string description,
+                                        std::vector<std::string> scopes);
+  // The scopes a 403 for a refused request names: the server's and the
+  // request's own (its JSON-RPC error data), all at once (step-up).
+  std::vector<std::string> challenge_scopes(std::string_view answer) const;
+  // Whether the request's principal may use a session opened by `owner`.
+  static bool same_owner(const std::string& owner, const http_request& req);
+  // The session serves the request's principal from now on (a refreshed token).
+  static void bind_principal(http_session_transport& session, const http_request& req);
+  std::string resource_metadata_url;  // absolute, for the challenges
+
   // legacy_sse.cpp
   asio::awaitable<bool> handle_legacy_stream(connection_io& io, http_request& req);
   asio::awaitable<bool> handle_legacy_post(connection_io& io, http_request& req);
@@ -134,7 +160,7 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   // responses.cpp
   asio::awaitable<bool> reply(connection_io& io, const http_request& req, http::status status,
                               std::string body, std::string_view content_type,
-                              std::string_view session_header);
+                              std::string_view session_header, std::string_view extra_fields = {});
   asio::awaitable<bool> reply_error(connection_io& io, const http_request& req, http::status status,
                                     int code, std::string message);
   asio::awaitable<bool> reply_status(connection_io& io, const http_request& req, http::status status);

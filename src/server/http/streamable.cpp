@@ -4,6 +4,8 @@
 
 #include "server_impl.hpp"
 
+#include "../../auth/bearer.hpp"
+
 #include <mcp/log.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
 
@@ -34,6 +36,7 @@ http::status answer_status(frame_context::refusal refused) {
   switch (refused) {
     case frame_context::refusal::invalid_request: return http::status::bad_request;
     case frame_context::refusal::unknown_method: return http::status::not_found;
+    case frame_context::refusal::insufficient_scope: return http::status::forbidden;
     case frame_context::refusal::none: break;
   }
   return http::status::ok;
@@ -103,7 +106,7 @@ asio::awaitable<bool> http_server::impl::handle_post(connection_io& io, http_req
                                      "Service Unavailable: too many sessions");
     session = start_session(req, io, options.engine, false);
   } else {
-    auto found = find_session_here(session_header);
+    auto found = find_session_here(session_header, req);
     if (!found) {
       auto looked_up = co_await find_session(io, req, session_header);
       found = std::move(looked_up);
@@ -111,6 +114,7 @@ asio::awaitable<bool> http_server::impl::handle_post(connection_io& io, http_req
     if (!found->session)
       co_return co_await reply_error(io, req, found->status, errc::invalid_request, found->refusal);
     session = found->session;
+    bind_principal(*session, req);  // a refreshed token: its scopes from now on
   }
   if (!summary.request_ids.empty() && session->attached_streams() >= options.max_streams_per_session)
     co_return co_await reply_error(io, req, http::status::too_many_requests, errc::invalid_request,
@@ -202,6 +206,18 @@ asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, http_req
                                        "Not Found: the session ended");
       // The client cancelled the request: there is no answer to give.
       co_return co_await reply_status(io, req, http::status::accepted);
+    }
+    if (answers->refused == frame_context::refusal::insufficient_scope && options.auth) {
+      // Step-up (spec: basic/authorization, "Scope Challenge Handling"): 403
+      // and every scope the request needs, so one new token will do.
+      auth::detail::challenge c;
+      c.resource_metadata = resource_metadata_url;
+      c.scopes = challenge_scopes(*answer);
+      c.error = "insufficient_scope";
+      c.description = "the token lacks scopes this request requires";
+      const auto fields = "WWW-Authenticate: " + auth::detail::www_authenticate(c) + "\r\n";
+      co_return co_await reply(io, req, http::status::forbidden, std::move(*answer), "application/json",
+                               session_header, fields);
     }
     co_return co_await reply(io, req, answer_status(answers->refused), std::move(*answer),
                              "application/json", session_header);

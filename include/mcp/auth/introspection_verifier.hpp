@@ -1,0 +1,51 @@
+#pragma once
+// Opaque (or any) access tokens checked by asking the authorization server
+// (RFC 7662 token introspection), the resource server authenticating as an
+// OAuth client (client_secret_basic or client_secret_post). Answers are
+// cached by a SHA-256 of the token (never the token itself), in a bounded
+// least-recently-used cache, each until the token expires or `cache_ttl`
+// passes, whichever is first: a revoked token may work for up to `cache_ttl`.
+
+#include <mcp/auth/token_verifier.hpp>
+
+#include <boost/asio/any_io_executor.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <string>
+
+namespace mcp::auth {
+
+struct introspection_verifier_options {
+  introspection_verifier_options() {}  // not an aggregate (docs/compilers.md)
+  /// The introspection endpoint; empty: the `introspection_endpoint` of the
+  /// issuer's metadata (then `issuer` is required).
+  std::string endpoint;
+  /// The authorization server: an answer's `iss`, when it has one, must be
+  /// it; the principal's issuer.
+  std::string issuer;
+  /// This resource's identifier: the answer's `aud` must be, or contain, it.
+  /// Required (RFC 8707: a token for another resource is refused).
+  std::string audience;
+  /// This server's own client credentials at the authorization server.
+  std::string client_id;
+  std::string client_secret;
+  enum class client_authentication { basic, post };
+  /// client_secret_basic (an Authorization header) or client_secret_post
+  /// (in the form).
+  client_authentication authentication = client_authentication::basic;
+  std::size_t cache_size = 1000;
+  std::chrono::seconds cache_ttl{60};
+  /// Clock skew allowed on `exp` and `nbf`.
+  std::chrono::seconds leeway{60};
+  std::string ca_file;      ///< PEM CA certificates to trust; empty: the system's
+  bool allow_http = false;  ///< `http://` endpoints: for tests on loopback only
+  std::chrono::milliseconds fetch_timeout{5000};
+  std::chrono::seconds retry_after{5};  ///< for the 503 when the endpoint cannot be reached
+};
+
+std::shared_ptr<token_verifier> make_introspection_verifier(asio::any_io_executor ex,
+                                                            introspection_verifier_options options);
+
+}  // namespace mcp::auth

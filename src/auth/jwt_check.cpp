@@ -1,0 +1,148 @@
+// jwt_check.hpp: the signature with cjose (the header, the algorithm
+// allow-list and the key's type checked first), then the claims with
+// Boost.JSON.
+
+#include "jwt_check.hpp"
+
+#include <boost/json/parse.hpp>
+
+#include <cjose/cjose.h>
+
+#include <algorithm>
+#include <cctype>
+
+namespace mcp::auth::detail {
+
+namespace json = boost::json;
+using std::chrono::system_clock;
+
+namespace {
+
+struct jws_deleter {
+  void operator()(cjose_jws_t* jws) const noexcept { cjose_jws_release(jws); }
+};
+
+std::string header_value(cjose_header_t* header, const char* name) {
+  cjose_err err;
+  const char* value = cjose_header_get(header, name, &err);
+  return value ? std::string(value) : std::string();
+}
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// The key type an algorithm needs; empty for algorithms never accepted.
+std::string_view key_type_of(std::string_view alg) {
+  if (alg.starts_with("RS") || alg.starts_with("PS")) return "RSA";
+  if (alg.starts_with("ES")) return "EC";
+  return {};
+}
+
+std::optional<std::int64_t> numeric_claim(const json::object& claims, std::string_view name, bool& malformed) {
+  const auto* v = claims.if_contains(name);
+  if (!v) return std::nullopt;
+  if (v->is_int64()) return v->get_int64();
+  if (v->is_uint64()) return static_cast<std::int64_t>(std::min<std::uint64_t>(v->get_uint64(), INT64_MAX));
+  if (v->is_double()) return static_cast<std::int64_t>(v->get_double());
+  malformed = true;
+  return std::nullopt;
+}
+
+std::string string_claim(const json::object& claims, std::string_view name) {
+  const auto* v = claims.if_contains(name);
+  return v && v->is_string() ? std::string(v->get_string()) : std::string();
+}
+
+}  // namespace
+
+verification check_claims(const json::object& claims, const jwt_verifier_options& options,
+                          system_clock::time_point now) {
+  if (string_claim(claims, "iss") != options.issuer) return verification::invalid("the token is from another issuer");
+  bool for_us = false;
+  if (const auto* aud = claims.if_contains("aud")) {
+    if (aud->is_string()) for_us = aud->get_string() == options.audience;
+    if (aud->is_array())
+      for_us = std::ranges::any_of(aud->get_array(), [&](const json::value& a) {
+        return a.is_string() && a.get_string() == options.audience;
+      });
+  }
+  if (!for_us) return verification::invalid("the token is not for this resource");
+  bool malformed = false;
+  const auto exp = numeric_claim(claims, "exp", malformed);
+  const auto nbf = numeric_claim(claims, "nbf", malformed);
+  const auto iat = numeric_claim(claims, "iat", malformed);
+  if (malformed) return verification::invalid("the token's times are not numbers");
+  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
+  const auto leeway = options.leeway.count();
+  if (!exp) return verification::invalid("the token has no expiry");
+  if (*exp + leeway <= seconds) return verification::invalid("the token has expired");
+  if (nbf && *nbf - leeway > seconds) return verification::invalid("the token is not valid yet");
+  if (iat && *iat - leeway > seconds) return verification::invalid("the token is issued in the future");
+
+  principal who;
+  who.issuer = options.issuer;
+  who.subject = string_claim(claims, "sub");
+  who.client_id = string_claim(claims, "client_id");
+  if (who.client_id.empty()) who.client_id = string_claim(claims, "azp");
+  if (who.subject.empty() && who.client_id.empty())
+    return verification::invalid("the token names neither a subject nor a client");
+  if (const auto* scope = claims.if_contains("scope"); scope && scope->is_string())
+    who.scopes = split_scopes(scope->get_string());
+  else if (const auto* scp = claims.if_contains("scp"); scp && scp->is_array())
+    for (const auto& s : scp->get_array())
+      if (s.is_string()) who.scopes.emplace_back(s.get_string());
+  who.expiry = system_clock::time_point(std::chrono::seconds(*exp));
+  who.claims = claims;
+  return verification::valid(std::move(who));
+}
+
+jwt_checker::jwt_checker(jwt_verifier_options options, std::shared_ptr<jwks_cache> keys)
+    : options_(std::move(options)), keys_(std::move(keys)) {}
+
+asio::awaitable<verification> jwt_checker::verify(std::string token) {
+  cjose_err err;
+  std::unique_ptr<cjose_jws_t, jws_deleter> jws(cjose_jws_import(token.data(), token.size(), &err));
+  if (!jws) co_return verification::invalid("the token is not a signed JWT");
+  auto* header = cjose_jws_get_protected(jws.get());
+  const auto alg = header_value(header, CJOSE_HDR_ALG);
+  const auto kty = key_type_of(alg);
+  // `none` and HMAC have no key type here: never accepted, whatever the options say.
+  if (kty.empty() || std::ranges::find(options_.algorithms, alg) == options_.algorithms.end())
+    co_return verification::invalid("the token's algorithm is not accepted");
+  const auto typ = lower(header_value(header, "typ"));
+  const bool access_token = typ == "at+jwt" || typ == "application/at+jwt";
+  if (!access_token && !(options_.accept_plain_jwt && (typ.empty() || typ == "jwt")))
+    co_return verification::invalid("the token is not an access token (typ at+jwt)");
+
+  const auto kid = header_value(header, CJOSE_HDR_KID);
+  const auto found = co_await keys_->keys_for(kid);
+  bool key_known = false;
+  bool verified = false;
+  if (found.keys)
+    for (const auto& key : *found.keys) {
+      if ((!kid.empty() && key.kid != kid) || key.kty != kty || (!key.alg.empty() && key.alg != alg)) continue;
+      key_known = true;
+      if (cjose_jws_verify(jws.get(), key.jwk.get(), &err)) {
+        verified = true;
+        break;
+      }
+    }
+  if (!verified) {
+    if (!key_known && found.unavailable)
+      co_return verification::unavailable("the authorization server's keys cannot be fetched", options_.retry_after);
+    co_return verification::invalid(key_known ? "the token's signature does not verify"
+                                              : "the token's signing key is unknown");
+  }
+  std::uint8_t* payload = nullptr;
+  std::size_t payload_size = 0;
+  if (!cjose_jws_get_plaintext(jws.get(), &payload, &payload_size, &err))
+    co_return verification::invalid("the token has no payload");
+  boost::system::error_code ec;
+  auto claims = json::parse(std::string_view(reinterpret_cast<const char*>(payload), payload_size), ec);
+  if (ec || !claims.is_object()) co_return verification::invalid("the token's claims are not a JSON object");
+  co_return check_claims(claims.get_object(), options_, system_clock::now());
+}
+
+}  // namespace mcp::auth::detail
