@@ -8,19 +8,85 @@
 // template's id.
 //
 //   build/bin/everything-server [--stdio | --http [HOST:]PORT [--json] [--stateless]] [--page-size N]
+//
+// With --auth-issuer it is an OAuth-protected resource server (docs/auth.md):
+//   --auth-issuer URL           the authorization server (its tokens' `iss`)
+//   --auth-resource URL         this server's resource id (tokens' `aud`);
+//                               default http(s)://HOST:PORT/mcp (PORT not 0)
+//   --auth-scopes "A B"         scopes every request needs
+//   --auth-introspection-url URL  check tokens by introspection (RFC 7662)
+//                               instead of as JWTs, authenticating with
+//   --auth-client-id ID --auth-client-secret SECRET
+//   --auth-ca-file FILE         CA certificates to trust for the issuer
+//   --auth-allow-http           accept an http:// issuer (loopback tests only)
 
 #include "everything_demo.hpp"
 
+#include <mcp/auth/introspection_verifier.hpp>
+#include <mcp/auth/jwt_verifier.hpp>
 #include <mcp/server/http_server.hpp>
 #include <mcp/server/serve.hpp>
 #include <mcp/server/server.hpp>
 
 #include <cstdlib>
+#include <map>
+#include <sstream>
 #include <cstring>
 #include <iostream>
 #include <optional>
 #include <string>
 #include <string_view>
+
+namespace {
+
+std::string flag(const std::map<std::string, std::string, std::less<>>& flags, std::string_view name) {
+  const auto it = flags.find(name);
+  return it == flags.end() ? std::string() : it->second;
+}
+
+// OAuth protection from the --auth-* flags: JWTs checked with the issuer's
+// keys, or tokens introspected at --auth-introspection-url.
+mcp::http_auth_options protection(const mcp::http_server_options& http,
+                                  const std::map<std::string, std::string, std::less<>>& flags, bool allow_http) {
+  const auto issuer = flag(flags, "issuer");
+  if (issuer.empty()) throw std::invalid_argument("--auth-issuer is required with the other --auth- flags");
+  auto resource = flag(flags, "resource");
+  if (resource.empty()) {
+    if (http.port == 0) throw std::invalid_argument("--auth-resource is required with port 0");
+    resource = (http.tls_certificate_file.empty() ? "http://" : "https://") + http.host + ":" +
+               std::to_string(http.port) + http.path;
+  }
+  mcp::http_auth_options options;
+  options.resource = resource;
+  options.authorization_servers = {issuer};
+  std::istringstream scopes(flag(flags, "scopes"));
+  for (std::string scope; scopes >> scope;) options.required_scopes.push_back(scope);
+  const auto introspection_url = flag(flags, "introspection-url");
+  const auto ca_file = flag(flags, "ca-file");
+  if (introspection_url.empty()) {
+    mcp::auth::jwt_verifier_options jwt;
+    jwt.issuer = issuer;
+    jwt.audience = resource;
+    jwt.ca_file = ca_file;
+    jwt.allow_http = allow_http;
+    options.make_verifier = [jwt](mcp::asio::any_io_executor ex) { return mcp::auth::make_jwt_verifier(ex, jwt); };
+  } else {
+    mcp::auth::introspection_verifier_options introspection;
+    introspection.endpoint = introspection_url;
+    introspection.issuer = issuer;
+    introspection.audience = resource;
+    introspection.client_id = flag(flags, "client-id");
+    introspection.client_secret = flag(flags, "client-secret");
+    introspection.ca_file = ca_file;
+    introspection.allow_http = allow_http;
+    options.make_verifier = [introspection](mcp::asio::any_io_executor ex) {
+      return mcp::auth::make_introspection_verifier(ex, introspection);
+    };
+  }
+  return options;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   mcp::server_settings settings = demo::settings();
@@ -29,9 +95,19 @@ int main(int argc, char** argv) {
   bool stateless = false;
   std::string tls_certificate;
   std::string tls_key;
+  std::map<std::string, std::string, std::less<>> auth;  // --auth-* flags, by name
+  bool auth_allow_http = false;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--stdio") continue;
+    if (arg == "--auth-allow-http") {
+      auth_allow_http = true;
+      continue;
+    }
+    if (arg.starts_with("--auth-") && i + 1 < argc) {
+      auth[std::string(arg.substr(7))] = argv[++i];
+      continue;
+    }
     if (arg == "--json") {
       json_only = true;
       continue;
@@ -58,7 +134,9 @@ int main(int argc, char** argv) {
       continue;
     }
     std::cerr << "usage: everything-server [--stdio | --http [HOST:]PORT [--json] [--stateless] "
-                 "[--tls CERT.pem KEY.pem]] [--page-size N]\n";
+                 "[--tls CERT.pem KEY.pem] [--auth-issuer URL [--auth-resource URL] [--auth-scopes \"A B\"] "
+                 "[--auth-introspection-url URL --auth-client-id ID --auth-client-secret SECRET] "
+                 "[--auth-ca-file FILE] [--auth-allow-http]]] [--page-size N]\n";
     return 2;
   }
   mcp::server srv(demo::info(), settings);
@@ -69,6 +147,7 @@ int main(int argc, char** argv) {
     http->tls_certificate_file = tls_certificate;
     http->tls_private_key_file = tls_key;
     try {
+      if (!auth.empty()) http->auth = protection(*http, auth, auth_allow_http);
       return mcp::run_http_server(srv, *http);
     } catch (const std::exception& e) {  // the port is taken, a TLS file is unreadable...
       std::cerr << "everything-server: " << e.what() << "\n";
