@@ -258,6 +258,7 @@ std::string head_text(const response_head& head, std::size_t room_after) {
   text.resize(longest);
   char* out = text.data();
   const auto put = [&out](std::string_view piece) {
+    if (piece.empty()) return;  // an empty view may hold a null pointer, which memcpy must not get
     std::memcpy(out, piece.data(), piece.size());
     out += piece.size();
   };
