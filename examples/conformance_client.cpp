@@ -55,7 +55,8 @@ std::string context_string(const char* key) {
 
 // The suite's authorization server approves at once: a headless sign-in.
 // Its CIMD scenarios expect this metadata document URL as the client id, and
-// its pre-registration and client_credentials ones hand out credentials.
+// its pre-registration, client_credentials, enterprise and workload ones
+// hand out credentials.
 std::shared_ptr<mcp::oauth_client> make_authorizer(asio::any_io_executor ex, const std::string& scenario) {
   mcp::oauth_options options;
   options.client_name = "caduceus-conformance-client";
@@ -65,6 +66,20 @@ std::shared_ptr<mcp::oauth_client> make_authorizer(asio::any_io_executor ex, con
   options.private_key_pem = context_string("private_key_pem");
   if (auto alg = context_string("signing_algorithm"); !alg.empty()) options.signing_algorithm = alg;
   if (scenario.starts_with("auth/client-credentials")) options.grant = mcp::oauth_grant::client_credentials;
+  // Enterprise-managed authorization (SEP-990): the context holds the ID token
+  // from the user's sign-in at the enterprise identity provider.
+  if (const auto id_token = context_string("idp_id_token"); !id_token.empty()) {
+    options.grant = mcp::oauth_grant::enterprise_managed;
+    options.identity_provider.token_endpoint = context_string("idp_token_endpoint");
+    options.identity_provider.issuer = context_string("idp_issuer");
+    options.identity_provider.client_id = context_string("idp_client_id");
+    options.identity_provider.id_token = [id_token] { return id_token; };
+  }
+  // Workload identity federation (SEP-1933): the platform's token for this workload.
+  if (const auto workload = context_string("valid_jwt"); !workload.empty()) {
+    options.grant = mcp::oauth_grant::workload_identity;
+    options.workload_token = [workload] { return workload; };
+  }
   options.user_agent = mcp::make_headless_user_agent(ex, mcp::headless_options{});
   return std::make_shared<mcp::oauth_client>(ex, std::move(options));
 }

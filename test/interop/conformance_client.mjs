@@ -67,7 +67,10 @@
 //                           temporary folder, removed when everything passed)
 //   --suite next            run conformance 0.2.0-alpha.12 instead of 0.1.16
 //   --spec-version V        (--suite next) the requirement set: 2026-07-28
-//                           (default) or 2025-11-25; repeatable
+//                           (default) or 2025-11-25; or `extension`: the
+//                           scenarios of the official extensions (`list
+//                           --client` tags them [extension]; not scored by
+//                           the suite, run at its default wire); repeatable
 //   --min-passed V=K        (--suite next) minimum for version V (repeatable);
 //                           a plain K applies to every version without V=K;
 //                           default: what the TypeScript reference client
@@ -78,6 +81,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+    EXTENSION_SET,
     SUITE_PACKAGES,
     commonOptions,
     isGlob,
@@ -123,7 +127,10 @@ function parseArgs(argv) {
     });
     if (!Number.isInteger(o.timeoutMs) || o.timeoutMs === 0) usageError('--timeout needs a positive whole number of milliseconds');
     const filtered = o.only.length > 0 || o.skip.length > 0;
-    resolveSuiteOptions(o, usageError, { defaultMinPassed: v => (filtered ? 0 : NEXT_REFERENCE_PASSED[v] ?? 0) });
+    resolveSuiteOptions(o, usageError, {
+        defaultMinPassed: v => (filtered ? 0 : NEXT_REFERENCE_PASSED[v] ?? 0),
+        extensions: true
+    });
     if (o.minPassed === undefined) o.minPassed = filtered ? 0 : DEFAULT_MIN_PASSED;
     if (o.scenarioTimeout === undefined) o.scenarioTimeout = Math.ceil(o.timeoutMs / 1000) + 30;
     return o;
@@ -190,7 +197,7 @@ async function runScenario(scenario, version) {
     const outDir = run.scenarioDir(scenario, version);
     const timeoutMs = Math.min(opts.scenarioTimeout * 1000, run.remainingMs());
     const t0 = Date.now();
-    const wire = version ? ['--spec-version', version, '--force'] : [];
+    const wire = version && version !== EXTENSION_SET ? ['--spec-version', version, '--force'] : [];
     const r = await run.cli(
         ['client', '--command', clientCommand, '--scenario', scenario, ...wire, '--timeout', String(opts.timeoutMs), '-o', outDir],
         timeoutMs,
@@ -245,7 +252,10 @@ async function plan() {
     const passes = [];
     if (NEXT) {
         for (const version of opts.specVersions) {
-            const { scored, notScored } = await run.listRequirements('client', version);
+            const { scored, notScored } =
+                version === EXTENSION_SET
+                    ? { scored: await run.listScenarios('client', EXTENSION_SET), notScored: [] }
+                    : await run.listRequirements('client', version);
             passes.push({ version, known: scored, notScored, scenarios: selectScenarios(scored, opts.only, opts.skip) });
         }
     } else {
@@ -280,7 +290,8 @@ async function main() {
         if (version) {
             run.beginGroup(version);
             const skipped = notScored.length ? `; not scored, not run: ${notScored.map(n => `${n.name} (${n.reason})`).join(', ')}` : '';
-            diag(`--- ${version}: ${scenarios.length} scored scenarios at the ${version} wire${skipped}`);
+            const what = version === EXTENSION_SET ? 'extension scenarios (not scored by the suite)' : `scored scenarios at the ${version} wire`;
+            diag(`--- ${version}: ${scenarios.length} ${what}${skipped}`);
         }
         for (const scenario of scenarios) {
             const label = version ? `${version} ${scenario}` : scenario;

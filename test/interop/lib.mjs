@@ -1257,13 +1257,16 @@ export class ConformanceRun {
         });
     }
 
-    /** The scenario names of `conformance list --server|--client`; finishes the run if that fails. */
-    async listScenarios(kind) {
+    /**
+     * The scenario names of `conformance list --server|--client`, only those
+     * tagged `[tag]` (e.g. `extension`) when given; finishes the run if that fails.
+     */
+    async listScenarios(kind, tag) {
         const r = await this.cli(['list', `--${kind}`], Math.min(60_000, this.remainingMs()));
         const names = [];
         for (const line of r.text.split('\n')) {
-            const m = /^\s+-\s+(\S+)/.exec(line);
-            if (m) names.push(m[1]);
+            const m = /^\s+-\s+(\S+)(?:\s+\[([^\]]*)\])?/.exec(line);
+            if (m && (!tag || (m[2] ?? '').split(',').includes(tag))) names.push(m[1]);
         }
         if (r.code !== 0 || names.length === 0) {
             await this.finish(`\`conformance list --${kind}\` failed (${r.timedOut ? 'timed out' : `exit ${r.code ?? r.signal}`}):\n${r.out}`);

@@ -18,7 +18,9 @@
 // Metadata Document URL when the server supports them, dynamic registration
 // (RFC 7591). Then authorization code with PKCE S256, `state`, `resource`
 // (RFC 8707) and the RFC 9207 `iss` check, or client_credentials for a
-// machine client; the token endpoint authentication is the best method both
+// machine client, or an enterprise identity provider's assertion grant
+// (SEP-990) for a user signed in there, or a workload's platform-issued JWT
+// (SEP-1933); the token endpoint authentication is the best method both
 // sides support (private_key_jwt, client_secret_basic, client_secret_post,
 // none). Refresh tokens are used before signing in again. What it gets is
 // kept in an oauth_store (in memory by default; a 0600 file for the CLI).
@@ -54,7 +56,8 @@ struct oauth_record {
   std::string client_id;
   std::string client_secret;
   std::string token_endpoint_auth_method;
-  /// How the client id was had: "preregistered", "metadata_document" or "dynamic".
+  /// How the client id was had: "preregistered", "metadata_document",
+  /// "dynamic", or "none" (a workload known by its token alone).
   std::string registration;
   std::vector<std::string> redirect_uris;  ///< registered with it (dynamic registration)
   std::string access_token;
@@ -124,10 +127,46 @@ std::shared_ptr<oauth_user_agent> make_loopback_user_agent(asio::any_io_executor
 enum class oauth_grant {
   authorization_code,  ///< a person signs in (needs a user agent)
   client_credentials,  ///< the client acts on its own behalf
+  /// Enterprise-managed authorization (the io.modelcontextprotocol/
+  /// enterprise-managed-authorization extension, SEP-990): the ID token the
+  /// user got by signing in to the enterprise's identity provider is
+  /// exchanged there (RFC 8693) for an identity assertion grant (ID-JAG),
+  /// which the server's authorization server exchanges (RFC 7523 jwt-bearer)
+  /// for an access token. No browser; needs oauth_options::identity_provider
+  /// and the client id registered with the authorization server.
+  enterprise_managed,
+  /// Workload identity federation (the io.modelcontextprotocol/auth/wif
+  /// extension, SEP-1933): a JWT the platform issued to this workload (a
+  /// Kubernetes service account token, a cloud identity token) is the
+  /// RFC 7523 jwt-bearer assertion; needs oauth_options::workload_token.
+  workload_identity,
+};
+
+/// The enterprise identity provider of oauth_grant::enterprise_managed.
+struct identity_provider_options {
+  /// Its token endpoint; empty: read from the metadata of `issuer`.
+  std::string token_endpoint = {};
+  std::string issuer = {};
+  /// The client's registration at the identity provider (sent in the form:
+  /// client_secret_post, or none without a secret).
+  std::string client_id = {};
+  std::string client_secret = {};
+  /// The user's identity assertion: the ID token of their single sign-on.
+  /// Asked for each time a grant is needed, so it may hand out a fresh one.
+  std::function<std::string()> id_token = nullptr;
+  /// What id_token returns: an OpenID Connect ID token, or a SAML 2 assertion
+  /// ("urn:ietf:params:oauth:token-type:saml2").
+  std::string subject_token_type = "urn:ietf:params:oauth:token-type:id_token";
 };
 
 struct oauth_options {
   oauth_grant grant = oauth_grant::authorization_code;
+  /// The identity provider of the enterprise_managed grant.
+  identity_provider_options identity_provider = {};
+  /// The workload_identity grant's assertion, with the authorization server
+  /// as its audience. Asked for at each grant: such tokens are short-lived
+  /// and renewed by the platform (e.g. read the file it keeps fresh).
+  std::function<std::string()> workload_token = nullptr;
   /// The user agent of the authorization code grant; null: a headless one.
   std::shared_ptr<oauth_user_agent> user_agent = nullptr;
   /// Null: in memory.

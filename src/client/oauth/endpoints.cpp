@@ -117,7 +117,7 @@ boost::asio::awaitable<token_response> request_token(http_client::http_fetcher& 
   if (method == "client_secret_basic") {
     request.headers.emplace_back("Authorization", basic_credentials(client));
   } else {
-    grant.emplace_back("client_id", client.client_id);
+    if (!client.client_id.empty()) grant.emplace_back("client_id", client.client_id);
     if (method == "client_secret_post") grant.emplace_back("client_secret", client.client_secret);
     if (method == "private_key_jwt") {
       // The audience: the issuer (RFC 7523 bis); the token endpoint is also accepted by most servers.

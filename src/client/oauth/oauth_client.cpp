@@ -4,6 +4,7 @@
 #include "challenge.hpp"
 #include "discovery.hpp"
 #include "endpoints.hpp"
+#include "identity_assertion.hpp"
 #include "urls.hpp"
 
 #include "../../detail/lazy_event.hpp"
@@ -142,6 +143,15 @@ struct oauth_client::impl {
                                             const std::string& redirect_uri);
   asio::awaitable<token_response> authorization_code(const discovery& found, const client_identity& client,
                                                      const std::string& scope, oauth_user_agent& agent);
+  asio::awaitable<token_response> enterprise_managed(const discovery& found, const client_identity& client,
+                                                     const std::string& scope);
+  asio::awaitable<token_response> jwt_bearer(const discovery& found, const client_identity& client,
+                                             std::string assertion, const std::string& scope);
+  void require_https(const std::string& url, std::string_view what) const {
+    // Tokens and credentials cross these endpoints.
+    if (!is_https(url) && !(options.allow_http_loopback && is_loopback(url)))
+      throw oauth_error(std::string(what) + " " + url + " is not https");
+  }
   std::string choose_scope(const server_state& state, const discovery& found, const bearer_challenge& challenge,
                            unsigned status) const;
 
@@ -216,9 +226,7 @@ asio::awaitable<void> oauth_client::impl::sign_in(const std::string& key, const 
       unix_now() - state.fresh_at < 10 && state.record && state.record->issuer == found.issuer)
     throw oauth_error("the server at " + url + " refused the token " + found.issuer + " just gave" +
                       (challenge.error_description.empty() ? "" : ": " + challenge.error_description));
-  if (!options.allow_http_loopback || !is_loopback(found.server.token_endpoint))
-    if (!is_https(found.server.token_endpoint))
-      throw oauth_error("the token endpoint " + found.server.token_endpoint + " is not https");
+  require_https(found.server.token_endpoint, "the token endpoint");
 
   // Credentials belong to the authorization server that issued them: a new
   // one (the resource moved) means registering anew there.
@@ -252,9 +260,10 @@ asio::awaitable<void> oauth_client::impl::sign_in(const std::string& key, const 
   record.token_endpoint_auth_method = client.auth_method;
   record.registration = state.record ? state.record->registration : "";
   if (record.registration.empty())
-    record.registration = !options.client_id.empty() ? "preregistered"
+    record.registration = !options.client_id.empty()                    ? "preregistered"
+                          : client.client_id.empty()                      ? "none"
                           : client.client_id == options.client_metadata_url ? "metadata_document"
-                                                                           : "dynamic";
+                                                                            : "dynamic";
   if (state.record) record.redirect_uris = state.record->redirect_uris;
   if (!redirect_uri.empty() && std::ranges::find(record.redirect_uris, redirect_uri) == record.redirect_uris.end())
     record.redirect_uris.push_back(redirect_uri);
@@ -268,6 +277,13 @@ asio::awaitable<void> oauth_client::impl::sign_in(const std::string& key, const 
     if (!scope.empty()) grant.emplace_back("scope", scope);
     grant.emplace_back("resource", found.resource);
     token = co_await request_token(fetcher, found.server, client, std::move(grant));
+  } else if (options.grant == oauth_grant::enterprise_managed) {
+    token = co_await enterprise_managed(found, client, scope);
+  } else if (options.grant == oauth_grant::workload_identity) {
+    if (!options.workload_token) throw oauth_error("workload identity needs the workload's token (workload_token)");
+    auto assertion = options.workload_token();
+    if (assertion.empty()) throw oauth_error("the workload has no token to present");
+    token = co_await jwt_bearer(found, client, std::move(assertion), scope);
   } else {
     token = co_await authorization_code(found, client, scope, *agent);
   }
@@ -341,6 +357,14 @@ asio::awaitable<client_identity> oauth_client::impl::identify(server_state& stat
   }
   if (options.grant == oauth_grant::client_credentials)
     throw oauth_error("client_credentials needs a client id (and a secret or a private key)");
+  // A workload is known by its token; client authentication is optional (RFC 7523 section 3.1).
+  if (options.grant == oauth_grant::workload_identity) {
+    client.auth_method = "none";
+    co_return client;
+  }
+  // The identity provider names the client in the grant: it must know the id beforehand.
+  if (options.grant == oauth_grant::enterprise_managed)
+    throw oauth_error("enterprise-managed authorization needs the client id registered with " + found.issuer);
   if (!options.client_metadata_url.empty() && found.server.client_id_metadata_document_supported.value_or(false)) {
     client.client_id = options.client_metadata_url;
     client.auth_method = has_key ? "private_key_jwt" : "none";
@@ -397,6 +421,28 @@ asio::awaitable<token_response> oauth_client::impl::authorization_code(const dis
   form grant{{"grant_type", "authorization_code"}, {"code", code}, {"redirect_uri", redirect_uri},
              {"code_verifier", verifier}, {"resource", found.resource}};
   co_return co_await request_token(fetcher, server, client, std::move(grant));
+}
+
+// --- assertion grants: enterprise-managed authorization, workload identity ----------------
+
+asio::awaitable<token_response> oauth_client::impl::enterprise_managed(const discovery& found,
+                                                                       const client_identity& client,
+                                                                       const std::string& scope) {
+  const auto& idp = options.identity_provider;
+  if (!idp.token_endpoint.empty()) require_https(idp.token_endpoint, "the identity provider's token endpoint");
+  else if (!idp.issuer.empty()) require_https(idp.issuer, "the identity provider");
+  // The grant names the authorization server by its issuer, and this resource (section 4).
+  auto assertion = co_await request_identity_grant(fetcher, idp, found.issuer, found.resource, scope);
+  co_return co_await jwt_bearer(found, client, std::move(assertion), scope);
+}
+
+// RFC 7523 section 2.1: an assertion as the grant. A refusal is final: no
+// other grant is tried (the workload or the enterprise said no).
+asio::awaitable<token_response> oauth_client::impl::jwt_bearer(const discovery& found, const client_identity& client,
+                                                               std::string assertion, const std::string& scope) {
+  form grant{{"grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"}, {"assertion", std::move(assertion)}};
+  if (!scope.empty()) grant.emplace_back("scope", scope);
+  co_return co_await request_token(fetcher, found.server, client, std::move(grant));
 }
 
 // --- oauth_client -----------------------------------------------------------------------------

@@ -54,8 +54,10 @@ struct token_response {
   std::optional<double> expires_in;
   std::optional<std::string> refresh_token;
   std::optional<std::string> scope;
+  std::optional<std::string> issued_token_type;  ///< a token exchange's (RFC 8693 section 2.2.1)
 };
-BOOST_DESCRIBE_STRUCT(token_response, (), (access_token, token_type, expires_in, refresh_token, scope))
+BOOST_DESCRIBE_STRUCT(token_response, (), (access_token, token_type, expires_in, refresh_token, scope,
+                                           issued_token_type))
 
 /// An endpoint's refusal (RFC 6749 section 5.2, RFC 7591 section 3.2.2).
 struct error_response {

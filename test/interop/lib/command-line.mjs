@@ -71,6 +71,12 @@ export const SUITE_PACKAGES = {
 
 /** The spec versions the alpha suite has a frozen requirement set for. */
 export const REQUIREMENT_SETS = ['2026-07-28', '2025-11-25'];
+/**
+ * `--spec-version extension`: the alpha suite's scenarios of the official
+ * extensions (tagged [extension] by `list`; not scored, run at the suite's
+ * default wire), where a runner allows it (`extensions: true`).
+ */
+export const EXTENSION_SET = 'extension';
 
 /**
  * Reads --suite, --spec-version and --min-passed of a parsed command line
@@ -84,7 +90,7 @@ export const REQUIREMENT_SETS = ['2026-07-28', '2025-11-25'];
  *                  version, a plain K every version without a V=K, and
  *                  `defaultMinPassed(V)` gives the rest
  */
-export function resolveSuiteOptions(o, usageError, { defaultMinPassed = () => 0 } = {}) {
+export function resolveSuiteOptions(o, usageError, { defaultMinPassed = () => 0, extensions = false } = {}) {
     if (o.suite === undefined || o.suite === 'legacy') o.suite = 'legacy';
     else if (o.suite !== 'next') usageError(`unknown --suite ${o.suite} (only "next": conformance 0.2.0-alpha.12)`);
     const plain = [];
@@ -107,8 +113,9 @@ export function resolveSuiteOptions(o, usageError, { defaultMinPassed = () => 0 
         return o;
     }
     if (o.specVersions.length === 0) o.specVersions = [REQUIREMENT_SETS[0]];
+    const known = extensions ? [...REQUIREMENT_SETS, EXTENSION_SET] : REQUIREMENT_SETS;
     for (const v of o.specVersions) {
-        if (!REQUIREMENT_SETS.includes(v)) usageError(`--spec-version ${v}: the suite has requirement sets for ${REQUIREMENT_SETS.join(', ')} only`);
+        if (!known.includes(v)) usageError(`--spec-version ${v}: the suite has requirement sets for ${known.join(', ')} only`);
     }
     o.specVersions = [...new Set(o.specVersions)];
     for (const v of Object.keys(byVersion)) {
