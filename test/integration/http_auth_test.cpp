@@ -284,6 +284,45 @@ TEST_F(HttpAuth, A2026Request) {
   });
 }
 
+// A multi-round 2026 request: the requestState issued to one principal is
+// refused to another, and taken with a refreshed token of the same one.
+TEST_F(HttpAuth, RequestStateStaysWithItsPrincipal) {
+  run_protected([](protected_setup& setup, test_server& server) -> asio::awaitable<void> {
+    tool_info ask;
+    ask.name = "ask";
+    ask.description = "Asks for a name";
+    server.tools->add_tool(ask, [](const json::object&, request_context& ctx) -> asio::awaitable<call_tool_result> {
+      if (ctx.carried().is_null()) ctx.carry("asked");  // state that travels in requestState
+      const auto answer = co_await ctx.elicit(
+          "Your name?", json::parse(R"({"type":"object","properties":{"name":{"type":"string"}}})").as_object());
+      co_return call_tool_result::text("Hello, " + std::string(answer.at("content").at("name").as_string()));
+    });
+    const auto modern_call = [](json::object params) {
+      params["_meta"] = json::object{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                                     {"io.modelcontextprotocol/clientInfo", {{"name", "t"}, {"version", "1"}}},
+                                     {"io.modelcontextprotocol/clientCapabilities", {{"elicitation", json::object{}}}}};
+      auto req = mcp_post(rpc_request(1, "tools/call", params));
+      req.header("MCP-Protocol-Version", "2026-07-28").header("Mcp-Method", "tools/call").header("Mcp-Name", "ask");
+      return req;
+    };
+    const auto first = co_await http_call(server.port(), with_token(modern_call(tool_call("ask", {})), setup.token("alice")));
+    if (first.status != 200u) throw std::runtime_error("the first round answered " + std::to_string(first.status));
+    const auto asked = first.json().at("result").as_object();
+    if (asked.at("resultType") != "input_required") throw std::runtime_error("no input asked for: " + first.body);
+    json::object responses;
+    for (const auto& [key, request] : asked.at("inputRequests").as_object())
+      responses[key] = json::object{{"action", "accept"}, {"content", {{"name", "Ada"}}}};
+    auto retry = tool_call("ask", {});
+    retry["inputResponses"] = responses;
+    retry["requestState"] = asked.at("requestState");
+
+    const auto stolen = co_await http_call(server.port(), with_token(modern_call(retry), setup.token("mallory")));
+    EXPECT_EQ(stolen.json().at("error").at("code"), -32602) << stolen.body;
+    const auto refreshed = co_await http_call(server.port(), with_token(modern_call(retry), setup.token("alice")));
+    EXPECT_EQ(refreshed.json().at("result").at("content").at(0).at("text"), "Hello, Ada") << refreshed.body;
+  });
+}
+
 TEST_F(HttpAuth, UnreachableKeysGive503WhileOtherRequestsAreServed) {
   run_protected([](protected_setup& setup, test_server& server) -> asio::awaitable<void> {
     setup.issuer.down = true;
