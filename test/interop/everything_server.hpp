@@ -4,12 +4,13 @@
 // it is, the three transports it speaks, and its HTTP servers started on a
 // free port of 127.0.0.1 and always stopped.
 
+#include "node_process.hpp"
+
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <ostream>
 #include <string>
-
-#include <sys/types.h>
 
 namespace mcp::test {
 
@@ -24,8 +25,6 @@ std::string to_string(everything_transport transport);
 /// How gtest prints a test's parameter.
 inline void PrintTo(everything_transport transport, std::ostream* out) { *out << to_string(transport); }
 
-/// The node program CMake found.
-std::string node_program();
 /// server-everything's dist/index.js.
 std::string everything_script();
 /// Its dist/docs folder: its instructions, and the files it serves as resources.
@@ -37,33 +36,24 @@ std::string file_text(const std::string& path);
 inline constexpr const char* marker_variable = "CADUCEUS_INTEROP_MARKER";
 inline constexpr const char* marker_value = "set by the interop tests";
 
-/// server-everything over HTTP (`streamableHttp` or `sse`) in its own process
-/// group, listening on 127.0.0.1 on a port the system picked. The constructor
-/// returns once it accepts connections (or throws, the process stopped); the
-/// destructor stops the whole group: SIGTERM, then SIGKILL. Should this
-/// process die first, the server gets SIGKILL too (PR_SET_PDEATHSIG).
+/// server-everything over HTTP (`streamableHttp` or `sse`) as a
+/// node_process, listening on 127.0.0.1 on a port the system picked. The
+/// constructor returns once it accepts connections (or throws, the process
+/// stopped); the destructor stops it.
 class everything_http_server {
  public:
   /// `transport`: streamable_http or legacy_sse.
   explicit everything_http_server(everything_transport transport,
                                   std::chrono::milliseconds start_limit = std::chrono::seconds(15));
-  ~everything_http_server();
-  everything_http_server(const everything_http_server&) = delete;
-  everything_http_server& operator=(const everything_http_server&) = delete;
 
   /// The endpoint a client starts from: http://127.0.0.1:PORT/mcp, or /sse.
   std::string url() const;
   /// False once the server has exited.
-  bool running() const;
+  bool running() const { return process_->running(); }
 
  private:
-  /// Everything the server wrote on stdout and stderr so far.
-  std::string output() const;
-  void stop() noexcept;
-
   everything_transport transport_;
-  int log_fd_ = -1;  // its stdout and stderr
-  pid_t pid_ = -1;
+  std::unique_ptr<node_process> process_;
   std::uint16_t port_ = 0;
 };
 
