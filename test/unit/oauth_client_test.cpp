@@ -1,9 +1,11 @@
 // The pieces of the OAuth client that need no network: reading Bearer
 // challenges, the discovery URLs of RFC 9728 and RFC 8414, the resource
-// check, form encoding, private_key_jwt assertions, and the token file.
+// check, form encoding, private_key_jwt assertions, DPoP proofs, and the
+// token file.
 
 #include "client/oauth/challenge.hpp"
 #include "client/oauth/client_assertion.hpp"
+#include "client/oauth/dpop.hpp"
 #include "client/oauth/urls.hpp"
 
 #include <mcp/base64.hpp>
@@ -13,10 +15,12 @@
 
 #include <gtest/gtest.h>
 
+#include <openssl/core_names.h>
 #include <openssl/ec.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/rsa.h>
+#include <openssl/sha.h>
 
 #include <sys/stat.h>
 
@@ -30,10 +34,12 @@ namespace {
 
 using namespace mcp::detail::oauth;
 
+token_challenge parse_bearer(const std::vector<std::string>& headers) { return parse_challenge(headers, "Bearer"); }
+
 // --- WWW-Authenticate ------------------------------------------------------------
 
 TEST(BearerChallenge, ReadsTheParametersOfTheSpecExample) {
-  const auto c = parse_bearer_challenge(
+  const auto c = parse_bearer(
       {R"(Bearer error="insufficient_scope", scope="files:read files:write", )"
        R"(resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource", )"
        R"(error_description="File write permission required")"});
@@ -45,28 +51,35 @@ TEST(BearerChallenge, ReadsTheParametersOfTheSpecExample) {
 }
 
 TEST(BearerChallenge, FindsBearerAfterAnotherSchemeAndInAnyCase) {
-  const auto c = parse_bearer_challenge({R"(DPoP algs="ES256", scope="x", bearer Scope=mcp:basic, realm="r")"});
+  const auto c = parse_bearer({R"(DPoP algs="ES256", scope="x", bearer Scope=mcp:basic, realm="r")"});
   EXPECT_TRUE(c.present);
   EXPECT_EQ(c.scope, "mcp:basic");
 }
 
+TEST(BearerChallenge, ReadsADPoPChallengeBesideIt) {
+  const std::vector<std::string> both{R"(DPoP error="use_dpop_nonce", algs="ES256", Bearer scope="a")"};
+  EXPECT_EQ(parse_challenge(both, "DPoP").error, "use_dpop_nonce");
+  EXPECT_EQ(parse_challenge(both, "Bearer").scope, "a");
+  EXPECT_FALSE(parse_challenge({R"(Bearer scope="a")"}, "DPoP").present);
+}
+
 TEST(BearerChallenge, LooksInEveryHeaderAndUnescapesQuotedText) {
-  const auto c = parse_bearer_challenge({R"(Basic realm="x")", R"(Bearer error_description="say \"no\"")"});
+  const auto c = parse_bearer({R"(Basic realm="x")", R"(Bearer error_description="say \"no\"")"});
   EXPECT_TRUE(c.present);
   EXPECT_EQ(c.error_description, R"(say "no")");
 }
 
 TEST(BearerChallenge, StopsAtTheNextChallenge) {
-  const auto c = parse_bearer_challenge({R"(Bearer scope="a", Basic realm="b", scope="c")"});
+  const auto c = parse_bearer({R"(Bearer scope="a", Basic realm="b", scope="c")"});
   EXPECT_EQ(c.scope, "a");
 }
 
 TEST(BearerChallenge, NoneWithoutBearerOrForGarbage) {
-  EXPECT_FALSE(parse_bearer_challenge({}).present);
-  EXPECT_FALSE(parse_bearer_challenge({R"(Basic realm="x")"}).present);
-  EXPECT_FALSE(parse_bearer_challenge({"\"\"\",,,=="}).present);
-  EXPECT_TRUE(parse_bearer_challenge({"Bearer"}).present);
-  EXPECT_EQ(parse_bearer_challenge({R"(Bearer scope="unterminated)"}).scope, "unterminated");
+  EXPECT_FALSE(parse_bearer({}).present);
+  EXPECT_FALSE(parse_bearer({R"(Basic realm="x")"}).present);
+  EXPECT_FALSE(parse_bearer({"\"\"\",,,=="}).present);
+  EXPECT_TRUE(parse_bearer({"Bearer"}).present);
+  EXPECT_EQ(parse_bearer({R"(Bearer scope="unterminated)"}).scope, "unterminated");
 }
 
 // --- discovery URLs ---------------------------------------------------------------
@@ -199,6 +212,56 @@ TEST(ClientAssertion, RefusesAKeyThatDoesNotFitOrIsNoKey) {
   EXPECT_THROW(make_client_assertion("c", "a", "not a key", "RS256"), mcp::oauth_error);
 }
 
+// --- DPoP proofs (RFC 9449 section 4.2) -------------------------------------------------------
+
+std::string coordinate(EVP_PKEY* key, const char* name) {
+  BIGNUM* n = nullptr;
+  EVP_PKEY_get_bn_param(key, name, &n);
+  std::string bytes(32, '\0');
+  BN_bn2binpad(n, reinterpret_cast<unsigned char*>(bytes.data()), 32);
+  BN_free(n);
+  return mcp::base64url_encode(bytes);
+}
+
+TEST(DpopProof, NamesTheRequestAndTheTokenAndIsSignedByTheKeyItCarries) {
+  const auto ec = make_key(false);
+  const auto key = signing_key::from_pem(private_pem(ec.get()), "test");
+  const auto proof = make_dpop_proof(key, "POST", "https://mcp.example/mcp?session=1#top", "the-token", "n-1");
+  EXPECT_TRUE(verifies(proof, ec.get(), true));
+  const auto header = part(proof, 0);
+  EXPECT_EQ(header.at("typ"), "dpop+jwt");
+  EXPECT_EQ(header.at("alg"), "ES256");
+  const auto& jwk = header.at("jwk").as_object();
+  EXPECT_EQ(jwk.at("kty"), "EC");
+  EXPECT_EQ(jwk.at("crv"), "P-256");
+  EXPECT_EQ(jwk.at("x").as_string(), coordinate(ec.get(), OSSL_PKEY_PARAM_EC_PUB_X));
+  EXPECT_EQ(jwk.at("y").as_string(), coordinate(ec.get(), OSSL_PKEY_PARAM_EC_PUB_Y));
+  EXPECT_FALSE(jwk.contains("d")) << "the private key must not travel";
+
+  const auto claims = part(proof, 1);
+  EXPECT_EQ(claims.at("htm"), "POST");
+  EXPECT_EQ(claims.at("htu"), "https://mcp.example/mcp");
+  EXPECT_EQ(claims.at("nonce"), "n-1");
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>("the-token"), 9, digest);
+  EXPECT_EQ(claims.at("ath").as_string(), mcp::base64url_encode(std::string_view(reinterpret_cast<char*>(digest), sizeof digest)));
+  EXPECT_NE(part(make_dpop_proof(key, "POST", "https://mcp.example/mcp"), 1).at("jti"), claims.at("jti"));
+
+  // At the token endpoint: no token, no nonce yet.
+  const auto first = part(make_dpop_proof(key, "POST", "https://as.example/token"), 1);
+  EXPECT_FALSE(first.contains("ath"));
+  EXPECT_FALSE(first.contains("nonce"));
+}
+
+TEST(DpopProof, AGeneratedKeyKeepsThroughItsPem) {
+  const auto key = signing_key::generate_p256();
+  const auto again = signing_key::from_pem(key.pem(), "test");
+  EXPECT_EQ(again.public_jwk(), key.public_jwk());
+  EXPECT_TRUE(again.fits("ES256"));
+  EXPECT_FALSE(again.fits("ES384"));
+  EXPECT_FALSE(again.fits("RS256"));
+}
+
 // --- the token file ----------------------------------------------------------------------
 
 TEST(OAuthFileStore, KeepsRecordsInAFileOnlyItsOwnerReads) {
@@ -210,6 +273,7 @@ TEST(OAuthFileStore, KeepsRecordsInAFileOnlyItsOwnerReads) {
   record.access_token = "token";
   record.expires_at = 123;
   record.redirect_uris = {"http://127.0.0.1:1/callback"};
+  record.dpop_key = "-----BEGIN PRIVATE KEY-----...";
   {
     auto store = mcp::make_file_oauth_store(path.string());
     EXPECT_FALSE(store->load("https://mcp.example/mcp"));
@@ -225,8 +289,14 @@ TEST(OAuthFileStore, KeepsRecordsInAFileOnlyItsOwnerReads) {
   EXPECT_EQ(loaded->access_token, "token");
   EXPECT_EQ(loaded->expires_at, 123);
   EXPECT_EQ(loaded->redirect_uris, record.redirect_uris);
+  EXPECT_EQ(loaded->dpop_key, record.dpop_key);
   reopened->erase("https://mcp.example/mcp");
   EXPECT_FALSE(mcp::make_file_oauth_store(path.string())->load("https://mcp.example/mcp"));
+  // A file written before DPoP, without dpop_key.
+  std::ofstream(path) << R"({"https://mcp.example/mcp":{"issuer":"i","client_id":"c","client_secret":"",)"
+                         R"("token_endpoint_auth_method":"none","registration":"dynamic","redirect_uris":[],)"
+                         R"("access_token":"t","token_type":"Bearer","refresh_token":"","scope":"","expires_at":0}})";
+  EXPECT_EQ(mcp::make_file_oauth_store(path.string())->load("https://mcp.example/mcp").value().access_token, "t");
   std::ofstream(path) << "not json";
   EXPECT_THROW(mcp::make_file_oauth_store(path.string()), std::runtime_error);
   std::filesystem::remove(path);

@@ -22,8 +22,9 @@
 // (SEP-990) for a user signed in there, or a workload's platform-issued JWT
 // (SEP-1933); the token endpoint authentication is the best method both
 // sides support (private_key_jwt, client_secret_basic, client_secret_post,
-// none). Refresh tokens are used before signing in again. What it gets is
-// kept in an oauth_store (in memory by default; a 0600 file for the CLI).
+// none). Tokens are bound to a key with DPoP where the server supports it.
+// Refresh tokens are used before signing in again. What it gets is kept in
+// an oauth_store (in memory by default; a 0600 file for the CLI).
 
 #include <mcp/transport/http_client.hpp>
 
@@ -61,10 +62,12 @@ struct oauth_record {
   std::string registration;
   std::vector<std::string> redirect_uris;  ///< registered with it (dynamic registration)
   std::string access_token;
-  std::string token_type;
+  std::string token_type;  ///< "Bearer", or "DPoP" for a token bound to dpop_key
   std::string refresh_token;
   std::string scope;  ///< the scopes asked for (space-separated)
   std::int64_t expires_at = 0;  ///< Unix seconds; 0: unknown
+  /// The private key (PEM) the tokens are bound to with DPoP; empty: none.
+  std::string dpop_key;
 };
 
 /// Where oauth_client keeps what it gets, by the protected resource's URL.
@@ -195,6 +198,10 @@ struct oauth_options {
   std::vector<std::string> scopes = {};
   /// Ask for `offline_access` (refresh tokens) where the authorization server offers it.
   bool offline_access = true;
+  /// Bind tokens to a key the client holds (DPoP, RFC 9449; SEP-1932) when
+  /// the authorization server supports it: every request then carries a
+  /// fresh proof signed with the key, so a stolen token is of no use.
+  bool dpop = true;
   /// Re-authorizations for more scope (403 insufficient_scope) for one set
   /// of scopes before the refusal goes through.
   int max_step_ups = 2;
@@ -220,7 +227,7 @@ class oauth_client : public http_authorizer, public std::enable_shared_from_this
   oauth_client(const oauth_client&) = delete;
   oauth_client& operator=(const oauth_client&) = delete;
 
-  std::string authorization(std::string_view url) override;
+  http_fields credentials(std::string_view method, std::string_view url) override;
   asio::awaitable<bool> on_challenge(authorization_challenge challenge) override;
 
   /// Signs in to the server at `url` now, whether or not it asked (the CLI's

@@ -51,19 +51,25 @@ struct authorization_challenge {
   unsigned status = 0;                ///< 401 or 403
   std::string sent_authorization;     ///< the Authorization header it carried (empty: none)
   std::vector<std::string> www_authenticate;  ///< every WWW-Authenticate header of the answer
+  std::string dpop_nonce;  ///< its DPoP-Nonce header (RFC 9449 section 9), for the next proof
 };
 
-/// Gives an HTTP client transport its Authorization header and answers the
-/// server's challenges; `mcp::oauth_client` (mcp/client/oauth.hpp) is the
+/// Header fields, as name and value.
+using http_fields = std::vector<std::pair<std::string, std::string>>;
+
+/// Gives an HTTP client transport the credentials of each request and answers
+/// the server's challenges; `mcp::oauth_client` (mcp/client/oauth.hpp) is the
 /// OAuth 2.1 one. One authorizer may serve many transports (a client pool):
 /// they share its token. Called on the transports' executor.
 class http_authorizer {
  public:
   virtual ~http_authorizer() = default;
-  /// The Authorization header for a request to `url` now; empty: none.
-  virtual std::string authorization(std::string_view url) = 0;
-  /// True when the refused request should go again with a new
-  /// authorization(); false lets the refusal through as the answer. Throws
+  /// The fields that authorize a `method` ("POST", "GET"...) request to
+  /// `url` now: Authorization, and a DPoP proof (RFC 9449) when the token is
+  /// bound to a key; empty: none.
+  virtual http_fields credentials(std::string_view method, std::string_view url) = 0;
+  /// True when the refused request should go again with new credentials();
+  /// false lets the refusal through as the answer. Throws
   /// (a std::exception saying why) when authorization failed for good: the
   /// request fails with that message.
   virtual asio::awaitable<bool> on_challenge(authorization_challenge challenge) = 0;
@@ -75,8 +81,9 @@ struct http_client_options {
   /// transport sets itself (Host, Accept, Content-Type, Content-Length,
   /// Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID) win over these.
   std::map<std::string, std::string> headers = {};
-  /// Sets the Authorization header of every request (over one in `headers`)
-  /// and answers 401 and 403 challenges, e.g. by signing in with OAuth.
+  /// Sets the Authorization header (and DPoP proof) of every request, over
+  /// those in `headers`, and answers 401 and 403 challenges, e.g. by signing
+  /// in with OAuth.
   std::shared_ptr<http_authorizer> authorizer = nullptr;
 
   /// Name resolution, TCP connect and TLS handshake of one connection.

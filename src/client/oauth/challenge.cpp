@@ -66,7 +66,7 @@ class challenge_reader {
   std::size_t pos_ = 0;
 };
 
-void assign(bearer_challenge& c, std::string_view name, std::string value) {
+void assign(token_challenge& c, std::string_view name, std::string value) {
   if (boost::algorithm::iequals(name, "resource_metadata")) c.resource_metadata = std::move(value);
   else if (boost::algorithm::iequals(name, "scope")) c.scope = std::move(value);
   else if (boost::algorithm::iequals(name, "error")) c.error = std::move(value);
@@ -75,11 +75,11 @@ void assign(bearer_challenge& c, std::string_view name, std::string value) {
 
 }  // namespace
 
-bearer_challenge parse_bearer_challenge(const std::vector<std::string>& headers) {
+token_challenge parse_challenge(const std::vector<std::string>& headers, std::string_view scheme) {
   for (const auto& header : headers) {
     challenge_reader reader(header);
-    bearer_challenge found;
-    bool in_bearer = false;
+    token_challenge found;
+    bool in_scheme = false;
     while (!reader.at_end()) {
       if (reader.stuck()) {
         reader.skip_one();
@@ -87,15 +87,15 @@ bearer_challenge parse_bearer_challenge(const std::vector<std::string>& headers)
       }
       auto name = reader.token();
       if (auto value = reader.parameter_value()) {
-        if (in_bearer) assign(found, name, std::move(*value));
+        if (in_scheme) assign(found, name, std::move(*value));
         continue;
       }
       // A name without '=' starts the next challenge.
-      if (in_bearer) return found;
-      in_bearer = boost::algorithm::iequals(name, "Bearer");
-      found.present = in_bearer;
+      if (in_scheme) return found;
+      in_scheme = boost::algorithm::iequals(name, scheme);
+      found.present = in_scheme;
     }
-    if (in_bearer) return found;
+    if (in_scheme) return found;
   }
   return {};
 }

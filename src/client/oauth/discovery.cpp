@@ -49,7 +49,7 @@ boost::asio::awaitable<std::optional<authorization_server_metadata>> read_server
 namespace {
 
 boost::asio::awaitable<std::optional<protected_resource_metadata>> read_resource_metadata(
-    http_client::http_fetcher& fetcher, const std::string& server_url, const bearer_challenge& challenge) {
+    http_client::http_fetcher& fetcher, const std::string& server_url, const token_challenge& challenge) {
   std::vector<std::string> urls;
   if (!challenge.resource_metadata.empty()) {
     require_http_url(challenge.resource_metadata, "the resource_metadata of WWW-Authenticate");
@@ -86,7 +86,7 @@ authorization_server_metadata default_endpoints(const std::string& base) {
 }  // namespace
 
 boost::asio::awaitable<discovery> discover(http_client::http_fetcher& fetcher, std::string server_url,
-                                           bearer_challenge challenge) {
+                                           token_challenge challenge) {
   discovery found;
   found.resource_metadata = co_await read_resource_metadata(fetcher, server_url, challenge);
   if (found.resource_metadata) {

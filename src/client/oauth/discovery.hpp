@@ -33,7 +33,7 @@ struct discovery {
 /// its root or else /authorize, /token and /register there. Throws
 /// oauth_error saying what is missing or wrong.
 boost::asio::awaitable<discovery> discover(http_client::http_fetcher& fetcher, std::string server_url,
-                                           bearer_challenge challenge);
+                                           token_challenge challenge);
 
 /// Reads an authorization server's metadata from the well-known URLs its
 /// issuer gives, in order; std::nullopt when none has any. Throws oauth_error

@@ -1,6 +1,7 @@
 #include "endpoints.hpp"
 
 #include "client_assertion.hpp"
+#include "dpop.hpp"
 #include "urls.hpp"
 
 #include <mcp/base64.hpp>
@@ -10,6 +11,7 @@
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
+#include <optional>
 
 namespace mcp::detail::oauth {
 
@@ -19,20 +21,25 @@ bool supports(const string_list& list, std::string_view value) {
   return list && std::ranges::find(*list, value) != list->end();
 }
 
-// "invalid_client (the secret is wrong)", or the status when the body says nothing.
-std::string refusal(const http_client::fetch_response& response) {
+// The body's error response, when it is one.
+std::optional<error_response> error_of(const http_client::fetch_response& response) {
   boost::system::error_code ec;
   const auto value = boost::json::parse(response.body, ec);
-  if (!ec && value.is_object()) {
-    try {
-      const auto error = from_json<error_response>(value);
-      std::string text = error.error;
-      if (error.error_description && !error.error_description->empty()) text += " (" + *error.error_description + ")";
-      return text;
-    } catch (const std::exception&) {
-    }
+  if (ec || !value.is_object()) return std::nullopt;
+  try {
+    return from_json<error_response>(value);
+  } catch (const std::exception&) {
+    return std::nullopt;
   }
-  return "HTTP " + std::to_string(response.status);
+}
+
+// "invalid_client (the secret is wrong)", or the status when the body says nothing.
+std::string refusal(const http_client::fetch_response& response) {
+  const auto error = error_of(response);
+  if (!error) return "HTTP " + std::to_string(response.status);
+  std::string text = error->error;
+  if (error->error_description && !error->error_description->empty()) text += " (" + *error->error_description + ")";
+  return text;
 }
 
 // RFC 6749 section 2.3.1: the id and secret are form-encoded, then joined.
@@ -108,26 +115,43 @@ boost::asio::awaitable<client_identity> register_client(http_client::http_fetche
 boost::asio::awaitable<token_response> request_token(http_client::http_fetcher& fetcher,
                                                      const authorization_server_metadata& server,
                                                      const client_identity& client,
-                                                     std::vector<std::pair<std::string, std::string>> grant) {
-  http_client::fetch_request request;
-  request.method = http_client::http_method::post;
-  request.url = server.token_endpoint;
-  request.headers = {{"Content-Type", "application/x-www-form-urlencoded"}, {"Accept", "application/json"}};
+                                                     std::vector<std::pair<std::string, std::string>> grant,
+                                                     dpop_binding dpop) {
+  std::vector<std::pair<std::string, std::string>> headers{{"Content-Type", "application/x-www-form-urlencoded"},
+                                                           {"Accept", "application/json"}};
   const auto& method = client.auth_method;
   if (method == "client_secret_basic") {
-    request.headers.emplace_back("Authorization", basic_credentials(client));
+    headers.emplace_back("Authorization", basic_credentials(client));
   } else {
     if (!client.client_id.empty()) grant.emplace_back("client_id", client.client_id);
     if (method == "client_secret_post") grant.emplace_back("client_secret", client.client_secret);
+  }
+  http_client::fetch_response response;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    http_client::fetch_request request;
+    request.method = http_client::http_method::post;
+    request.url = server.token_endpoint;
+    request.headers = headers;
+    auto fields = grant;
+    // A fresh assertion and proof each time: their jti must not repeat.
     if (method == "private_key_jwt") {
       // The audience: the issuer (RFC 7523 bis); the token endpoint is also accepted by most servers.
-      grant.emplace_back("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer");
-      grant.emplace_back("client_assertion", make_client_assertion(client.client_id, server.issuer,
-                                                                   client.private_key_pem, client.signing_algorithm));
+      fields.emplace_back("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer");
+      fields.emplace_back("client_assertion", make_client_assertion(client.client_id, server.issuer,
+                                                                    client.private_key_pem, client.signing_algorithm));
     }
+    if (dpop.key)
+      request.headers.emplace_back("DPoP", make_dpop_proof(*dpop.key, "POST", server.token_endpoint, {},
+                                                           dpop.nonce ? *dpop.nonce : std::string()));
+    request.body = form_encode(fields);
+    response = co_await fetcher.fetch(std::move(request));
+    const auto nonce = response.header("DPoP-Nonce");
+    if (dpop.key && dpop.nonce && !nonce.empty()) *dpop.nonce = nonce;
+    // RFC 9449 section 8: the server wants its nonce in the proof.
+    const bool wants_nonce = dpop.key && response.status == 400 && !nonce.empty() && attempt == 0 &&
+                             error_of(response).value_or(error_response{}).error == "use_dpop_nonce";
+    if (!wants_nonce) break;
   }
-  request.body = form_encode(grant);
-  const auto response = co_await fetcher.fetch(std::move(request));
   if (response.status != 200)
     throw oauth_error("the token endpoint " + server.token_endpoint + " refused: " + refusal(response));
   try {

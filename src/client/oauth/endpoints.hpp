@@ -18,6 +18,15 @@
 
 namespace mcp::detail::oauth {
 
+class signing_key;
+
+/// The DPoP key a token request binds its token to (RFC 9449 section 5),
+/// and where the authorization server's latest nonce is kept.
+struct dpop_binding {
+  const signing_key* key = nullptr;  ///< null: no DPoP
+  std::string* nonce = nullptr;
+};
+
 /// The client's credentials at one authorization server.
 struct client_identity {
   std::string client_id;
@@ -41,10 +50,13 @@ boost::asio::awaitable<client_identity> register_client(http_client::http_fetche
                                                         std::vector<std::string> grant_types);
 
 /// POSTs a token request of `grant` fields, authenticated as `client`, and
-/// reads the token. Throws oauth_error with the server's error and reason.
+/// reads the token; with a DPoP key, with a proof, asked again once with the
+/// server's nonce when it wants one (`use_dpop_nonce`). Throws oauth_error
+/// with the server's error and reason.
 boost::asio::awaitable<token_response> request_token(http_client::http_fetcher& fetcher,
                                                      const authorization_server_metadata& server,
                                                      const client_identity& client,
-                                                     std::vector<std::pair<std::string, std::string>> grant);
+                                                     std::vector<std::pair<std::string, std::string>> grant,
+                                                     dpop_binding dpop = {});
 
 }  // namespace mcp::detail::oauth

@@ -3,6 +3,7 @@
 
 #include "challenge.hpp"
 #include "discovery.hpp"
+#include "dpop.hpp"
 #include "endpoints.hpp"
 #include "identity_assertion.hpp"
 #include "urls.hpp"
@@ -92,7 +93,31 @@ struct oauth_client::impl {
     std::map<std::string, int> step_ups;  // re-authorizations per scope set
     std::string fresh_token;  // the token the last sign-in got, and when
     std::int64_t fresh_at = 0;
+    std::optional<signing_key> dpop;  // record->dpop_key, read
+    std::string dpop_pem;             // what `dpop` was read from
+    std::string as_nonce;             // the DPoP nonces the servers gave last (RFC 9449 sections 8, 9)
+    std::string rs_nonce;
+    bool rs_dpop = false;             // the MCP server challenged with the DPoP scheme
   };
+
+  // The scheme a token is presented with: DPoP when it is bound to our key.
+  static bool bound(const oauth_record& record) {
+    return !record.dpop_key.empty() && boost::algorithm::iequals(record.token_type, "DPoP");
+  }
+  static std::string authorization_of(const oauth_record& record) {
+    return (bound(record) ? "DPoP " : "Bearer ") + record.access_token;
+  }
+
+  // The DPoP key of the server's record, read once; null when it has none.
+  const signing_key* dpop_key(server_state& state) {
+    if (!state.record || state.record->dpop_key.empty()) return nullptr;
+    if (!state.dpop || state.dpop_pem != state.record->dpop_key) {
+      state.dpop = signing_key::from_pem(state.record->dpop_key, "DPoP");
+      state.dpop_pem = state.record->dpop_key;
+    }
+    return &*state.dpop;
+  }
+  dpop_binding binding(server_state& state) { return {dpop_key(state), &state.as_nonce}; }
 
   impl(asio::any_io_executor e, oauth_options o)
       : executor(std::move(e)),
@@ -136,23 +161,24 @@ struct oauth_client::impl {
   }
 
   asio::awaitable<bool> answer(std::string key, authorization_challenge challenge);
-  asio::awaitable<void> sign_in(const std::string& key, const std::string& url, const bearer_challenge& challenge,
+  asio::awaitable<void> sign_in(const std::string& key, const std::string& url, const token_challenge& challenge,
                                 unsigned status, const std::string& refused);
   asio::awaitable<bool> refresh(const std::string& key, server_state& state, const discovery& found);
   asio::awaitable<client_identity> identify(server_state& state, const discovery& found,
                                             const std::string& redirect_uri);
   asio::awaitable<token_response> authorization_code(const discovery& found, const client_identity& client,
-                                                     const std::string& scope, oauth_user_agent& agent);
+                                                     const std::string& scope, oauth_user_agent& agent,
+                                                     dpop_binding dpop);
   asio::awaitable<token_response> enterprise_managed(const discovery& found, const client_identity& client,
-                                                     const std::string& scope);
+                                                     const std::string& scope, dpop_binding dpop);
   asio::awaitable<token_response> jwt_bearer(const discovery& found, const client_identity& client,
-                                             std::string assertion, const std::string& scope);
+                                             std::string assertion, const std::string& scope, dpop_binding dpop);
   void require_https(const std::string& url, std::string_view what) const {
     // Tokens and credentials cross these endpoints.
     if (!is_https(url) && !(options.allow_http_loopback && is_loopback(url)))
       throw oauth_error(std::string(what) + " " + url + " is not https");
   }
-  std::string choose_scope(const server_state& state, const discovery& found, const bearer_challenge& challenge,
+  std::string choose_scope(const server_state& state, const discovery& found, const token_challenge& challenge,
                            unsigned status) const;
 
   asio::any_io_executor executor;
@@ -166,13 +192,22 @@ struct oauth_client::impl {
 // --- the challenge ----------------------------------------------------------------
 
 asio::awaitable<bool> oauth_client::impl::answer(std::string key, authorization_challenge c) {
-  const auto challenge = parse_bearer_challenge(c.www_authenticate);
+  auto challenge = parse_challenge(c.www_authenticate, "Bearer");
+  const auto dpop = parse_challenge(c.www_authenticate, "DPoP");
+  if (!challenge.present) challenge = dpop;  // a server that speaks DPoP only
   // A 403 for anything but scope (an Origin refused, say) is not ours to answer.
   if (c.status == 403 && challenge.error != "insufficient_scope") co_return false;
   auto& state = state_of(key);
+  if (dpop.present) state.rs_dpop = true;
+  // RFC 9449 section 9: the server wants its nonce in the proof; the request
+  // goes again with it (the transport bounds how often).
+  if (c.status == 401 && dpop.error == "use_dpop_nonce" && !c.dpop_nonce.empty()) {
+    state.rs_nonce = c.dpop_nonce;
+    co_return true;
+  }
   for (;;) {
     const auto current = state.record && !state.record->access_token.empty()
-                             ? "Bearer " + state.record->access_token : std::string();
+                             ? authorization_of(*state.record) : std::string();
     // Another request signed in meanwhile: this one goes again with the new token.
     if (!current.empty() && current != c.sent_authorization && c.status == 401) co_return true;
     if (!state.signing_in) break;
@@ -198,7 +233,7 @@ asio::awaitable<bool> oauth_client::impl::answer(std::string key, authorization_
 }
 
 std::string oauth_client::impl::choose_scope(const server_state& state, const discovery& found,
-                                             const bearer_challenge& challenge, unsigned status) const {
+                                             const token_challenge& challenge, unsigned status) const {
   std::set<std::string> scopes;
   // The challenge's scopes are authoritative; without them, what the resource
   // says it supports; without that, no scope at all.
@@ -216,13 +251,13 @@ std::string oauth_client::impl::choose_scope(const server_state& state, const di
 }
 
 asio::awaitable<void> oauth_client::impl::sign_in(const std::string& key, const std::string& url,
-                                                  const bearer_challenge& challenge, unsigned status,
+                                                  const token_challenge& challenge, unsigned status,
                                                   const std::string& refused) {
   auto& state = state_of(key);
   auto found = co_await discover(fetcher, url, challenge);
   // The token just had from the same authorization server refused: signing
   // in again would only loop (through a browser, each time).
-  if (status == 401 && !refused.empty() && refused == "Bearer " + state.fresh_token &&
+  if (status == 401 && !refused.empty() && !state.fresh_token.empty() && refused.ends_with(" " + state.fresh_token) &&
       unix_now() - state.fresh_at < 10 && state.record && state.record->issuer == found.issuer)
     throw oauth_error("the server at " + url + " refused the token " + found.issuer + " just gave" +
                       (challenge.error_description.empty() ? "" : ": " + challenge.error_description));
@@ -268,6 +303,17 @@ asio::awaitable<void> oauth_client::impl::sign_in(const std::string& key, const 
   if (!redirect_uri.empty() && std::ranges::find(record.redirect_uris, redirect_uri) == record.redirect_uris.end())
     record.redirect_uris.push_back(redirect_uri);
   record.scope = scope;
+  // DPoP where both servers do it (a server that knows only Bearer would
+  // refuse a bound token), with the key kept from before (a refresh token may
+  // be bound to it) or a new one.
+  const auto& resource = found.resource_metadata;
+  const bool server_dpop = state.rs_dpop || (resource && (resource->dpop_bound_access_tokens_required.value_or(false) ||
+                                                          resource->dpop_signing_alg_values_supported));
+  const bool use_dpop =
+      options.dpop && server_dpop && offers(found.server.dpop_signing_alg_values_supported, dpop_algorithm);
+  record.dpop_key = !use_dpop ? std::string()
+                    : state.record && !state.record->dpop_key.empty() ? state.record->dpop_key
+                                                                      : signing_key::generate_p256().pem();
   // Registered before the grant: a denied consent need not register again.
   save(key, state, record);
 
@@ -276,16 +322,16 @@ asio::awaitable<void> oauth_client::impl::sign_in(const std::string& key, const 
     form grant{{"grant_type", "client_credentials"}};
     if (!scope.empty()) grant.emplace_back("scope", scope);
     grant.emplace_back("resource", found.resource);
-    token = co_await request_token(fetcher, found.server, client, std::move(grant));
+    token = co_await request_token(fetcher, found.server, client, std::move(grant), binding(state));
   } else if (options.grant == oauth_grant::enterprise_managed) {
-    token = co_await enterprise_managed(found, client, scope);
+    token = co_await enterprise_managed(found, client, scope, binding(state));
   } else if (options.grant == oauth_grant::workload_identity) {
     if (!options.workload_token) throw oauth_error("workload identity needs the workload's token (workload_token)");
     auto assertion = options.workload_token();
     if (assertion.empty()) throw oauth_error("the workload has no token to present");
-    token = co_await jwt_bearer(found, client, std::move(assertion), scope);
+    token = co_await jwt_bearer(found, client, std::move(assertion), scope, binding(state));
   } else {
-    token = co_await authorization_code(found, client, scope, *agent);
+    token = co_await authorization_code(found, client, scope, *agent, binding(state));
   }
   record.access_token = token.access_token;
   record.token_type = token.token_type.value_or("Bearer");
@@ -307,7 +353,7 @@ asio::awaitable<bool> oauth_client::impl::refresh(const std::string& key, server
   form grant{{"grant_type", "refresh_token"}, {"refresh_token", state.record->refresh_token},
              {"resource", found.resource}};
   try {
-    const auto token = co_await request_token(fetcher, found.server, client, std::move(grant));
+    const auto token = co_await request_token(fetcher, found.server, client, std::move(grant), binding(state));
     auto record = *state.record;
     record.access_token = token.access_token;
     record.token_type = token.token_type.value_or("Bearer");
@@ -381,7 +427,7 @@ asio::awaitable<client_identity> oauth_client::impl::identify(server_state& stat
 asio::awaitable<token_response> oauth_client::impl::authorization_code(const discovery& found,
                                                                        const client_identity& client,
                                                                        const std::string& scope,
-                                                                       oauth_user_agent& agent) {
+                                                                       oauth_user_agent& agent, dpop_binding dpop) {
   const auto& server = found.server;
   if (!server.authorization_endpoint)
     throw oauth_error("the authorization server " + found.issuer + " has no authorization_endpoint");
@@ -420,29 +466,30 @@ asio::awaitable<token_response> oauth_client::impl::authorization_code(const dis
   if (code.empty()) throw oauth_error("the authorization response has no code");
   form grant{{"grant_type", "authorization_code"}, {"code", code}, {"redirect_uri", redirect_uri},
              {"code_verifier", verifier}, {"resource", found.resource}};
-  co_return co_await request_token(fetcher, server, client, std::move(grant));
+  co_return co_await request_token(fetcher, server, client, std::move(grant), dpop);
 }
 
 // --- assertion grants: enterprise-managed authorization, workload identity ----------------
 
 asio::awaitable<token_response> oauth_client::impl::enterprise_managed(const discovery& found,
                                                                        const client_identity& client,
-                                                                       const std::string& scope) {
+                                                                       const std::string& scope, dpop_binding dpop) {
   const auto& idp = options.identity_provider;
   if (!idp.token_endpoint.empty()) require_https(idp.token_endpoint, "the identity provider's token endpoint");
   else if (!idp.issuer.empty()) require_https(idp.issuer, "the identity provider");
   // The grant names the authorization server by its issuer, and this resource (section 4).
   auto assertion = co_await request_identity_grant(fetcher, idp, found.issuer, found.resource, scope);
-  co_return co_await jwt_bearer(found, client, std::move(assertion), scope);
+  co_return co_await jwt_bearer(found, client, std::move(assertion), scope, dpop);
 }
 
 // RFC 7523 section 2.1: an assertion as the grant. A refusal is final: no
 // other grant is tried (the workload or the enterprise said no).
 asio::awaitable<token_response> oauth_client::impl::jwt_bearer(const discovery& found, const client_identity& client,
-                                                               std::string assertion, const std::string& scope) {
+                                                               std::string assertion, const std::string& scope,
+                                                               dpop_binding dpop) {
   form grant{{"grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"}, {"assertion", std::move(assertion)}};
   if (!scope.empty()) grant.emplace_back("scope", scope);
-  co_return co_await request_token(fetcher, found.server, client, std::move(grant));
+  co_return co_await request_token(fetcher, found.server, client, std::move(grant), dpop);
 }
 
 // --- oauth_client -----------------------------------------------------------------------------
@@ -452,10 +499,15 @@ oauth_client::oauth_client(asio::any_io_executor ex, oauth_options options)
 
 oauth_client::~oauth_client() = default;
 
-std::string oauth_client::authorization(std::string_view url) {
-  const auto& state = impl_->state_of(impl_->key_for(url));
+http_fields oauth_client::credentials(std::string_view method, std::string_view url) {
+  auto& state = impl_->state_of(impl_->key_for(url));
   if (!state.record || state.record->access_token.empty()) return {};
-  return "Bearer " + state.record->access_token;
+  const auto& record = *state.record;
+  http_fields fields{{"Authorization", impl::authorization_of(record)}};
+  if (impl::bound(record))
+    fields.emplace_back("DPoP", make_dpop_proof(*impl_->dpop_key(state), method, url, record.access_token,
+                                                state.rs_nonce));
+  return fields;
 }
 
 asio::awaitable<bool> oauth_client::on_challenge(authorization_challenge challenge) {

@@ -3,6 +3,7 @@
 
 #include <mcp/client/oauth.hpp>
 #include <mcp/json/convert.hpp>
+#include <mcp/json/fields.hpp>
 
 #include <boost/describe/class.hpp>
 #include <boost/json/parse.hpp>
@@ -22,7 +23,10 @@ namespace mcp {
 
 BOOST_DESCRIBE_STRUCT(oauth_record, (),
                       (issuer, client_id, client_secret, token_endpoint_auth_method, registration, redirect_uris,
-                       access_token, token_type, refresh_token, scope, expires_at))
+                       access_token, token_type, refresh_token, scope, expires_at, dpop_key))
+
+// Files written before DPoP have no dpop_key.
+inline auto mcp_fields(type_t<oauth_record>) { return std::tuple{field(&oauth_record::dpop_key).not_required()}; }
 
 namespace {
 

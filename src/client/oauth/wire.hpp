@@ -19,8 +19,12 @@ struct protected_resource_metadata {
   std::string resource;
   string_list authorization_servers;
   string_list scopes_supported;
+  string_list dpop_signing_alg_values_supported;  ///< the server takes DPoP proofs
+  std::optional<bool> dpop_bound_access_tokens_required;
 };
-BOOST_DESCRIBE_STRUCT(protected_resource_metadata, (), (resource, authorization_servers, scopes_supported))
+BOOST_DESCRIBE_STRUCT(protected_resource_metadata, (),
+                      (resource, authorization_servers, scopes_supported, dpop_signing_alg_values_supported,
+                       dpop_bound_access_tokens_required))
 
 struct authorization_server_metadata {
   std::string issuer;
@@ -33,12 +37,13 @@ struct authorization_server_metadata {
   string_list code_challenge_methods_supported;
   std::optional<bool> client_id_metadata_document_supported;
   std::optional<bool> authorization_response_iss_parameter_supported;
+  string_list dpop_signing_alg_values_supported;  ///< RFC 9449 section 5.1
 };
 BOOST_DESCRIBE_STRUCT(authorization_server_metadata, (),
                       (issuer, authorization_endpoint, token_endpoint, registration_endpoint, scopes_supported,
                        grant_types_supported, token_endpoint_auth_methods_supported,
                        code_challenge_methods_supported, client_id_metadata_document_supported,
-                       authorization_response_iss_parameter_supported))
+                       authorization_response_iss_parameter_supported, dpop_signing_alg_values_supported))
 
 struct registration_response {
   std::string client_id;

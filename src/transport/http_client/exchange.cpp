@@ -59,11 +59,9 @@ struct http_exchange::impl {
 
   void authorize() {
     if (!authorizer) return;
-    auto value = authorizer->authorization(ep.url);
-    if (value.empty())
-      req.erase(http::field::authorization);
-    else
-      req.set(http::field::authorization, value);
+    req.erase(http::field::authorization);
+    req.erase("DPoP");
+    for (auto& [name, value] : authorizer->credentials(req.method_string(), ep.url)) req.set(name, value);
   }
 
   bool challenged() const {
@@ -78,6 +76,7 @@ struct http_exchange::impl {
     if (const auto it = req.find(http::field::authorization); it != req.end()) c.sent_authorization = it->value();
     const auto [first, last] = parser->get().equal_range(http::field::www_authenticate);
     for (auto it = first; it != last; ++it) c.www_authenticate.emplace_back(it->value());
+    if (const auto it = parser->get().find("DPoP-Nonce"); it != parser->get().end()) c.dpop_nonce = it->value();
     return c;
   }
 
