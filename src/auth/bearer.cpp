@@ -39,7 +39,7 @@ std::string quoted(std::string_view text) {
 
 }  // namespace
 
-bearer_credentials read_bearer(const header_list& headers, std::size_t max_token_size) {
+bearer_credentials read_bearer(const header_list& headers, std::size_t max_token_size, bool accept_dpop) {
   bearer_credentials found;
   std::size_t count = 0;
   std::string_view value;
@@ -53,10 +53,11 @@ bearer_credentials read_bearer(const header_list& headers, std::size_t max_token
     found.found = bearer_credentials::kind::several;
     return found;
   }
-  // "Bearer" 1*SP b64token, the scheme in any case (RFC 9110 §11.1).
+  // "Bearer" 1*SP b64token, the scheme in any case (RFC 9110 §11.1); DPoP the same way.
   const auto space = value.find(' ');
   const auto scheme = value.substr(0, space);
-  if (space == std::string_view::npos || !iequals(scheme, "bearer")) {
+  found.dpop = accept_dpop && iequals(scheme, "dpop");
+  if (space == std::string_view::npos || !(iequals(scheme, "bearer") || found.dpop)) {
     found.found = bearer_credentials::kind::malformed;
     return found;
   }
@@ -86,7 +87,7 @@ bool has_query_token(std::string_view target) {
 }
 
 std::string www_authenticate(const challenge& c) {
-  std::string out = "Bearer";
+  std::string out = c.scheme;
   bool first = true;
   const auto param = [&out, &first](std::string_view name, std::string_view value) {
     out += first ? " " : ", ";
@@ -95,6 +96,11 @@ std::string www_authenticate(const challenge& c) {
     out += '=';
     out += quoted(value);
   };
+  if (!c.algs.empty()) {
+    std::string joined;
+    for (const auto& a : c.algs) joined += (joined.empty() ? "" : " ") + a;
+    param("algs", joined);
+  }
   if (!c.error.empty()) param("error", c.error);
   if (!c.description.empty()) param("error_description", c.description);
   if (!c.resource_metadata.empty()) param("resource_metadata", c.resource_metadata);

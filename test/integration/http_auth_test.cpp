@@ -2,12 +2,15 @@
 // tokens from a test authorization server over HTTPS (its metadata, its JWKS),
 // checked on Streamable HTTP, legacy SSE and 2026-07-28 POSTs; the Protected
 // Resource Metadata; sessions bound to their principal; an unreachable JWKS
-// (503, other requests still served) and key rotation without a restart.
+// (503, other requests still served), key rotation without a restart, and
+// DPoP-bound tokens with their proofs (RFC 9449).
 
 #include <mcp/auth/introspection_verifier.hpp>
 #include <mcp/auth/jwt_verifier.hpp>
 #include <mcp/base64.hpp>
 
+#include "auth/dpop_proof.hpp"
+#include "client/oauth/dpop.hpp"
 #include "http_test_server.hpp"
 #include "jwt_test_keys.hpp"
 #include "test_certificates.hpp"
@@ -120,8 +123,13 @@ TEST_F(HttpAuth, NoTokenGets401WithWhereToSignIn) {
     const auto anonymous = mcp_post(init);
     const auto reply = co_await http_call(server.port(), anonymous);
     EXPECT_EQ(reply.status, 401u);
-    EXPECT_EQ(reply.header("WWW-Authenticate"),
-              "Bearer resource_metadata=\"" + metadata_url + "\", scope=\"mcp:read\"");
+    std::vector<std::string> challenges;
+    for (auto [it, end] = reply.headers.equal_range(http::field::www_authenticate); it != end; ++it)
+      challenges.emplace_back(it->value());
+    EXPECT_EQ(challenges, (std::vector<std::string>{
+                              "Bearer resource_metadata=\"" + metadata_url + "\", scope=\"mcp:read\"",
+                              "DPoP algs=\"ES256 ES384 ES512 PS256 RS256 EdDSA\", resource_metadata=\"" +
+                                  metadata_url + "\", scope=\"mcp:read\""}));
     EXPECT_EQ(server.http.session_count(), 0u);
   });
 }
@@ -320,6 +328,76 @@ TEST_F(HttpAuth, RequestStateStaysWithItsPrincipal) {
     EXPECT_EQ(stolen.json().at("error").at("code"), -32602) << stolen.body;
     const auto refreshed = co_await http_call(server.port(), with_token(modern_call(retry), setup.token("alice")));
     EXPECT_EQ(refreshed.json().at("result").at("content").at(0).at("text"), "Hello, Ada") << refreshed.body;
+  });
+}
+
+// RFC 9449 section 7: a token bound to the client's key (cnf.jkt) goes with
+// the DPoP scheme and a fresh proof of that key for this request.
+TEST_F(HttpAuth, DpopBoundTokensNeedAFreshProofOfTheirKey) {
+  run_protected([](protected_setup& setup, test_server& server) -> asio::awaitable<void> {
+    using detail::oauth::make_dpop_proof;
+    using dpop_key = detail::oauth::signing_key;
+    const auto key = dpop_key::generate_p256();
+    auto claims = token_claims(setup.issuer.url(), resource);
+    claims["cnf"] = json::object{{"jkt", auth::detail::jwk_thumbprint(key.public_jwk())}};
+    const auto bound = signing_key().sign(claims);
+    const auto init = rpc_request(0, "initialize", initialize_params());
+    const auto with_dpop = [&](const std::string& token, std::optional<std::string> proof) {
+      auto req = mcp_post(init);
+      req.header("Authorization", "DPoP " + token);
+      if (proof) req.header("DPoP", *proof);
+      return req;
+    };
+    const auto dpop_error = [](const http_reply& reply) {
+      for (auto [it, end] = reply.headers.equal_range(http::field::www_authenticate); it != end; ++it)
+        if (it->value().starts_with("DPoP")) {
+          const auto text = std::string(it->value());
+          const auto at = text.find("error=\"");
+          if (at != std::string::npos) return text.substr(at + 7, text.find('"', at + 7) - at - 7);
+        }
+      return std::string();
+    };
+
+    const auto proof = make_dpop_proof(key, "POST", resource, bound);
+    EXPECT_EQ((co_await http_call(server.port(), with_dpop(bound, proof))).status, 200u);
+
+    const auto replayed = co_await http_call(server.port(), with_dpop(bound, proof));
+    EXPECT_EQ(replayed.status, 401u);
+    EXPECT_EQ(dpop_error(replayed), "invalid_dpop_proof") << "a proof used twice";
+
+    struct refused_case {
+      std::string why;
+      http_request request;
+      std::string error;
+    };
+    const auto other_key = dpop_key::generate_p256();
+    auto unbound_claims = token_claims(setup.issuer.url(), resource);
+    const auto unbound = signing_key().sign(unbound_claims);
+    std::vector<refused_case> cases;
+    cases.push_back({"no proof", with_dpop(bound, std::nullopt), "invalid_dpop_proof"});
+    cases.push_back({"another key's proof", with_dpop(bound, make_dpop_proof(other_key, "POST", resource, bound)),
+                     "invalid_dpop_proof"});
+    cases.push_back({"a proof for GET", with_dpop(bound, make_dpop_proof(key, "GET", resource, bound)),
+                     "invalid_dpop_proof"});
+    cases.push_back({"a proof for another URL",
+                     with_dpop(bound, make_dpop_proof(key, "POST", "https://mcp.example/other", bound)),
+                     "invalid_dpop_proof"});
+    cases.push_back({"a proof for another token",
+                     with_dpop(bound, make_dpop_proof(key, "POST", resource, unbound)), "invalid_dpop_proof"});
+    cases.push_back({"an unbound token with the DPoP scheme",
+                     with_dpop(unbound, make_dpop_proof(key, "POST", resource, unbound)), "invalid_token"});
+    auto twice = with_dpop(bound, make_dpop_proof(key, "POST", resource, bound));
+    twice.header("DPoP", make_dpop_proof(key, "POST", resource, bound));
+    cases.push_back({"two proofs", twice, "invalid_dpop_proof"});
+    for (const auto& c : cases) {
+      const auto reply = co_await http_call(server.port(), c.request);
+      EXPECT_EQ(reply.status, 401u) << c.why;
+      EXPECT_EQ(dpop_error(reply), c.error) << c.why;
+    }
+    // As Bearer, without its proof: refused, the error on the Bearer challenge.
+    const auto as_bearer = co_await http_call(server.port(), with_token(mcp_post(init), bound));
+    EXPECT_EQ(as_bearer.status, 401u);
+    EXPECT_NE(as_bearer.header("WWW-Authenticate").find(R"(error="invalid_token")"), std::string::npos);
   });
 }
 

@@ -5,7 +5,7 @@
 // and a CLI:
 //
 //   node oidc_provider.mjs [--port N] [--alg ES256|RS256] [--access-token-ttl S]
-//                          [--token-format auto|jwt|opaque] [--debug]
+//                          [--token-format auto|jwt|opaque] [--dpop] [--debug]
 //
 // The CLI prints ONE JSON line on stdout once it accepts connections, e.g.
 //   {"issuer":"http://127.0.0.1:PORT","jwks_uri":"...","kid":"...",...}
@@ -22,8 +22,10 @@
 //   /.well-known/oauth-authorization-server. Endpoints: /auth, /token, /reg
 //   (dynamic registration, open), /token/introspection, /token/revocation,
 //   /jwks, /me. response_type `code` only. RFC 9207 `iss` in every
-//   authorization response. PKCE S256 required of every client. No DPoP, no
-//   PAR (plain Bearer tokens).
+//   authorization response. PKCE S256 required of every client. No PAR. DPoP
+//   (RFC 9449) only with --dpop: then dpop_signing_alg_values_supported is
+//   advertised, and a token request with a DPoP proof gets a token bound to
+//   its key (cnf.jkt, token_type DPoP; no nonces); without a proof, Bearer.
 // - Resource indicators (RFC 8707): any http(s) resource on 127.0.0.1,
 //   localhost or [::1] gets access tokens with `aud` = the resource exactly as
 //   sent, scopes `mcp:tools mcp:admin` available. Format (token-format `auto`,
@@ -186,6 +188,7 @@ async function readJson(req) {
  *   alg             'ES256' (default) or 'RS256': the signing algorithm of every token
  *   accessTokenTtl  seconds (300)
  *   tokenFormat     'auto' (JWT, opaque for resources with "/opaque" in the path), 'jwt', 'opaque'
+ *   dpop            true: DPoP-bound tokens for clients that send a proof (default false)
  *   debug           log every request to stderr (also OIDC_PROVIDER_DEBUG=1)
  * Resolves to { issuer, port, provider, server, alg, kid(), rotateKeys({retireOld}),
  * sign(claims, header), close() }.
@@ -195,6 +198,7 @@ export async function startProvider({
     alg = 'ES256',
     accessTokenTtl = 300,
     tokenFormat = 'auto',
+    dpop = false,
     debug = process.env.OIDC_PROVIDER_DEBUG === '1'
 } = {}) {
     if (!['ES256', 'RS256'].includes(alg)) throw new Error(`alg must be ES256 or RS256, not ${alg}`);
@@ -266,7 +270,7 @@ export async function startProvider({
         pkce: { required: () => true },
         features: {
             devInteractions: { enabled: false },
-            dPoP: { enabled: false },
+            dPoP: { enabled: dpop },
             pushedAuthorizationRequests: { enabled: false },
             rpInitiatedLogout: { enabled: false },
             registration: { enabled: true },
@@ -523,7 +527,8 @@ function parseArgs(argv) {
         } else if (a === '--token-format') {
             options.tokenFormat = value();
             if (!['auto', 'jwt', 'opaque'].includes(options.tokenFormat)) throw new Error(`--token-format must be auto, jwt or opaque, not ${options.tokenFormat}`);
-        } else if (a === '--debug') options.debug = true;
+        } else if (a === '--dpop') options.dpop = true;
+        else if (a === '--debug') options.debug = true;
         else throw new Error(`unknown argument ${a}`);
     }
     return options;
@@ -537,7 +542,7 @@ async function main() {
     try {
         options = parseArgs(process.argv.slice(2));
     } catch (e) {
-        console.error(`oidc_provider: ${e.message}\nusage: node oidc_provider.mjs [--port N] [--alg ES256|RS256] [--access-token-ttl S] [--token-format auto|jwt|opaque] [--debug]`);
+        console.error(`oidc_provider: ${e.message}\nusage: node oidc_provider.mjs [--port N] [--alg ES256|RS256] [--access-token-ttl S] [--token-format auto|jwt|opaque] [--dpop] [--debug]`);
         process.exit(2);
     }
     let op;

@@ -1,7 +1,8 @@
 // Our OAuth client and our protected server with a real OpenID provider (npm
 // oidc-provider, pinned in package.json, run by oidc_provider.mjs on
 // 127.0.0.1): sign-in with authorization code + PKCE through dynamic
-// registration, refresh, client_credentials, JWT access tokens checked
+// registration, refresh, client_credentials, DPoP-bound tokens (RFC 9449),
+// JWT access tokens checked
 // against the provider's published keys (and refused when expired, not yet
 // valid, for another audience or issuer, tampered, unsigned or signed with a
 // key it never published), key rotation picked up without a restart, and
@@ -52,7 +53,7 @@ class OidcProvider : public ::testing::Test {
  public:
   static void SetUpTestSuite() {
     process = std::make_unique<node_process>(
-        std::vector<std::string>{std::string(CADUCEUS_INTEROP_DIR) + "/oidc_provider.mjs"});
+        std::vector<std::string>{std::string(CADUCEUS_INTEROP_DIR) + "/oidc_provider.mjs", "--dpop"});
     const auto ready = json::parse("{" + process->wait_for_line("{", 20s, "oidc_provider.mjs"));
     issuer = json::value_to<std::string>(ready.at("issuer"));
   }
@@ -113,6 +114,11 @@ asio::awaitable<void> rotate_provider_keys(http_fetcher& fetcher) {
 
 json::object header_of(const std::string& jwt) {
   return json::parse(base64url_decode(jwt.substr(0, jwt.find('.'))).value()).as_object();
+}
+
+json::object claims_of(const std::string& jwt) {
+  const auto first = jwt.find('.') + 1;
+  return json::parse(base64url_decode(jwt.substr(first, jwt.find('.', first) - first)).value()).as_object();
 }
 
 // A server protected by the provider, on a port picked beforehand; its
@@ -219,6 +225,11 @@ TEST_F(OidcProvider, OurClientSignsInWithCodeAndPkceThenRefreshes) {
     EXPECT_EQ(record.registration, "dynamic");
     EXPECT_EQ(record.token_endpoint_auth_method, "none");
     EXPECT_EQ(header_of(record.access_token).at("typ"), "at+jwt");
+    // The provider and our server both do DPoP: the token is bound to the client's key.
+    EXPECT_EQ(record.token_type, "DPoP");
+    EXPECT_TRUE(claims_of(record.access_token).contains("cnf"));
+    const auto as_bearer = co_await server.initialize_with(record.access_token);
+    EXPECT_EQ(as_bearer.status, 401u) << "a DPoP-bound token passed as Bearer, without its proof";
     EXPECT_FALSE(record.refresh_token.empty()) << "offline_access is offered: a refresh token was expected";
     if (record.refresh_token.empty()) co_return;
 
@@ -231,6 +242,7 @@ TEST_F(OidcProvider, OurClientSignsInWithCodeAndPkceThenRefreshes) {
     const auto refreshed = again->record(server.url()).value();
     EXPECT_NE(refreshed.access_token, "stale");
     EXPECT_EQ(refreshed.client_id, record.client_id) << "refreshing must not register again";
+    EXPECT_EQ(refreshed.token_type, "DPoP") << "the refreshed token is bound to the same key";
   });
 }
 

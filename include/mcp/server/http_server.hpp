@@ -63,6 +63,17 @@ struct http_auth_options {
   auth::scope_implication scope_implies = nullptr;
   /// A longer bearer token is refused (401 invalid_token) unread.
   std::size_t max_token_size = 16 * 1024;
+  /// DPoP (RFC 9449): tokens bound to a key of the client's (`cnf.jkt`) are
+  /// taken with a proof of the key on each request (`Authorization: DPoP`
+  /// and a `DPoP` header), besides Bearer tokens; the challenges and the
+  /// metadata say so. A bound token presented as Bearer is refused.
+  bool dpop = true;
+  /// Refuse Bearer tokens: DPoP only (`dpop_bound_access_tokens_required`).
+  bool dpop_required = false;
+  /// The proof algorithms taken (asymmetric ones only).
+  std::vector<std::string> dpop_algorithms = {"ES256", "ES384", "ES512", "PS256", "RS256", "EdDSA"};
+  /// How far a proof's `iat` may be from now; its `jti` is remembered that long.
+  std::chrono::seconds dpop_proof_window{300};
 };
 
 struct http_server_options {

@@ -1,8 +1,9 @@
 // OAuth 2.1 in front of the MCP endpoints (spec: basic/authorization): the
 // Protected Resource Metadata (RFC 9728), the bearer token of every request
-// checked by the configured verifier (RFC 6750), the server's required
-// scopes, and the WWW-Authenticate challenges that tell a client where to
-// sign in and which scopes to ask for.
+// checked by the configured verifier (RFC 6750) and, for a DPoP-bound one,
+// its proof (RFC 9449), the server's required scopes, and the
+// WWW-Authenticate challenges that tell a client where to sign in and which
+// scopes to ask for.
 
 #include "server_impl.hpp"
 
@@ -42,6 +43,12 @@ std::string resource_metadata_url_of(std::string_view resource) {
          path;
 }
 
+std::string origin_of_resource(std::string_view resource) {
+  auto url = boost::urls::parse_absolute_uri(resource);
+  if (!url) throw std::invalid_argument("http_auth_options::resource is not an absolute URL");
+  return std::string(url->scheme()) + "://" + std::string(url->encoded_authority());
+}
+
 bool http_server::impl::is_metadata_path(std::string_view path) const {
   if (!path.starts_with(metadata_root)) return false;
   const auto rest = path.substr(metadata_root.size());
@@ -60,6 +67,8 @@ asio::awaitable<bool> http_server::impl::serve_resource_metadata(connection_io& 
   if (!scopes.empty()) metadata["scopes_supported"] = string_array(scopes);
   if (!a.resource_name.empty()) metadata["resource_name"] = a.resource_name;
   if (!a.resource_documentation.empty()) metadata["resource_documentation"] = a.resource_documentation;
+  if (a.dpop || a.dpop_required) metadata["dpop_signing_alg_values_supported"] = string_array(a.dpop_algorithms);
+  if (a.dpop_required) metadata["dpop_bound_access_tokens_required"] = true;
   // Public, and read by browser-based clients from other origins.
   co_return co_await reply(io, req, http::status::ok, json::serialize(metadata), "application/json", {},
                            "Access-Control-Allow-Origin: *\r\n");
@@ -69,16 +78,62 @@ asio::awaitable<bool> http_server::impl::reply_challenge(connection_io& io, cons
                                                          http::status status, std::string error,
                                                          std::string description,
                                                          std::vector<std::string> scopes) {
-  auth::detail::challenge c;
-  c.resource_metadata = resource_metadata_url;
-  c.scopes = std::move(scopes);
-  c.error = std::move(error);
-  c.description = description;
-  const std::string fields = "WWW-Authenticate: " + auth::detail::www_authenticate(c) + "\r\n";
+  const auto fields = challenge_fields(req, error, description, scopes);
   const std::string message = description.empty() ? std::string(http::obsolete_reason(status)) : description;
   std::string body = serialize(make_error({}, errc::invalid_request, std::string(http::obsolete_reason(status)) +
                                                                        ": " + message));
   co_return co_await reply(io, req, status, std::move(body), "application/json", {}, fields);
+}
+
+std::string http_server::impl::challenge_fields(const http_request& req, const std::string& error,
+                                                const std::string& description,
+                                                const std::vector<std::string>& scopes) const {
+  const auto& a = *options.auth;
+  std::string fields;
+  const auto add = [&](const char* scheme, bool carries_error) {
+    auth::detail::challenge c;
+    c.scheme = scheme;
+    if (c.scheme == "DPoP") c.algs = a.dpop_algorithms;
+    c.resource_metadata = resource_metadata_url;
+    c.scopes = scopes;
+    if (carries_error) {
+      c.error = error;
+      c.description = description;
+    }
+    fields += "WWW-Authenticate: " + auth::detail::www_authenticate(c) + "\r\n";
+  };
+  if (!a.dpop_required) add("Bearer", !req.dpop);
+  if (a.dpop || a.dpop_required) add("DPoP", req.dpop || a.dpop_required);
+  return fields;
+}
+
+std::string http_server::impl::check_dpop(const http_request& req, std::string_view token, const std::string& jkt) {
+  const auto& a = *options.auth;
+  if (jkt.empty()) return "the token is not bound to a key: present it as Bearer";
+  std::string_view proof;
+  int proofs = 0;
+  const auto headers = req.headers();  // `proof` views into it
+  for (const auto& [name, value] : headers)
+    if (name == "dpop") {
+      ++proofs;
+      proof = value;
+    }
+  if (proofs != 1) return proofs == 0 ? "the request has no DPoP proof" : "the request has several DPoP proofs";
+  const auto target = req.target();
+  const std::string url = resource_origin + std::string(target.substr(0, target.find('?')));
+  auth::detail::dpop_expectation expected;
+  expected.method = http::to_string(req.method());
+  expected.url = url;
+  expected.access_token = token;
+  expected.algorithms = a.dpop_algorithms;
+  expected.window = a.dpop_proof_window;
+  const auto checked = auth::detail::check_dpop_proof(proof, expected);
+  if (!checked.error.empty()) return checked.error;
+  if (checked.jkt != jkt) return "the DPoP proof is signed by another key than the token's";
+  const auto now = std::chrono::duration_cast<std::chrono::seconds>(expected.now.time_since_epoch()).count();
+  if (!dpop_replay.first_use(checked.jti, checked.iat + a.dpop_proof_window.count(), now))
+    return "the DPoP proof was used before";
+  return {};
 }
 
 asio::awaitable<bool> http_server::impl::authenticate(connection_io& io, http_request& req, bool& keep) {
@@ -92,13 +147,19 @@ asio::awaitable<bool> http_server::impl::authenticate(connection_io& io, http_re
   std::string token;
   {
     const auto headers = req.headers();
-    const auto credentials = auth::detail::read_bearer(headers, a.max_token_size);
+    const bool dpop = a.dpop || a.dpop_required;
+    const auto credentials = auth::detail::read_bearer(headers, a.max_token_size, dpop);
     switch (credentials.found) {
-      case kind::token: token = credentials.token; break;
+      case kind::token:
+        token = credentials.token;
+        req.dpop = credentials.dpop;
+        break;
       case kind::absent: break;
       case kind::malformed:
         keep = co_await reply_challenge(io, req, http::status::bad_request, "invalid_request",
-                                        "the Authorization header must be `Bearer <token>`", {});
+                                        dpop ? "the Authorization header must be `Bearer <token>` or `DPoP <token>`"
+                                             : "the Authorization header must be `Bearer <token>`",
+                                        {});
         co_return false;
       case kind::several:
         keep = co_await reply_challenge(io, req, http::status::bad_request, "invalid_request",
@@ -115,6 +176,13 @@ asio::awaitable<bool> http_server::impl::authenticate(connection_io& io, http_re
     keep = co_await reply_challenge(io, req, http::status::unauthorized, {}, {}, a.required_scopes);
     co_return false;
   }
+  if (a.dpop_required && !req.dpop) {
+    keep = co_await reply_challenge(io, req, http::status::unauthorized, "invalid_token",
+                                    "this server takes DPoP-bound tokens only", a.required_scopes);
+    co_return false;
+  }
+  // The proof names the token (ath): kept for it.
+  const std::string presented = req.dpop ? token : std::string();
   auth::verification checked;
   try {
     checked = co_await a.verifier->verify(std::move(token));
@@ -136,6 +204,20 @@ asio::awaitable<bool> http_server::impl::authenticate(connection_io& io, http_re
       co_return false;
     }
     case auth::verification::outcome::valid: break;
+  }
+  // RFC 9449 section 7: a bound token needs its proof; as Bearer it is refused.
+  const auto jkt = auth::detail::bound_key_of(checked.who.claims);
+  if (req.dpop) {
+    if (auto why = check_dpop(req, presented, jkt); !why.empty()) {
+      keep = co_await reply_challenge(io, req, http::status::unauthorized,
+                                      jkt.empty() ? "invalid_token" : "invalid_dpop_proof", why, a.required_scopes);
+      co_return false;
+    }
+  } else if (!jkt.empty()) {
+    keep = co_await reply_challenge(io, req, http::status::unauthorized, "invalid_token",
+                                    "the token is bound to a key: present it with the DPoP scheme and a proof",
+                                    a.required_scopes);
+    co_return false;
   }
   checked.who.implies = a.scope_implies;
   if (!checked.who.missing_scopes(a.required_scopes).empty()) {

@@ -66,6 +66,7 @@ void http_request::clear() noexcept {
   known_.fill(absent);
   body_.clear();
   principal.reset();
+  dpop = false;
 }
 
 http_request::span http_request::append(std::string_view s) {

@@ -68,6 +68,8 @@ class http_request {
 
   /// Who sent it, once the server's OAuth layer has checked its token.
   std::shared_ptr<const auth::principal> principal;
+  /// The token came with the DPoP scheme (RFC 9449), not Bearer.
+  bool dpop = false;
 
  private:
   friend class request_reader;

@@ -53,6 +53,7 @@ http_server::impl::impl(asio::any_io_executor ex, server_behaviour& b, http_serv
     if (!options.auth->verifier) throw std::invalid_argument("http_server: auth needs a token verifier");
     if (options.auth->resource.empty()) throw std::invalid_argument("http_server: auth needs the resource URL");
     resource_metadata_url = resource_metadata_url_of(options.auth->resource);
+    resource_origin = origin_of_resource(options.auth->resource);
   }
   if (!options.tls_certificate_file.empty() || !options.tls_private_key_file.empty()) {
     tls.emplace(asio::ssl::context::tls_server);

@@ -6,6 +6,7 @@
 
 #include <mcp/server/http_server.hpp>
 
+#include "../../auth/dpop_proof.hpp"
 #include "connection_io.hpp"
 #include "request_rules.hpp"
 #include "session_transport.hpp"
@@ -38,6 +39,8 @@ namespace http = detail::http;
 
 /// The absolute URL of the Protected Resource Metadata of `resource` (RFC 9728 §3.1).
 std::string resource_metadata_url_of(std::string_view resource);
+/// `scheme://authority` of the resource URL.
+std::string origin_of_resource(std::string_view resource);
 
 struct http_server::impl : std::enable_shared_from_this<impl> {
   using clock = std::chrono::steady_clock;
@@ -140,10 +143,17 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   // req.principal and returns true, or answers (400, 401, 403, 503) and
   // returns false, `keep` telling whether the connection stays.
   asio::awaitable<bool> authenticate(connection_io& io, http_request& req, bool& keep);
-  // A 401 or 403 (or 400) with its WWW-Authenticate challenge.
+  // A 401 or 403 (or 400) with its WWW-Authenticate challenges.
   asio::awaitable<bool> reply_challenge(connection_io& io, const http_request& req, http::status status,
                                         std::string error, std::string description,
                                         std::vector<std::string> scopes);
+  // The WWW-Authenticate fields: Bearer and DPoP (as the options say), the
+  // error on the scheme the request used.
+  std::string challenge_fields(const http_request& req, const std::string& error, const std::string& description,
+                               const std::vector<std::string>& scopes) const;
+  // The DPoP proof of a request whose token came with the DPoP scheme and
+  // is bound to `jkt`: empty when good, else why not.
+  std::string check_dpop(const http_request& req, std::string_view token, const std::string& jkt);
   // The scopes a 403 for a refused request names: the server's and the
   // request's own (its JSON-RPC error data), all at once (step-up).
   std::vector<std::string> challenge_scopes(std::string_view answer) const;
@@ -152,6 +162,8 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   // The session serves the request's principal from now on (a refreshed token).
   static void bind_principal(http_session_transport& session, const http_request& req);
   std::string resource_metadata_url;  // absolute, for the challenges
+  std::string resource_origin;        // scheme://authority of the resource: DPoP proofs name it
+  auth::detail::dpop_replay_cache dpop_replay;
 
   // legacy_sse.cpp
   asio::awaitable<bool> handle_legacy_stream(connection_io& io, http_request& req);

@@ -210,12 +210,8 @@ asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, http_req
     if (answers->refused == frame_context::refusal::insufficient_scope && options.auth) {
       // Step-up (spec: basic/authorization, "Scope Challenge Handling"): 403
       // and every scope the request needs, so one new token will do.
-      auth::detail::challenge c;
-      c.resource_metadata = resource_metadata_url;
-      c.scopes = challenge_scopes(*answer);
-      c.error = "insufficient_scope";
-      c.description = "the token lacks scopes this request requires";
-      const auto fields = "WWW-Authenticate: " + auth::detail::www_authenticate(c) + "\r\n";
+      const auto fields = challenge_fields(req, "insufficient_scope", "the token lacks scopes this request requires",
+                                           challenge_scopes(*answer));
       co_return co_await reply(io, req, http::status::forbidden, std::move(*answer), "application/json",
                                session_header, fields);
     }
