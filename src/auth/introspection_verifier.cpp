@@ -6,6 +6,7 @@
 #include <mcp/base64.hpp>
 #include <mcp/log.hpp>
 
+#include "claims.hpp"
 #include "issuer_metadata.hpp"
 #include "token_cache.hpp"
 
@@ -22,6 +23,9 @@ namespace {
 using mcp::detail::http_client::fetch_options;
 using mcp::detail::http_client::fetch_request;
 using mcp::detail::http_client::http_method;
+using detail::names_audience;
+using detail::string_claim;
+using detail::time_claim;
 using std::chrono::system_clock;
 
 // application/x-www-form-urlencoded: everything but the unreserved characters escaped.
@@ -40,19 +44,6 @@ std::string form_encode(std::string_view text) {
   return out;
 }
 
-std::string string_member(const json::object& o, std::string_view name) {
-  const auto* v = o.if_contains(name);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
-
-std::optional<std::int64_t> time_member(const json::object& o, std::string_view name) {
-  const auto* v = o.if_contains(name);
-  if (!v) return std::nullopt;
-  if (v->is_int64()) return v->get_int64();
-  if (v->is_uint64()) return static_cast<std::int64_t>(std::min<std::uint64_t>(v->get_uint64(), INT64_MAX));
-  if (v->is_double()) return static_cast<std::int64_t>(v->get_double());
-  return std::nullopt;
-}
 
 class introspection_verifier final : public token_verifier {
  public:
@@ -113,7 +104,7 @@ class introspection_verifier final : public token_verifier {
 
   asio::awaitable<std::string> find_endpoint() {
     const auto metadata = co_await detail::fetch_issuer_metadata(*fetcher_, options_.issuer, options_.allow_http);
-    auto endpoint = string_member(metadata, "introspection_endpoint");
+    auto endpoint = string_claim(metadata, "introspection_endpoint");
     if (endpoint.empty()) throw std::runtime_error("the issuer's metadata has no introspection_endpoint");
     detail::require_secure_url(endpoint, options_.allow_http, "the introspection endpoint");
     co_return endpoint;
@@ -122,30 +113,24 @@ class introspection_verifier final : public token_verifier {
   verification check(const json::object& answer, system_clock::time_point now) const {
     const auto* active = answer.if_contains("active");
     if (!active || !active->is_bool() || !active->get_bool()) return verification::invalid("the token is not active");
-    const auto issuer = string_member(answer, "iss");
+    const auto issuer = string_claim(answer, "iss");
     if (!options_.issuer.empty() && !issuer.empty() && issuer != options_.issuer)
       return verification::invalid("the token is from another issuer");
-    bool for_us = false;
-    if (const auto* aud = answer.if_contains("aud")) {
-      if (aud->is_string()) for_us = aud->get_string() == options_.audience;
-      if (aud->is_array())
-        for_us = std::ranges::any_of(aud->get_array(), [&](const json::value& a) {
-          return a.is_string() && a.get_string() == options_.audience;
-        });
-    }
-    if (!for_us) return verification::invalid("the token is not for this resource");
+    if (!names_audience(answer, options_.audience)) return verification::invalid("the token is not for this resource");
     const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
-    const auto exp = time_member(answer, "exp");
-    const auto nbf = time_member(answer, "nbf");
+    bool malformed = false;
+    const auto exp = time_claim(answer, "exp", malformed);
+    const auto nbf = time_claim(answer, "nbf", malformed);
+    if (malformed) return verification::invalid("the token's times are not numbers");
     if (exp && *exp + options_.leeway.count() <= seconds) return verification::invalid("the token has expired");
     if (nbf && *nbf - options_.leeway.count() > seconds) return verification::invalid("the token is not valid yet");
     principal who;
     who.issuer = issuer.empty() ? options_.issuer : issuer;
-    who.subject = string_member(answer, "sub");
-    who.client_id = string_member(answer, "client_id");
+    who.subject = string_claim(answer, "sub");
+    who.client_id = string_claim(answer, "client_id");
     if (who.subject.empty() && who.client_id.empty())
       return verification::invalid("the token names neither a subject nor a client");
-    who.scopes = split_scopes(string_member(answer, "scope"));
+    who.scopes = split_scopes(string_claim(answer, "scope"));
     if (exp) who.expiry = system_clock::time_point(std::chrono::seconds(*exp));
     who.claims = answer;
     return verification::valid(std::move(who));

@@ -4,6 +4,8 @@
 
 #include "jwt_check.hpp"
 
+#include "claims.hpp"
+
 #include <boost/json/parse.hpp>
 
 #include <cjose/cjose.h>
@@ -40,39 +42,16 @@ std::string_view key_type_of(std::string_view alg) {
   return {};
 }
 
-std::optional<std::int64_t> numeric_claim(const json::object& claims, std::string_view name, bool& malformed) {
-  const auto* v = claims.if_contains(name);
-  if (!v) return std::nullopt;
-  if (v->is_int64()) return v->get_int64();
-  if (v->is_uint64()) return static_cast<std::int64_t>(std::min<std::uint64_t>(v->get_uint64(), INT64_MAX));
-  if (v->is_double()) return static_cast<std::int64_t>(v->get_double());
-  malformed = true;
-  return std::nullopt;
-}
-
-std::string string_claim(const json::object& claims, std::string_view name) {
-  const auto* v = claims.if_contains(name);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
-
 }  // namespace
 
 verification check_claims(const json::object& claims, const jwt_verifier_options& options,
                           system_clock::time_point now) {
   if (string_claim(claims, "iss") != options.issuer) return verification::invalid("the token is from another issuer");
-  bool for_us = false;
-  if (const auto* aud = claims.if_contains("aud")) {
-    if (aud->is_string()) for_us = aud->get_string() == options.audience;
-    if (aud->is_array())
-      for_us = std::ranges::any_of(aud->get_array(), [&](const json::value& a) {
-        return a.is_string() && a.get_string() == options.audience;
-      });
-  }
-  if (!for_us) return verification::invalid("the token is not for this resource");
+  if (!names_audience(claims, options.audience)) return verification::invalid("the token is not for this resource");
   bool malformed = false;
-  const auto exp = numeric_claim(claims, "exp", malformed);
-  const auto nbf = numeric_claim(claims, "nbf", malformed);
-  const auto iat = numeric_claim(claims, "iat", malformed);
+  const auto exp = time_claim(claims, "exp", malformed);
+  const auto nbf = time_claim(claims, "nbf", malformed);
+  const auto iat = time_claim(claims, "iat", malformed);
   if (malformed) return verification::invalid("the token's times are not numbers");
   const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
   const auto leeway = options.leeway.count();

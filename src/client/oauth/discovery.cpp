@@ -1,5 +1,6 @@
 #include "discovery.hpp"
 
+#include "json_body.hpp"
 #include "urls.hpp"
 
 #include <mcp/client/oauth.hpp>
@@ -17,14 +18,7 @@ boost::asio::awaitable<std::optional<T>> fetch_document(http_client::http_fetche
   request.headers.emplace_back("Accept", "application/json");
   const auto response = co_await fetcher.fetch(std::move(request));
   if (response.status != 200) co_return std::nullopt;
-  boost::system::error_code ec;
-  const auto value = boost::json::parse(response.body, ec);
-  if (ec || !value.is_object()) co_return std::nullopt;
-  try {
-    co_return from_json<T>(value);
-  } catch (const std::exception&) {
-    co_return std::nullopt;
-  }
+  co_return read_json_as<T>(response.body);
 }
 
 template boost::asio::awaitable<std::optional<protected_resource_metadata>> fetch_document(

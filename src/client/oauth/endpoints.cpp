@@ -2,6 +2,7 @@
 
 #include "client_assertion.hpp"
 #include "dpop.hpp"
+#include "json_body.hpp"
 #include "urls.hpp"
 
 #include <mcp/base64.hpp>
@@ -23,14 +24,7 @@ bool supports(const string_list& list, std::string_view value) {
 
 // The body's error response, when it is one.
 std::optional<error_response> error_of(const http_client::fetch_response& response) {
-  boost::system::error_code ec;
-  const auto value = boost::json::parse(response.body, ec);
-  if (ec || !value.is_object()) return std::nullopt;
-  try {
-    return from_json<error_response>(value);
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
+  return read_json_as<error_response>(response.body);
 }
 
 // "invalid_client (the secret is wrong)", or the status when the body says nothing.
