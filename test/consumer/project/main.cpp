@@ -1,9 +1,8 @@
 // Serves a one-method behaviour over an in-memory pair and calls it with the
-// client: proof that the installed headers, library and CMake package work.
+// client: proof that the installed headers (through the umbrella header),
+// library and CMake package work.
 
-#include <mcp/client/client.hpp>
-#include <mcp/server/serve.hpp>
-#include <mcp/transport/memory.hpp>
+#include <mcp/mcp.hpp>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
