@@ -35,7 +35,7 @@
 #include <mcp/server/serve.hpp>
 #include <mcp/server/server.hpp>
 #include <mcp/server/session_store.hpp>
-#include <mcp/server/uri_template.hpp>
+#include <mcp/uri_template.hpp>
 
 #include <mcp/client/client.hpp>
 #include <mcp/client/oauth.hpp>

@@ -6,7 +6,7 @@
 #include <mcp/log.hpp>
 #include <mcp/server/server.hpp>
 #include <mcp/json/validate.hpp>
-#include <mcp/server/uri_template.hpp>
+#include <mcp/uri_template.hpp>
 
 #include <boost/asio/thread_pool.hpp>
 

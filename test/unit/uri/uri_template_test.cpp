@@ -1,7 +1,7 @@
 // RFC 6570 URI templates: expansion (RFC section 3.2 examples), matching of
 // MCP resource templates, the inverse property, and constructor errors.
 
-#include <mcp/server/uri_template.hpp>
+#include <mcp/uri_template.hpp>
 
 #include <gtest/gtest.h>
 
