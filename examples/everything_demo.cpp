@@ -221,8 +221,8 @@ void add_prompts(mcp::server& srv) {
 
 mcp::implementation info() { return {"everything-server", "1.0.0"}; }
 
-mcp::server_settings settings() {
-  mcp::server_settings s;
+mcp::server_options settings() {
+  mcp::server_options s;
   s.instructions = "A demo of every MCP server feature.";
   return s;
 }

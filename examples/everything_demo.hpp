@@ -30,7 +30,7 @@ BOOST_DESCRIBE_STRUCT(sum_result, (), (sum))
 /// The demo's name and version: everything-server 1.0.0.
 mcp::implementation info();
 /// Its settings: the instructions, the default page size.
-mcp::server_settings settings();
+mcp::server_options settings();
 
 /// Tools echo, add, long_task, sample, confirm, list_roots, emit_logs, media,
 /// toggle_bonus, touch and fail. The server must outlive the tools (toggle_bonus

@@ -89,7 +89,7 @@ mcp::http_auth_options protection(const mcp::http_server_options& http,
 }  // namespace
 
 int main(int argc, char** argv) {
-  mcp::server_settings settings = demo::settings();
+  mcp::server_options settings = demo::settings();
   std::optional<mcp::http_server_options> http;
   bool json_only = false;
   bool stateless = false;

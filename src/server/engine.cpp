@@ -91,7 +91,7 @@ std::shared_ptr<session> server_engine::make_session(message_transport& transpor
 }
 
 server_engine::server_engine(server_behaviour& behaviour, message_transport& transport,
-                             server_options options)
+                             session_options options)
     : behaviour_(behaviour), transport_(transport), options_(std::move(options)),
       peer_(transport, {options_.max_queued_bytes, options_.write_timeout}),
       request_states_(options_.request_state_key, options_.request_state_ttl),
@@ -453,12 +453,12 @@ asio::awaitable<void> server_engine::wait_for_requests(std::chrono::milliseconds
 }  // namespace detail
 
 asio::awaitable<void> serve(server_behaviour& behaviour, message_transport& transport) {
-  server_options defaults;
+  session_options defaults;
   co_await serve(behaviour, transport, std::move(defaults));
 }
 
 asio::awaitable<void> serve(server_behaviour& behaviour, message_transport& transport,
-                            server_options options) {
+                            session_options options) {
   detail::server_engine engine(behaviour, transport, std::move(options));
   engine.start();
   bool input_failed = false;  // not an orderly end of input: nothing will take late replies

@@ -34,14 +34,14 @@ namespace mcp::detail {
 
 class server_engine {
  public:
-  server_engine(server_behaviour& behaviour, message_transport& transport, server_options options);
+  server_engine(server_behaviour& behaviour, message_transport& transport, session_options options);
   // Runs on the connection's executor, like everything that touches the engine.
   ~server_engine();
   server_engine(const server_engine&) = delete;
   server_engine& operator=(const server_engine&) = delete;
 
   /// Starts serving: the writer of a transport that queues its writes, and
-  /// the session of `server_options::assume_initialized`.
+  /// the session of `session_options::assume_initialized`.
   void start();
 
   /// Serves one inbound frame: answers what needs no handler at once and
@@ -155,7 +155,7 @@ class server_engine {
 
   server_behaviour& behaviour_;
   message_transport& transport_;
-  server_options options_;
+  session_options options_;
   rpc_peer peer_;
   legacy_lifecycle lifecycle_;
   std::optional<protocol_era> era_;  // set by the first request

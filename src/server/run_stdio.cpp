@@ -12,7 +12,7 @@
 
 namespace mcp {
 
-int run_stdio_server(server_behaviour& behaviour, server_options options) {
+int run_stdio_server(server_behaviour& behaviour, session_options options) {
   asio::io_context io(1);
   auto transport = make_stdio_transport(io.get_executor());
   asio::cancellation_signal stop;

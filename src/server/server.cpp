@@ -228,13 +228,13 @@ std::vector<prompt_argument> detail::prompt_arguments_from_schema(const std::str
 }
 
 struct server::state {
-  state(implementation i, server_settings s) : info(std::move(i)), settings(std::move(s)) {}
+  state(implementation i, server_options s) : info(std::move(i)), settings(std::move(s)) {}
   ~state() {
     if (workers) workers->join();
   }
 
   implementation info;
-  server_settings settings;
+  server_options settings;
   detail::registry<tool_entry> tools;
   detail::registry<resource_entry> resources;
   detail::registry<template_entry> templates;
@@ -291,9 +291,9 @@ struct server::state {
   json::object subscribe(const json::object& params, session& s, bool on);
 };
 
-server::server(implementation info) : server(std::move(info), server_settings{}) {}
+server::server(implementation info) : server(std::move(info), server_options{}) {}
 
-server::server(implementation info, server_settings settings)
+server::server(implementation info, server_options settings)
     : state_(std::make_shared<state>(std::move(info), std::move(settings))) {}
 
 server::~server() = default;

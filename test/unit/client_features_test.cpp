@@ -18,8 +18,8 @@ namespace {
 class recording_server : public mcp::server {
  public:
   recording_server() : mcp::server({"features", "1.0"}, settings()) {}
-  static server_settings settings() {
-    server_settings s;
+  static server_options settings() {
+    server_options s;
     s.page_size = 2;  // every list takes several pages
     return s;
   }

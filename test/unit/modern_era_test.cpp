@@ -30,7 +30,7 @@ asio::awaitable<call_tool_result> confirm(const json::object&, request_context& 
   co_return call_tool_result::text("action: " + std::string(answer.at("action").as_string()));
 }
 
-std::shared_ptr<server> modern_server(server_settings settings) {
+std::shared_ptr<server> modern_server(server_options settings) {
   auto srv = std::make_shared<server>(implementation{"modern", "2.0"}, std::move(settings));
   srv->add_tool({"echo", "Echoes"}, [](const json::object& args, request_context&) -> asio::awaitable<call_tool_result> {
     co_return call_tool_result::text(json::serialize(args));
@@ -66,7 +66,7 @@ std::shared_ptr<server> modern_server(server_settings settings) {
 
 // (Not a default argument: g++ 12 destroys a default argument's temporary
 // twice in an expression that also co_awaits.)
-std::shared_ptr<server> modern_server() { return modern_server(server_settings{}); }
+std::shared_ptr<server> modern_server() { return modern_server(server_options{}); }
 
 const json::object& result_of(const json::value& reply) { return reply.at("result").as_object(); }
 
@@ -124,7 +124,7 @@ TEST(ModernEra, EachRefusalOfTheLadderHasItsCode) {
 
 TEST(ModernEra, CacheableResultsCarryTheirHints) {
   run_test([]() -> asio::awaitable<void> {
-    server_settings settings;
+    server_options settings;
     settings.cache = cache_hint{std::chrono::minutes(5), true};
     harness h(co_await asio::this_coro::executor, modern_server(std::move(settings)));
     auto request6 = with_envelope({});

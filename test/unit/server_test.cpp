@@ -13,7 +13,7 @@ asio::awaitable<call_tool_result> say_hello(const json::object& args, request_co
   co_return call_tool_result::text("Hello, " + std::string(who ? who->as_string() : "world") + "!");
 }
 
-std::shared_ptr<server> demo_server(server_settings settings) {
+std::shared_ptr<server> demo_server(server_options settings) {
   auto srv = std::make_shared<server>(implementation{"demo", "1.0"}, std::move(settings));
   tool_info greet{"greet", "Say hello"};
   greet.title = "Greeter";
@@ -103,7 +103,7 @@ std::shared_ptr<server> demo_server(server_settings settings) {
 }
 
 // Not a defaulted argument: see docs/compilers.md.
-std::shared_ptr<server> demo_server() { return demo_server(server_settings{}); }
+std::shared_ptr<server> demo_server() { return demo_server(server_options{}); }
 
 json::object tools_by_name(const json::value& list_reply) {
   json::object out;
@@ -276,7 +276,7 @@ TEST(Server, SessionToolsAreSeenByTheirSessionOnly) {
 
 TEST(Server, ListsPageByCursor) {
   run_test([]() -> asio::awaitable<void> {
-    server_settings settings;
+    server_options settings;
     settings.page_size = 3;
     harness h(co_await asio::this_coro::executor, demo_server(settings));
     co_await h.initialize();

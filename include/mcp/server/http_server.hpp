@@ -126,7 +126,9 @@ struct http_server_options {
   /// Where sessions are recorded; null: in memory. Share one between servers
   /// (or back it with a shared database) and any of them serves any session.
   std::shared_ptr<session_store> sessions = nullptr;
-  server_options engine = {};
+  /// How each session is served (requests in flight, queues, timeouts,
+  /// the requestState key).
+  session_options session = {};
   /// OAuth 2.1 protection; unset: none (anyone who reaches the port is served).
   std::optional<http_auth_options> auth = std::nullopt;
 };

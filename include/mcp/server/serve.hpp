@@ -20,7 +20,7 @@ struct negotiated_session {
   json::object client_capabilities = {};
 };
 
-struct server_options {
+struct session_options {
   /// Requests of one session served at once; reading pauses beyond it.
   std::size_t max_requests_in_flight = 256;
   /// Bytes of replies and notifications queued for a slow reader before
@@ -57,10 +57,10 @@ struct server_options {
 asio::awaitable<void> serve(server_behaviour& behaviour, message_transport& transport);
 /// As above, with options. (Not a defaulted argument: see docs/compilers.md.)
 asio::awaitable<void> serve(server_behaviour& behaviour, message_transport& transport,
-                            server_options options);
+                            session_options options);
 
 /// Serves `behaviour` over this process's stdin and stdout until the client
 /// closes stdin or SIGINT/SIGTERM arrives. Returns the process exit code.
-int run_stdio_server(server_behaviour& behaviour, server_options options = {});
+int run_stdio_server(server_behaviour& behaviour, session_options options = {});
 
 }  // namespace mcp

@@ -58,7 +58,7 @@ struct completion_request {
 using completion_handler =
     std::function<asio::awaitable<std::vector<std::string>>(const completion_request& req, request_context& ctx)>;
 
-struct server_settings {
+struct server_options {
   std::optional<std::string> instructions = {};
   /// Items per page of every list method; 0 sends everything in one page.
   std::size_t page_size = 100;
@@ -78,7 +78,7 @@ struct server_settings {
 class server : public server_behaviour {
  public:
   explicit server(implementation info);
-  server(implementation info, server_settings settings);
+  server(implementation info, server_options settings);
   ~server() override;
 
   // Tools. Adding a tool whose name exists replaces it. Every change sends

@@ -220,7 +220,7 @@ asio::awaitable<http_server::impl::session_lookup> http_server::impl::find_sessi
   if (sessions.size() >= options.max_sessions)
     co_return session_lookup{nullptr, http::status::service_unavailable, "Service Unavailable: too many sessions"};
   sdk_log(log_level::info, "session " + id + " resumed from the session store");
-  auto engine = options.engine;
+  auto engine = options.session;
   engine.assume_initialized = *record->negotiated;
   auto transport = start_session(id, req, io, std::move(engine), false);
   co_return session_lookup{transport, http::status::ok, {}};
@@ -228,7 +228,7 @@ asio::awaitable<http_server::impl::session_lookup> http_server::impl::find_sessi
 
 std::shared_ptr<http_session_transport> http_server::impl::start_session(const http_request& req,
                                                                          connection_io& io,
-                                                                         server_options engine,
+                                                                         session_options engine,
                                                                          bool legacy) {
   return start_session(detail::random_hex(16), req, io, std::move(engine), legacy);
 }
@@ -236,7 +236,7 @@ std::shared_ptr<http_session_transport> http_server::impl::start_session(const h
 std::shared_ptr<http_session_transport> http_server::impl::start_session(std::string id,
                                                                          const http_request& req,
                                                                          connection_io& io,
-                                                                         server_options engine,
+                                                                         session_options engine,
                                                                          bool legacy) {
   transport_metadata metadata;
   metadata.kind = "http";

@@ -36,7 +36,7 @@ asio::awaitable<bool> http_server::impl::handle_legacy_stream(connection_io& io,
   if (sessions.size() >= options.max_sessions)
     co_return co_await reply_error(io, req, http::status::service_unavailable, errc::internal_error,
                                    "Service Unavailable: too many sessions");
-  auto session = start_session(req, io, options.engine, true);
+  auto session = start_session(req, io, options.session, true);
   const auto id = session->id();
   auto stream = session->open_standalone();
   stream_start start;

@@ -100,9 +100,9 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   asio::awaitable<session_lookup> find_session(connection_io& io, const http_request& req,
                                                std::string_view id);
   std::shared_ptr<http_session_transport> start_session(const http_request& req, connection_io& io,
-                                                        server_options engine, bool legacy);
+                                                        session_options engine, bool legacy);
   std::shared_ptr<http_session_transport> start_session(std::string id, const http_request& req,
-                                                        connection_io& io, server_options engine,
+                                                        connection_io& io, session_options engine,
                                                         bool legacy);
   // Ends this server's copy of a session (its calls in flight are cancelled).
   void end_session(const std::string& id);
@@ -121,7 +121,7 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   // Serves a POST in an engine of its own, ended with it (stateless legacy
   // serving, and every modern request).
   asio::awaitable<bool> serve_alone(connection_io& io, http_request& req, json::value body,
-                                    const detail::body_summary& summary, server_options engine,
+                                    const detail::body_summary& summary, session_options engine,
                                     protocol_era era);
   /// `body` is the request's body as JSON; `alone`: the session lives only
   /// for this POST (its stream cannot be resumed).

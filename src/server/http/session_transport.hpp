@@ -104,7 +104,7 @@ class http_session_transport final : public message_transport {
   void set_legacy() noexcept { legacy_ = true; }
 
   /// Starts the session's engine; once, right after construction.
-  void start_engine(server_behaviour& behaviour, server_options options);
+  void start_engine(server_behaviour& behaviour, session_options options);
   /// Serves the session's requests: POST bodies go to its accept().
   server_engine& engine() noexcept { return *engine_; }
   /// The stream that will carry the answers to `request_ids` (JSON texts).

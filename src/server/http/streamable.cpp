@@ -85,7 +85,7 @@ asio::awaitable<bool> http_server::impl::handle_post(connection_io& io, http_req
   if (auto refusal = detail::unknown_version_refusal(req))
     co_return co_await reply_error(io, req, http::status::bad_request, errc::invalid_request, *refusal);
   if (options.stateless) {
-    auto engine = options.engine;
+    auto engine = options.session;
     if (!summary.initialize) {
       negotiated_session assumed;
       assumed.version =
@@ -104,7 +104,7 @@ asio::awaitable<bool> http_server::impl::handle_post(connection_io& io, http_req
     if (sessions.size() >= options.max_sessions)
       co_return co_await reply_error(io, req, http::status::service_unavailable, errc::internal_error,
                                      "Service Unavailable: too many sessions");
-    session = start_session(req, io, options.engine, false);
+    session = start_session(req, io, options.session, false);
   } else {
     auto found = find_session_here(session_header, req);
     if (!found) {
@@ -135,12 +135,12 @@ asio::awaitable<bool> http_server::impl::handle_modern_post(connection_io& io, h
     error_response refusal{id, {errc::header_mismatch, std::move(mismatch->message), std::move(mismatch->data)}};
     co_return co_await reply(io, req, http::status::bad_request, serialize(refusal), "application/json", {});
   }
-  co_return co_await serve_alone(io, req, std::move(body), summary, options.engine, protocol_era::modern);
+  co_return co_await serve_alone(io, req, std::move(body), summary, options.session, protocol_era::modern);
 }
 
 asio::awaitable<bool> http_server::impl::serve_alone(connection_io& io, http_request& req, json::value body,
                                                      const detail::body_summary& summary,
-                                                     server_options engine, protocol_era era) {
+                                                     session_options engine, protocol_era era) {
   // Notifications and responses have no session to reach: accepted, and done.
   if (summary.request_ids.empty()) co_return co_await reply_status(io, req, http::status::accepted);
   if (sessions.size() >= options.max_sessions)
