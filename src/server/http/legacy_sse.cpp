@@ -65,14 +65,9 @@ asio::awaitable<bool> http_server::impl::handle_legacy_post(connection_io& io, h
       !same_owner(it->second.owner, req))
     co_return co_await reply_error(io, req, http::status::not_found, errc::invalid_request,
                                    "Not Found: unknown or ended session");
-  if (!req[known_header::content_type].starts_with("application/json"))
-    co_return co_await reply_error(io, req, http::status::unsupported_media_type, errc::invalid_request,
-                                   "Unsupported Media Type: Content-Type must be application/json");
-  boost::system::error_code ec;
-  auto body = parse_json(req.body(), ec);
-  if (ec)
-    co_return co_await reply_error(io, req, http::status::bad_request, errc::parse_error,
-                                   "Parse error: " + ec.message());
+  json::value body;
+  if (auto refused = detail::read_json_body(req, body))
+    co_return co_await reply_error(io, req, refused->status, refused->code, std::move(refused->message));
   it->second.last_activity = std::chrono::steady_clock::now();
   const auto session = it->second.transport;
   bind_principal(*session, req);

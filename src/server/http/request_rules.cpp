@@ -78,6 +78,16 @@ std::optional<std::string> origin_refusal(const http_request& req, bool loopback
   return "Forbidden: Origin " + std::string(origin) + " is not allowed";
 }
 
+std::optional<body_refusal> read_json_body(const http_request& req, boost::json::value& body) {
+  if (!req[known_header::content_type].starts_with("application/json"))
+    return body_refusal{http::status::unsupported_media_type, errc::invalid_request,
+                        "Unsupported Media Type: Content-Type must be application/json"};
+  boost::system::error_code ec;
+  body = parse_json(req.body(), ec);
+  if (ec) return body_refusal{http::status::bad_request, errc::parse_error, "Parse error: " + ec.message()};
+  return std::nullopt;
+}
+
 body_summary summarize(const boost::json::value& body) {
   body_summary out;
   auto look = [&](const boost::json::value& v) {

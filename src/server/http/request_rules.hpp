@@ -6,8 +6,8 @@
 
 #include <boost/container/small_vector.hpp>
 #include <boost/json/object.hpp>
+#include <boost/beast/http/status.hpp>
 #include <boost/json/value.hpp>
-
 
 #include <optional>
 #include <string>
@@ -29,6 +29,16 @@ bool prefers_event_stream(const http_request& req);
 std::optional<std::string> origin_refusal(const http_request& req, bool loopback_only,
                                           const std::vector<std::string>& allowed_hosts,
                                           const std::vector<std::string>& allowed_origins);
+
+/// Why a POST's body is not taken: the status and JSON-RPC error to answer.
+struct body_refusal {
+  boost::beast::http::status status;
+  int code;
+  std::string message;
+};
+/// A POST's body as JSON into `body`: refused with 415 unless the
+/// Content-Type is application/json, with 400 (-32700) when it does not parse.
+std::optional<body_refusal> read_json_body(const http_request& req, boost::json::value& body);
 
 /// What routing needs to know of a POST body (the engine parses it proper).
 struct body_summary {
