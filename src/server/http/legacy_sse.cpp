@@ -65,9 +65,9 @@ asio::awaitable<bool> http_server::impl::handle_legacy_post(connection_io& io, h
       !same_owner(it->second.owner, req))
     co_return co_await reply_error(io, req, http::status::not_found, errc::invalid_request,
                                    "Not Found: unknown or ended session");
-  json::value body;
-  if (auto refused = detail::read_json_body(req, body))
-    co_return co_await reply_error(io, req, refused->status, refused->code, std::move(refused->message));
+  std::optional<detail::body_refusal> refused;
+  auto body = detail::read_json_body(req, refused);
+  if (refused) co_return co_await reply_error(io, req, refused->status, refused->code, std::move(refused->message));
   it->second.last_activity = std::chrono::steady_clock::now();
   const auto session = it->second.transport;
   bind_principal(*session, req);

@@ -78,14 +78,16 @@ std::optional<std::string> origin_refusal(const http_request& req, bool loopback
   return "Forbidden: Origin " + std::string(origin) + " is not allowed";
 }
 
-std::optional<body_refusal> read_json_body(const http_request& req, boost::json::value& body) {
-  if (!req[known_header::content_type].starts_with("application/json"))
-    return body_refusal{http::status::unsupported_media_type, errc::invalid_request,
-                        "Unsupported Media Type: Content-Type must be application/json"};
+boost::json::value read_json_body(const http_request& req, std::optional<body_refusal>& refused) {
+  if (!req[known_header::content_type].starts_with("application/json")) {
+    refused = body_refusal{http::status::unsupported_media_type, errc::invalid_request,
+                           "Unsupported Media Type: Content-Type must be application/json"};
+    return {};
+  }
   boost::system::error_code ec;
-  body = parse_json(req.body(), ec);
-  if (ec) return body_refusal{http::status::bad_request, errc::parse_error, "Parse error: " + ec.message()};
-  return std::nullopt;
+  auto body = parse_json(req.body(), ec);
+  if (ec) refused = body_refusal{http::status::bad_request, errc::parse_error, "Parse error: " + ec.message()};
+  return body;
 }
 
 body_summary summarize(const boost::json::value& body) {

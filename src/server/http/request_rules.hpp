@@ -36,9 +36,11 @@ struct body_refusal {
   int code;
   std::string message;
 };
-/// A POST's body as JSON into `body`: refused with 415 unless the
-/// Content-Type is application/json, with 400 (-32700) when it does not parse.
-std::optional<body_refusal> read_json_body(const http_request& req, boost::json::value& body);
+/// A POST's body as JSON; `refused` set (415 unless the Content-Type is
+/// application/json, 400 -32700 when it does not parse) when it is not taken.
+/// Returned, not assigned: a parsed value keeps its own storage only when
+/// moved into a new value (assigning would copy it).
+boost::json::value read_json_body(const http_request& req, std::optional<body_refusal>& refused);
 
 /// What routing needs to know of a POST body (the engine parses it proper).
 struct body_summary {

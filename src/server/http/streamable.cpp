@@ -72,9 +72,9 @@ asio::awaitable<bool> http_server::impl::handle_post(connection_io& io, http_req
   if (!detail::accepts(req, "application/json") || !detail::accepts(req, "text/event-stream"))
     co_return co_await reply_error(io, req, http::status::not_acceptable, errc::invalid_request,
                                    "Not Acceptable: Accept must list application/json and text/event-stream");
-  json::value body;
-  if (auto refused = detail::read_json_body(req, body))
-    co_return co_await reply_error(io, req, refused->status, refused->code, std::move(refused->message));
+  std::optional<detail::body_refusal> refused;
+  auto body = detail::read_json_body(req, refused);
+  if (refused) co_return co_await reply_error(io, req, refused->status, refused->code, std::move(refused->message));
   const auto summary = detail::summarize(body);
   if (detail::is_modern_post(req, body)) co_return co_await handle_modern_post(io, req, std::move(body), summary);
   if (auto refusal = detail::unknown_version_refusal(req))
