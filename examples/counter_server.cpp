@@ -8,6 +8,7 @@
 //
 //   build/bin/counter-server          (speaks MCP on stdin/stdout)
 
+#include <mcp/protocol/methods.hpp>
 #include <mcp/server/behaviour.hpp>
 #include <mcp/server/serve.hpp>
 
@@ -32,8 +33,8 @@ class counter_server final : public mcp::server_behaviour {
 
   boost::asio::awaitable<json::object> handle_request(const mcp::request& req,
                                                       mcp::request_context& ctx) override {
-    if (req.method == "tools/list") co_return list_tools();
-    if (req.method == "tools/call") co_return call_tool(req.params, ctx.session());
+    if (req.method == mcp::methods::tools_list) co_return list_tools();
+    if (req.method == mcp::methods::tools_call) co_return call_tool(req.params, ctx.session());
     throw mcp::protocol_error(mcp::errc::method_not_found, "Method not found: " + req.method);
   }
 

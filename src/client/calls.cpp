@@ -5,6 +5,7 @@
 #include "parse.hpp"
 
 #include <mcp/log.hpp>
+#include <mcp/protocol/methods.hpp>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -72,7 +73,7 @@ json::object completion_params(json::object ref, std::string argument, std::stri
 
 asio::awaitable<std::vector<tool_info>> client::list_tools() {
   auto keep = impl_;
-  auto tools = co_await list_all(*this, "tools/list", "tools", detail::parse_tool);
+  auto tools = co_await list_all(*this, methods::tools_list, "tools", detail::parse_tool);
   if (keep->modern) {
     // A tool whose x-mcp-header annotations break the rules is left out,
     // so that it does not keep the others from being used.
@@ -103,7 +104,7 @@ asio::awaitable<call_tool_result> client::call_tool(std::string name, json::obje
   if (const auto it = keep->mirrored.find(tool); keep->modern && it != keep->mirrored.end())
     settings.headers = detail::mirror_arguments(it->second, arguments);
   json::object params{{"name", std::move(name)}, {"arguments", std::move(arguments)}};
-  const auto reply = co_await keep->call("tools/call", std::move(params), std::move(settings));
+  const auto reply = co_await keep->call(methods::tools_call, std::move(params), std::move(settings));
   auto result = detail::parse_call_tool_result(reply);
   if (!result.is_error) keep->check_output(tool, result);
   co_return result;
@@ -160,17 +161,17 @@ asio::awaitable<std::optional<json::object>> client::output_schema(std::string t
 }
 
 asio::awaitable<std::vector<resource_info>> client::list_resources() {
-  co_return co_await list_all(*this, "resources/list", "resources", detail::parse_resource);
+  co_return co_await list_all(*this, methods::resources_list, "resources", detail::parse_resource);
 }
 
 asio::awaitable<std::vector<resource_template_info>> client::list_resource_templates() {
-  co_return co_await list_all(*this, "resources/templates/list", "resourceTemplates",
+  co_return co_await list_all(*this, methods::resources_templates_list, "resourceTemplates",
                               detail::parse_resource_template);
 }
 
 asio::awaitable<std::vector<resource_contents>> client::read_resource(std::string uri) {
   json::object params{{"uri", std::move(uri)}};
-  const auto result = co_await request("resources/read", std::move(params));
+  const auto result = co_await request(methods::resources_read, std::move(params));
   std::vector<resource_contents> contents;
   if (const auto* list = result.if_contains("contents"); list && list->is_array())
     for (const auto& item : list->get_array()) contents.push_back(detail::parse_resource_contents(item));
@@ -186,7 +187,7 @@ asio::awaitable<void> client::subscribe(std::string uri) {
     co_return;
   }
   json::object params{{"uri", uri}};
-  co_await request("resources/subscribe", std::move(params));
+  co_await request(methods::resources_subscribe, std::move(params));
   keep->subscriptions.insert(std::move(uri));
 }
 
@@ -198,12 +199,12 @@ asio::awaitable<void> client::unsubscribe(std::string uri) {
     co_return;
   }
   json::object params{{"uri", uri}};
-  co_await request("resources/unsubscribe", std::move(params));
+  co_await request(methods::resources_unsubscribe, std::move(params));
   keep->subscriptions.erase(uri);
 }
 
 asio::awaitable<std::vector<prompt_info>> client::list_prompts() {
-  co_return co_await list_all(*this, "prompts/list", "prompts", detail::parse_prompt);
+  co_return co_await list_all(*this, methods::prompts_list, "prompts", detail::parse_prompt);
 }
 
 asio::awaitable<get_prompt_result> client::get_prompt(std::string name,
@@ -211,7 +212,7 @@ asio::awaitable<get_prompt_result> client::get_prompt(std::string name,
   json::object args;
   for (auto& [key, value] : arguments) args[key] = std::move(value);
   json::object params{{"name", std::move(name)}, {"arguments", std::move(args)}};
-  const auto result = co_await request("prompts/get", std::move(params));
+  const auto result = co_await request(methods::prompts_get, std::move(params));
   co_return detail::parse_prompt_result(result);
 }
 
@@ -219,7 +220,7 @@ asio::awaitable<completion> client::complete_prompt_argument(std::string prompt,
                                                              std::string value, completion_context context) {
   json::object ref{{"type", "ref/prompt"}, {"name", std::move(prompt)}};
   auto params = completion_params(std::move(ref), std::move(argument), std::move(value), context);
-  const auto result = co_await request("completion/complete", std::move(params));
+  const auto result = co_await request(methods::completion_complete, std::move(params));
   co_return parse_completion(result);
 }
 
@@ -227,7 +228,7 @@ asio::awaitable<completion> client::complete_template_variable(std::string uri_t
                                                                std::string value, completion_context context) {
   json::object ref{{"type", "ref/resource"}, {"uri", std::move(uri_template)}};
   auto params = completion_params(std::move(ref), std::move(variable), std::move(value), context);
-  const auto result = co_await request("completion/complete", std::move(params));
+  const auto result = co_await request(methods::completion_complete, std::move(params));
   co_return parse_completion(result);
 }
 
@@ -238,7 +239,7 @@ asio::awaitable<void> client::set_logging_level(logging_level level) {
     co_return;
   }
   json::object params{{"level", to_string(level)}};
-  co_await request("logging/setLevel", std::move(params));
+  co_await request(methods::logging_set_level, std::move(params));
   keep->log_level = level;
 }
 
@@ -263,7 +264,7 @@ void client::set_roots(std::vector<root> roots) {
   // instead. A modern server asks for roots with each request that needs them.
   if (!declared || d.state != connection_state::ready || d.modern) return;
   auto announce = [self = impl_]() -> asio::awaitable<void> {
-    std::string frame = serialize(notification{"notifications/roots/list_changed", {}});
+    std::string frame = serialize(notification{methods::notifications_roots_list_changed, {}});
     try {
       co_await self->send_notification(std::move(frame));
     } catch (const std::exception& e) {

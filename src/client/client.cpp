@@ -1,5 +1,6 @@
 #include <mcp/client/client.hpp>
 #include <mcp/log.hpp>
+#include <mcp/protocol/methods.hpp>
 
 #include "client_impl.hpp"
 
@@ -95,7 +96,7 @@ asio::awaitable<void> client::impl::handle(const std::shared_ptr<client_link>& f
   }
   auto& msg = std::get<message>(item);
   if (auto* n = std::get_if<notification>(&msg)) {
-    if (n->method == "notifications/progress")
+    if (n->method == methods::notifications_progress)
       from->peer.on_progress(n->params);
     else
       handle_notification(*n);
@@ -109,12 +110,12 @@ asio::awaitable<void> client::impl::handle(const std::shared_ptr<client_link>& f
 
 void client::impl::handle_notification(const notification& n) {
   const std::string_view method = n.method;
-  if (method == "notifications/cancelled") {
+  if (method == methods::notifications_cancelled) {
     cancel_server_request(n.params);
-  } else if (method == "notifications/subscriptions/acknowledged") {
+  } else if (method == methods::notifications_subscriptions_acknowledged) {
     listen_acknowledged = true;
     listen_changed.cancel();
-  } else if (method == "notifications/message") {
+  } else if (method == methods::notifications_message) {
     log_message message;
     if (const auto* level = n.params.if_contains("level"); level && level->is_string())
       message.level = parse_logging_level(level->get_string()).value_or(logging_level::info);
@@ -126,7 +127,7 @@ void client::impl::handle_notification(const notification& n) {
     const auto what = method.substr(14, method.size() - 14 - 13);
     if (what == "tools") output_schemas.reset();  // listed again when next needed
     run_callback(on_list_changed, "on_list_changed", what);
-  } else if (method == "notifications/resources/updated") {
+  } else if (method == methods::notifications_resources_updated) {
     if (const auto* uri = n.params.if_contains("uri"); uri && uri->is_string())
       run_callback(on_resource_updated, "on_resource_updated", std::string(uri->get_string()));
   }
@@ -273,7 +274,7 @@ asio::awaitable<void> client::ping() {
 
 asio::awaitable<void> client::ping(call_options options) {
   // The modern era has no ping: its probe says as much about the server.
-  co_await request(impl_->modern ? "server/discover" : "ping", json::object{}, std::move(options));
+  co_await request(impl_->modern ? methods::server_discover : methods::ping, json::object{}, std::move(options));
 }
 
 asio::awaitable<void> client::close() {

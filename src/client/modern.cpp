@@ -7,6 +7,7 @@
 #include "client_impl.hpp"
 
 #include <mcp/protocol/envelope.hpp>
+#include <mcp/protocol/methods.hpp>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>
@@ -80,7 +81,7 @@ asio::awaitable<bool> client::impl::discover(std::shared_ptr<client_link> on) {
     probe.timeout = std::min(options.request_timeout, probe_timeout);
     json::object result;
     try {
-      result = co_await on->peer.call("server/discover", std::move(params), std::move(probe));
+      result = co_await on->peer.call(methods::server_discover, std::move(params), std::move(probe));
     } catch (const protocol_error& e) {
       if (e.code() != errc::unsupported_protocol_version) co_return false;
       version = offered_instead(e);
@@ -198,7 +199,7 @@ asio::awaitable<void> client::impl::listen(std::shared_ptr<client_link> on, json
     detail::call_settings forever;
     forever.timeout = forever.max_total = listen_renewal;
     try {
-      co_await on->peer.call("subscriptions/listen", std::move(params), std::move(forever));
+      co_await on->peer.call(methods::subscriptions_listen, std::move(params), std::move(forever));
     } catch (const std::exception& e) {
       sdk_log(log_level::debug, std::string("subscriptions/listen ended: ") + e.what());
       co_return;

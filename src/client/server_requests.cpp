@@ -5,6 +5,7 @@
 #include "client_impl.hpp"
 
 #include <mcp/log.hpp>
+#include <mcp/protocol/methods.hpp>
 
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -38,18 +39,18 @@ void fill_form_defaults(const json::object& params, json::object& result) {
 }  // namespace
 
 asio::awaitable<json::object> client::impl::serve_server_request(const mcp::request& req) {
-  if (req.method == "ping") co_return json::object();
-  if (req.method == "sampling/createMessage") {
+  if (req.method == methods::ping) co_return json::object();
+  if (req.method == methods::sampling_create_message) {
     if (!on_sampling) not_offered(req.method);
     co_return co_await on_sampling(req.params);
   }
-  if (req.method == "elicitation/create") {
+  if (req.method == methods::elicitation_create) {
     if (!on_elicitation) not_offered(req.method);
     auto result = co_await on_elicitation(req.params);
     fill_form_defaults(req.params, result);
     co_return result;
   }
-  if (req.method == "roots/list") {
+  if (req.method == methods::roots_list) {
     if (!roots) not_offered(req.method);
     json::array list;
     for (const auto& r : *roots) {

@@ -12,6 +12,7 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include <algorithm>
+#include <mcp/protocol/methods.hpp>
 
 namespace mcp {
 
@@ -74,10 +75,10 @@ asio::awaitable<void> client::impl::handshake(std::shared_ptr<client_link> on) {
   json::object params = to_json(hello);
   const call_options defaults;
   auto call = settings(defaults);
-  const auto result = co_await on->peer.call("initialize", std::move(params), std::move(call));
+  const auto result = co_await on->peer.call(methods::initialize, std::move(params), std::move(call));
   server = parse_initialize_result(result, options.versions);
   on->transport->set_protocol_version(to_string(server->version));
-  std::string initialized = serialize(notification{"notifications/initialized", {}});
+  std::string initialized = serialize(notification{methods::notifications_initialized, {}});
   co_await on->peer.send(std::move(initialized));
   ++session_generation;
   sdk_log(log_level::info, "connected to " + server->server_info.name + ", protocol " +
@@ -97,11 +98,11 @@ asio::awaitable<void> client::impl::restore_session_state(std::shared_ptr<client
   };
   for (const auto& uri : subscriptions) {
     json::object params{{"uri", uri}};
-    co_await ask("resources/subscribe", std::move(params));
+    co_await ask(methods::resources_subscribe, std::move(params));
   }
   if (log_level) {
     json::object params{{"level", to_string(*log_level)}};
-    co_await ask("logging/setLevel", std::move(params));
+    co_await ask(methods::logging_set_level, std::move(params));
   }
 }
 

@@ -1,6 +1,7 @@
 #include "rpc_peer.hpp"
 
 #include <mcp/log.hpp>
+#include <mcp/protocol/methods.hpp>
 
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -222,7 +223,7 @@ asio::awaitable<json::object> rpc_peer::call(std::string method, json::object pa
     const bool timed_out = !ec;
     pending_.erase(id);
     enqueue(serialize(notification{
-                "notifications/cancelled",
+                methods::notifications_cancelled,
                 {{"requestId", id}, {"reason", timed_out ? "Request timed out" : "Request cancelled"}}}),
             frame_context{{}, related});
     throw boost::system::system_error(timed_out ? asio::error::timed_out

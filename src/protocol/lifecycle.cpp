@@ -1,4 +1,5 @@
 #include <mcp/protocol/lifecycle.hpp>
+#include <mcp/protocol/methods.hpp>
 
 #include <algorithm>
 
@@ -111,8 +112,8 @@ initialize_result parse_initialize_result(const json::object& result,
 }
 
 std::optional<rpc_error> legacy_lifecycle::admit(std::string_view method) const {
-  if (method == "ping") return std::nullopt;
-  if (method == "initialize") {
+  if (method == methods::ping) return std::nullopt;
+  if (method == methods::initialize) {
     if (phase_ == phase::awaiting_initialize) return std::nullopt;
     return rpc_error{errc::invalid_request, "Invalid Request: the session is already initialized",
                      nullptr};

@@ -1,3 +1,4 @@
+#include <mcp/protocol/methods.hpp>
 #include <mcp/server/behaviour.hpp>
 
 #include "input_round.hpp"
@@ -23,9 +24,9 @@ bool declares(const json::object& capabilities, std::string_view name) {
   return v && v->is_object();
 }
 
-constexpr std::string_view elicitation_method = "elicitation/create";
-constexpr std::string_view sampling_method = "sampling/createMessage";
-constexpr std::string_view roots_method = "roots/list";
+constexpr std::string_view elicitation_method = methods::elicitation_create;
+constexpr std::string_view sampling_method = methods::sampling_create_message;
+constexpr std::string_view roots_method = methods::roots_list;
 
 bool is_input_method(std::string_view method) {
   return method == elicitation_method || method == sampling_method || method == roots_method;
@@ -87,7 +88,7 @@ std::string_view capability_for(std::string_view method) noexcept {
 }
 
 bool accepts_input(std::string_view method) noexcept {
-  return method == "tools/call" || method == "prompts/get" || method == "resources/read";
+  return method == methods::tools_call || method == methods::prompts_get || method == methods::resources_read;
 }
 
 }  // namespace detail
@@ -159,7 +160,7 @@ asio::awaitable<void> request_context::progress(double value, std::optional<doub
   json::object params{{"progressToken", *token}, {"progress", as_json_number(value)}};
   if (total) params["total"] = as_json_number(*total);
   if (!message.empty() && dialect_of(version()).progress_message) params["message"] = message;
-  notification n{"notifications/progress", std::move(params)};
+  notification n{methods::notifications_progress, std::move(params)};
   co_await session_.link_->send_notification(std::move(n), id_text_);
 }
 
@@ -245,7 +246,7 @@ asio::awaitable<void> request_context::log(logging_level level, json::value data
   if (threshold && level < *threshold) co_return;
   json::object params{{"level", to_string(level)}, {"data", std::move(data)}};
   if (!logger.empty()) params["logger"] = logger;
-  co_await notify("notifications/message", std::move(params));
+  co_await notify(methods::notifications_message, std::move(params));
 }
 
 asio::awaitable<json::object> request_context::sample(json::object params,

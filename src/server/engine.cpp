@@ -2,6 +2,7 @@
 // for transports that are one stream of frames.
 
 #include <mcp/log.hpp>
+#include <mcp/protocol/methods.hpp>
 #include <mcp/server/serve.hpp>
 
 #include "engine.hpp"
@@ -205,7 +206,7 @@ protocol_era server_engine::era_of(const request& req) {
     // A session resumed without a handshake is legacy already. Otherwise a
     // request with an envelope, or the modern probe, opens the modern era.
     const bool modern = lifecycle_.current() != legacy_lifecycle::phase::operating &&
-                        (carries_envelope(req.params) || req.method == "server/discover");
+                        (carries_envelope(req.params) || req.method == methods::server_discover);
     era_ = modern ? protocol_era::modern : protocol_era::legacy;
   }
   return *era_;
@@ -224,11 +225,11 @@ void server_engine::handle_request(request req, const batch_ptr& batch) {
     answer(error_response{req.id, id_in_use(req.id)}, batch);
     return;
   }
-  if (req.method == "ping") {
+  if (req.method == methods::ping) {
     answer(response{req.id, json::object{}}, batch);
     return;
   }
-  if (req.method == "initialize") {
+  if (req.method == methods::initialize) {
     message reply = response{req.id, nullptr};
     try {
       if (batch)
@@ -373,16 +374,16 @@ void server_engine::release(const batch_ptr& batch) {
 }
 
 asio::awaitable<void> server_engine::handle_notification(notification n) {
-  if (n.method == "notifications/cancelled") {
+  if (n.method == methods::notifications_cancelled) {
     if (const auto* requested = n.params.if_contains("requestId"))
       if (auto id = parse_request_id(*requested)) cancel(*id);
     co_return;
   }
-  if (n.method == "notifications/progress") {
+  if (n.method == methods::notifications_progress) {
     peer_.on_progress(n.params);
     co_return;
   }
-  if (n.method == "notifications/initialized") {
+  if (n.method == methods::notifications_initialized) {
     lifecycle_.on_initialized_notification();
     co_return;
   }

@@ -8,6 +8,7 @@
 #include "engine.hpp"
 
 #include <mcp/log.hpp>
+#include <mcp/protocol/methods.hpp>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>
@@ -25,13 +26,16 @@ namespace {
 
 // Legacy methods the modern era does not have (its lifecycle, logging and
 // subscriptions moved into the envelope and subscriptions/listen).
-constexpr std::array<std::string_view, 5> removed_methods{
-    "initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"};
+// Exactly these five: a method no revision of this era has either (tasks/*)
+// is unknown, and is answered as such.
+constexpr std::array<std::string_view, 5> removed_methods{methods::initialize, methods::ping,
+                                                          methods::logging_set_level, methods::resources_subscribe,
+                                                          methods::resources_unsubscribe};
 
 // Results that carry caching hints (server/utilities/caching).
-constexpr std::array<std::string_view, 6> cacheable_methods{
-    "server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list",
-    "resources/read"};
+constexpr std::array<std::string_view, 6> cacheable_methods{methods::server_discover, methods::tools_list,
+                                                            methods::prompts_list,   methods::resources_list,
+                                                            methods::resources_templates_list, methods::resources_read};
 
 template <std::size_t N>
 bool one_of(const std::array<std::string_view, N>& names, std::string_view name) {
@@ -124,10 +128,10 @@ class subscription_link final : public connection_link {
 
  private:
   bool admits(const notification& n) const {
-    if (n.method == "notifications/tools/list_changed") return filter_.tools;
-    if (n.method == "notifications/prompts/list_changed") return filter_.prompts;
-    if (n.method == "notifications/resources/list_changed") return filter_.resources;
-    if (n.method == "notifications/resources/updated") {
+    if (n.method == methods::notifications_tools_list_changed) return filter_.tools;
+    if (n.method == methods::notifications_prompts_list_changed) return filter_.prompts;
+    if (n.method == methods::notifications_resources_list_changed) return filter_.resources;
+    if (n.method == methods::notifications_resources_updated) {
       const auto* uri = n.params.if_contains("uri");
       if (!uri || !uri->is_string()) return false;
       const std::string_view wanted = uri->get_string();
@@ -176,11 +180,11 @@ void server_engine::handle_modern_request(request req) {
                                                        " is not part of protocol version " +
                                                        std::string(to_string(version)));
     if (in_flight_.contains(req.id)) throw protocol_error(id_in_use(req.id));
-    if (req.method == "server/discover") {
+    if (req.method == methods::server_discover) {
       answer(response{req.id, finish_modern_result(req, discover())}, nullptr);
       return;
     }
-    if (req.method == "subscriptions/listen") {
+    if (req.method == methods::subscriptions_listen) {
       start_listen(std::move(req), envelope, version);
       return;
     }
@@ -232,7 +236,7 @@ asio::awaitable<void> server_engine::run_listen(request req, std::shared_ptr<in_
   bool registered = false;
   try {
     // First on the stream, before anything the behaviour sends it.
-    notification ack{"notifications/subscriptions/acknowledged", std::move(acknowledgement)};
+    notification ack{methods::notifications_subscriptions_acknowledged, std::move(acknowledgement)};
     frame_context on_its_stream;  // (named: g++ 12 miscompiles braced temporaries in co_await)
     on_its_stream.related = id_text;
     co_await peer_.send(serialize(ack), std::move(on_its_stream));

@@ -3,9 +3,10 @@
 // the session's (shaping.hpp).
 
 #include <mcp/base64.hpp>
-#include <mcp/log.hpp>
-#include <mcp/server/server.hpp>
 #include <mcp/json/validate.hpp>
+#include <mcp/log.hpp>
+#include <mcp/protocol/methods.hpp>
+#include <mcp/server/server.hpp>
 #include <mcp/uri_template.hpp>
 
 #include <boost/asio/thread_pool.hpp>
@@ -306,31 +307,31 @@ void server::add_tool(tool_info info, tool_handler handler, detail::tool_handler
   auto name = info.name;
   state_->tools.put(std::move(name), make_tool_entry(std::move(info), std::move(handler), std::move(at_once)));
   state_->has_tools = true;
-  state_->broadcast("notifications/tools/list_changed");
+  state_->broadcast(methods::notifications_tools_list_changed);
 }
 
 bool server::remove_tool(std::string_view name) {
   if (!state_->tools.remove(name)) return false;
-  state_->broadcast("notifications/tools/list_changed");
+  state_->broadcast(methods::notifications_tools_list_changed);
   return true;
 }
 
-void server::notify_tools_changed() { state_->broadcast("notifications/tools/list_changed"); }
+void server::notify_tools_changed() { state_->broadcast(methods::notifications_tools_list_changed); }
 
-void server::notify_prompts_changed() { state_->broadcast("notifications/prompts/list_changed"); }
+void server::notify_prompts_changed() { state_->broadcast(methods::notifications_prompts_list_changed); }
 
-void server::notify_resources_changed() { state_->broadcast("notifications/resources/list_changed"); }
+void server::notify_resources_changed() { state_->broadcast(methods::notifications_resources_list_changed); }
 
 void server::add_tool(session& s, tool_info info, tool_handler handler) {
   auto name = info.name;
   s.state<session_tools>().tools.put(std::move(name), make_tool_entry(std::move(info), std::move(handler)));
   state_->has_tools = true;
-  s.post_notification("notifications/tools/list_changed");
+  s.post_notification(methods::notifications_tools_list_changed);
 }
 
 bool server::remove_tool(session& s, std::string_view name) {
   if (!s.state<session_tools>().tools.remove(name)) return false;
-  s.post_notification("notifications/tools/list_changed");
+  s.post_notification(methods::notifications_tools_list_changed);
   return true;
 }
 
@@ -338,12 +339,12 @@ void server::add_resource(resource_info info, resource_handler handler) {
   auto uri = info.uri;
   state_->resources.put(std::move(uri), {std::move(info), std::move(handler)});
   state_->has_resources = true;
-  state_->broadcast("notifications/resources/list_changed");
+  state_->broadcast(methods::notifications_resources_list_changed);
 }
 
 bool server::remove_resource(std::string_view uri) {
   if (!state_->resources.remove(uri)) return false;
-  state_->broadcast("notifications/resources/list_changed");
+  state_->broadcast(methods::notifications_resources_list_changed);
   return true;
 }
 
@@ -352,12 +353,12 @@ void server::add_resource_template(resource_template_info info, resource_templat
   auto key = info.uri_template;
   state_->templates.put(std::move(key), {std::move(info), std::move(pattern), std::move(handler)});
   state_->has_resources = true;
-  state_->broadcast("notifications/resources/list_changed");
+  state_->broadcast(methods::notifications_resources_list_changed);
 }
 
 bool server::remove_resource_template(std::string_view uri_template) {
   if (!state_->templates.remove(uri_template)) return false;
-  state_->broadcast("notifications/resources/list_changed");
+  state_->broadcast(methods::notifications_resources_list_changed);
   return true;
 }
 
@@ -367,19 +368,19 @@ void server::notify_resource_updated(std::string_view uri) {
   if (it == state_->subscriptions.end()) return;
   for (const auto* subscriber : it->second)
     if (auto s = state_->sessions[subscriber].lock())
-      s->post_notification("notifications/resources/updated", {{"uri", uri}});
+      s->post_notification(methods::notifications_resources_updated, {{"uri", uri}});
 }
 
 void server::add_prompt(prompt_info info, prompt_handler handler) {
   auto name = info.name;
   state_->prompts.put(std::move(name), {std::move(info), std::move(handler)});
   state_->has_prompts = true;
-  state_->broadcast("notifications/prompts/list_changed");
+  state_->broadcast(methods::notifications_prompts_list_changed);
 }
 
 bool server::remove_prompt(std::string_view name) {
   if (!state_->prompts.remove(name)) return false;
-  state_->broadcast("notifications/prompts/list_changed");
+  state_->broadcast(methods::notifications_prompts_list_changed);
   return true;
 }
 
@@ -442,26 +443,26 @@ std::optional<json::object> server::handle_request_at_once(const request& req, r
   const auto page_size = st.settings.page_size;
   const auto* cache = d.era == protocol_era::modern ? &st.settings.cache : nullptr;
   const auto& m = req.method;
-  if (m == "tools/call") return st.call_tool_at_once(req.params, ctx);
-  if (m == "tools/list") {
+  if (m == methods::tools_call) return st.call_tool_at_once(req.params, ctx);
+  if (m == methods::tools_list) {
     return list_page(st.tools_of(ctx.session()), req.params, page_size, "tools",
                      [&](const auto& t) { return detail::shape_tool(t->info.to_json(), d); }, cache);
   }
-  if (m == "resources/list") {
+  if (m == methods::resources_list) {
     return list_page(*st.resources.snapshot(), req.params, page_size, "resources",
                      [&](const auto& r) { return detail::shape_listing(r->info.to_json(), d); }, cache);
   }
-  if (m == "resources/templates/list") {
+  if (m == methods::resources_templates_list) {
     return list_page(*st.templates.snapshot(), req.params, page_size, "resourceTemplates",
                      [&](const auto& r) { return detail::shape_listing(r->info.to_json(), d); }, cache);
   }
-  if (m == "resources/subscribe") return st.subscribe(req.params, ctx.session(), true);
-  if (m == "resources/unsubscribe") return st.subscribe(req.params, ctx.session(), false);
-  if (m == "prompts/list") {
+  if (m == methods::resources_subscribe) return st.subscribe(req.params, ctx.session(), true);
+  if (m == methods::resources_unsubscribe) return st.subscribe(req.params, ctx.session(), false);
+  if (m == methods::prompts_list) {
     return list_page(*st.prompts.snapshot(), req.params, page_size, "prompts",
                      [&](const auto& p) { return detail::shape_listing(p->info.to_json(), d); }, cache);
   }
-  if (m == "logging/setLevel") {
+  if (m == methods::logging_set_level) {
     const auto level = parse_logging_level(string_param(req.params, "level"));
     if (!level) invalid_params("unknown logging level");
     ctx.session().set_log_level(*level);
@@ -474,10 +475,10 @@ asio::awaitable<json::object> server::handle_request(const request& req, request
   auto& st = *state_;
   const auto& m = req.method;
   // Methods whose handlers may wait; the rest are served at once.
-  if (m == "tools/call") co_return co_await st.call_tool(req.params, ctx);
-  if (m == "resources/read") co_return co_await st.read_resource(req.params, ctx);
-  if (m == "prompts/get") co_return co_await st.get_prompt(req.params, ctx);
-  if (m == "completion/complete") co_return co_await st.complete(req.params, ctx);
+  if (m == methods::tools_call) co_return co_await st.call_tool(req.params, ctx);
+  if (m == methods::resources_read) co_return co_await st.read_resource(req.params, ctx);
+  if (m == methods::prompts_get) co_return co_await st.get_prompt(req.params, ctx);
+  if (m == methods::completion_complete) co_return co_await st.complete(req.params, ctx);
   if (auto served = handle_request_at_once(req, ctx)) co_return std::move(*served);
   throw protocol_error(errc::method_not_found, "Method not found: " + m);
 }

@@ -3,6 +3,8 @@
 
 #include <mcp/protocol/versions.hpp>
 
+#include "spec_schema.hpp"
+
 #include <boost/json.hpp>
 
 #include <gtest/gtest.h>
@@ -225,70 +227,15 @@ TEST(Negotiation, RequestedStringMustMatchExactly) {
 
 // --- cross-check against the official schemas ---------------------------------------
 
-#ifndef CADUCEUS_SPEC_DIR
-#define CADUCEUS_SPEC_DIR ""
-#endif
-
-class spec_schema {
- public:
-  explicit spec_schema(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    root_ = json::parse(text.str());
-    const auto& obj = root_.as_object();
-    if (const auto* d = obj.if_contains("definitions")) defs_ = &d->as_object();
-    else if (const auto* d2 = obj.if_contains("$defs")) defs_ = &d2->as_object();
-  }
-
-  bool ok() const { return defs_ != nullptr; }
-  bool has(std::string_view def) const { return defs_->contains(def); }
-
-  // The properties of a definition, following a local $ref.
-  const json::object* properties(std::string_view def) const {
-    const auto* d = defs_->if_contains(def);
-    return d ? properties_of(*d) : nullptr;
-  }
-
-  bool has_property(std::string_view def, std::string_view prop) const {
-    const auto* props = properties(def);
-    return props && props->contains(prop);
-  }
-
-  // The properties of property `prop` of definition `def` (e.g. the params of a notification).
-  const json::object* nested_properties(std::string_view def, std::string_view prop) const {
-    const auto* props = properties(def);
-    const auto* p = props ? props->if_contains(prop) : nullptr;
-    return p ? properties_of(*p) : nullptr;
-  }
-
- private:
-  const json::object* properties_of(const json::value& schema) const {
-    const auto* obj = schema.if_object();
-    if (!obj) return nullptr;
-    if (const auto* ref = obj->if_contains("$ref"); ref && ref->is_string()) {
-      std::string_view target = ref->get_string();
-      const auto slash = target.rfind('/');
-      return properties(target.substr(slash == std::string_view::npos ? 0 : slash + 1));
-    }
-    const auto* props = obj->if_contains("properties");
-    return props ? props->if_object() : nullptr;
-  }
-
-  json::value root_;
-  const json::object* defs_ = nullptr;
-};
-
 TEST(DialectSchema, FlagsMatchTheOfficialSchemas) {
-  const std::filesystem::path spec_dir = CADUCEUS_SPEC_DIR;
-  if (spec_dir.empty() || !std::filesystem::is_directory(spec_dir))
-    GTEST_SKIP() << "spec folder not found: '" << spec_dir.string() << "'";
+  const auto spec_dir = mcp::test::spec_dir();
+  if (spec_dir.empty()) GTEST_SKIP() << "spec folder not found: '" << CADUCEUS_SPEC_DIR << "'";
 
   for (const dialect& d : all_dialects()) {
     const auto file = spec_dir / std::string(d.name) / "schema.json";
     SCOPED_TRACE(file.string());
     ASSERT_TRUE(std::filesystem::exists(file));
-    const spec_schema schema(file);
+    const mcp::test::spec_schema schema(file);
     ASSERT_TRUE(schema.ok()) << "no definitions / $defs";
     ASSERT_TRUE(schema.has("CallToolResult"));
     ASSERT_TRUE(schema.has("Tool"));

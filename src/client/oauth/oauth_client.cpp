@@ -13,10 +13,12 @@
 #include <mcp/base64.hpp>
 #include <mcp/client/oauth.hpp>
 #include <mcp/log.hpp>
+#include <mcp/protocol/methods.hpp>
 
 #include <boost/algorithm/string/predicate.hpp>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/json/serialize.hpp>
 
 #include <openssl/rand.h>
 #include <openssl/sha.h>
@@ -524,7 +526,7 @@ asio::awaitable<void> oauth_client::sign_in(std::string url) {
   probe.method = detail::http_client::http_method::post;
   probe.url = url;
   probe.headers = {{"Content-Type", "application/json"}, {"Accept", "application/json, text/event-stream"}};
-  probe.body = R"({"jsonrpc":"2.0","id":0,"method":"ping"})";
+  probe.body = boost::json::serialize(boost::json::object{{"jsonrpc", "2.0"}, {"id", 0}, {"method", methods::ping}});
   const auto response = co_await impl_->fetcher.fetch(std::move(probe));
   authorization_challenge challenge;
   challenge.url = url;

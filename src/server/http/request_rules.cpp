@@ -4,6 +4,7 @@
 
 #include <mcp/protocol/envelope.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
+#include <mcp/protocol/methods.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -101,7 +102,7 @@ body_summary summarize(const boost::json::value& body) {
     const auto request = parse_request_id(*id);
     if (!request) return;  // the engine answers a bad id; nothing to route
     out.request_ids.push_back(to_json_text(*request));  // the key the engine's replies carry
-    if (*method == "initialize") out.initialize = true;
+    if (*method == methods::initialize) out.initialize = true;
   };
   if (const auto* batch = body.if_array())
     for (const auto& item : *batch) look(item);
@@ -121,7 +122,7 @@ bool is_modern_post(const http_request& req, const boost::json::value& body) {
   if (!message) return false;
   const auto* params = message->if_contains("params");
   if (params && params->is_object() && carries_envelope(params->get_object())) return true;
-  if (string_member(*message, "method") == "server/discover") return true;
+  if (string_member(*message, "method") == methods::server_discover) return true;
   const auto header = parse_protocol_version(req[known_header::mcp_protocol_version]);
   return header && dialect_of(*header).era == protocol_era::modern;
 }
@@ -140,8 +141,8 @@ std::optional<header_mismatch> check_routing_headers(const http_request& req,
   const auto method = string_member(request, "method");
   const auto method_header = req[known_header::mcp_method];
   if (method_header != method) return mismatch("Mcp-Method", method_header, method);
-  const bool by_uri = method == "resources/read";
-  if (!by_uri && method != "tools/call" && method != "prompts/get") return std::nullopt;
+  const bool by_uri = method == methods::resources_read;
+  if (!by_uri && method != methods::tools_call && method != methods::prompts_get) return std::nullopt;
   const auto name = string_member(params, by_uri ? "uri" : "name");
   if (name.empty()) return std::nullopt;  // the handler refuses the params
   const auto name_header = req[known_header::mcp_name];
