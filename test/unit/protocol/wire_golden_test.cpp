@@ -1,6 +1,7 @@
 // The exact JSON text our serializers write for each type under each
-// revision, key order included, pinned in fixtures/wire_golden.json: what a
-// peer sees must not change when the serializers are replaced (issue 17).
+// revision, key order included, and what the client's readers keep of what
+// a server sends, pinned in fixtures/wire_golden.json: what a peer sees must
+// not change when the serializers and readers are replaced (issue 17).
 // To record a deliberate change, run the test with
 // CADUCEUS_UPDATE_GOLDEN=1 and review the diff of the fixture.
 
@@ -11,6 +12,7 @@
 #include <mcp/protocol/versions.hpp>
 #include <mcp/server/content.hpp>
 
+#include "client/parse.hpp"
 #include "server/shaping.hpp"
 
 #include <boost/json.hpp>
@@ -215,10 +217,53 @@ std::map<std::string, std::function<std::string(const dialect&)>> cases() {
   };
 }
 
+// What the client reads of what a server sends, written back with to_json()
+// (so that what is kept, defaulted or dropped shows), or the error it gives.
+std::string read_back(const std::function<json::object()>& read) {
+  try {
+    return json::serialize(read());
+  } catch (const std::exception& e) {
+    return std::string("refused: ") + e.what();
+  }
+}
+
+std::map<std::string, std::function<std::string()>> reader_cases() {
+  using namespace mcp::detail;
+  // Wrong types for optional members: a lenient reader leaves them out.
+  const auto odd_tool = R"({"name":"t","description":7,"title":false,"inputSchema":{"type":"object"},)"
+                        R"("outputSchema":"no","annotations":{"readOnlyHint":"yes","title":"T"},"icons":{},"_meta":[]})";
+  return {
+      {"tool.full", [] { return read_back([] { return parse_tool(full_tool().to_json()).to_json(); }); }},
+      {"tool.odd_types", [odd_tool] { return read_back([&] { return parse_tool(json::parse(odd_tool)).to_json(); }); }},
+      {"tool.no_name", [] { return read_back([] { return parse_tool(json::parse(R"({"inputSchema":{}})")).to_json(); }); }},
+      {"resource.full", [] { return read_back([] { return parse_resource(full_resource().to_json()).to_json(); }); }},
+      {"resource.uri_only",
+       [] { return read_back([] { return parse_resource(json::parse(R"({"uri":"u:1"})")).to_json(); }); }},
+      {"resource.no_uri", [] { return read_back([] { return parse_resource(json::parse(R"({"name":"n"})")).to_json(); }); }},
+      {"template.full",
+       [] { return read_back([] { return parse_resource_template(full_template().to_json()).to_json(); }); }},
+      {"prompt.full", [] { return read_back([] { return parse_prompt(full_prompt().to_json()).to_json(); }); }},
+      {"call_tool_result.every_block",
+       [] {
+         return read_back([] { return parse_call_tool_result(result_with_every_block().to_json()).to_json(); });
+       }},
+      {"call_tool_result.no_content",
+       [] { return read_back([] { return parse_call_tool_result(parsed(R"({"isError":"maybe"})")).to_json(); }); }},
+      {"resource_contents.text_and_blob",
+       [] {
+         return read_back([] {
+           return parse_resource_contents(json::parse(R"({"uri":"u:1","text":"t","blob":"AAE=","mimeType":3})"))
+               .to_json();
+         });
+       }},
+  };
+}
+
 json::object written_now() {
   json::object out;
   for (const auto& [name, write] : cases())
     for (const dialect& d : all_dialects()) out[name + "@" + std::string(d.name)] = write(d);
+  for (const auto& [name, read] : reader_cases()) out["read." + name] = read();
   return out;
 }
 
