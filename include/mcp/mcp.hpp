@@ -17,8 +17,10 @@
 #include <mcp/protocol/errors.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/protocol/lifecycle.hpp>
+#include <mcp/protocol/methods.hpp>
 #include <mcp/protocol/types.hpp>
 #include <mcp/protocol/versions.hpp>
+#include <mcp/protocol/wire.hpp>
 
 #include <mcp/transport/header_list.hpp>
 #include <mcp/transport/http_client.hpp>

@@ -2,7 +2,7 @@
 // lists followed through their pages.
 
 #include "client_impl.hpp"
-#include "parse.hpp"
+#include "../protocol/wire_readers.hpp"
 
 #include <mcp/log.hpp>
 #include <mcp/protocol/methods.hpp>
@@ -43,20 +43,6 @@ asio::awaitable<std::vector<std::invoke_result_t<Parse, const json::value&>>> li
                                                  std::to_string(max_pages) + " pages)");
 }
 
-completion parse_completion(const json::object& result) {
-  completion out;
-  const auto* body = result.if_contains("completion");
-  if (!body || !body->is_object()) throw protocol_error(errc::invalid_params, "the server sent no completion");
-  const auto& o = body->get_object();
-  if (const auto* values = o.if_contains("values"); values && values->is_array())
-    for (const auto& v : values->get_array())
-      if (v.is_string()) out.values.emplace_back(v.get_string());
-  if (const auto* total = o.if_contains("total"); total && total->is_number())
-    out.total = total->to_number<std::int64_t>();
-  if (const auto* more = o.if_contains("hasMore"); more && more->is_bool()) out.has_more = more->get_bool();
-  return out;
-}
-
 json::object completion_params(json::object ref, std::string argument, std::string value,
                                const completion_context& context) {
   json::object params{{"ref", std::move(ref)},
@@ -73,7 +59,7 @@ json::object completion_params(json::object ref, std::string argument, std::stri
 
 asio::awaitable<std::vector<tool_info>> client::list_tools() {
   auto keep = impl_;
-  auto tools = co_await list_all(*this, methods::tools_list, "tools", detail::parse_tool);
+  auto tools = co_await list_all(*this, methods::tools_list, "tools", detail::read_tool);
   if (keep->modern) {
     // A tool whose x-mcp-header annotations break the rules is left out,
     // so that it does not keep the others from being used.
@@ -105,7 +91,7 @@ asio::awaitable<call_tool_result> client::call_tool(std::string name, json::obje
     settings.headers = detail::mirror_arguments(it->second, arguments);
   json::object params{{"name", std::move(name)}, {"arguments", std::move(arguments)}};
   const auto reply = co_await keep->call(methods::tools_call, std::move(params), std::move(settings));
-  auto result = detail::parse_call_tool_result(reply);
+  auto result = detail::read_call_tool_result(reply);
   if (!result.is_error) keep->check_output(tool, result);
   co_return result;
 }
@@ -161,12 +147,12 @@ asio::awaitable<std::optional<json::object>> client::output_schema(std::string t
 }
 
 asio::awaitable<std::vector<resource_info>> client::list_resources() {
-  co_return co_await list_all(*this, methods::resources_list, "resources", detail::parse_resource);
+  co_return co_await list_all(*this, methods::resources_list, "resources", detail::read_resource);
 }
 
 asio::awaitable<std::vector<resource_template_info>> client::list_resource_templates() {
   co_return co_await list_all(*this, methods::resources_templates_list, "resourceTemplates",
-                              detail::parse_resource_template);
+                              detail::read_resource_template);
 }
 
 asio::awaitable<std::vector<resource_contents>> client::read_resource(std::string uri) {
@@ -174,7 +160,7 @@ asio::awaitable<std::vector<resource_contents>> client::read_resource(std::strin
   const auto result = co_await request(methods::resources_read, std::move(params));
   std::vector<resource_contents> contents;
   if (const auto* list = result.if_contains("contents"); list && list->is_array())
-    for (const auto& item : list->get_array()) contents.push_back(detail::parse_resource_contents(item));
+    for (const auto& item : list->get_array()) contents.push_back(detail::read_resource_contents(item));
   co_return contents;
 }
 
@@ -204,7 +190,7 @@ asio::awaitable<void> client::unsubscribe(std::string uri) {
 }
 
 asio::awaitable<std::vector<prompt_info>> client::list_prompts() {
-  co_return co_await list_all(*this, methods::prompts_list, "prompts", detail::parse_prompt);
+  co_return co_await list_all(*this, methods::prompts_list, "prompts", detail::read_prompt);
 }
 
 asio::awaitable<get_prompt_result> client::get_prompt(std::string name,
@@ -213,7 +199,7 @@ asio::awaitable<get_prompt_result> client::get_prompt(std::string name,
   for (auto& [key, value] : arguments) args[key] = std::move(value);
   json::object params{{"name", std::move(name)}, {"arguments", std::move(args)}};
   const auto result = co_await request(methods::prompts_get, std::move(params));
-  co_return detail::parse_prompt_result(result);
+  co_return detail::read_prompt_result(result);
 }
 
 asio::awaitable<completion> client::complete_prompt_argument(std::string prompt, std::string argument,
@@ -221,7 +207,7 @@ asio::awaitable<completion> client::complete_prompt_argument(std::string prompt,
   json::object ref{{"type", "ref/prompt"}, {"name", std::move(prompt)}};
   auto params = completion_params(std::move(ref), std::move(argument), std::move(value), context);
   const auto result = co_await request(methods::completion_complete, std::move(params));
-  co_return parse_completion(result);
+  co_return detail::read_completion(result);
 }
 
 asio::awaitable<completion> client::complete_template_variable(std::string uri_template, std::string variable,
@@ -229,7 +215,7 @@ asio::awaitable<completion> client::complete_template_variable(std::string uri_t
   json::object ref{{"type", "ref/resource"}, {"uri", std::move(uri_template)}};
   auto params = completion_params(std::move(ref), std::move(variable), std::move(value), context);
   const auto result = co_await request(methods::completion_complete, std::move(params));
-  co_return parse_completion(result);
+  co_return detail::read_completion(result);
 }
 
 asio::awaitable<void> client::set_logging_level(logging_level level) {

@@ -3,6 +3,7 @@
 #include <mcp/protocol/methods.hpp>
 
 #include "client_impl.hpp"
+#include "../protocol/wire_readers.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -42,7 +43,7 @@ client_link::client_link(std::unique_ptr<message_transport> t, const client_opti
 }
 
 client::impl::impl(asio::any_io_executor ex, client_options opts)
-    : executor(ex), options(std::move(opts)), state_changed(ex), backoff(ex), listen_changed(ex) {
+    : executor(ex), options(std::move(opts)), listen_changed(ex), state_changed(ex), backoff(ex) {
   state_changed.expires_at(std::chrono::steady_clock::time_point::max());
   listen_changed.expires_at(std::chrono::steady_clock::time_point::max());
 }
@@ -116,13 +117,7 @@ void client::impl::handle_notification(const notification& n) {
     listen_acknowledged = true;
     listen_changed.cancel();
   } else if (method == methods::notifications_message) {
-    log_message message;
-    if (const auto* level = n.params.if_contains("level"); level && level->is_string())
-      message.level = parse_logging_level(level->get_string()).value_or(logging_level::info);
-    if (const auto* logger = n.params.if_contains("logger"); logger && logger->is_string())
-      message.logger = std::string(logger->get_string());
-    if (const auto* data = n.params.if_contains("data")) message.data = *data;
-    run_callback(on_log, "on_log", message);
+    run_callback(on_log, "on_log", detail::read_log_message(n.params));
   } else if (method.starts_with("notifications/") && method.ends_with("/list_changed")) {
     const auto what = method.substr(14, method.size() - 14 - 13);
     if (what == "tools") output_schemas.reset();  // listed again when next needed

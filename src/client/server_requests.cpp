@@ -6,6 +6,7 @@
 
 #include <mcp/log.hpp>
 #include <mcp/protocol/methods.hpp>
+#include <mcp/protocol/wire.hpp>
 
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -52,13 +53,7 @@ asio::awaitable<json::object> client::impl::serve_server_request(const mcp::requ
   }
   if (req.method == methods::roots_list) {
     if (!roots) not_offered(req.method);
-    json::array list;
-    for (const auto& r : *roots) {
-      json::object item{{"uri", r.uri}};
-      if (r.name) item["name"] = *r.name;
-      list.push_back(std::move(item));
-    }
-    co_return json::object{{"roots", std::move(list)}};
+    co_return json::object{{"roots", to_json_value(*roots)}};
   }
   throw protocol_error(errc::method_not_found, "Method not found: " + req.method);
 }

@@ -1,5 +1,8 @@
 #include <mcp/protocol/lifecycle.hpp>
 #include <mcp/protocol/methods.hpp>
+#include <mcp/protocol/wire.hpp>
+
+#include "shaping.hpp"
 
 #include <algorithm>
 
@@ -12,68 +15,62 @@ namespace {
                        "Invalid params: " + std::string(where) + " " + std::string(what));
 }
 
-const json::value& required(const json::object& obj, std::string_view key, std::string_view where) {
-  const auto* v = obj.if_contains(key);
-  if (!v) bad_field(std::string(where) + "/" + std::string(key), "is required");
-  return *v;
+/// A conversion error in the words peers have always been given:
+/// "Invalid params: /params/clientInfo/name must be a string".
+[[noreturn]] void refuse(std::string_view where, const conversion_error& e) {
+  const std::string_view reason = e.reason();
+  std::string what(reason);
+  if (reason.starts_with("expected ")) {
+    const auto kind = reason.substr(9, reason.find(',') - 9);
+    const bool vowel = kind.starts_with('o') || kind.starts_with('a') || kind.starts_with('i');
+    what = std::string(vowel ? "must be an " : "must be a ") + std::string(kind);
+  }
+  bad_field(std::string(where) + e.pointer(), what);
 }
 
-std::string required_string(const json::object& obj, std::string_view key,
-                            std::string_view where) {
-  const auto& v = required(obj, key, where);
-  if (!v.is_string()) bad_field(std::string(where) + "/" + std::string(key), "must be a string");
-  return std::string(v.get_string());
+/// Reads what a peer sent, skipping mistyped optional members.
+template <class T>
+T read_sent(const auto& value, std::string_view where) {
+  try {
+    return from_json<T>(value, read_options{.skip_mistyped_optionals = true});
+  } catch (const conversion_error& e) {
+    refuse(where, e);
+  }
 }
 
-std::optional<std::string> optional_string(const json::object& obj, std::string_view key) {
-  const auto* v = obj.if_contains(key);
-  if (v && v->is_string()) return std::string(v->get_string());
-  return std::nullopt;
-}
-
-const json::object& required_object(const json::object& obj, std::string_view key,
-                                    std::string_view where) {
-  const auto& v = required(obj, key, where);
-  if (!v.is_object()) bad_field(std::string(where) + "/" + std::string(key), "must be an object");
-  return v.get_object();
+/// initialize_result as it is on the wire, where the version is its name
+/// ("2025-11-25"), checked against what the client supports once read.
+struct initialize_result_wire {
+  std::string protocol_version;
+  json::object capabilities;
+  implementation server_info;
+  std::optional<std::string> instructions;
+};
+BOOST_DESCRIBE_STRUCT(initialize_result_wire, (), (protocol_version, capabilities, server_info, instructions))
+[[maybe_unused]] auto mcp_fields(type_t<initialize_result_wire>) {
+  return std::tuple{field(&initialize_result_wire::protocol_version).key("protocolVersion"),
+                    field(&initialize_result_wire::server_info).key("serverInfo")};
 }
 
 }  // namespace
 
 json::object to_json(const implementation& info, const dialect& d) {
-  json::object out{{"name", info.name}, {"version", info.version}};
-  if (d.titles && info.title) out["title"] = *info.title;
-  if (d.icons) {
-    if (info.description) out["description"] = *info.description;
-    if (info.website_url) out["websiteUrl"] = *info.website_url;
-    if (!info.icons.empty()) out["icons"] = info.icons;
-  }
-  return out;
+  return detail::shape_implementation(to_json_value(info).as_object(), d);
 }
 
 implementation parse_implementation(const json::value& value, std::string_view where) {
-  const auto* obj = value.if_object();
-  if (!obj) bad_field(where, "must be an object");
-  implementation info{required_string(*obj, "name", where), required_string(*obj, "version", where),
-                      optional_string(*obj, "title"), optional_string(*obj, "description"),
-                      optional_string(*obj, "websiteUrl"), {}};
-  if (const auto* icons = obj->if_contains("icons"); icons && icons->is_array())
-    info.icons = icons->get_array();
-  return info;
+  return read_sent<implementation>(value, where);
 }
 
 json::object to_json(const initialize_request& req) {
   const auto version = parse_protocol_version(req.protocol_version);
-  const auto& d = dialect_of(version.value_or(latest_legacy_version));
-  return {{"protocolVersion", req.protocol_version},
-          {"capabilities", req.capabilities},
-          {"clientInfo", to_json(req.client_info, d)}};
+  auto out = to_json_value(req).as_object();
+  out["clientInfo"] = to_json(req.client_info, dialect_of(version.value_or(latest_legacy_version)));
+  return out;
 }
 
 initialize_request parse_initialize_request(const json::object& params) {
-  return {required_string(params, "protocolVersion", "/params"),
-          required_object(params, "capabilities", "/params"),
-          parse_implementation(required(params, "clientInfo", "/params"), "/params/clientInfo")};
+  return read_sent<initialize_request>(params, "/params");
 }
 
 bool declares_feature(const json::object& capabilities, std::string_view kind, std::string_view feature) noexcept {
@@ -82,33 +79,26 @@ bool declares_feature(const json::object& capabilities, std::string_view kind, s
   return value && value->is_bool() && value->get_bool();
 }
 
-json::object shape_capabilities(json::object capabilities, const dialect& d) {
-  if (!d.completions) capabilities.erase("completions");
-  if (!d.tasks) capabilities.erase("tasks");
-  if (d.era != protocol_era::modern) capabilities.erase("extensions");
-  return capabilities;
-}
-
 json::object to_json(const initialize_result& result) {
   const auto& d = dialect_of(result.version);
-  json::object out{{"protocolVersion", to_string(result.version)},
-                   {"capabilities", shape_capabilities(result.capabilities, d)},
-                   {"serverInfo", to_json(result.server_info, d)}};
-  if (result.instructions) out["instructions"] = *result.instructions;
+  auto out = to_json_value(initialize_result_wire{std::string(to_string(result.version)),
+                                                  shape_capabilities(result.capabilities, d),
+                                                  {}, result.instructions})
+                 .as_object();
+  out["serverInfo"] = to_json(result.server_info, d);
   return out;
 }
 
 initialize_result parse_initialize_result(const json::object& result,
                                           std::span<const protocol_version> supported) {
-  const auto text = required_string(result, "protocolVersion", "/result");
-  const auto version = parse_protocol_version(text);
+  auto given = read_sent<initialize_result_wire>(result, "/result");
+  const auto version = parse_protocol_version(given.protocol_version);
   if (!version || std::ranges::find(supported, *version) == supported.end())
     throw protocol_error(errc::invalid_params,
-                         "Server answered with unsupported protocol version " + text,
-                         json::object{{"requested", text}});
-  return {*version, required_object(result, "capabilities", "/result"),
-          parse_implementation(required(result, "serverInfo", "/result"), "/result/serverInfo"),
-          optional_string(result, "instructions")};
+                         "Server answered with unsupported protocol version " + given.protocol_version,
+                         json::object{{"requested", given.protocol_version}});
+  return {*version, std::move(given.capabilities), std::move(given.server_info),
+          std::move(given.instructions)};
 }
 
 std::optional<rpc_error> legacy_lifecycle::admit(std::string_view method) const {

@@ -1,6 +1,7 @@
 #include <mcp/server/content.hpp>
 
 #include <mcp/base64.hpp>
+#include <mcp/protocol/wire.hpp>
 
 #include <boost/json/serialize.hpp>
 
@@ -59,14 +60,9 @@ resource_contents resource_contents::from_bytes(std::string uri, std::string_vie
 }
 
 json::object resource_contents::to_json() const {
-  json::object out{{"uri", uri}};
-  if (mime_type) out["mimeType"] = *mime_type;
-  if (blob)
-    out["blob"] = *blob;
-  else
-    out["text"] = text.value_or("");
-  if (!meta.empty()) out["_meta"] = meta;
-  return out;
+  // One of `text` and `blob`: the blob when there is one, else the text ("" when none).
+  resource_contents one{uri, mime_type, blob ? std::nullopt : std::optional(text.value_or("")), blob, meta};
+  return to_json_value(std::move(one)).as_object();
 }
 
 call_tool_result call_tool_result::text(std::string_view text) {
@@ -93,18 +89,12 @@ std::string call_tool_result::text_content() const {
 json::object call_tool_result::to_json() const& { return call_tool_result(*this).to_json(); }
 
 json::object call_tool_result::to_json() && {
-  json::object out;
-  out.reserve(4);
   // The spec asks for a serialized copy of structured content in a text
   // block, for clients that only read `content` (and for revisions without
   // structuredContent).
   if (content.empty() && structured_content)
     content.push_back(content::text(json::serialize(*structured_content)));
-  out.emplace("content", std::move(content));
-  if (structured_content) out.emplace("structuredContent", std::move(*structured_content));
-  if (is_error) out.emplace("isError", true);
-  if (!meta.empty()) out.emplace("_meta", std::move(meta));
-  return out;
+  return to_json_value(std::move(*this)).as_object();
 }
 
 }  // namespace mcp

@@ -1,4 +1,5 @@
 #include <mcp/protocol/methods.hpp>
+#include <mcp/protocol/wire.hpp>
 #include <mcp/server/behaviour.hpp>
 
 #include "input_round.hpp"
@@ -9,9 +10,6 @@
 namespace mcp {
 
 namespace {
-
-constexpr std::array<std::string_view, 8> level_names{"debug",    "info",  "notice", "warning",
-                                                      "error",    "critical", "alert", "emergency"};
 
 // Whole numbers go out as integers ("50", not Boost.JSON's "5E1" for a double).
 json::value as_json_number(double value) {
@@ -103,16 +101,6 @@ input_request input_request::sampling(json::object params) {
 }
 
 input_request input_request::roots() { return {std::string(roots_method), {}}; }
-
-std::string_view to_string(logging_level level) noexcept {
-  return level_names[static_cast<std::size_t>(level)];
-}
-
-std::optional<logging_level> parse_logging_level(std::string_view text) noexcept {
-  for (std::size_t i = 0; i < level_names.size(); ++i)
-    if (level_names[i] == text) return static_cast<logging_level>(i);
-  return std::nullopt;
-}
 
 asio::awaitable<void> session::notify(std::string method, json::object params) {
   notification n{std::move(method), std::move(params)};
@@ -244,9 +232,8 @@ asio::awaitable<void> request_context::log(logging_level level, json::value data
   // A modern request gets log messages only when its _meta asks for them.
   if (session_.per_request() && !threshold) co_return;
   if (threshold && level < *threshold) co_return;
-  json::object params{{"level", to_string(level)}, {"data", std::move(data)}};
-  if (!logger.empty()) params["logger"] = logger;
-  co_await notify(methods::notifications_message, std::move(params));
+  auto params = to_json_value(log_message{level, std::string(logger), std::move(data)});
+  co_await notify(methods::notifications_message, std::move(params.as_object()));
 }
 
 asio::awaitable<json::object> request_context::sample(json::object params,

@@ -6,14 +6,15 @@
 #include <mcp/json/validate.hpp>
 #include <mcp/log.hpp>
 #include <mcp/protocol/methods.hpp>
+#include <mcp/protocol/wire.hpp>
 #include <mcp/server/server.hpp>
 #include <mcp/uri_template.hpp>
 
 #include <boost/asio/thread_pool.hpp>
 
+#include "../protocol/shaping.hpp"
 #include "../protocol/x_mcp_header.hpp"
 #include "registry.hpp"
-#include "shaping.hpp"
 
 #include <atomic>
 #include <mutex>
@@ -616,14 +617,8 @@ asio::awaitable<json::object> server::state::get_prompt(const json::object& para
   } catch (const conversion_error& e) {
     invalid_params(e.what());
   }
-  const auto& d = dialect_of(ctx.version());
-  json::array messages;
-  for (const auto& message : result.messages)
-    messages.push_back(json::object{{"role", message.role},
-                                    {"content", detail::shape_content(message.content, d)}});
-  json::object out{{"messages", std::move(messages)}};
-  if (result.description) out["description"] = *result.description;
-  co_return out;
+  co_return detail::shape_prompt_result(to_json_value(std::move(result)).as_object(),
+                                        dialect_of(ctx.version()));
 }
 
 asio::awaitable<json::object> server::state::complete(const json::object& params,
@@ -656,11 +651,9 @@ asio::awaitable<json::object> server::state::complete(const json::object& params
   std::vector<std::string> values;
   if (const auto completer = completions.find(key)) values = co_await completer->handler(request, ctx);
   const auto total = values.size();
-  json::array out;
-  for (std::size_t i = 0; i < std::min(total, max_completion_values); ++i) out.push_back(json::string(values[i]));
-  co_return json::object{
-      {"completion",
-       {{"values", std::move(out)}, {"total", total}, {"hasMore", total > max_completion_values}}}};
+  values.resize(std::min(total, max_completion_values));
+  co_return json::object{{"completion", to_json_value(completion{std::move(values), static_cast<std::int64_t>(total),
+                                                                 total > max_completion_values})}};
 }
 
 json::object server::state::subscribe(const json::object& params, session& s, bool on) {

@@ -1,5 +1,7 @@
 #include "json_output.hpp"
 
+#include <mcp/protocol/wire.hpp>
+
 #include <boost/json/serialize.hpp>
 
 #include <charconv>
@@ -87,21 +89,11 @@ json::object prompts_json(const std::vector<mcp::prompt_info>& prompts) {
 }
 
 json::object prompt_json(const mcp::get_prompt_result& prompt) {
-  json::object o;
-  if (prompt.description) o["description"] = *prompt.description;
-  json::array messages;
-  for (const auto& m : prompt.messages) messages.push_back(json::object{{"role", m.role}, {"content", m.content}});
-  o["messages"] = std::move(messages);
-  return o;
+  return mcp::to_json_value(prompt).as_object();
 }
 
 json::object completion_json(const mcp::completion& completion) {
-  json::array values;
-  for (const auto& v : completion.values) values.push_back(json::string(v));
-  json::object body{{"values", std::move(values)}};
-  if (completion.total) body["total"] = *completion.total;
-  body["hasMore"] = completion.has_more;
-  return {{"completion", std::move(body)}};
+  return {{"completion", mcp::to_json_value(completion)}};
 }
 
 void print_json(const json::value& value) { std::cout << json_text(value) << std::endl; }

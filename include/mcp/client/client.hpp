@@ -60,25 +60,6 @@ struct progress_update {
   std::string message;
 };
 
-/// A `notifications/message` from the server.
-struct log_message {
-  logging_level level = logging_level::info;
-  std::string logger;  ///< empty when the server named none
-  json::value data;
-};
-
-/// A root the client offers the server (`roots/list`).
-struct root {
-  std::string uri;  ///< a file:// URI
-  std::optional<std::string> name = {};
-};
-
-/// The answer of `completion/complete`.
-struct completion {
-  std::vector<std::string> values;
-  std::optional<std::int64_t> total;
-  bool has_more = false;
-};
 
 /// Values of the other arguments already chosen, for a completion.
 using completion_context = std::map<std::string, std::string>;

@@ -26,13 +26,18 @@
 //   - a member is required unless it is a std::optional, or T{} gives it a value other
 //     than a value-initialized member (a default of its own), or the hook gives it a
 //     default or says .not_required(); .required() forces it;
-//   - keys the struct does not describe are ignored.
+//   - keys the struct does not describe are ignored;
+//   - a member is read from the key its hook gives (.key("inputSchema")), else its name.
+// Described structs, when written: members in the order BOOST_DESCRIBE_STRUCT
+// lists them, absent optionals and .omit_if_default() members at their
+// default left out.
 // Bounds, lengths and patterns from the hook are not checked here: they are
 // part of schema_of<T>(), which schema_validator checks (the server does both).
 
 #include <mcp/json/conversion_error.hpp>
 #include <mcp/json/detail/traits.hpp>
 #include <mcp/json/fields.hpp>
+#include <mcp/json/read_options.hpp>
 
 #include <boost/json/value.hpp>
 
@@ -50,18 +55,18 @@ concept json_convertible = detail::convertible_v<T>;
 /// @throws conversion_error naming the first offending place, e.g.
 ///         "/items/2/name: is required" or "/days: expected integer, got string".
 template <class T>
-T from_json(const json::value& value);
+T from_json(const json::value& value, const read_options& options = {});
 
 /// Reads a described struct from an object it was handed as one (a tool's
 /// `arguments`), without copying it into a json::value first.
 template <class T>
   requires detail::described_struct<T>
-T from_json(const json::object& object);
+T from_json(const json::object& object, const read_options& options = {});
 
-/// Writes `value` as JSON. Members of described structs keep their declaration order.
+/// Writes `value` as JSON; an rvalue's JSON values and objects are moved, not copied.
 /// @throws conversion_error only for an enum value that has no described name.
 template <class T>
-json::value to_json_value(const T& value);
+json::value to_json_value(T&& value);
 
 }  // namespace mcp
 

@@ -60,6 +60,10 @@ struct field_metadata {
   std::vector<std::string> allowed_values;  ///< the schema's "enum"; empty when not given
   std::optional<json::value> default_value;
   std::optional<bool> required;  ///< overrides the rule that derives requiredness
+  std::string key;  ///< the member's name in JSON; empty: its C++ name
+  /// Written only when it differs from the member of a default-constructed
+  /// struct (an empty list, `false`); such a member is not required.
+  bool omit_if_default = false;
 };
 
 /// Describes the member `Owner::*pointer`. Built by mcp::field; every setter
@@ -172,6 +176,21 @@ class field_descriptor {
   }
   field_descriptor& not_required() {
     metadata_.required = false;
+    return *this;
+  }
+
+  /// The member's name in JSON when it is not its C++ name
+  /// (`field(&tool::input_schema).key("inputSchema")`): read, written and
+  /// advertised in the schema under this name.
+  field_descriptor& key(std::string name) {
+    metadata_.key = std::move(name);
+    return *this;
+  }
+  /// Leaves the member out of what to_json_value writes while it holds the
+  /// value of a default-constructed struct (an empty list or object, `false`,
+  /// an all-absent struct), and lets it be absent when read.
+  field_descriptor& omit_if_default() {
+    metadata_.omit_if_default = true;
     return *this;
   }
 

@@ -177,4 +177,24 @@ struct call_tool_result {
   std::string text_content() const;
 };
 
+/// A `notifications/message`: what a server logs to its client.
+struct log_message {
+  logging_level level = logging_level::info;
+  std::string logger = {};  ///< empty when the server names none
+  json::value data = {};
+};
+
+/// A root the client offers the server (`roots/list`).
+struct root {
+  std::string uri;  ///< a file:// URI
+  std::optional<std::string> name = {};
+};
+
+/// The answer of `completion/complete`.
+struct completion {
+  std::vector<std::string> values;  ///< at most 100
+  std::optional<std::int64_t> total = {};  ///< how many there are in all, when known
+  bool has_more = false;
+};
+
 }  // namespace mcp

@@ -39,6 +39,7 @@ struct dialect {
   bool icons;                ///< `icons` on implementations and components (2025-11-25+)
   bool url_elicitation;      ///< URL-mode elicitation (2025-11-25+)
   bool tasks;                ///< the `tasks` utility and capability (2025-11-25 only)
+  bool extensions;           ///< the `extensions` capability (2026-07-28+)
 };
 
 /// Every revision known to this build, oldest first.

@@ -426,4 +426,68 @@ TEST(ConvertRoundTrip, JsonSurvivesFromJsonAndBack) {
   EXPECT_EQ(to_json_value(from_json<shop::order>(json::parse(text))), json::parse(text));
 }
 
+// --- wire names, omission, lenient reading, moves ----------------------------------------------
+
+TEST(ConvertWireNames, MembersAreWrittenAndReadUnderTheirKeysAndDefaultsAreLeftOut) {
+  shop::listing l;
+  l.display_name = "Report";
+  l.mime_type = "text/csv";
+  EXPECT_EQ(json::serialize(to_json_value(l)),
+            R"({"displayName":"Report","mimeType":"text/csv","stamp":{"created_at":0,"author":""}})");
+  l.is_hidden = true;
+  l.labels = {"q3"};
+  l.meta = {{"k", 1}};
+  const auto written = to_json_value(l);
+  EXPECT_EQ(json::serialize(written),
+            R"({"displayName":"Report","mimeType":"text/csv","isHidden":true,"labels":["q3"],)"
+            R"("stamp":{"created_at":0,"author":""},"_meta":{"k":1}})");
+  EXPECT_EQ(from_json<shop::listing>(written), l);
+}
+
+TEST(ConvertWireNames, AMemberLeftOutWhenDefaultMayBeAbsentButANamedOneIsRequired) {
+  const auto l = from_json<shop::listing>(json::parse(R"({"displayName":"x"})"));
+  EXPECT_FALSE(l.is_hidden);
+  EXPECT_TRUE(l.labels.empty());
+  EXPECT_READ_ERROR(shop::listing, R"({"display_name":"x"})", "/displayName", "is required");
+  EXPECT_READ_ERROR(shop::listing, R"({"displayName":"x","isHidden":1})", "/isHidden",
+                    "expected boolean, got integer");
+}
+
+TEST(ConvertLenient, MistypedOptionalMembersKeepTheirDefaults) {
+  const auto text = R"({"displayName":"x","mimeType":3,"isHidden":"yes","labels":{},)"
+                    R"("stamp":{"created_at":"now","author":"ada"},"_meta":[]})";
+  EXPECT_READ_ERROR(shop::listing, text, "/mimeType", "expected string, got integer");
+  // created_at is required in stamped: a required member is never skipped.
+  EXPECT_THROW((void)from_json<shop::listing>(json::parse(text), {.skip_mistyped_optionals = true}),
+               conversion_error);
+  const auto l = from_json<shop::listing>(
+      json::parse(R"({"displayName":"x","mimeType":3,"isHidden":"yes","labels":{},"stamp":7,"_meta":[]})"),
+      {.skip_mistyped_optionals = true});
+  shop::listing expected;
+  expected.display_name = "x";
+  EXPECT_EQ(l, expected);
+}
+
+TEST(ConvertLenient, AWrongValueDeeperDownStillFails) {
+  try {
+    (void)from_json<shop::listing>(json::parse(R"({"displayName":"x","labels":["a",2]})"),
+                                   {.skip_mistyped_optionals = true});
+    ADD_FAILURE() << "a wrong item was accepted";
+  } catch (const conversion_error& e) {
+    EXPECT_EQ(e.pointer(), "/labels/1");
+  }
+  EXPECT_THROW((void)from_json<shop::listing>(json::parse(R"({"displayName":7})"),
+                                              {.skip_mistyped_optionals = true}),
+               conversion_error);
+}
+
+TEST(ConvertMove, AnRvalueHandsOverItsJsonValues) {
+  shop::listing l;
+  l.display_name = "x";
+  l.meta = {{"big", json::array{1, 2, 3}}};
+  const auto* inner = &l.meta.at("big").as_array();
+  const auto written = to_json_value(std::move(l));
+  EXPECT_EQ(&written.at("_meta").at("big").as_array(), inner);  // moved, not copied
+}
+
 }  // namespace

@@ -216,4 +216,11 @@ TEST(SchemaOf, NeverEmitsSchemaKeywordsDraft07LacksNorDollarSchema) {
   check(schema_of<shop::comment>());
 }
 
+TEST(SchemaOf, PropertiesAreNamedByTheirJsonKeys) {
+  const auto schema = mcp::schema_of<shop::listing>();
+  EXPECT_TRUE(schema.at("properties").as_object().contains("displayName"));
+  EXPECT_TRUE(schema.at("properties").as_object().contains("_meta"));
+  EXPECT_EQ(schema.at("required"), json::parse(R"(["displayName"])"));
+}
+
 }  // namespace

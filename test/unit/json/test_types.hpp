@@ -106,4 +106,26 @@ inline auto mcp_fields(mcp::type_t<comment>) {
                     mcp::field(&comment::text).max_length(280)};
 }
 
+/// A wire type whose JSON names differ from its members, with members left
+/// out while they hold their defaults.
+struct listing {
+  std::string display_name;
+  std::optional<std::string> mime_type;
+  bool is_hidden = false;
+  std::vector<std::string> labels;
+  stamped stamp;
+  boost::json::object meta;
+  friend bool operator==(const listing&, const listing&) = default;
+};
+BOOST_DESCRIBE_STRUCT(listing, (), (display_name, mime_type, is_hidden, labels, stamp, meta))
+
+inline auto mcp_fields(mcp::type_t<listing>) {
+  return std::tuple{mcp::field(&listing::display_name).key("displayName"),
+                    mcp::field(&listing::mime_type).key("mimeType"),
+                    mcp::field(&listing::is_hidden).key("isHidden").omit_if_default(),
+                    mcp::field(&listing::labels).omit_if_default(),
+                    mcp::field(&listing::stamp).not_required(),
+                    mcp::field(&listing::meta).key("_meta").omit_if_default()};
+}
+
 }  // namespace shop

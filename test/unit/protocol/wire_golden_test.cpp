@@ -10,10 +10,11 @@
 #include <mcp/protocol/lifecycle.hpp>
 #include <mcp/protocol/types.hpp>
 #include <mcp/protocol/versions.hpp>
+#include <mcp/protocol/wire.hpp>
 #include <mcp/server/content.hpp>
 
-#include "client/parse.hpp"
-#include "server/shaping.hpp"
+#include "protocol/shaping.hpp"
+#include "protocol/wire_readers.hpp"
 
 #include <boost/json.hpp>
 
@@ -212,6 +213,18 @@ std::map<std::string, std::function<std::string(const dialect&)>> cases() {
                                 R"("io.modelcontextprotocol/clientCapabilities":{}}})"));
          });
        }},
+      {"completion",
+       [](const dialect&) { return json::serialize(to_json_value(completion{{"alpha", "beta"}, 120, true})); }},
+      {"log_message",
+       [](const dialect&) {
+         return json::serialize(to_json_value(log_message{logging_level::warning, "db", json::object{{"ms", 12}}}));
+       }},
+      {"log_message.no_logger",
+       [](const dialect&) { return json::serialize(to_json_value(log_message{logging_level::emergency, {}, "down"})); }},
+      {"roots",
+       [](const dialect&) {
+         return json::serialize(to_json_value(std::vector<root>{{"file:///a", "A"}, {"file:///b"}}));
+       }},
       {"resource_contents.blob",
        [](const dialect&) { return json::serialize(resource_contents::from_bytes("file:///b", "\x01\x02").to_json()); }},
   };
@@ -233,26 +246,39 @@ std::map<std::string, std::function<std::string()>> reader_cases() {
   const auto odd_tool = R"({"name":"t","description":7,"title":false,"inputSchema":{"type":"object"},)"
                         R"("outputSchema":"no","annotations":{"readOnlyHint":"yes","title":"T"},"icons":{},"_meta":[]})";
   return {
-      {"tool.full", [] { return read_back([] { return parse_tool(full_tool().to_json()).to_json(); }); }},
-      {"tool.odd_types", [odd_tool] { return read_back([&] { return parse_tool(json::parse(odd_tool)).to_json(); }); }},
-      {"tool.no_name", [] { return read_back([] { return parse_tool(json::parse(R"({"inputSchema":{}})")).to_json(); }); }},
-      {"resource.full", [] { return read_back([] { return parse_resource(full_resource().to_json()).to_json(); }); }},
+      {"tool.full", [] { return read_back([] { return read_tool(full_tool().to_json()).to_json(); }); }},
+      {"tool.odd_types", [odd_tool] { return read_back([&] { return read_tool(json::parse(odd_tool)).to_json(); }); }},
+      {"tool.no_name", [] { return read_back([] { return read_tool(json::parse(R"({"inputSchema":{}})")).to_json(); }); }},
+      {"resource.full", [] { return read_back([] { return read_resource(full_resource().to_json()).to_json(); }); }},
       {"resource.uri_only",
-       [] { return read_back([] { return parse_resource(json::parse(R"({"uri":"u:1"})")).to_json(); }); }},
-      {"resource.no_uri", [] { return read_back([] { return parse_resource(json::parse(R"({"name":"n"})")).to_json(); }); }},
+       [] { return read_back([] { return read_resource(json::parse(R"({"uri":"u:1"})")).to_json(); }); }},
+      {"resource.no_uri", [] { return read_back([] { return read_resource(json::parse(R"({"name":"n"})")).to_json(); }); }},
       {"template.full",
-       [] { return read_back([] { return parse_resource_template(full_template().to_json()).to_json(); }); }},
-      {"prompt.full", [] { return read_back([] { return parse_prompt(full_prompt().to_json()).to_json(); }); }},
+       [] { return read_back([] { return read_resource_template(full_template().to_json()).to_json(); }); }},
+      {"prompt.full", [] { return read_back([] { return read_prompt(full_prompt().to_json()).to_json(); }); }},
       {"call_tool_result.every_block",
        [] {
-         return read_back([] { return parse_call_tool_result(result_with_every_block().to_json()).to_json(); });
+         return read_back([] { return read_call_tool_result(result_with_every_block().to_json()).to_json(); });
        }},
       {"call_tool_result.no_content",
-       [] { return read_back([] { return parse_call_tool_result(parsed(R"({"isError":"maybe"})")).to_json(); }); }},
+       [] { return read_back([] { return read_call_tool_result(parsed(R"({"isError":"maybe"})")).to_json(); }); }},
+      {"completion.odd_types",
+       [] {
+         return read_back([] {
+           return json::object{{"read", to_json_value(read_completion(
+                                            parsed(R"({"completion":{"values":["a"],"total":"many","hasMore":1}})")))}};
+         });
+       }},
+      {"log_message.unknown_level",
+       [] {
+         return read_back([] {
+           return to_json_value(read_log_message(parsed(R"({"level":"loud","logger":7,"data":[1]})"))).as_object();
+         });
+       }},
       {"resource_contents.text_and_blob",
        [] {
          return read_back([] {
-           return parse_resource_contents(json::parse(R"({"uri":"u:1","text":"t","blob":"AAE=","mimeType":3})"))
+           return read_resource_contents(json::parse(R"({"uri":"u:1","text":"t","blob":"AAE=","mimeType":3})"))
                .to_json();
          });
        }},

@@ -248,7 +248,9 @@ TEST(ModernEra, LogMessagesGoOutOnlyAtTheLevelTheRequestAsks) {
     co_await write_json(*h.client, message18);
     co_await h.reply_to(2, &notes);
     EXPECT_EQ(notes.size(), 1u);
-    if (!notes.empty()) EXPECT_EQ(notes[0].at("params").at("level"), "warning");
+    if (!notes.empty()) {
+      EXPECT_EQ(notes[0].at("params").at("level"), "warning");
+    }
   });
 }
 

@@ -7,6 +7,7 @@
 #include <mcp/json/detail/path.hpp>
 #include <mcp/json/detail/traits.hpp>
 #include <mcp/json/fields.hpp>
+#include <mcp/json/read_options.hpp>
 
 #include <boost/describe/bases.hpp>
 #include <boost/json/value.hpp>
@@ -23,13 +24,16 @@
 namespace mcp::detail {
 
 template <class T>
-T read(const boost::json::value& value, const json_path& path);
+T read(const boost::json::value& value, const json_path& path, const read_options& options);
 template <class T>
-boost::json::value write(const T& value, const json_path& path);
+boost::json::value write(T&& value, const json_path& path);
 
 struct member_info {
   field_metadata metadata;                          ///< from the hook; empty without one
+  std::string key;                                  ///< its name in JSON
   std::optional<boost::json::value> default_value;  ///< advertised as the schema's "default"
+  /// Set by omit_if_default(): what the member of T{} writes as.
+  std::optional<boost::json::value> omitted_value;
   bool required = true;
 };
 
@@ -98,9 +102,11 @@ std::vector<member_info> make_member_infos() {
   boost::mp11::mp_for_each<described_members<T>>([&](auto D) {
     using M = std::remove_cvref_t<decltype(defaults.*D.pointer)>;
     member_info& info = infos[index++];
+    info.key = info.metadata.key.empty() ? std::string(D.name) : info.metadata.key;
+    if (info.metadata.omit_if_default) info.omitted_value = write(defaults.*D.pointer, json_path{});
     if (const auto& given = info.metadata.default_value) {
       try {
-        (void)read<M>(*given, json_path{});
+        (void)read<M>(*given, json_path{}, read_options{});
       } catch (const conversion_error& e) {
         throw std::logic_error(std::string("mcp_fields: the default of \"") + D.name +
                                "\" does not convert: " + e.what());
@@ -109,7 +115,8 @@ std::vector<member_info> make_member_infos() {
     } else if (has_meaningful_default(defaults.*D.pointer)) {
       info.default_value = write(defaults.*D.pointer, json_path{});
     }
-    info.required = info.metadata.required.value_or(!is_optional_v<M> && !info.default_value);
+    info.required = info.metadata.required.value_or(!is_optional_v<M> && !info.default_value &&
+                                                    !info.metadata.omit_if_default);
   });
   return infos;
 }

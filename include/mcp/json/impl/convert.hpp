@@ -107,7 +107,8 @@ E read_enum(const boost::json::value& value, const json_path& path) {
 }
 
 template <described_struct T>
-T read_members(const boost::json::object& object, const json_path& path) {
+T read_members(const boost::json::object& object, const json_path& path,
+               const read_options& options) {
   T result{};
   const auto& infos = member_infos<T>();
   std::size_t index = 0;
@@ -116,34 +117,45 @@ T read_members(const boost::json::object& object, const json_path& path) {
     static_assert(convertible_v<M>,
                   "mcp::from_json: a member of this described struct is not JSON-convertible");
     const member_info& info = infos[index++];
-    const json_path member_path(path, D.name);
-    const auto* given = object.if_contains(D.name);
+    const json_path member_path(path, info.key);
+    const auto* given = object.if_contains(info.key);
     if (given != nullptr && !(is_optional_v<M> && given->is_null())) {
-      result.*D.pointer = read<M>(*given, member_path);
-      return;
+      if (info.required || !options.skip_mistyped_optionals) {
+        result.*D.pointer = read<M>(*given, member_path, options);
+        return;
+      }
+      try {
+        result.*D.pointer = read<M>(*given, member_path, options);
+        return;
+      } catch (const conversion_error& e) {
+        if (e.pointer() != member_path.pointer()) throw;  // wrong deeper down
+      }
+    } else if (info.required) {
+      fail(member_path, "is required");
     }
-    // Absent (or null for an optional): keep T{}'s value, or the hook's default.
-    if (info.required) fail(member_path, "is required");
+    // Absent, null for an optional, or skipped: keep T{}'s value, or the hook's default.
     if (info.metadata.default_value)
-      result.*D.pointer = read<M>(*info.metadata.default_value, member_path);
+      result.*D.pointer = read<M>(*info.metadata.default_value, member_path, options);
   });
   return result;
 }
 
 template <described_struct T>
-T read_struct(const boost::json::value& value, const json_path& path) {
+T read_struct(const boost::json::value& value, const json_path& path,
+              const read_options& options) {
   const auto* object = value.if_object();
   if (object == nullptr) fail_expected(path, "object", value);
-  return read_members<T>(*object, path);
+  return read_members<T>(*object, path, options);
 }
 
 template <class V, std::size_t... I>
 V read_variant(const boost::json::value& value, const json_path& path,
-               std::index_sequence<I...>) {
+               const read_options& options, std::index_sequence<I...>) {
   std::optional<V> result;
   auto try_alternative = [&]<std::size_t N>(std::integral_constant<std::size_t, N>) {
     try {
-      result.emplace(std::in_place_index<N>, read<std::variant_alternative_t<N, V>>(value, path));
+      result.emplace(std::in_place_index<N>,
+                     read<std::variant_alternative_t<N, V>>(value, path, options));
       return true;
     } catch (const conversion_error&) {
       return false;
@@ -155,7 +167,7 @@ V read_variant(const boost::json::value& value, const json_path& path,
 }
 
 template <class T>
-T read(const boost::json::value& value, const json_path& path) {
+T read(const boost::json::value& value, const json_path& path, const read_options& options) {
   if constexpr (std::same_as<T, boost::json::value>) {
     return value;
   } else if constexpr (std::same_as<T, boost::json::object>) {
@@ -179,14 +191,14 @@ T read(const boost::json::value& value, const json_path& path) {
     fail_expected(path, "string", value);
   } else if constexpr (is_optional_v<T>) {
     if (value.is_null()) return std::nullopt;
-    return read<typename T::value_type>(value, path);
+    return read<typename T::value_type>(value, path, options);
   } else if constexpr (is_vector_v<T>) {
     const auto* array = value.if_array();
     if (array == nullptr) fail_expected(path, "array", value);
     T result;
     result.reserve(array->size());
     for (std::size_t i = 0; i < array->size(); ++i)
-      result.push_back(read<typename T::value_type>((*array)[i], json_path(path, i)));
+      result.push_back(read<typename T::value_type>((*array)[i], json_path(path, i), options));
     return result;
   } else if constexpr (is_string_map_v<T>) {
     const auto* object = value.if_object();
@@ -194,69 +206,123 @@ T read(const boost::json::value& value, const json_path& path) {
     T result;
     for (const auto& member : *object)
       result.emplace(std::string(member.key()),
-                     read<typename T::mapped_type>(member.value(), json_path(path, member.key())));
+                     read<typename T::mapped_type>(member.value(), json_path(path, member.key()),
+                                                   options));
     return result;
   } else if constexpr (is_variant_v<T>) {
-    return read_variant<T>(value, path, std::make_index_sequence<std::variant_size_v<T>>{});
+    return read_variant<T>(value, path, options,
+                           std::make_index_sequence<std::variant_size_v<T>>{});
   } else if constexpr (described_enum<T>) {
     return read_enum<T>(value, path);
   } else if constexpr (described_struct<T>) {
-    return read_struct<T>(value, path);
+    return read_struct<T>(value, path, options);
   } else {
     static_assert(convertible_v<T>, "mcp::from_json: this type is not JSON-convertible");
   }
 }
 
 // --- writers ------------------------------------------------------------------
+// Each writer takes its value as a forwarding reference: an rvalue's members
+// are moved into the JSON (a tool result's content is not copied).
 
-template <described_struct T>
-boost::json::value write_struct(const T& value, const json_path& path) {
+/// `member` as an rvalue when its owner is one.
+template <class Owner, class Member>
+decltype(auto) forward_member(Member& member) {
+  if constexpr (std::is_lvalue_reference_v<Owner>)
+    return static_cast<const Member&>(member);
+  else
+    return std::move(member);
+}
+
+/// Members that operator== compares without writing them first (a vector's
+/// operator== is not constrained, so its items must be checked here).
+template <class M>
+constexpr bool compared_in_cpp() {
+  if constexpr (is_vector_v<M>)
+    return compared_in_cpp<typename M::value_type>();
+  else
+    return json_passthrough<M> || json_number<M> || std::same_as<M, bool> ||
+           std::same_as<M, std::string>;
+}
+
+/// A default-constructed S, to tell members at their default without writing them.
+template <class S>
+const S& default_instance() {
+  static const S instance{};
+  return instance;
+}
+
+template <class T>
+boost::json::value write_struct(T&& value, const json_path& path) {
+  using S = std::remove_cvref_t<T>;
+  const auto& infos = member_infos<S>();
   boost::json::object object;
-  boost::mp11::mp_for_each<described_members<T>>([&](auto D) {
-    const auto& member = value.*D.pointer;
+  object.reserve(infos.size());
+  std::size_t index = 0;
+  boost::mp11::mp_for_each<described_members<S>>([&](auto D) {
+    auto& member = value.*D.pointer;
     using M = std::remove_cvref_t<decltype(member)>;
     static_assert(convertible_v<M>,
                   "mcp::to_json_value: a member of this described struct is not JSON-convertible");
+    const member_info& info = infos[index++];
     if constexpr (is_optional_v<M>)
       if (!member) return;  // absent, not null
-    object.emplace(D.name, write(member, json_path(path, D.name)));
+    // Compared in C++ where it can be, so that a member left out costs no JSON value.
+    if constexpr (compared_in_cpp<M>()) {
+      if (info.omitted_value && member == default_instance<S>().*D.pointer) return;
+    }
+    if constexpr (json_passthrough<M>) {
+      object.emplace(info.key, forward_member<T>(member));  // built in place, not moved twice
+    } else {
+      auto written = write(forward_member<T>(member), json_path(path, info.key));
+      if constexpr (!compared_in_cpp<M>())
+        if (info.omitted_value && written == *info.omitted_value) return;
+      object.emplace(info.key, std::move(written));
+    }
   });
   return object;
 }
 
 template <class T>
-boost::json::value write(const T& value, const json_path& path) {
-  if constexpr (json_passthrough<T> || std::same_as<T, bool>) {
-    return value;
-  } else if constexpr (json_number<T>) {
+boost::json::value write(T&& value, const json_path& path) {
+  using U = std::remove_cvref_t<T>;
+  if constexpr (json_passthrough<U> || std::same_as<U, bool>) {
+    return boost::json::value(std::forward<T>(value));
+  } else if constexpr (json_number<U>) {
     return number_to_json(value);
-  } else if constexpr (std::same_as<T, std::string>) {
+  } else if constexpr (std::same_as<U, std::string>) {
     return boost::json::string(value);
-  } else if constexpr (is_optional_v<T>) {
+  } else if constexpr (is_optional_v<U>) {
     if (!value) return nullptr;
-    return write(*value, path);
-  } else if constexpr (is_vector_v<T>) {
+    return write(*std::forward<T>(value), path);
+  } else if constexpr (is_vector_v<U>) {
     boost::json::array array;
     array.reserve(value.size());
-    for (std::size_t i = 0; i < value.size(); ++i)
-      array.push_back(write(static_cast<const typename T::value_type&>(value[i]),
-                            json_path(path, i)));
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      const json_path item_path(path, i);
+      if constexpr (std::same_as<typename U::value_type, bool>)
+        array.push_back(static_cast<bool>(value[i]));  // vector<bool> hands out proxies
+      else
+        array.push_back(write(forward_member<T>(value[i]), item_path));
+    }
     return array;
-  } else if constexpr (is_string_map_v<T>) {
+  } else if constexpr (is_string_map_v<U>) {
     boost::json::object object;
-    for (const auto& [key, item] : value) object.emplace(key, write(item, json_path(path, key)));
+    for (auto& [key, item] : value)
+      object.emplace(key, write(forward_member<T>(item), json_path(path, key)));
     return object;
-  } else if constexpr (is_variant_v<T>) {
-    return std::visit([&](const auto& held) { return write(held, path); }, value);
-  } else if constexpr (described_enum<T>) {
+  } else if constexpr (is_variant_v<U>) {
+    return std::visit([&](auto&& held) { return write(std::forward<decltype(held)>(held), path); },
+                      std::forward<T>(value));
+  } else if constexpr (described_enum<U>) {
     if (const char* name = boost::describe::enum_to_string(value, nullptr)) return name;
     fail(path, "enum value " +
-                   std::to_string(static_cast<std::underlying_type_t<T>>(value)) +
+                   std::to_string(static_cast<std::underlying_type_t<U>>(value)) +
                    " has no described name");
-  } else if constexpr (described_struct<T>) {
-    return write_struct(value, path);
+  } else if constexpr (described_struct<U>) {
+    return write_struct(std::forward<T>(value), path);
   } else {
-    static_assert(convertible_v<T>, "mcp::to_json_value: this type is not JSON-convertible");
+    static_assert(convertible_v<U>, "mcp::to_json_value: this type is not JSON-convertible");
   }
 }
 
@@ -265,29 +331,29 @@ boost::json::value write(const T& value, const json_path& path) {
 namespace mcp {
 
 template <class T>
-T from_json(const json::value& value) {
+T from_json(const json::value& value, const read_options& options) {
   static_assert(json_convertible<T>,
                 "mcp::from_json<T>: T must be bool, an integer, a floating-point type, "
                 "std::string, a Boost.JSON value/object/array/string, a described enum or "
                 "struct, or std::optional/std::vector/std::map<std::string, _>/std::variant "
                 "of those");
-  return detail::read<T>(value, detail::json_path{});
+  return detail::read<T>(value, detail::json_path{}, options);
 }
 
 template <class T>
   requires detail::described_struct<T>
-T from_json(const json::object& object) {
-  return detail::read_members<T>(object, detail::json_path{});
+T from_json(const json::object& object, const read_options& options) {
+  return detail::read_members<T>(object, detail::json_path{}, options);
 }
 
 template <class T>
-json::value to_json_value(const T& value) {
-  static_assert(json_convertible<T>,
+json::value to_json_value(T&& value) {
+  static_assert(json_convertible<std::remove_cvref_t<T>>,
                 "mcp::to_json_value<T>: T must be bool, an integer, a floating-point type, "
                 "std::string, a Boost.JSON value/object/array/string, a described enum or "
                 "struct, or std::optional/std::vector/std::map<std::string, _>/std::variant "
                 "of those");
-  return detail::write(value, detail::json_path{});
+  return detail::write(std::forward<T>(value), detail::json_path{});
 }
 
 }  // namespace mcp

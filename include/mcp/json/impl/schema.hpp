@@ -83,8 +83,8 @@ boost::json::object struct_schema() {
     auto property = schema_for<M, T, Enclosing...>();
     apply_field_metadata(property, info.metadata);
     if (info.default_value) property["default"] = *info.default_value;
-    properties.emplace(D.name, std::move(property));
-    if (info.required) required.emplace_back(D.name);
+    properties.emplace(info.key, std::move(property));
+    if (info.required) required.emplace_back(info.key);
   });
   boost::json::object schema{{"type", "object"}, {"properties", std::move(properties)}};
   if (!required.empty()) schema.emplace("required", std::move(required));

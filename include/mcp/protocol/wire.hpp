@@ -1,0 +1,130 @@
+#pragma once
+// The JSON form of the protocol types, declared once: which members go on
+// the wire, under which key, in which order, and which are left out while
+// they hold their default. mcp::to_json_value writes it and mcp::from_json
+// reads it, for the library (the server's listings and results, the client's
+// readers, the CLI's --json) and for its users alike.
+//
+// This is the newest revision's form; protocol/shaping narrows it to what an
+// older revision defines. Members that never go on the wire (cache hints,
+// required scopes) are not listed, so they are neither written nor read.
+
+#include <mcp/json/convert.hpp>
+#include <mcp/protocol/lifecycle.hpp>
+#include <mcp/protocol/types.hpp>
+
+#include <boost/describe/class.hpp>
+#include <boost/describe/enum.hpp>
+
+#include <tuple>
+
+namespace mcp {
+
+BOOST_DESCRIBE_STRUCT(tool_annotations, (),
+                      (title, read_only_hint, destructive_hint, idempotent_hint, open_world_hint))
+inline auto mcp_fields(type_t<tool_annotations>) {
+  return std::tuple{field(&tool_annotations::read_only_hint).key("readOnlyHint"),
+                    field(&tool_annotations::destructive_hint).key("destructiveHint"),
+                    field(&tool_annotations::idempotent_hint).key("idempotentHint"),
+                    field(&tool_annotations::open_world_hint).key("openWorldHint")};
+}
+
+BOOST_DESCRIBE_STRUCT(tool_info, (),
+                      (name, description, input_schema, title, output_schema, annotations, icons, meta))
+inline auto mcp_fields(type_t<tool_info>) {
+  return std::tuple{field(&tool_info::description).not_required(),
+                    field(&tool_info::input_schema).key("inputSchema"),
+                    field(&tool_info::output_schema).key("outputSchema"),
+                    field(&tool_info::annotations).omit_if_default(),
+                    field(&tool_info::icons).omit_if_default(),
+                    field(&tool_info::meta).key("_meta").omit_if_default()};
+}
+
+BOOST_DESCRIBE_STRUCT(resource_info, (),
+                      (uri, name, title, description, mime_type, size, annotations, icons, meta))
+inline auto mcp_fields(type_t<resource_info>) {
+  return std::tuple{field(&resource_info::name).not_required(),  // read: the URI when absent
+                    field(&resource_info::mime_type).key("mimeType"),
+                    field(&resource_info::annotations).omit_if_default(),
+                    field(&resource_info::icons).omit_if_default(),
+                    field(&resource_info::meta).key("_meta").omit_if_default()};
+}
+
+BOOST_DESCRIBE_STRUCT(resource_template_info, (),
+                      (uri_template, name, title, description, mime_type, annotations, icons, meta))
+inline auto mcp_fields(type_t<resource_template_info>) {
+  return std::tuple{field(&resource_template_info::uri_template).key("uriTemplate"),
+                    field(&resource_template_info::name).not_required(),  // read: the template when absent
+                    field(&resource_template_info::mime_type).key("mimeType"),
+                    field(&resource_template_info::annotations).omit_if_default(),
+                    field(&resource_template_info::icons).omit_if_default(),
+                    field(&resource_template_info::meta).key("_meta").omit_if_default()};
+}
+
+BOOST_DESCRIBE_STRUCT(prompt_argument, (), (name, title, description, required))
+inline auto mcp_fields(type_t<prompt_argument>) {
+  return std::tuple{field(&prompt_argument::required).omit_if_default()};
+}
+
+BOOST_DESCRIBE_STRUCT(prompt_info, (), (name, title, description, arguments, icons, meta))
+inline auto mcp_fields(type_t<prompt_info>) {
+  return std::tuple{field(&prompt_info::arguments).omit_if_default(),
+                    field(&prompt_info::icons).omit_if_default(),
+                    field(&prompt_info::meta).key("_meta").omit_if_default()};
+}
+
+BOOST_DESCRIBE_STRUCT(prompt_message, (), (role, content))
+inline auto mcp_fields(type_t<prompt_message>) {
+  return std::tuple{field(&prompt_message::content).not_required()};
+}
+
+BOOST_DESCRIBE_STRUCT(get_prompt_result, (), (messages, description))
+inline auto mcp_fields(type_t<get_prompt_result>) {
+  return std::tuple{field(&get_prompt_result::messages).not_required()};
+}
+
+// `text` and `blob` are alternatives: resource_contents::to_json() writes the one it holds.
+BOOST_DESCRIBE_STRUCT(resource_contents, (), (uri, mime_type, text, blob, meta))
+inline auto mcp_fields(type_t<resource_contents>) {
+  return std::tuple{field(&resource_contents::mime_type).key("mimeType"),
+                    field(&resource_contents::meta).key("_meta").omit_if_default()};
+}
+
+BOOST_DESCRIBE_STRUCT(call_tool_result, (), (content, structured_content, is_error, meta))
+inline auto mcp_fields(type_t<call_tool_result>) {
+  return std::tuple{field(&call_tool_result::content).not_required(),
+                    field(&call_tool_result::structured_content).key("structuredContent"),
+                    field(&call_tool_result::is_error).key("isError").omit_if_default(),
+                    field(&call_tool_result::meta).key("_meta").omit_if_default()};
+}
+
+BOOST_DESCRIBE_ENUM(logging_level, debug, info, notice, warning, error, critical, alert, emergency)
+
+// In the order servers have always written it: level, data, logger.
+BOOST_DESCRIBE_STRUCT(log_message, (), (level, data, logger))
+inline auto mcp_fields(type_t<log_message>) {
+  return std::tuple{field(&log_message::data).not_required(),
+                    field(&log_message::logger).omit_if_default()};
+}
+
+BOOST_DESCRIBE_STRUCT(root, (), (uri, name))
+
+BOOST_DESCRIBE_STRUCT(completion, (), (values, total, has_more))
+inline auto mcp_fields(type_t<completion>) {
+  return std::tuple{field(&completion::values).not_required(),
+                    field(&completion::has_more).key("hasMore").not_required()};
+}
+
+BOOST_DESCRIBE_STRUCT(implementation, (), (name, version, title, description, website_url, icons))
+inline auto mcp_fields(type_t<implementation>) {
+  return std::tuple{field(&implementation::website_url).key("websiteUrl"),
+                    field(&implementation::icons).omit_if_default()};
+}
+
+BOOST_DESCRIBE_STRUCT(initialize_request, (), (protocol_version, capabilities, client_info))
+inline auto mcp_fields(type_t<initialize_request>) {
+  return std::tuple{field(&initialize_request::protocol_version).key("protocolVersion"),
+                    field(&initialize_request::client_info).key("clientInfo")};
+}
+
+}  // namespace mcp

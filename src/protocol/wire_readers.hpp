@@ -1,0 +1,31 @@
+#pragma once
+// Reading what a peer sends into the shared protocol types (their JSON form
+// is declared in mcp/protocol/wire.hpp). Lenient where the spec lets a peer
+// leave things out: a mistyped optional member is skipped. Strict where we
+// could not go on: a missing or mistyped name or URI, or a malformed item of
+// a list, is protocol_error(-32602) saying where.
+
+#include <mcp/protocol/types.hpp>
+
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+namespace mcp::detail {
+
+namespace json = boost::json;
+
+tool_info read_tool(const json::value& value);
+/// A resource without a name is named by its URI.
+resource_info read_resource(const json::value& value);
+/// A template without a name is named by its URI template.
+resource_template_info read_resource_template(const json::value& value);
+prompt_info read_prompt(const json::value& value);
+get_prompt_result read_prompt_result(const json::object& result);
+call_tool_result read_call_tool_result(const json::object& result);
+resource_contents read_resource_contents(const json::value& value);
+/// The `completion` of a completion/complete result.
+completion read_completion(const json::object& result);
+/// An unknown level reads as `info`.
+log_message read_log_message(const json::object& params);
+
+}  // namespace mcp::detail
