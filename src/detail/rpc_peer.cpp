@@ -1,7 +1,6 @@
 #include "rpc_peer.hpp"
 
 #include <mcp/log.hpp>
-#include <mcp/protocol/methods.hpp>
 
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -19,16 +18,6 @@ constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 constexpr std::size_t early_flush_frames = 16;
 
 }  // namespace
-
-struct rpc_peer::pending_call {
-  explicit pending_call(asio::any_io_executor ex) : timer(ex) {}
-  asio::steady_timer timer;  // expires at the deadline; cancelled to wake the caller
-  std::optional<message> reply;
-  bool extended = false;     // the deadline moved: wait again
-  clock::time_point hard_deadline;
-  std::chrono::milliseconds timeout{};
-  std::function<void(const json::object&)> on_progress;
-};
 
 rpc_peer::rpc_peer(message_transport& transport, peer_limits limits)
     : transport_(transport), limits_(limits) {
@@ -179,7 +168,8 @@ asio::awaitable<void> rpc_peer::drained() {
 void rpc_peer::shutdown() {
   if (closed_) return;
   closed_ = true;
-  for (auto& [id, call] : pending_) call->timer.cancel();
+  calls_.close();
+  for (auto& [id, timer] : waiting_) timer.cancel();
   if (direct()) return;
   q_->queue_ready.cancel();
   q_->queue_space.cancel();
@@ -188,78 +178,49 @@ void rpc_peer::shutdown() {
 asio::awaitable<json::object> rpc_peer::call(std::string method, json::object params,
                                              call_settings settings, std::string related) {
   if (closed_) throw boost::system::system_error(asio::error::connection_aborted);
-  const std::int64_t id = next_id_++;
-  auto call = std::make_shared<pending_call>(transport_.get_executor());
-  if (settings.on_progress) {
-    auto& meta = params["_meta"];
-    if (!meta.is_object()) meta = json::object{};
-    meta.get_object()["progressToken"] = id;
-  }
-  const auto now = clock::now();
-  call->timeout = settings.timeout;
-  call->hard_deadline = now + settings.max_total;
-  call->on_progress = std::move(settings.on_progress);
-  call->timer.expires_at(std::min(now + settings.timeout, call->hard_deadline));
-  pending_.emplace(id, call);
-
+  call_table::terms terms{settings.timeout, settings.max_total, std::move(settings.on_progress)};
+  auto call = calls_.open(std::move(method), std::move(params), std::move(terms), clock::now());
+  auto& timer = waiting_.try_emplace(call.id, transport_.get_executor(), call.deadline).first->second;
   try {
-    std::string frame = serialize(request{id, std::move(method), std::move(params)});
     frame_context context;
     context.related = related;
     context.headers = std::move(settings.headers);
-    co_await send(std::move(frame), std::move(context));
+    co_await send(std::move(call.frame), std::move(context));
   } catch (...) {
-    pending_.erase(id);
+    waiting_.erase(call.id);
+    calls_.withdraw(call.id);
     throw;
   }
-  for (;;) {
-    auto [ec] = co_await call->timer.async_wait(as_tuple_awaitable);
-    if (call->reply || closed_) break;
-    if (call->extended) {
-      call->extended = false;
+  for (auto deadline = call.deadline;;) {
+    auto [ec] = co_await timer.async_wait(as_tuple_awaitable);
+    if (calls_.settled(call.id)) break;
+    if (const auto moved = calls_.deadline(call.id); moved != deadline) {
+      deadline = moved;  // progress re-armed the timer: wait again
       continue;
     }
     // The deadline passed, or the caller cancelled: tell the peer, forget the id.
     const bool timed_out = !ec;
-    pending_.erase(id);
-    enqueue(serialize(notification{
-                methods::notifications_cancelled,
-                {{"requestId", id}, {"reason", timed_out ? "Request timed out" : "Request cancelled"}}}),
-            frame_context{{}, related});
+    waiting_.erase(call.id);
+    enqueue(timed_out ? calls_.expire(call.id) : calls_.cancel(call.id), frame_context{{}, related});
     throw boost::system::system_error(timed_out ? asio::error::timed_out
                                                 : asio::error::operation_aborted);
   }
-  pending_.erase(id);
-  if (!call->reply) throw boost::system::system_error(asio::error::connection_aborted);
-  if (auto* error = std::get_if<error_response>(&*call->reply)) throw protocol_error(error->error);
-  auto& result = std::get<response>(*call->reply).result;
-  if (!result.is_object())
-    throw protocol_error(errc::internal_error, "Malformed response: result is not an object");
-  co_return std::move(result.get_object());
+  waiting_.erase(call.id);
+  auto result = calls_.finish(call.id);
+  if (!result) throw boost::system::system_error(asio::error::connection_aborted);
+  co_return std::move(*result);
 }
 
 bool rpc_peer::deliver(message reply) {
-  const request_id* id = nullptr;
-  if (auto* r = std::get_if<response>(&reply)) id = &r->id;
-  if (auto* e = std::get_if<error_response>(&reply); e && e->id) id = &*e->id;
+  const auto id = calls_.deliver(std::move(reply));
   if (!id) return false;
-  const auto it = pending_.find(*id);
-  if (it == pending_.end()) return false;
-  auto call = it->second;
-  call->reply = std::move(reply);
-  call->timer.cancel();
+  waiting_.at(*id).cancel();
   return true;
 }
 
 void rpc_peer::on_progress(const json::object& params) {
-  const auto* token = params.if_contains("progressToken");
-  if (!token || !token->is_int64()) return;
-  const auto it = pending_.find(request_id{token->get_int64()});
-  if (it == pending_.end() || !it->second->on_progress) return;
-  auto call = it->second;
-  call->on_progress(params);
-  call->extended = true;
-  call->timer.expires_at(std::min(clock::now() + call->timeout, call->hard_deadline));
+  if (const auto moved = calls_.on_progress(params, clock::now()))
+    waiting_.at(moved->id).expires_at(moved->deadline);  // wakes the call, which waits again
 }
 
 }  // namespace mcp::detail

@@ -1,11 +1,14 @@
 #pragma once
 // The outbound half of a JSON-RPC connection, shared by the server engine and
 // the client: a bounded write queue drained by one writer (so replies and
-// notifications never interleave on the stream), and the table of requests we
-// sent that still await a response (correlation, timeouts that send
-// `notifications/cancelled`, progress that extends the deadline). On a
-// transport that writes at once (message_transport::writes_at_once) frames
-// skip the queue, and there is no writer.
+// notifications never interleave on the stream), and the requests we sent
+// that still await a response: protocol/call_table decides (ids, deadlines,
+// progress, the `notifications/cancelled` to send), and each waiting call
+// sleeps on a timer of its own. On a transport that writes at once
+// (message_transport::writes_at_once) frames skip the queue, and there is no
+// writer.
+
+#include "../protocol/call_table.hpp"
 
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/transport/transport.hpp>
@@ -95,11 +98,9 @@ class rpc_peer {
 
   bool closed() const noexcept { return closed_; }
   /// Nothing to write and no call awaiting a reply: shutdown() needs no drain.
-  bool idle() const noexcept { return !writer_running_ && !watchdog_running_ && pending_.empty(); }
+  bool idle() const noexcept { return !writer_running_ && !watchdog_running_ && calls_.empty(); }
 
  private:
-  struct pending_call;
-
   asio::awaitable<void> write_loop();
   /// Cancels a write that outlives limits_.write_timeout. One timer for the
   /// connection, re-armed about once per timeout rather than once per write.
@@ -143,8 +144,10 @@ class rpc_peer {
   bool writer_waiting_ = false;  // the writer waits for frames: a yield lets it write
   bool watchdog_running_ = false;
   bool closed_ = false;
-  std::int64_t next_id_ = 1;
-  std::unordered_map<request_id, std::shared_ptr<pending_call>> pending_;
+  call_table calls_;
+  // The timer each waiting call sleeps on, by id: it expires at the call's
+  // deadline, and is cancelled (or re-armed) to wake the call.
+  std::unordered_map<std::int64_t, asio::steady_timer> waiting_;
 };
 
 }  // namespace mcp::detail
