@@ -3,6 +3,7 @@
 #include <mcp/protocol/wire.hpp>
 
 #include "shaping.hpp"
+#include "wire_readers.hpp"
 
 #include <algorithm>
 
@@ -10,32 +11,27 @@ namespace mcp {
 
 namespace {
 
-[[noreturn]] void bad_field(std::string_view where, std::string_view what) {
-  throw protocol_error(errc::invalid_params,
-                       "Invalid params: " + std::string(where) + " " + std::string(what));
-}
-
-/// A conversion error in the words peers have always been given:
-/// "Invalid params: /params/clientInfo/name must be a string".
-[[noreturn]] void refuse(std::string_view where, const conversion_error& e) {
-  const std::string_view reason = e.reason();
-  std::string what(reason);
-  if (reason.starts_with("expected ")) {
-    const auto kind = reason.substr(9, reason.find(',') - 9);
-    const bool vowel = kind.starts_with('o') || kind.starts_with('a') || kind.starts_with('i');
-    what = std::string(vowel ? "must be an " : "must be a ") + std::string(kind);
-  }
-  bad_field(std::string(where) + e.pointer(), what);
-}
-
-/// Reads what a peer sent, skipping mistyped optional members.
+/// Reads what a peer sent. A conversion error is told in the words peers have
+/// always been given: "Invalid params: /params/clientInfo/name must be a string".
 template <class T>
-T read_sent(const auto& value, std::string_view where) {
-  try {
-    return from_json<T>(value, read_options{.skip_mistyped_optionals = true});
-  } catch (const conversion_error& e) {
-    refuse(where, e);
-  }
+T read_params(const auto& value, std::string_view where) {
+  return detail::read_sent<T>(value, [where](const conversion_error& e) {
+    const std::string_view reason = e.reason();
+    std::string what(reason);
+    if (reason.starts_with("expected ")) {
+      const auto kind = reason.substr(9, reason.find(',') - 9);
+      const bool vowel = kind.starts_with('o') || kind.starts_with('a') || kind.starts_with('i');
+      what = std::string(vowel ? "must be an " : "must be a ") + std::string(kind);
+    }
+    return protocol_error(errc::invalid_params,
+                          "Invalid params: " + std::string(where) + e.pointer() + " " + what);
+  });
+}
+
+/// Narrows the implementation object at `key` of `out` to what `d` defines.
+void shape_implementation_at(json::object& out, std::string_view key, const dialect& d) {
+  auto& info = out.at(key).as_object();
+  info = detail::shape_implementation(std::move(info), d);
 }
 
 /// initialize_result as it is on the wire, where the version is its name
@@ -59,18 +55,18 @@ json::object to_json(const implementation& info, const dialect& d) {
 }
 
 implementation parse_implementation(const json::value& value, std::string_view where) {
-  return read_sent<implementation>(value, where);
+  return read_params<implementation>(value, where);
 }
 
 json::object to_json(const initialize_request& req) {
   const auto version = parse_protocol_version(req.protocol_version);
   auto out = to_json_value(req).as_object();
-  out["clientInfo"] = to_json(req.client_info, dialect_of(version.value_or(latest_legacy_version)));
+  shape_implementation_at(out, "clientInfo", dialect_of(version.value_or(latest_legacy_version)));
   return out;
 }
 
 initialize_request parse_initialize_request(const json::object& params) {
-  return read_sent<initialize_request>(params, "/params");
+  return read_params<initialize_request>(params, "/params");
 }
 
 bool declares_feature(const json::object& capabilities, std::string_view kind, std::string_view feature) noexcept {
@@ -83,15 +79,15 @@ json::object to_json(const initialize_result& result) {
   const auto& d = dialect_of(result.version);
   auto out = to_json_value(initialize_result_wire{std::string(to_string(result.version)),
                                                   shape_capabilities(result.capabilities, d),
-                                                  {}, result.instructions})
+                                                  result.server_info, result.instructions})
                  .as_object();
-  out["serverInfo"] = to_json(result.server_info, d);
+  shape_implementation_at(out, "serverInfo", d);
   return out;
 }
 
 initialize_result parse_initialize_result(const json::object& result,
                                           std::span<const protocol_version> supported) {
-  auto given = read_sent<initialize_result_wire>(result, "/result");
+  auto given = read_params<initialize_result_wire>(result, "/result");
   const auto version = parse_protocol_version(given.protocol_version);
   if (!version || std::ranges::find(supported, *version) == supported.end())
     throw protocol_error(errc::invalid_params,

@@ -1,6 +1,5 @@
 #include "wire_readers.hpp"
 
-#include <mcp/protocol/errors.hpp>
 #include <mcp/protocol/wire.hpp>
 
 #include <string>
@@ -10,54 +9,54 @@ namespace mcp::detail {
 
 namespace {
 
+/// A reader's error names what the server sent:
+/// "the server sent an invalid tool (/name: is required)".
 template <class T, class Json>
-T read_sent(const Json& value, std::string_view what) {
-  try {
-    return from_json<T>(value, read_options{.skip_mistyped_optionals = true});
-  } catch (const conversion_error& e) {
-    throw protocol_error(errc::invalid_params,
-                         "the server sent an invalid " + std::string(what) + " (" + e.what() + ")");
-  }
+T read_from_server(const Json& value, std::string_view what) {
+  return read_sent<T>(value, [what](const conversion_error& e) {
+    return protocol_error(errc::invalid_params,
+                          "the server sent an invalid " + std::string(what) + " (" + e.what() + ")");
+  });
 }
 
 }  // namespace
 
-tool_info read_tool(const json::value& value) { return read_sent<tool_info>(value, "tool"); }
+tool_info read_tool(const json::value& value) { return read_from_server<tool_info>(value, "tool"); }
 
 resource_info read_resource(const json::value& value) {
-  auto resource = read_sent<resource_info>(value, "resource");
+  auto resource = read_from_server<resource_info>(value, "resource");
   if (resource.name.empty()) resource.name = resource.uri;
   return resource;
 }
 
 resource_template_info read_resource_template(const json::value& value) {
-  auto info = read_sent<resource_template_info>(value, "resource template");
+  auto info = read_from_server<resource_template_info>(value, "resource template");
   if (info.name.empty()) info.name = info.uri_template;
   return info;
 }
 
-prompt_info read_prompt(const json::value& value) { return read_sent<prompt_info>(value, "prompt"); }
+prompt_info read_prompt(const json::value& value) { return read_from_server<prompt_info>(value, "prompt"); }
 
 get_prompt_result read_prompt_result(const json::object& result) {
-  return read_sent<get_prompt_result>(result, "prompt result");
+  return read_from_server<get_prompt_result>(result, "prompt result");
 }
 
 call_tool_result read_call_tool_result(const json::object& result) {
-  return read_sent<call_tool_result>(result, "tool result");
+  return read_from_server<call_tool_result>(result, "tool result");
 }
 
 resource_contents read_resource_contents(const json::value& value) {
-  return read_sent<resource_contents>(value, "resource contents");
+  return read_from_server<resource_contents>(value, "resource contents");
 }
 
 completion read_completion(const json::object& result) {
   const auto* body = result.if_contains("completion");
   if (body == nullptr) throw protocol_error(errc::invalid_params, "the server sent no completion");
-  return read_sent<completion>(*body, "completion");
+  return read_from_server<completion>(*body, "completion");
 }
 
 log_message read_log_message(const json::object& params) {
-  return read_sent<log_message>(params, "log message");
+  return read_from_server<log_message>(params, "log message");
 }
 
 }  // namespace mcp::detail

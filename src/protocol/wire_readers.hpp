@@ -5,6 +5,8 @@
 // could not go on: a missing or mistyped name or URI, or a malformed item of
 // a list, is protocol_error(-32602) saying where.
 
+#include <mcp/json/convert.hpp>
+#include <mcp/protocol/errors.hpp>
 #include <mcp/protocol/types.hpp>
 
 #include <boost/json/object.hpp>
@@ -13,6 +15,17 @@
 namespace mcp::detail {
 
 namespace json = boost::json;
+
+/// Reads a described T from what a peer sent, skipping mistyped optional
+/// members; a conversion error becomes the protocol_error `refusal` makes of it.
+template <class T, class Json, class Refusal>
+T read_sent(const Json& value, Refusal&& refusal) {
+  try {
+    return from_json<T>(value, read_options{.skip_mistyped_optionals = true});
+  } catch (const conversion_error& e) {
+    throw protocol_error(refusal(e));
+  }
+}
 
 tool_info read_tool(const json::value& value);
 /// A resource without a name is named by its URI.
