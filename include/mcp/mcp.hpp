@@ -22,6 +22,7 @@
 #include <mcp/protocol/versions.hpp>
 #include <mcp/protocol/wire.hpp>
 
+#include <mcp/transport/frame.hpp>
 #include <mcp/transport/header_list.hpp>
 #include <mcp/transport/http_client.hpp>
 #include <mcp/transport/memory.hpp>

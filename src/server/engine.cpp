@@ -2,7 +2,6 @@
 // for transports that are one stream of frames.
 
 #include <mcp/log.hpp>
-#include <mcp/protocol/methods.hpp>
 #include <mcp/server/serve.hpp>
 
 #include "engine.hpp"
@@ -10,7 +9,6 @@
 #include "../detail/random.hpp"
 
 #include <boost/asio/bind_cancellation_slot.hpp>
-#include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/post.hpp>
@@ -20,9 +18,6 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
-#include <span>
-#include <unordered_map>
-
 namespace mcp {
 namespace detail {
 
@@ -31,20 +26,6 @@ namespace {
 constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 // Requests still running after they were cancelled get this long to unwind.
 constexpr std::chrono::milliseconds cancel_grace{1000};
-
-// The routing context of a reply: the ids it answers.
-frame_context answering(std::span<const message> replies,
-                        frame_context::refusal refused = frame_context::refusal::none) {
-  frame_context context;
-  context.refused = refused;
-  for (const auto& reply : replies) {
-    if (const auto* r = std::get_if<response>(&reply))
-      context.answers.push_back(to_json_text(r->id));
-    else if (const auto* e = std::get_if<error_response>(&reply); e && e->id)
-      context.answers.push_back(to_json_text(*e->id));
-  }
-  return context;
-}
 
 }  // namespace
 
@@ -95,6 +76,7 @@ server_engine::server_engine(server_behaviour& behaviour, message_transport& tra
                              session_options options)
     : behaviour_(behaviour), transport_(transport), options_(std::move(options)),
       peer_(transport, {options_.max_queued_bytes, options_.write_timeout}),
+      core_(behaviour.supported_versions()),
       request_states_(options_.request_state_key, options_.request_state_ttl),
       link_(std::make_shared<link>(this)),
       session_(make_session(transport)),
@@ -110,39 +92,41 @@ void server_engine::start() {
     session_->version_ = options_.assume_initialized->version;
     session_->client_info_ = options_.assume_initialized->client_info;
     session_->client_capabilities_ = options_.assume_initialized->client_capabilities;
-    lifecycle_.assume_initialized();
+    core_.assume_initialized(session_->version_);
     behaviour_.init(*session_);
   }
 }
 
 asio::awaitable<void> server_engine::accept(inbound_frame frame) {
-  if (frame.oversized) {
-    post(make_error({}, errc::invalid_request, "Invalid Request: message exceeds the size limit"));
-    co_return;
+  auto cursor = core_.receive(std::move(frame));
+  while (auto action = core_.next(cursor)) {
+    // Only notifications wait (for their handler): requests are started,
+    // and the replies the core gives itself are queued, without waiting.
+    if (auto* n = std::get_if<server_connection::deliver_notification>(&*action))
+      co_await handle_notification(std::move(n->note));
+    else
+      perform(std::move(*action));
   }
-  auto parsed = frame.parsed ? classify_frame(std::move(*frame.parsed)) : parse_frame(frame.text);
-  if (!parsed.batch) {
-    const batch_ptr no_batch;
-    co_await handle_item(std::move(parsed.items.front()), no_batch);
-    co_return;
+}
+
+void server_engine::perform(server_connection::action&& action) {
+  using core = server_connection;
+  if (auto* frame = std::get_if<outgoing_frame>(&action)) {
+    write(std::move(*frame));
+  } else if (auto* serving = std::get_if<core::serve_request>(&action)) {
+    serve(std::move(serving->req), serving->batch, session_, nullptr);
+  } else if (auto* hello = std::get_if<core::open_session>(&action)) {
+    open_session(*hello);
+  } else if (auto* modern = std::get_if<core::serve_modern_request>(&action)) {
+    handle_modern_request(std::move(modern->req));
+  } else if (auto* cancelled = std::get_if<core::cancel_request>(&action)) {
+    cancelled->runner->cancel();
+  } else if (auto* progress = std::get_if<core::route_progress>(&action)) {
+    peer_.on_progress(progress->params);
+  } else if (auto* reply = std::get_if<core::deliver_response>(&action)) {
+    if (!peer_.deliver(std::move(reply->reply)))
+      sdk_log(log_level::debug, "dropping a response that no request awaits");
   }
-  if (era_ == protocol_era::modern) {
-    post(make_error({}, errc::invalid_request,
-                    "Invalid Request: batches are not supported in protocol version 2026-07-28"));
-    co_return;
-  }
-  if (lifecycle_.current() != legacy_lifecycle::phase::operating ||
-      !dialect_of(session_->version()).batches) {
-    post(make_error({}, errc::invalid_request,
-                    lifecycle_.current() == legacy_lifecycle::phase::operating
-                        ? "Invalid Request: batches are not supported in protocol version " +
-                              std::string(to_string(session_->version()))
-                        : "Invalid Request: initialize must not be part of a batch"));
-    co_return;
-  }
-  auto batch = std::make_shared<batch_replies>();
-  for (auto& item : parsed.items) co_await handle_item(std::move(item), batch);
-  release(batch);
 }
 
 asio::awaitable<void> server_engine::wait_for_room() {
@@ -163,17 +147,17 @@ asio::awaitable<void> server_engine::finish(bool drain) {
   co_await wait_for_requests(cancel_grace, false);
   // A handler that ignores cancellation (a blocking function, say) still runs
   // on this engine: it must end before the engine does.
-  if (!in_flight_.empty())
-    sdk_log(log_level::warn, std::to_string(in_flight_.size()) +
+  if (core_.requests().running() != 0)
+    sdk_log(log_level::warn, std::to_string(core_.requests().running()) +
                                  " request(s) ignore cancellation; waiting for them to end");
-  while (!in_flight_.empty()) co_await wait_for_requests(cancel_grace, false);
+  while (core_.requests().running() != 0) co_await wait_for_requests(cancel_grace, false);
   end();
   co_await peer_.drained();
   co_await transport_.close();
 }
 
 bool server_engine::finish_if_idle() {
-  if (!in_flight_.empty() || background_sends_ > 0 || !peer_.idle()) return false;
+  if (core_.requests().running() != 0 || background_sends_ > 0 || !peer_.idle()) return false;
   finishing_ = true;
   in_flight_changed_.notify();
   end();
@@ -181,118 +165,48 @@ bool server_engine::finish_if_idle() {
 }
 
 void server_engine::end() {
-  if (lifecycle_.current() == legacy_lifecycle::phase::operating) behaviour_.terminate(*session_);
+  if (core_.operating()) behaviour_.terminate(*session_);
   link_->engine = nullptr;  // from here on, posted notifications are dropped
   peer_.shutdown();
 }
 
-asio::awaitable<void> server_engine::handle_item(frame_item item, const batch_ptr& batch) {
-  if (auto* bad = std::get_if<invalid_message>(&item)) {
-    answer(std::move(bad->reply), batch);
-    co_return;
-  }
-  auto& msg = std::get<message>(item);
-  if (auto* req = std::get_if<request>(&msg)) {
-    handle_request(std::move(*req), batch);
-  } else if (auto* n = std::get_if<notification>(&msg)) {
-    co_await handle_notification(std::move(*n));
-  } else if (!peer_.deliver(std::move(msg))) {
-    sdk_log(log_level::debug, "dropping a response that no request awaits");
-  }
-}
-
-protocol_era server_engine::era_of(const request& req) {
-  if (!era_) {
-    // A session resumed without a handshake is legacy already. Otherwise a
-    // request with an envelope, or the modern probe, opens the modern era.
-    const bool modern = lifecycle_.current() != legacy_lifecycle::phase::operating &&
-                        (carries_envelope(req.params) || req.method == methods::server_discover);
-    era_ = modern ? protocol_era::modern : protocol_era::legacy;
-  }
-  return *era_;
-}
-
-void server_engine::handle_request(request req, const batch_ptr& batch) {
-  if (!batch && era_of(req) == protocol_era::modern) {
-    handle_modern_request(std::move(req));
-    return;
-  }
-  if (auto refusal = lifecycle_.admit(req.method)) {
-    answer(error_response{req.id, std::move(*refusal)}, batch);
-    return;
-  }
-  if (in_flight_.contains(req.id)) {
-    answer(error_response{req.id, id_in_use(req.id)}, batch);
-    return;
-  }
-  if (req.method == methods::ping) {
-    answer(response{req.id, json::object{}}, batch);
-    return;
-  }
-  if (req.method == methods::initialize) {
-    message reply = response{req.id, nullptr};
-    try {
-      if (batch)
-        throw protocol_error(errc::invalid_request,
-                             "Invalid Request: initialize must not be part of a batch");
-      std::get<response>(reply).result = initialize(req);
-    } catch (const protocol_error& e) {
-      reply = error_response{req.id, e.error()};
-    } catch (const std::exception& e) {
-      reply = make_error(req.id, errc::internal_error, std::string("Internal error: ") + e.what());
-    }
-    answer(std::move(reply), batch);
-    return;
-  }
-  serve(std::move(req), batch, session_, nullptr);
-}
-
-void server_engine::serve(request req, const batch_ptr& batch, std::shared_ptr<session> s,
+void server_engine::serve(request req, batch_id batch, std::shared_ptr<session> s,
                           std::unique_ptr<input_round> round) {
   if (auto reply = serve_at_once(req, *s, round.get())) {
-    const auto refused = refusal_of(*reply, round != nullptr);
-    answer(std::move(*reply), batch, refused);
+    const auto refused = server_connection::refusal_of(*reply, round != nullptr);
+    write(core_.requests().answer(req.id, batch, std::move(*reply), refused));
     return;
   }
   auto entry = std::make_shared<in_flight>();
-  in_flight_.emplace(req.id, entry);
-  if (batch) ++batch->outstanding;
+  core_.requests().start(req.id, batch, *entry);
   asio::co_spawn(transport_.get_executor(),
                  run_request(std::move(req), entry, batch, std::move(s), std::move(round)),
                  asio::bind_cancellation_slot(entry->signal.slot(),
                                               [entry](std::exception_ptr) {}));
 }
 
-json::object server_engine::initialize(const request& req) {
-  auto hello = parse_initialize_request(req.params);
-  const auto supported = behaviour_.supported_versions();
-  if (std::ranges::none_of(supported, [](auto v) { return dialect_of(v).era == protocol_era::legacy; })) {
-    json::array offered;
-    for (const auto v : supported) offered.emplace_back(to_string(v));
-    throw protocol_error(errc::unsupported_protocol_version,
-                         "Unsupported protocol version: this server serves only the 2026-07-28 era, "
-                         "without initialize",
-                         json::object{{"supported", std::move(offered)}, {"requested", hello.protocol_version}});
+void server_engine::open_session(server_connection::open_session& hello) {
+  const auto& id = hello.req.id;
+  message reply = response{id, nullptr};
+  try {
+    session_->version_ = hello.version;
+    session_->client_info_ = std::move(hello.hello.client_info);
+    session_->client_capabilities_ = std::move(hello.hello.capabilities);
+    behaviour_.init(*session_);
+    sdk_log(log_level::info, "session " + session_->id() + " initialized, protocol " +
+                                 std::string(to_string(hello.version)) + ", client " +
+                                 session_->client_info_.name);
+    if (options_.on_initialized)
+      options_.on_initialized(
+          negotiated_session{hello.version, session_->client_info_, session_->client_capabilities_});
+    std::get<response>(reply).result = to_json(initialize_result{
+        hello.version, behaviour_.capabilities(), behaviour_.server_info(), behaviour_.instructions()});
+  } catch (const protocol_error& e) {
+    reply = error_response{id, e.error()};
+  } catch (const std::exception& e) {
+    reply = make_error(id, errc::internal_error, std::string("Internal error: ") + e.what());
   }
-  const auto version = negotiate_version(hello.protocol_version, supported);
-  session_->version_ = version;
-  session_->client_info_ = std::move(hello.client_info);
-  session_->client_capabilities_ = std::move(hello.capabilities);
-  behaviour_.init(*session_);
-  lifecycle_.on_initialize_answered();
-  sdk_log(log_level::info, "session " + session_->id() + " initialized, protocol " +
-                               std::string(to_string(version)) + ", client " +
-                               session_->client_info_.name);
-  if (options_.on_initialized)
-    options_.on_initialized(
-        negotiated_session{version, session_->client_info_, session_->client_capabilities_});
-  return to_json(initialize_result{version, behaviour_.capabilities(), behaviour_.server_info(),
-                                   behaviour_.instructions()});
-}
-
-rpc_error server_engine::id_in_use(const request_id& id) {
-  return {errc::invalid_request,
-          "Invalid Request: request id " + to_string(id) + " is already in use by a running request", nullptr};
+  write(core_.session_opened(hello.version, std::move(reply)));
 }
 
 message server_engine::success_reply(const request& req, json::object result,
@@ -333,7 +247,7 @@ std::optional<message> server_engine::serve_at_once(const request& req, session&
 }
 
 asio::awaitable<void> server_engine::run_request(request req, std::shared_ptr<in_flight> entry,
-                                                 batch_ptr batch, std::shared_ptr<session> s,
+                                                 batch_id batch, std::shared_ptr<session> s,
                                                  std::unique_ptr<input_round> round) {
   auto ctx = round ? request_context(req, *s, entry->cancelled, *round)
                    : request_context(req, *s, entry->cancelled);
@@ -343,54 +257,27 @@ asio::awaitable<void> server_engine::run_request(request req, std::shared_ptr<in
   } catch (...) {
     reply = failure_reply(req, std::current_exception(), entry->cancelled, round.get());
   }
-  if (auto it = in_flight_.find(req.id); it != in_flight_.end() && it->second == entry)
-    in_flight_.erase(it);
-  in_flight_changed_.notify();
   // A cancelled request is answered by nothing, but it still closes its batch slot.
   co_await asio::this_coro::reset_cancellation_state();
-  if (entry->cancelled) transport_.abandon(to_json_text(req.id));
   try {
-    const auto refused = refusal_of(reply, round != nullptr);
-    if (!entry->cancelled) answer(std::move(reply), batch, refused);
-    if (batch) release(batch);
+    const auto refused = server_connection::refusal_of(reply, round != nullptr);
+    write(core_.requests().answer(req.id, batch, std::move(reply), refused));
   } catch (const std::exception& e) {
     sdk_log(log_level::debug, std::string("reply not sent: ") + e.what());
   }
+  in_flight_changed_.notify();
 }
 
-void server_engine::post(const message& m) { peer_.post(serialize(m), {}); }
-
-void server_engine::answer(message m, const batch_ptr& batch, frame_context::refusal refused) {
-  if (batch) {
-    batch->replies.push_back(std::move(m));
-    return;
-  }
-  peer_.post(serialize(m), answering({&m, 1}, refused));
+void server_engine::write(std::optional<outgoing_frame>&& frame) {
+  if (frame) peer_.post(std::move(frame->frame), std::move(frame->route));
 }
 
-void server_engine::release(const batch_ptr& batch) {
-  if (--batch->outstanding != 0 || batch->replies.empty()) return;
-  peer_.post(serialize_batch(batch->replies), answering(batch->replies));
+void server_engine::write(answered&& reply) {
+  if (reply.abandoned) transport_.abandon(*reply.abandoned);
+  write(std::move(reply.write));
 }
 
 asio::awaitable<void> server_engine::handle_notification(notification n) {
-  if (n.method == methods::notifications_cancelled) {
-    if (const auto* requested = n.params.if_contains("requestId"))
-      if (auto id = parse_request_id(*requested)) cancel(*id);
-    co_return;
-  }
-  if (n.method == methods::notifications_progress) {
-    peer_.on_progress(n.params);
-    co_return;
-  }
-  if (n.method == methods::notifications_initialized) {
-    lifecycle_.on_initialized_notification();
-    co_return;
-  }
-  if (lifecycle_.current() != legacy_lifecycle::phase::operating) {
-    sdk_log(log_level::debug, "ignoring " + n.method + " before initialize");
-    co_return;
-  }
   try {
     co_await behaviour_.handle_notification(n, *session_);
   } catch (const std::exception& e) {
@@ -398,18 +285,9 @@ asio::awaitable<void> server_engine::handle_notification(notification n) {
   }
 }
 
-void server_engine::cancel(const request_id& id) {
-  const auto it = in_flight_.find(id);
-  if (it == in_flight_.end()) return;  // finished already, or never ours: nothing to do
-  it->second->cancelled = true;
-  it->second->signal.emit(asio::cancellation_type::terminal);
-}
-
 void server_engine::cancel_all() {
-  // Copy: emitting may resume handlers that erase themselves.
-  std::vector<request_id> ids;
-  for (const auto& [id, entry] : in_flight_) ids.push_back(id);
-  for (const auto& id : ids) cancel(id);
+  // Collected first: emitting may resume handlers that leave the table.
+  for (auto* runner : core_.requests().cancel_all()) runner->cancel();
 }
 
 void server_engine::link::post_notification(notification n, std::string related) {
@@ -440,7 +318,7 @@ asio::awaitable<void> server_engine::wait_for_requests(std::chrono::milliseconds
   using namespace asio::experimental::awaitable_operators;
   asio::steady_timer deadline(transport_.get_executor());
   deadline.expires_after(limit);
-  while ((!in_flight_.empty() || background_sends_ > 0) &&
+  while ((core_.requests().running() != 0 || background_sends_ > 0) &&
          deadline.expiry() > std::chrono::steady_clock::now()) {
     co_await (in_flight_changed_.timer().async_wait(as_tuple_awaitable) ||
               deadline.async_wait(as_tuple_awaitable));

@@ -1,7 +1,10 @@
 #pragma once
-// The server engine: enforces the lifecycle of one session, runs its requests
-// concurrently with per-request cancellation, and writes the replies through
-// its transport. It does not read: frames are handed to accept().
+// The server engine: the driver of one connection's protocol core
+// (protocol/server_connection.hpp) on Asio. The core decides what each
+// message of a frame comes to (the lifecycle, the era, batches, the ids in
+// use, cancellation); the engine runs what it asks for: handlers, each
+// request as a coroutine with its own cancellation, notification handlers
+// in order, and the writes through its transport.
 //
 // Both eras go through it. A legacy request is served in the connection's
 // session, which `initialize` opened. A 2026-07-28 request carries its own
@@ -21,14 +24,15 @@
 
 #include "../detail/lazy_event.hpp"
 #include "../detail/rpc_peer.hpp"
+#include "../protocol/server_connection.hpp"
 #include "input_round.hpp"
 #include "request_state.hpp"
 
+#include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/steady_timer.hpp>
 
 #include <memory>
 #include <optional>
-#include <unordered_map>
 
 namespace mcp::detail {
 
@@ -50,14 +54,14 @@ class server_engine {
 
   /// Fixes the era of the connection before its first request (HTTP knows
   /// it from the POST); a stream's first request decides it otherwise.
-  void set_era(protocol_era era) noexcept { era_ = era; }
+  void set_era(protocol_era era) noexcept { core_.set_era(era); }
 
   /// Who the next requests come from (OAuth): their sessions see it, and a
   /// requestState is bound to its identity rather than to the token.
   void set_principal(std::shared_ptr<const auth::principal> who) noexcept { session_->principal_ = std::move(who); }
 
   /// True while the session runs as many requests as its options allow.
-  bool saturated() const noexcept { return in_flight_.size() >= options_.max_requests_in_flight; }
+  bool saturated() const noexcept { return core_.requests().running() >= options_.max_requests_in_flight; }
   /// Waits until the session may take another frame: fewer requests in
   /// flight than allowed (or the engine finishing), and room in the write
   /// queue for a reader that does not keep up.
@@ -76,36 +80,30 @@ class server_engine {
 
  private:
   struct link;
-  struct in_flight {
+  // A request that runs as a coroutine, stopped through its signal.
+  struct in_flight final : cancellable {
     asio::cancellation_signal signal;
-    bool cancelled = false;
-    bool listening = false;  // a subscriptions/listen stream: runs until it is ended
-    bool closing = false;    // the server ends it: it gets its closing result
+    bool cancelled = false;  // what its handler sees (request_context)
+    void cancel() noexcept override {
+      cancelled = true;
+      signal.emit(asio::cancellation_type::terminal);
+    }
   };
-  // The replies of one batch, sent as one array once its last request is done.
-  // `outstanding` counts running requests plus one hold by the dispatcher.
-  struct batch_replies {
-    std::vector<message> replies;
-    std::size_t outstanding = 1;
-  };
-  using batch_ptr = std::shared_ptr<batch_replies>;
+  using batch_id = server_connection::batch_id;
 
   static std::shared_ptr<session> make_session(message_transport& transport);
-  // The era of a request on this connection (fixed by its first request).
-  protocol_era era_of(const request& req);
-  // Only notifications wait (for their handler): requests are started,
-  // and the replies the engine gives itself are queued, without waiting.
-  asio::awaitable<void> handle_item(frame_item item, const batch_ptr& batch);
-  void handle_request(request req, const batch_ptr& batch);
+  // Runs what the core asks for, except a notification (handle_notification,
+  // awaited by accept()).
+  void perform(server_connection::action&& action);
   asio::awaitable<void> handle_notification(notification n);
-  // A request whose id a running request of this connection still uses.
-  static rpc_error id_in_use(const request_id& id);
+  // Opens the legacy session `initialize` asked for, and answers it.
+  void open_session(server_connection::open_session& hello);
   // Starts a request (either era) once it is admitted: at once, or as a coroutine.
-  void serve(request req, const batch_ptr& batch, std::shared_ptr<session> s,
+  void serve(request req, batch_id batch, std::shared_ptr<session> s,
              std::unique_ptr<input_round> round);
   // The reply of a request the behaviour serves at once; nullopt: it must be run.
   std::optional<message> serve_at_once(const request& req, session& s, input_round* round);
-  asio::awaitable<void> run_request(request req, std::shared_ptr<in_flight> entry, batch_ptr batch,
+  asio::awaitable<void> run_request(request req, std::shared_ptr<in_flight> entry, batch_id batch,
                                     std::shared_ptr<session> s, std::unique_ptr<input_round> round);
   // The reply for what the handler returned; `round` is set on a modern request.
   message success_reply(const request& req, json::object result, const input_round* round) const;
@@ -124,31 +122,23 @@ class server_engine {
   // behaviour sees its session like a legacy one (init, terminate) and
   // notifies it, filtered and tagged on the way out.
   void start_listen(request req, request_envelope& envelope, protocol_version version);
-  asio::awaitable<void> run_listen(request req, std::shared_ptr<in_flight> entry,
-                                   std::shared_ptr<session> s, json::object acknowledgement);
+  asio::awaitable<void> run_listen(request req, std::shared_ptr<session> s, json::object acknowledgement);
   // The server ends its listen streams, each with its closing result.
   void close_listens();
   // resultType, caching hints and serverInfo, on a modern result.
   json::object finish_modern_result(const request& req, json::object result) const;
   message input_required_reply(const request& req, const input_required& need,
                                const input_round& round) const;
-  // How a transport should report a reply that refuses its request: for
-  // want of scopes (either era), or by the modern protocol's rules.
-  static frame_context::refusal refusal_of(const message& reply, bool modern);
   // The binding of a requestState to its request and its client.
   std::string bind_state(const request& req) const;
   // Replies are queued past the bound on queued bytes: the read loop waits
   // for room before it reads more (wait_for_room), which bounds them.
-  void post(const message& m);
-  void answer(message m, const batch_ptr& batch,
-              frame_context::refusal refused = frame_context::refusal::none);
-  void release(const batch_ptr& batch);
+  void write(std::optional<outgoing_frame>&& frame);
+  void write(answered&& reply);
   asio::awaitable<void> send_in_background(notification n, std::string related);
-  json::object initialize(const request& req);
   // Waits up to `limit` for the running requests (and background sends) to
   // end; `until_stopped`: or until the awaiting coroutine is cancelled.
   asio::awaitable<void> wait_for_requests(std::chrono::milliseconds limit, bool until_stopped);
-  void cancel(const request_id& id);
   void cancel_all();
   // The end of finish(): the behaviour forgets the session, the peer closes.
   void end();
@@ -157,14 +147,12 @@ class server_engine {
   message_transport& transport_;
   session_options options_;
   rpc_peer peer_;
-  legacy_lifecycle lifecycle_;
-  std::optional<protocol_era> era_;  // set by the first request
+  server_connection core_;
   request_state_codec request_states_;
   std::uint64_t modern_requests_ = 0;  // names their sessions
   std::shared_ptr<link> link_;
   std::shared_ptr<session> session_;
   std::size_t background_sends_ = 0;  // posted notifications still being sent
-  std::unordered_map<request_id, std::shared_ptr<in_flight>> in_flight_;
   // Notified when a request ends (or the engine finishes). Most sessions,
   // and every stateless POST, never wait on it.
   lazy_event in_flight_changed_;

@@ -153,23 +153,6 @@ class subscription_link final : public connection_link {
 
 }  // namespace
 
-frame_context::refusal server_engine::refusal_of(const message& reply, bool modern) {
-  const auto* failed = std::get_if<error_response>(&reply);
-  if (!failed) return frame_context::refusal::none;
-  if (failed->error.code == auth::insufficient_scope_code) return frame_context::refusal::insufficient_scope;
-  if (!modern) return frame_context::refusal::none;
-  switch (failed->error.code) {
-    case errc::method_not_found:
-      return frame_context::refusal::unknown_method;
-    case errc::header_mismatch:
-    case errc::missing_client_capability:
-    case errc::unsupported_protocol_version:
-      return frame_context::refusal::invalid_request;
-    default:
-      return frame_context::refusal::none;
-  }
-}
-
 void server_engine::handle_modern_request(request req) {
   const auto id = req.id;
   try {
@@ -179,9 +162,9 @@ void server_engine::handle_modern_request(request req) {
       throw protocol_error(errc::method_not_found, "Method not found: " + req.method +
                                                        " is not part of protocol version " +
                                                        std::string(to_string(version)));
-    if (in_flight_.contains(req.id)) throw protocol_error(id_in_use(req.id));
+    if (core_.requests().in_use(req.id)) throw protocol_error(server_connection::id_in_use(req.id));
     if (req.method == methods::server_discover) {
-      answer(response{req.id, finish_modern_result(req, discover())}, nullptr);
+      write(core_.requests().reply(response{req.id, finish_modern_result(req, discover())}, 0));
       return;
     }
     if (req.method == methods::subscriptions_listen) {
@@ -190,13 +173,13 @@ void server_engine::handle_modern_request(request req) {
     }
     auto round = open_round(req, envelope);
     auto s = make_request_session(envelope, version);
-    serve(std::move(req), nullptr, std::move(s), std::move(round));
+    serve(std::move(req), 0, std::move(s), std::move(round));
   } catch (const protocol_error& e) {
     // Refused before any handler ran: the envelope, the version, the method,
     // or the requestState.
-    answer(error_response{id, e.error()}, nullptr,
-           e.code() == errc::method_not_found ? frame_context::refusal::unknown_method
-                                              : frame_context::refusal::invalid_request);
+    write(core_.requests().reply(error_response{id, e.error()}, 0,
+                                 e.code() == errc::method_not_found ? frame_context::refusal::unknown_method
+                                                                    : frame_context::refusal::invalid_request));
   }
 }
 
@@ -223,15 +206,14 @@ void server_engine::start_listen(request req, request_envelope& envelope, protoc
   s->resource_subscriptions_ = filter.resource_uris;
   s->link_ = std::make_shared<subscription_link>(session_->link_, req.id, std::move(filter));
   auto entry = std::make_shared<in_flight>();
-  entry->listening = true;
-  in_flight_.emplace(req.id, entry);
+  core_.requests().start(req.id, 0, *entry, true);
   asio::co_spawn(transport_.get_executor(),
-                 run_listen(std::move(req), entry, std::move(s), std::move(acknowledgement)),
+                 run_listen(std::move(req), std::move(s), std::move(acknowledgement)),
                  asio::bind_cancellation_slot(entry->signal.slot(), [entry](std::exception_ptr) {}));
 }
 
-asio::awaitable<void> server_engine::run_listen(request req, std::shared_ptr<in_flight> entry,
-                                                std::shared_ptr<session> s, json::object acknowledgement) {
+asio::awaitable<void> server_engine::run_listen(request req, std::shared_ptr<session> s,
+                                                json::object acknowledgement) {
   const auto id_text = to_json_text(req.id);
   bool registered = false;
   try {
@@ -249,10 +231,10 @@ asio::awaitable<void> server_engine::run_listen(request req, std::shared_ptr<in_
     sdk_log(log_level::debug, std::string("subscription ended: ") + e.what());
   }
   if (registered) behaviour_.terminate(*s);
-  if (auto it = in_flight_.find(req.id); it != in_flight_.end() && it->second == entry) in_flight_.erase(it);
+  const bool closed_by_server = core_.requests().end_listen(req.id);
   in_flight_changed_.notify();
   co_await asio::this_coro::reset_cancellation_state();
-  if (!entry->closing) {
+  if (!closed_by_server) {
     transport_.abandon(id_text);
     co_return;
   }
@@ -260,21 +242,15 @@ asio::awaitable<void> server_engine::run_listen(request req, std::shared_ptr<in_
   json::object closed{{"resultType", "complete"},
                       {"_meta", json::object{{meta_key::subscription_id, to_json(req.id)}}}};
   try {
-    answer(response{req.id, std::move(closed)}, nullptr);
+    write(core_.requests().reply(response{req.id, std::move(closed)}, 0));
   } catch (const std::exception& e) {
     sdk_log(log_level::debug, std::string("closing result not sent: ") + e.what());
   }
 }
 
 void server_engine::close_listens() {
-  // Copied: emitting may resume a stream, which leaves in_flight_.
-  std::vector<std::shared_ptr<in_flight>> listens;
-  for (const auto& [id, entry] : in_flight_)
-    if (entry->listening) listens.push_back(entry);
-  for (const auto& entry : listens) {
-    entry->closing = true;
-    entry->signal.emit(asio::cancellation_type::terminal);
-  }
+  // Collected first: emitting may resume a stream, which leaves the table.
+  for (auto* runner : core_.requests().close_listens()) runner->cancel();
 }
 
 std::unique_ptr<input_round> server_engine::open_round(const request& req,

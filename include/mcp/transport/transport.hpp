@@ -4,8 +4,8 @@
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
-#include <boost/json/value.hpp>
 
+#include <mcp/transport/frame.hpp>
 #include <mcp/transport/header_list.hpp>
 
 #include <cstddef>
@@ -20,40 +20,6 @@
 namespace mcp {
 
 namespace asio = boost::asio;
-
-/// One frame read from a transport.
-struct inbound_frame {
-  std::string text;
-  /// The frame exceeded the transport's size bound and was discarded;
-  /// `text` is empty. The engine answers it and reads on.
-  bool oversized = false;
-  /// The frame as JSON, when the transport had to parse it already (HTTP looks
-  /// into a POST body to answer it): the engine then does not parse it again,
-  /// and `text` may be left empty.
-  std::optional<boost::json::value> parsed = {};
-};
-
-/// Which inbound requests an outgoing frame belongs to, for transports with
-/// more than one stream (Streamable HTTP answers each POST on its own).
-/// Request ids are given as their JSON text: `7`, `"abc"`.
-struct frame_context {
-  /// Why a request was refused, for transports that say it besides the
-  /// message: Streamable HTTP answers a 2026-07-28 request the protocol
-  /// refuses with 400, or 404 for an unknown method; a request refused for
-  /// want of OAuth scopes (either era) gets 403 and a scope challenge.
-  enum class refusal : unsigned char { none, invalid_request, unknown_method, insufficient_scope };
-
-  /// The requests this frame answers (one; several for a batch reply).
-  std::vector<std::string> answers;
-  /// The request this frame serves when it is not its answer: progress, a
-  /// log message or a server-to-client request made while handling it.
-  std::string related;
-  /// Set on an answer that refuses its request.
-  refusal refused = refusal::none;
-  /// Headers a client's HTTP transport adds to this request's POST: the
-  /// `Mcp-Param-*` mirrors of a tool's `x-mcp-header` arguments.
-  std::vector<std::pair<std::string, std::string>> headers = {};
-};
 
 /// What a handler may want to know about where a request came from.
 struct transport_metadata {
