@@ -2,9 +2,9 @@
 
 #include <mcp/base64.hpp>
 
-#include <boost/beast/core/string.hpp>
-
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
 #include <string_view>
 
 namespace mcp::detail {
@@ -38,6 +38,12 @@ bool is_token(std::string_view text) {
     const auto u = static_cast<unsigned char>(c);
     return std::isalnum(u) || std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
   });
+}
+
+// Header names compare case-insensitively (ASCII only, whatever the locale).
+bool same_header_name(std::string_view a, std::string_view b) {
+  const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+  return std::ranges::equal(a, b, [&](char x, char y) { return lower(x) == lower(y); });
 }
 
 // Walks a schema: annotations count where only `properties` led to them
@@ -82,7 +88,7 @@ std::optional<std::vector<mirrored_param>> mirrored_params(const json::object& i
   if (!collect(input_schema, path, true, params, why)) return std::nullopt;
   for (std::size_t i = 0; i < params.size(); ++i)
     for (std::size_t j = i + 1; j < params.size(); ++j)
-      if (boost::beast::iequals(params[i].header, params[j].header)) {
+      if (same_header_name(params[i].header, params[j].header)) {
         why = "x-mcp-header " + params[j].header + " is not unique";
         return std::nullopt;
       }

@@ -12,7 +12,6 @@ set(allowed
   "src/transport/http_client/messages.cpp: <mcp/protocol/envelope.hpp>"
   "src/transport/http_client/messages.cpp: \"../../protocol/x_mcp_header.hpp\""
   "src/transport/http_client/streamable.cpp: \"../../protocol/x_mcp_header.hpp\""
-  "src/protocol/x_mcp_header.cpp: <boost/beast/core/string.hpp>"
 )
 
 set(rules
