@@ -414,7 +414,7 @@ asio::awaitable<bool> http_server::impl::dispatch(connection_io& io, http_reques
   }
   // (A POST may be a 2026-07-28 request, which the engine answers -32022.)
   if (req.method() == http::verb::post) co_return co_await handle_post(io, req);
-  if (auto refusal = detail::unknown_version_refusal(req))
+  if (auto refusal = detail::unknown_version_refusal(req[known_header::mcp_protocol_version]))
     co_return co_await reply_error(io, req, http::status::bad_request, errc::invalid_request, *refusal);
   // Stateless serving has no sessions, so no GET stream and nothing to DELETE.
   if (!options.stateless && req.method() == http::verb::get) co_return co_await handle_get(io, req);

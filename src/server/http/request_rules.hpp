@@ -1,11 +1,11 @@
 #pragma once
-// The header rules of the MCP HTTP transports that need no server state:
-// content negotiation, DNS-rebinding protection, and what a POST body holds.
+// The header rules of the MCP HTTP transports that need no server state and
+// are HTTP's own: content negotiation, DNS-rebinding protection, and taking a
+// POST body as JSON. MCP's rules on what the body holds and on its routing
+// headers are protocol/http_rules.
 
 #include "connection_io.hpp"
 
-#include <boost/container/small_vector.hpp>
-#include <boost/json/object.hpp>
 #include <boost/beast/http/status.hpp>
 #include <boost/json/value.hpp>
 
@@ -41,35 +41,5 @@ struct body_refusal {
 /// Returned, not assigned: a parsed value keeps its own storage only when
 /// moved into a new value (assigning would copy it).
 boost::json::value read_json_body(const http_request& req, std::optional<body_refusal>& refused);
-
-/// What routing needs to know of a POST body (the engine parses it proper).
-struct body_summary {
-  // JSON texts of the ids of its requests: mostly one, kept in place.
-  boost::container::small_vector<std::string, 1> request_ids;
-  bool initialize = false;
-};
-body_summary summarize(const boost::json::value& body);
-
-/// Why a legacy request's MCP-Protocol-Version is refused: a version this
-/// build does not know.
-std::optional<std::string> unknown_version_refusal(const http_request& req);
-
-/// Whether a POST belongs to the 2026-07-28 era: a single message whose
-/// `_meta` carries the envelope, the modern probe `server/discover`, or a
-/// modern MCP-Protocol-Version header (a request that then lacks its
-/// envelope is refused on the modern path, -32602).
-bool is_modern_post(const http_request& req, const boost::json::value& body);
-
-/// Why the routing headers of a modern request (MCP-Protocol-Version,
-/// Mcp-Method, Mcp-Name) do not match its body, if they do not: the message
-/// and `data` of a HeaderMismatch error (-32020). A header may carry its
-/// value Base64-encoded as `=?base64?...?=`. A body without a protocol
-/// version is left to the engine, which refuses its envelope.
-struct header_mismatch {
-  std::string message;
-  boost::json::object data;
-};
-std::optional<header_mismatch> check_routing_headers(const http_request& req,
-                                                     const boost::json::object& request);
 
 }  // namespace mcp::detail

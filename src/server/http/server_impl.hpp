@@ -7,6 +7,7 @@
 #include <mcp/server/http_server.hpp>
 
 #include "../../auth/dpop_proof.hpp"
+#include "../../protocol/http_rules.hpp"
 #include "connection_io.hpp"
 #include "request_rules.hpp"
 #include "session_transport.hpp"

@@ -76,15 +76,16 @@ asio::awaitable<bool> http_server::impl::handle_post(connection_io& io, http_req
   auto body = detail::read_json_body(req, refused);
   if (refused) co_return co_await reply_error(io, req, refused->status, refused->code, std::move(refused->message));
   const auto summary = detail::summarize(body);
-  if (detail::is_modern_post(req, body)) co_return co_await handle_modern_post(io, req, std::move(body), summary);
-  if (auto refusal = detail::unknown_version_refusal(req))
+  const auto version_header = req[known_header::mcp_protocol_version];
+  if (detail::is_modern_post(version_header, body))
+    co_return co_await handle_modern_post(io, req, std::move(body), summary);
+  if (auto refusal = detail::unknown_version_refusal(version_header))
     co_return co_await reply_error(io, req, http::status::bad_request, errc::invalid_request, *refusal);
   if (options.stateless) {
     auto engine = options.session;
     if (!summary.initialize) {
       negotiated_session assumed;
-      assumed.version =
-          parse_protocol_version(req[known_header::mcp_protocol_version]).value_or(default_http_version);
+      assumed.version = parse_protocol_version(version_header).value_or(default_http_version);
       engine.assume_initialized = std::move(assumed);
     }
     co_return co_await serve_alone(io, req, std::move(body), summary, std::move(engine), protocol_era::legacy);
@@ -125,7 +126,9 @@ asio::awaitable<bool> http_server::impl::handle_modern_post(connection_io& io, h
   // One message per POST; a notification has nothing to do over HTTP.
   const auto& message = body.get_object();
   if (!message.contains("id")) co_return co_await reply_status(io, req, http::status::accepted);
-  if (auto mismatch = detail::check_routing_headers(req, message)) {
+  const detail::received_routing_headers received{req[known_header::mcp_protocol_version],
+                                                  req[known_header::mcp_method], req[known_header::mcp_name]};
+  if (auto mismatch = detail::check_routing_headers(received, message)) {
     const auto id = parse_request_id(message.at("id"));
     error_response refusal{id, {errc::header_mismatch, std::move(mismatch->message), std::move(mismatch->data)}};
     co_return co_await reply(io, req, http::status::bad_request, serialize(refusal), "application/json", {});

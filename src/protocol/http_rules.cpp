@@ -1,0 +1,110 @@
+#include "http_rules.hpp"
+
+#include "x_mcp_header.hpp"
+
+#include <mcp/protocol/envelope.hpp>
+#include <mcp/protocol/jsonrpc.hpp>
+#include <mcp/protocol/methods.hpp>
+
+namespace mcp::detail {
+namespace {
+
+std::string_view string_member(const json::object& object, std::string_view key) {
+  const auto* value = object.if_contains(key);
+  return value && value->is_string() ? std::string_view(value->get_string()) : std::string_view();
+}
+
+// What a request's routing headers mirror: its envelope's protocol version
+// (empty: a legacy request), its method, and the name or URI it names
+// (empty for other methods).
+struct routing_values {
+  std::string_view protocol_version;
+  std::string_view method;
+  std::string_view name;
+};
+
+routing_values routing_values_of(const json::object& request) {
+  static const json::object no_params;
+  const auto* given = request.if_contains("params");
+  const auto& params = given && given->is_object() ? given->get_object() : no_params;
+  const auto* meta = params.if_contains("_meta");
+  routing_values values;
+  if (meta && meta->is_object())
+    values.protocol_version = string_member(meta->get_object(), meta_key::protocol_version);
+  values.method = string_member(request, "method");
+  const bool by_uri = values.method == methods::resources_read;
+  if (by_uri || values.method == methods::tools_call || values.method == methods::prompts_get)
+    values.name = string_member(params, by_uri ? "uri" : "name");
+  return values;
+}
+
+header_mismatch mismatch(std::string_view header, std::string_view received, std::string_view expected) {
+  std::string message = "Header mismatch: ";
+  if (received.empty()) {
+    message += "the ";
+    message += header;
+    message += " header is missing";
+  } else {
+    message += header;
+    message += " header value '";
+    message += received;
+    message += "' does not match body value '";
+    message += expected;
+    message += "'";
+  }
+  json::object detail{{"header", header}, {"body", expected}};
+  detail["received"] = received.empty() ? json::value(nullptr) : json::value(received);
+  return {std::move(message), json::object{{"mismatch", std::move(detail)}}};
+}
+
+}  // namespace
+
+body_summary summarize(const json::value& body) {
+  body_summary out;
+  auto look = [&](const json::value& v) {
+    const auto* obj = v.if_object();
+    if (!obj) return;
+    const auto* method = obj->if_contains("method");
+    const auto* id = obj->if_contains("id");
+    if (!method || !id) return;
+    const auto request = parse_request_id(*id);
+    if (!request) return;  // the engine answers a bad id; nothing to route
+    out.request_ids.push_back(to_json_text(*request));  // the key the engine's replies carry
+    if (*method == methods::initialize) out.initialize = true;
+  };
+  if (const auto* batch = body.if_array())
+    for (const auto& item : *batch) look(item);
+  else
+    look(body);
+  return out;
+}
+
+std::optional<std::string> unknown_version_refusal(std::string_view version_header) {
+  if (version_header.empty() || parse_protocol_version(version_header)) return std::nullopt;
+  return "Bad Request: unsupported MCP-Protocol-Version " + std::string(version_header);
+}
+
+bool is_modern_post(std::string_view version_header, const json::value& body) {
+  const auto* message = body.if_object();
+  if (!message) return false;
+  const auto* params = message->if_contains("params");
+  if (params && params->is_object() && carries_envelope(params->get_object())) return true;
+  if (string_member(*message, "method") == methods::server_discover) return true;
+  const auto header = parse_protocol_version(version_header);
+  return header && dialect_of(*header).era == protocol_era::modern;
+}
+
+std::optional<header_mismatch> check_routing_headers(const received_routing_headers& received,
+                                                     const json::object& request) {
+  const auto expected = routing_values_of(request);
+  if (expected.protocol_version.empty()) return std::nullopt;
+  if (received.protocol_version != expected.protocol_version)
+    return mismatch("MCP-Protocol-Version", received.protocol_version, expected.protocol_version);
+  if (received.method != expected.method) return mismatch("Mcp-Method", received.method, expected.method);
+  if (expected.name.empty()) return std::nullopt;  // another method, or the handler refuses the params
+  const auto decoded = decode_header_value(received.name);
+  if (!decoded || *decoded != expected.name) return mismatch("Mcp-Name", received.name, expected.name);
+  return std::nullopt;
+}
+
+}  // namespace mcp::detail

@@ -1,0 +1,56 @@
+#pragma once
+// MCP's rules for messages over HTTP (basic/transports): which requests a
+// POST body holds, which era a POST belongs to, the MCP-Protocol-Version a
+// server refuses, and the routing headers of a 2026-07-28 request. Pure
+// functions on JSON and header values: the HTTP server reads the headers.
+
+#include <boost/container/small_vector.hpp>
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace mcp::detail {
+
+/// The requests a body (a message or a batch) holds.
+struct body_summary {
+  // JSON texts of their ids (the key replies are routed by): mostly one, kept in place.
+  boost::container::small_vector<std::string, 1> request_ids;
+  bool initialize = false;  ///< one of them is `initialize`
+};
+body_summary summarize(const boost::json::value& body);
+
+/// Why a legacy request's MCP-Protocol-Version header is refused: a version
+/// this build does not know (absent is fine).
+std::optional<std::string> unknown_version_refusal(std::string_view version_header);
+
+/// Whether a POST belongs to the 2026-07-28 era: a single message whose
+/// `_meta` carries the envelope, the modern probe `server/discover`, or a
+/// modern MCP-Protocol-Version header (a request that then lacks its
+/// envelope is refused on the modern path, -32602).
+bool is_modern_post(std::string_view version_header, const boost::json::value& body);
+
+/// The routing headers of a 2026-07-28 request (basic/transports, "Request
+/// Metadata") as received (empty: absent): MCP-Protocol-Version, Mcp-Method,
+/// and for tools/call, prompts/get and resources/read Mcp-Name, which may
+/// carry its value Base64-encoded as `=?base64?...?=`.
+struct received_routing_headers {
+  std::string_view protocol_version;
+  std::string_view method;
+  std::string_view name;
+};
+
+/// Why the routing headers of a modern request do not match its body, if
+/// they do not: the message and `data` of a HeaderMismatch error (-32020). A
+/// body without a protocol version is left to the engine, which refuses its
+/// envelope.
+struct header_mismatch {
+  std::string message;
+  boost::json::object data;
+};
+std::optional<header_mismatch> check_routing_headers(const received_routing_headers& received,
+                                                     const boost::json::object& request);
+
+}  // namespace mcp::detail
