@@ -87,8 +87,11 @@ asio::awaitable<call_tool_result> client::call_tool(std::string name, json::obje
   auto keep = impl_;
   const std::string tool = name;
   auto settings = keep->settings(options);
-  if (const auto it = keep->mirrored.find(tool); keep->modern && it != keep->mirrored.end())
+  if (const auto it = keep->mirrored.find(tool); keep->modern && it != keep->mirrored.end()) {
     settings.headers = detail::mirror_arguments(it->second, arguments);
+    // The transport adds them as they are: the values go encoded as MCP says.
+    for (auto& header : settings.headers) header.second = detail::encode_header_value(header.second);
+  }
   json::object params{{"name", std::move(name)}, {"arguments", std::move(arguments)}};
   const auto reply = co_await keep->call(methods::tools_call, std::move(params), std::move(settings));
   auto result = detail::read_call_tool_result(reply);

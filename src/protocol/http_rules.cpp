@@ -94,6 +94,15 @@ bool is_modern_post(std::string_view version_header, const json::value& body) {
   return header && dialect_of(*header).era == protocol_era::modern;
 }
 
+std::vector<std::pair<std::string, std::string>> routing_headers(const json::object& request) {
+  const auto values = routing_values_of(request);
+  if (values.protocol_version.empty()) return {};
+  std::vector<std::pair<std::string, std::string>> headers{
+      {"MCP-Protocol-Version", std::string(values.protocol_version)}, {"Mcp-Method", std::string(values.method)}};
+  if (!values.name.empty()) headers.emplace_back("Mcp-Name", encode_header_value(values.name));
+  return headers;
+}
+
 std::optional<header_mismatch> check_routing_headers(const received_routing_headers& received,
                                                      const json::object& request) {
   const auto expected = routing_values_of(request);

@@ -1,8 +1,10 @@
 #pragma once
-// MCP's rules for messages over HTTP (basic/transports): which requests a
-// POST body holds, which era a POST belongs to, the MCP-Protocol-Version a
-// server refuses, and the routing headers of a 2026-07-28 request. Pure
-// functions on JSON and header values: the HTTP server reads the headers.
+// MCP's rules for messages over HTTP (basic/transports) that both sides
+// share: which requests a POST body holds, which era a POST belongs to, the
+// MCP-Protocol-Version a server refuses, and the routing headers of a
+// 2026-07-28 request (a client writes them, a server checks them). Pure
+// functions on JSON and header values: the HTTP code on either side reads
+// and writes the headers.
 
 #include <boost/container/small_vector.hpp>
 #include <boost/json/object.hpp>
@@ -11,6 +13,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace mcp::detail {
 
@@ -33,9 +37,13 @@ std::optional<std::string> unknown_version_refusal(std::string_view version_head
 bool is_modern_post(std::string_view version_header, const boost::json::value& body);
 
 /// The routing headers of a 2026-07-28 request (basic/transports, "Request
-/// Metadata") as received (empty: absent): MCP-Protocol-Version, Mcp-Method,
-/// and for tools/call, prompts/get and resources/read Mcp-Name, which may
-/// carry its value Base64-encoded as `=?base64?...?=`.
+/// Metadata"): MCP-Protocol-Version, Mcp-Method, and for tools/call,
+/// prompts/get and resources/read Mcp-Name, Base64-encoded as
+/// `=?base64?...?=` when it is not a plain header value. None for a request
+/// without a protocol version in its `_meta`.
+std::vector<std::pair<std::string, std::string>> routing_headers(const boost::json::object& request);
+
+/// The routing headers a request came with, as received (empty: absent).
 struct received_routing_headers {
   std::string_view protocol_version;
   std::string_view method;

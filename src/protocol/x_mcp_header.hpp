@@ -30,8 +30,8 @@ struct mirrored_param {
 /// `properties` alone. A client drops such a tool from its list.
 std::optional<std::vector<mirrored_param>> mirrored_params(const json::object& input_schema, std::string& why);
 
-/// The headers a call with `arguments` carries: name and raw value (the
-/// transport encodes it); an absent or null argument has none.
+/// The headers a call with `arguments` carries: name and raw value (which
+/// encode_header_value writes for the wire); an absent or null argument has none.
 std::vector<std::pair<std::string, std::string>> mirror_arguments(const std::vector<mirrored_param>& params,
                                                                   const json::object& arguments);
 

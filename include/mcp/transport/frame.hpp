@@ -41,8 +41,9 @@ struct frame_context {
   std::string related;
   /// Set on an answer that refuses its request.
   refusal refused = refusal::none;
-  /// Headers a client's HTTP transport adds to this request's POST: the
-  /// `Mcp-Param-*` mirrors of a tool's `x-mcp-header` arguments.
+  /// Headers a client's HTTP transport adds to this request's POST, as
+  /// they are: the `Mcp-Param-*` mirrors of a tool's `x-mcp-header`
+  /// arguments, encoded as MCP says (Base64 when not a plain header value).
   std::vector<std::pair<std::string, std::string>> headers = {};
 };
 

@@ -1,12 +1,13 @@
 #pragma once
 // What the two HTTP client engines (Streamable HTTP, legacy HTTP+SSE) of one
-// transport share: the executor, the options, the URL, the connection pool
-// and the queue of received frames. The transport owns it; engines and their
+// transport share: the executor, the options, the URL, the binding that
+// reads their frames, the connection pool and the queue of received frames. The transport owns it; engines and their
 // background coroutines hold it by shared_ptr.
 
 #include "connection_pool.hpp"
 #include "exchange.hpp"
 #include "inbound_queue.hpp"
+#include "message_binding.hpp"
 #include "url.hpp"
 
 #include <mcp/transport/http_client.hpp>
@@ -27,6 +28,7 @@ struct client_core {
   asio::any_io_executor executor;
   http_client_options options;
   http_endpoint endpoint;
+  std::shared_ptr<const message_binding> messages;
   std::shared_ptr<connection_pool> pool;
   std::shared_ptr<inbound_queue> inbound;
 

@@ -53,7 +53,7 @@ asio::awaitable<bool> legacy_engine::take_events() {
       sdk_log(log_level::debug, "HTTP transport: ignored an SSE event of type " + event.type + " from " + where);
       continue;
     }
-    if (!inspect_inbound(event.data).valid) {
+    if (!core_->messages->inspect_inbound(event.data).valid) {
       sdk_log(log_level::warn, "HTTP transport: dropped an SSE event that is not valid JSON from " + where);
       continue;
     }
@@ -127,14 +127,14 @@ asio::awaitable<void> legacy_engine::pump(std::shared_ptr<legacy_engine> self) {
   }
 }
 
-asio::awaitable<void> legacy_engine::answer_all(const outgoing_facts& facts, const std::string& message) {
+asio::awaitable<void> legacy_engine::answer_all(const outgoing_frame& facts, const std::string& message) {
   if (facts.requests.empty()) {
     sdk_log(log_level::warn, "HTTP transport: a notification or response was not delivered: " + message);
     co_return;
   }
   sdk_log(log_level::info, "HTTP transport: " + message);
-  for (const auto& id : facts.requests) {
-    auto answer = error_answer(id, message, nullptr);
+  for (const auto& request : facts.requests) {
+    auto answer = core_->messages->failure_answer(request, message);
     co_await core_->inbound->push(std::move(answer));
   }
 }
@@ -142,7 +142,7 @@ asio::awaitable<void> legacy_engine::answer_all(const outgoing_facts& facts, con
 asio::awaitable<void> legacy_engine::write(std::string frame) {
   if (closed_) throw boost::system::system_error(asio::error::not_connected, "HTTP transport closed");
   auto self = shared_from_this();
-  const auto facts = inspect_outgoing(frame);
+  const auto facts = core_->messages->inspect_outgoing(frame);
   std::string failure;
   if (!started_) {
     try {
@@ -172,8 +172,9 @@ asio::awaitable<void> legacy_engine::write(std::string frame) {
     co_return;
   }
   const auto reason = exchange.reason();
-  for (const auto& id : facts.requests) {
-    auto answer = http_status_answer(id, exchange.description(), status, reason, reply.body, {});
+  for (const auto& request : facts.requests) {
+    auto answer =
+        core_->messages->http_status_answer(request, exchange.description(), status, reason, reply.body, {});
     co_await core_->inbound->push(std::move(answer));
   }
 }

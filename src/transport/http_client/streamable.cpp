@@ -1,7 +1,5 @@
 #include "streamable.hpp"
 
-#include "../../protocol/x_mcp_header.hpp"
-
 #include "exchange.hpp"
 #include "sse_parser.hpp"
 
@@ -12,7 +10,8 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include <algorithm>
-#include <map>
+#include <iterator>
+#include <set>
 #include <stdexcept>
 
 namespace mcp::detail::http_client {
@@ -35,16 +34,14 @@ bool valid_session_id(std::string_view id) {
 
 }  // namespace
 
-// The requests of one POST still waiting for their answers, by id (JSON text).
+// The requests of one POST still waiting for their answers.
 struct streamable_engine::pending_answers {
-  explicit pending_answers(const std::vector<request_id>& requests) {
-    for (const auto& id : requests) ids.emplace(to_json_text(id), id);
-  }
+  explicit pending_answers(const outgoing_frame& frame) : ids(frame.requests.begin(), frame.requests.end()) {}
   bool empty() const noexcept { return ids.empty(); }
-  void answered(const std::vector<std::string>& texts) {
-    for (const auto& text : texts) ids.erase(text);
+  void answered(const std::vector<std::string>& requests) {
+    for (const auto& request : requests) ids.erase(request);
   }
-  std::map<std::string, request_id> ids;
+  std::set<std::string> ids;
   http_exchange* current = nullptr;  // the exchange reading for them now
 };
 
@@ -52,7 +49,7 @@ struct streamable_engine::pending_answers {
 class streamable_engine::awaiting_guard {
  public:
   awaiting_guard(streamable_engine& engine, pending_answers& pending) : engine_(engine), pending_(pending) {
-    for (const auto& [text, id] : pending.ids) engine.awaiting_[text] = &pending;
+    for (const auto& request : pending.ids) engine.awaiting_[request] = &pending;
   }
   ~awaiting_guard() {
     std::erase_if(engine_.awaiting_, [this](const auto& entry) { return entry.second == &pending_; });
@@ -115,16 +112,16 @@ streamable_engine::~streamable_engine() = default;
 
 // --- requests ----------------------------------------------------------------
 
-request_spec streamable_engine::post_spec(std::string body, const outgoing_facts& facts) const {
+request_spec streamable_engine::post_spec(std::string body, const outgoing_frame& frame) const {
   auto spec = core_->json_post(std::move(body));
-  // A 2026-07-28 request stands alone: its routing headers, no session.
-  if (!facts.protocol_version.empty()) {
-    for (auto& header : routing_headers(facts)) spec.headers.push_back(std::move(header));
+  // A frame that routes itself (a 2026-07-28 request) stands alone: its routing headers, no session.
+  if (!frame.routing_headers.empty()) {
+    spec.headers.insert(spec.headers.end(), frame.routing_headers.begin(), frame.routing_headers.end());
     return spec;
   }
-  // An initialize opens a new session: it carries neither header.
-  if (!facts.initialize && !session_id_.empty()) spec.headers.emplace_back("Mcp-Session-Id", session_id_);
-  if (!facts.initialize && !version_.empty()) spec.headers.emplace_back("MCP-Protocol-Version", version_);
+  // A frame that opens a new session carries neither header.
+  if (!frame.opens_session && !session_id_.empty()) spec.headers.emplace_back("Mcp-Session-Id", session_id_);
+  if (!frame.opens_session && !version_.empty()) spec.headers.emplace_back("MCP-Protocol-Version", version_);
   return spec;
 }
 
@@ -207,8 +204,8 @@ asio::awaitable<streamable_engine::outcome> streamable_engine::write(
     std::string frame, std::vector<std::pair<std::string, std::string>> headers) {
   if (closed_) throw boost::system::system_error(asio::error::not_connected, "HTTP transport closed");
   auto self = shared_from_this();
-  auto facts = inspect_outgoing(frame);
-  if (facts.initialize) {
+  auto facts = core_->messages->inspect_outgoing(frame);
+  if (facts.opens_session) {
     // A new session (the first, or after the old one expired).
     session_id_.clear();
     version_.clear();
@@ -223,9 +220,10 @@ asio::awaitable<streamable_engine::outcome> streamable_engine::write(
 
   co_await acquire_slot();
   auto slot = std::make_shared<request_slot>(self);
-  const bool initialize = facts.initialize;
+  const bool initialize = facts.opens_session;
   auto spec = post_spec(std::move(frame), facts);
-  for (auto& [name, value] : headers) spec.headers.emplace_back(std::move(name), encode_header_value(value));
+  spec.headers.insert(spec.headers.end(), std::make_move_iterator(headers.begin()),
+                      std::make_move_iterator(headers.end()));
   auto exchange = std::make_shared<http_exchange>(core_->pool, core_->endpoint, std::move(spec));
   std::string failure;
   try {
@@ -238,7 +236,7 @@ asio::awaitable<streamable_engine::outcome> streamable_engine::write(
   }
   if (!failure.empty()) {
     if (initialize) may_fall_back_ = false;
-    pending_answers pending(facts.requests);
+    pending_answers pending(facts);
     const std::string message = "HTTP request failed: " + failure;
     co_await fail_all(pending, message);
     co_return outcome::sent;
@@ -258,7 +256,7 @@ asio::awaitable<streamable_engine::outcome> streamable_engine::write(
 
 // Notifications and responses: the server answers 202 at once. Waiting for it
 // keeps them in order with what follows (notifications/initialized first).
-asio::awaitable<void> streamable_engine::send_notice(std::string frame, outgoing_facts facts) {
+asio::awaitable<void> streamable_engine::send_notice(std::string frame, outgoing_frame facts) {
   auto spec = post_spec(std::move(frame), facts);
   http_exchange exchange(core_->pool, core_->endpoint, std::move(spec));
   const auto reply = co_await exchange.run_to_end(max_error_body, core_->options.response_timeout);
@@ -275,7 +273,7 @@ asio::awaitable<void> streamable_engine::send_notice(std::string frame, outgoing
     sdk_log(log_level::warn, "HTTP transport: " + why);
     co_return;
   }
-  if (facts.initialized && core_->options.listen && !listening_) {
+  if (facts.session_ready && core_->options.listen && !listening_) {
     listening_ = true;
     spawn(listen(shared_from_this(), listen_generation_));
   }
@@ -284,11 +282,11 @@ asio::awaitable<void> streamable_engine::send_notice(std::string frame, outgoing
 // --- answers -------------------------------------------------------------------
 
 asio::awaitable<void> streamable_engine::answer(self_ptr self, std::shared_ptr<http_exchange> exchange,
-                                                outgoing_facts facts, std::shared_ptr<request_slot> slot,
+                                                outgoing_frame facts, std::shared_ptr<request_slot> slot,
                                                 bool head_read) {
   (void)self;
   (void)slot;  // held until the answers are in: the POST's place among max_connections
-  pending_answers pending(facts.requests);
+  pending_answers pending(facts);
   awaiting_guard registered(*this, pending);
   pending.current = exchange.get();
   std::string failure;
@@ -306,7 +304,7 @@ asio::awaitable<void> streamable_engine::answer(self_ptr self, std::shared_ptr<h
     co_return;
   }
   const auto status = exchange->status();
-  if (facts.initialize && success(status)) adopt_session(exchange->header("Mcp-Session-Id"));
+  if (facts.opens_session && success(status)) adopt_session(exchange->header("Mcp-Session-Id"));
   if (!success(status)) {
     co_await answer_http_error(*exchange, pending);
     co_return;
@@ -366,7 +364,7 @@ asio::awaitable<void> streamable_engine::read_json(http_exchange& exchange, pend
     co_return;
   }
   if (body.empty()) co_return;
-  const auto facts = inspect_inbound(body);
+  const auto facts = core_->messages->inspect_inbound(body);
   if (!facts.valid) {
     sdk_log(log_level::warn, "HTTP transport: dropped the answer of " + exchange.description() + ": not valid JSON");
     const std::string message = exchange.description() + ": the answer is not valid JSON";
@@ -375,7 +373,7 @@ asio::awaitable<void> streamable_engine::read_json(http_exchange& exchange, pend
   }
   // An error that names no request, in answer to one request: it is its answer.
   if (facts.error_without_id && pending.ids.size() == 1) {
-    body = with_id(body, pending.ids.begin()->second);
+    body = core_->messages->with_id(body, *pending.ids.begin());
     pending.ids.clear();
   }
   pending.answered(facts.answered);
@@ -389,7 +387,7 @@ asio::awaitable<void> streamable_engine::deliver(std::string data, std::string_v
     sdk_log(log_level::debug, "HTTP transport: ignored an SSE event of type " + std::string(type) + " from " + where);
     co_return;
   }
-  const auto facts = inspect_inbound(data);
+  const auto facts = core_->messages->inspect_inbound(data);
   if (!facts.valid) {
     sdk_log(log_level::warn, "HTTP transport: dropped an SSE event that is not valid JSON from " + where);
     co_return;
@@ -511,8 +509,9 @@ asio::awaitable<void> streamable_engine::answer_http_error(http_exchange& exchan
   const auto reason = exchange.reason();
   // The session the request went in: a newer one may have begun since.
   const auto session = exchange.request_header("Mcp-Session-Id");
-  for (const auto& [text, id] : pending.ids) {
-    auto answer = http_status_answer(id, exchange.description(), status, reason, body, session);
+  for (const auto& request : pending.ids) {
+    auto answer =
+        core_->messages->http_status_answer(request, exchange.description(), status, reason, body, session);
     co_await core_->inbound->push(std::move(answer));
   }
   pending.ids.clear();
@@ -520,8 +519,8 @@ asio::awaitable<void> streamable_engine::answer_http_error(http_exchange& exchan
 
 asio::awaitable<void> streamable_engine::fail_all(pending_answers& pending, const std::string& message) {
   if (!pending.empty()) sdk_log(log_level::info, "HTTP transport: " + message);
-  for (const auto& [text, id] : pending.ids) {
-    auto answer = error_answer(id, message, nullptr);
+  for (const auto& request : pending.ids) {
+    auto answer = core_->messages->failure_answer(request, message);
     co_await core_->inbound->push(std::move(answer));
   }
   pending.ids.clear();

@@ -6,7 +6,7 @@
 
 #include "core.hpp"
 #include "exchange.hpp"
-#include "messages.hpp"
+#include "message_binding.hpp"
 
 #include <boost/asio/steady_timer.hpp>
 
@@ -33,7 +33,7 @@ class streamable_engine : public std::enable_shared_from_this<streamable_engine>
   /// the background); waits for the answer head of notifications, responses
   /// and `initialize`. Failures become error answers to the frame's requests.
   /// Throws only once closed.
-  /// `headers`: added to the POST (frame_context::headers).
+  /// `headers`: added to the POST as they are (frame_context::headers).
   asio::awaitable<outcome> write(std::string frame, std::vector<std::pair<std::string, std::string>> headers);
 
   /// Whether the next write of an `initialize` may still return fall_back.
@@ -57,7 +57,7 @@ class streamable_engine : public std::enable_shared_from_this<streamable_engine>
   class awaiting_guard;
   using self_ptr = std::shared_ptr<streamable_engine>;
 
-  request_spec post_spec(std::string body, const outgoing_facts& facts) const;
+  request_spec post_spec(std::string body, const outgoing_frame& frame) const;
   request_spec get_spec(const std::string& last_event_id) const;
   void spawn(asio::awaitable<void> task);
   asio::awaitable<bool> sleep(std::chrono::milliseconds delay);
@@ -66,8 +66,8 @@ class streamable_engine : public std::enable_shared_from_this<streamable_engine>
   /// The client cancelled this request (JSON text id): stop waiting for its answer.
   void forget(const std::string& request);
 
-  asio::awaitable<void> send_notice(std::string frame, outgoing_facts facts);
-  asio::awaitable<void> answer(self_ptr self, std::shared_ptr<http_exchange> exchange, outgoing_facts facts,
+  asio::awaitable<void> send_notice(std::string frame, outgoing_frame facts);
+  asio::awaitable<void> answer(self_ptr self, std::shared_ptr<http_exchange> exchange, outgoing_frame facts,
                                std::shared_ptr<request_slot> slot, bool head_read);
   asio::awaitable<void> read_json(http_exchange& exchange, pending_answers& pending);
   asio::awaitable<void> read_events(http_exchange& exchange, pending_answers* pending, stream_state& state);

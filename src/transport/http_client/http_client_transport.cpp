@@ -1,24 +1,21 @@
-// connect_http: the message_transport over HTTP. It reads from the shared
-// inbound queue and writes through the engine of the mode: Streamable HTTP,
-// HTTP+SSE, or Streamable HTTP that switches to HTTP+SSE when the server
-// refuses the initialize POST (the spec's backwards-compatibility rule).
+// The message_transport over HTTP. It reads from the shared inbound queue
+// and writes through the engine of the mode: Streamable HTTP, HTTP+SSE, or
+// Streamable HTTP that switches to HTTP+SSE when the server refuses the
+// initialize POST (the spec's backwards-compatibility rule).
 
-#include <mcp/transport/http_client.hpp>
+#include "http_client_transport.hpp"
 
 #include "core.hpp"
 #include "legacy.hpp"
-#include "messages.hpp"
 #include "streamable.hpp"
 
 #include <mcp/log.hpp>
 
 #include <stdexcept>
 
-namespace mcp {
+namespace mcp::detail::http_client {
 
 namespace {
-
-using namespace detail::http_client;
 
 // The least the inbound queue holds before producers wait.
 constexpr std::size_t min_inbound_bytes = 16 * 1024 * 1024;
@@ -105,12 +102,12 @@ class http_client_transport final : public message_transport {
     }
     if (!failure.empty()) {
       legacy->abort();
-      const auto facts = inspect_outgoing(initialize);
+      const auto frame = core_->messages->inspect_outgoing(initialize);
       std::string message = "POST " + core_->endpoint.url + " of initialize answered HTTP " +
                             std::to_string(status) + " and the HTTP+SSE transport failed too: " + failure;
       sdk_log(log_level::info, "HTTP transport: " + message);
-      for (const auto& id : facts.requests) {
-        auto answer = error_answer(id, message, nullptr);
+      for (const auto& request : frame.requests) {
+        auto answer = core_->messages->failure_answer(request, message);
         co_await core_->inbound->push(std::move(answer));
       }
       co_return;
@@ -129,13 +126,9 @@ class http_client_transport final : public message_transport {
 
 }  // namespace
 
-asio::awaitable<std::unique_ptr<message_transport>> connect_http(asio::any_io_executor ex, std::string url) {
-  http_client_options defaults;
-  co_return co_await connect_http(std::move(ex), std::move(url), std::move(defaults));
-}
-
-asio::awaitable<std::unique_ptr<message_transport>> connect_http(asio::any_io_executor ex, std::string url,
-                                                                 http_client_options options) {
+std::unique_ptr<message_transport> make_transport(asio::any_io_executor ex, std::string url,
+                                                  http_client_options options,
+                                                  std::shared_ptr<const message_binding> messages) {
   if (options.max_message_size == 0) throw std::invalid_argument("http_client_options: max_message_size is 0");
   if (options.max_reconnects < 0) options.max_reconnects = 0;
   // A header must not smuggle another header (or a second request) in.
@@ -148,11 +141,11 @@ asio::awaitable<std::unique_ptr<message_transport>> connect_http(asio::any_io_ex
   core->executor = ex;
   core->endpoint = parse_endpoint(url);
   core->options = std::move(options);
+  core->messages = std::move(messages);
   core->pool = std::make_shared<connection_pool>(ex, core->options, core->endpoint.tls);
   core->inbound = std::make_shared<inbound_queue>(
       ex, std::max(min_inbound_bytes, 4 * core->options.max_message_size));
-  std::unique_ptr<message_transport> transport = std::make_unique<http_client_transport>(std::move(core));
-  co_return transport;
+  return std::make_unique<http_client_transport>(std::move(core));
 }
 
-}  // namespace mcp
+}  // namespace mcp::detail::http_client

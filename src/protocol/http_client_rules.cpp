@@ -1,0 +1,118 @@
+#include "http_client_rules.hpp"
+
+#include <mcp/protocol/jsonrpc.hpp>
+#include <mcp/protocol/methods.hpp>
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+namespace mcp::detail {
+namespace {
+
+// An id named by its JSON text; a text that is not an id names none (null).
+std::optional<request_id> id_of(std::string_view text) {
+  boost::system::error_code ec;
+  const auto value = json::parse(text, ec);
+  if (ec) return std::nullopt;
+  return parse_request_id(value);
+}
+
+// What a notification says that an HTTP client acts on.
+void read_notification(const json::object& message, outgoing_facts& facts) {
+  const auto* method = message.if_contains("method");
+  if (!method || message.contains("id")) return;
+  if (*method == methods::notifications_initialized) facts.initialized = true;
+  if (*method != methods::notifications_cancelled) return;
+  const auto* params = message.if_contains("params");
+  const auto* cancelled = params && params->is_object() ? params->get_object().if_contains("requestId") : nullptr;
+  if (cancelled)
+    if (auto request = parse_request_id(*cancelled)) facts.cancelled.push_back(to_json_text(*request));
+}
+
+}  // namespace
+
+outgoing_facts inspect_outgoing(std::string_view frame) {
+  outgoing_facts facts;
+  boost::system::error_code ec;
+  const auto value = json::parse(frame, ec);
+  if (ec) return facts;
+  facts.requests = summarize(value);
+  if (const auto* batch = value.if_array()) {
+    for (const auto& item : *batch)
+      if (const auto* message = item.if_object()) read_notification(*message, facts);
+    return facts;
+  }
+  const auto* message = value.if_object();
+  if (!message) return facts;
+  read_notification(*message, facts);
+  // Only a single request routes itself: a batch or a notification goes within the session.
+  if (!facts.requests.request_ids.empty()) facts.routing_headers = routing_headers(*message);
+  return facts;
+}
+
+inbound_facts inspect_inbound(std::string_view text) {
+  inbound_facts facts;
+  boost::system::error_code ec;
+  const auto value = json::parse(text, ec);
+  if (ec) return facts;
+  facts.valid = true;
+  auto look = [&](const json::value& v, bool alone) {
+    const auto* obj = v.if_object();
+    if (!obj || obj->contains("method")) return;
+    const auto* id = obj->if_contains("id");
+    if (!id || id->is_null()) {
+      if (alone && obj->contains("error")) facts.error_without_id = true;
+      return;
+    }
+    if (auto answered = parse_request_id(*id)) facts.answered.push_back(to_json_text(*answered));
+  };
+  if (const auto* batch = value.if_array())
+    for (const auto& item : *batch) look(item, false);
+  else
+    look(value, true);
+  return facts;
+}
+
+std::string error_answer(std::string_view id, std::string message) {
+  return serialize(make_error(id_of(id), http_failure_code, std::move(message)));
+}
+
+std::string http_status_answer(std::string_view id, std::string_view request, unsigned status,
+                               std::string_view reason, std::string_view body, std::string_view session_id) {
+  json::object data{{"httpStatus", status}};
+  std::string message = std::string(request) + " answered HTTP " + std::to_string(status);
+  if (!reason.empty()) message += " " + std::string(reason);
+  int code = http_failure_code;
+  if (status == 404 && !session_id.empty()) {
+    data["sessionExpired"] = true;
+    message += ": the session " + std::string(session_id) +
+               " has expired or was ended by the server; initialize a new session";
+    return serialize(make_error(id_of(id), code, std::move(message), std::move(data)));
+  }
+  boost::system::error_code ec;
+  const auto parsed = json::parse(body, ec);
+  const json::object* error = nullptr;
+  if (!ec && parsed.is_object()) {
+    if (const auto* e = parsed.get_object().if_contains("error")) error = e->if_object();
+  }
+  if (error) {
+    if (const auto* c = error->if_contains("code"); c && c->is_int64()) code = static_cast<int>(c->get_int64());
+    if (const auto* m = error->if_contains("message"); m && m->is_string())
+      message += ": " + std::string(m->get_string());
+    if (const auto* d = error->if_contains("data")) data["serverData"] = *d;
+  } else if (!body.empty() && body.size() <= 200 && ec) {
+    message += ": " + std::string(body);  // a short text body says why
+  }
+  return serialize(make_error(id_of(id), code, std::move(message), std::move(data)));
+}
+
+std::string with_id(std::string_view text, std::string_view id) {
+  boost::system::error_code ec;
+  auto value = json::parse(text, ec);
+  const auto request = id_of(id);
+  if (ec || !value.is_object() || !request) return std::string(text);
+  value.get_object()["id"] = to_json(*request);
+  return json::serialize(value);
+}
+
+}  // namespace mcp::detail
