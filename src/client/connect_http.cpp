@@ -17,14 +17,14 @@ namespace mcp {
 
 namespace {
 
-using detail::http_client::outgoing_frame;
-using detail::http_client::received_frame;
+using detail::http_client::outgoing_facts;
+using detail::http_client::received_facts;
 
 class mcp_message_binding final : public detail::http_client::message_binding {
  public:
-  outgoing_frame inspect_outgoing(std::string_view frame) const override {
+  outgoing_facts inspect_outgoing(std::string_view frame) const override {
     auto facts = detail::inspect_outgoing(frame);
-    outgoing_frame out;
+    outgoing_facts out;
     out.requests = std::move(facts.requests.request_ids);
     out.opens_session = facts.requests.initialize;
     out.session_ready = facts.initialized;
@@ -33,9 +33,9 @@ class mcp_message_binding final : public detail::http_client::message_binding {
     return out;
   }
 
-  received_frame inspect_inbound(std::string_view text) const override {
+  received_facts inspect_inbound(std::string_view text) const override {
     auto facts = detail::inspect_inbound(text);
-    received_frame out;
+    received_facts out;
     out.valid = facts.valid;
     out.answered = std::move(facts.answered);
     out.error_without_id = facts.error_without_id;

@@ -127,7 +127,7 @@ asio::awaitable<void> legacy_engine::pump(std::shared_ptr<legacy_engine> self) {
   }
 }
 
-asio::awaitable<void> legacy_engine::answer_all(const outgoing_frame& facts, const std::string& message) {
+asio::awaitable<void> legacy_engine::answer_all(const outgoing_facts& facts, const std::string& message) {
   if (facts.requests.empty()) {
     sdk_log(log_level::warn, "HTTP transport: a notification or response was not delivered: " + message);
     co_return;

@@ -37,7 +37,7 @@ class legacy_engine : public std::enable_shared_from_this<legacy_engine> {
  private:
   asio::awaitable<void> pump(std::shared_ptr<legacy_engine> self);
   asio::awaitable<bool> take_events();  // true once the endpoint is known
-  asio::awaitable<void> answer_all(const outgoing_frame& facts, const std::string& message);
+  asio::awaitable<void> answer_all(const outgoing_facts& facts, const std::string& message);
 
   std::shared_ptr<client_core> core_;
   std::unique_ptr<http_exchange> stream_;

@@ -16,8 +16,8 @@
 namespace mcp::detail::http_client {
 
 /// What a frame to send holds.
-struct outgoing_frame {
-  outgoing_frame() {}  // not an aggregate (docs/compilers.md)
+struct outgoing_facts {
+  outgoing_facts() {}  // not an aggregate (docs/compilers.md)
   /// The requests whose answers the transport reads back (mostly one, kept in place).
   boost::container::small_vector<std::string, 1> requests;
   /// It opens a new session: sent without the headers of the old one.
@@ -32,8 +32,8 @@ struct outgoing_frame {
 };
 
 /// What a received body or event holds.
-struct received_frame {
-  received_frame() {}
+struct received_facts {
+  received_facts() {}
   bool valid = false;                 ///< a message the transport may deliver
   std::vector<std::string> answered;  ///< the requests it answers
   bool error_without_id = false;      ///< an error answer that names no request
@@ -44,9 +44,9 @@ class message_binding {
   virtual ~message_binding() = default;
 
   /// Reads a frame to send (one parse at most).
-  virtual outgoing_frame inspect_outgoing(std::string_view frame) const = 0;
+  virtual outgoing_facts inspect_outgoing(std::string_view frame) const = 0;
   /// Reads a received body or event.
-  virtual received_frame inspect_inbound(std::string_view text) const = 0;
+  virtual received_facts inspect_inbound(std::string_view text) const = 0;
 
   /// The error frame that answers `request` when the exchange carrying it
   /// failed for the reason `message` says.

@@ -36,7 +36,7 @@ bool valid_session_id(std::string_view id) {
 
 // The requests of one POST still waiting for their answers.
 struct streamable_engine::pending_answers {
-  explicit pending_answers(const outgoing_frame& frame) : ids(frame.requests.begin(), frame.requests.end()) {}
+  explicit pending_answers(const outgoing_facts& frame) : ids(frame.requests.begin(), frame.requests.end()) {}
   bool empty() const noexcept { return ids.empty(); }
   void answered(const std::vector<std::string>& requests) {
     for (const auto& request : requests) ids.erase(request);
@@ -112,7 +112,7 @@ streamable_engine::~streamable_engine() = default;
 
 // --- requests ----------------------------------------------------------------
 
-request_spec streamable_engine::post_spec(std::string body, const outgoing_frame& frame) const {
+request_spec streamable_engine::post_spec(std::string body, const outgoing_facts& frame) const {
   auto spec = core_->json_post(std::move(body));
   // A frame that routes itself (a 2026-07-28 request) stands alone: its routing headers, no session.
   if (!frame.routing_headers.empty()) {
@@ -256,7 +256,7 @@ asio::awaitable<streamable_engine::outcome> streamable_engine::write(
 
 // Notifications and responses: the server answers 202 at once. Waiting for it
 // keeps them in order with what follows (notifications/initialized first).
-asio::awaitable<void> streamable_engine::send_notice(std::string frame, outgoing_frame facts) {
+asio::awaitable<void> streamable_engine::send_notice(std::string frame, outgoing_facts facts) {
   auto spec = post_spec(std::move(frame), facts);
   http_exchange exchange(core_->pool, core_->endpoint, std::move(spec));
   const auto reply = co_await exchange.run_to_end(max_error_body, core_->options.response_timeout);
@@ -282,7 +282,7 @@ asio::awaitable<void> streamable_engine::send_notice(std::string frame, outgoing
 // --- answers -------------------------------------------------------------------
 
 asio::awaitable<void> streamable_engine::answer(self_ptr self, std::shared_ptr<http_exchange> exchange,
-                                                outgoing_frame facts, std::shared_ptr<request_slot> slot,
+                                                outgoing_facts facts, std::shared_ptr<request_slot> slot,
                                                 bool head_read) {
   (void)self;
   (void)slot;  // held until the answers are in: the POST's place among max_connections

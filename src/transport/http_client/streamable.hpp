@@ -57,7 +57,7 @@ class streamable_engine : public std::enable_shared_from_this<streamable_engine>
   class awaiting_guard;
   using self_ptr = std::shared_ptr<streamable_engine>;
 
-  request_spec post_spec(std::string body, const outgoing_frame& frame) const;
+  request_spec post_spec(std::string body, const outgoing_facts& frame) const;
   request_spec get_spec(const std::string& last_event_id) const;
   void spawn(asio::awaitable<void> task);
   asio::awaitable<bool> sleep(std::chrono::milliseconds delay);
@@ -66,8 +66,8 @@ class streamable_engine : public std::enable_shared_from_this<streamable_engine>
   /// The client cancelled this request (JSON text id): stop waiting for its answer.
   void forget(const std::string& request);
 
-  asio::awaitable<void> send_notice(std::string frame, outgoing_frame facts);
-  asio::awaitable<void> answer(self_ptr self, std::shared_ptr<http_exchange> exchange, outgoing_frame facts,
+  asio::awaitable<void> send_notice(std::string frame, outgoing_facts facts);
+  asio::awaitable<void> answer(self_ptr self, std::shared_ptr<http_exchange> exchange, outgoing_facts facts,
                                std::shared_ptr<request_slot> slot, bool head_read);
   asio::awaitable<void> read_json(http_exchange& exchange, pending_answers& pending);
   asio::awaitable<void> read_events(http_exchange& exchange, pending_answers* pending, stream_state& state);
