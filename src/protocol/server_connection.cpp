@@ -1,10 +1,11 @@
 #include "server_connection.hpp"
 
 #include <mcp/log.hpp>
-#include <mcp/protocol/envelope.hpp>
 #include <mcp/protocol/methods.hpp>
 
 #include <mcp/auth/principal.hpp>
+
+#include "modern_era.hpp"
 
 #include <algorithm>
 
@@ -71,13 +72,34 @@ protocol_era server_connection::era_of(const request& req) {
 
 std::optional<server_connection::action> server_connection::on_request(request& req, batch_id batch) {
   // A batch belongs to the legacy era: its requests do not choose one.
-  if (batch == 0 && era_of(req) == protocol_era::modern) return serve_modern_request{req};
+  if (batch == 0 && era_of(req) == protocol_era::modern) return on_modern_request(req);
   if (auto refusal = lifecycle_.admit(req.method))
     return requests_.reply(error_response{req.id, std::move(*refusal)}, batch);
   if (requests_.in_use(req.id)) return requests_.reply(error_response{req.id, id_in_use(req.id)}, batch);
   if (req.method == methods::ping) return requests_.reply(response{req.id, json::object{}}, batch);
   if (req.method == methods::initialize) return on_initialize(req, batch);
   return serve_request{req, batch};
+}
+
+std::optional<server_connection::action> server_connection::on_modern_request(request& req) {
+  try {
+    auto envelope = read_envelope(req.params);
+    const auto version = envelope_version(envelope, supported_);
+    if (removed_in_modern_era(req.method))
+      throw protocol_error(errc::method_not_found, "Method not found: " + req.method +
+                                                       " is not part of protocol version " +
+                                                       std::string(to_string(version)));
+    if (requests_.in_use(req.id)) throw protocol_error(id_in_use(req.id));
+    return serve_modern_request{req, std::move(envelope), version};
+  } catch (const protocol_error& e) {
+    return refuse_modern(req.id, e.error());
+  }
+}
+
+outgoing_frame server_connection::refuse_modern(const request_id& id, rpc_error error) {
+  const auto refused = error.code == errc::method_not_found ? frame_context::refusal::unknown_method
+                                                            : frame_context::refusal::invalid_request;
+  return *requests_.reply(error_response{id, std::move(error)}, 0, refused);
 }
 
 std::optional<server_connection::action> server_connection::on_initialize(const request& req, batch_id batch) {

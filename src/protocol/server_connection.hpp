@@ -11,6 +11,7 @@
 // next frame while a notification handler of the previous one still runs
 // (an HTTP session takes POSTs concurrently).
 
+#include <mcp/protocol/envelope.hpp>
 #include <mcp/protocol/lifecycle.hpp>
 #include <mcp/protocol/versions.hpp>
 
@@ -41,9 +42,13 @@ class server_connection {
     initialize_request hello;
     protocol_version version;
   };
-  /// A 2026-07-28 request, served from its own envelope.
+  /// A 2026-07-28 request, admitted: its envelope read, its version
+  /// supported, its method one of the era's, its id not in use. It is served
+  /// from its envelope.
   struct serve_modern_request {
     request& req;
+    request_envelope envelope;
+    protocol_version version;
   };
   /// A notification for the behaviour; the driver awaits its handler before
   /// it asks for the next action of the frame.
@@ -98,6 +103,11 @@ class server_connection {
   /// session operates in `version` once it succeeded.
   outgoing_frame session_opened(protocol_version version, message reply);
 
+  /// The answer to a 2026-07-28 request refused before any handler ran,
+  /// with the refusal a transport reports besides it (HTTP: 404 for an
+  /// unknown method, else 400).
+  outgoing_frame refuse_modern(const request_id& id, rpc_error error);
+
   /// The requests being served (an inbound_table).
   inbound_table& requests() noexcept { return requests_; }
   const inbound_table& requests() const noexcept { return requests_; }
@@ -113,6 +123,7 @@ class server_connection {
  private:
   std::optional<action> on_item(frame_item& item, batch_id batch);
   std::optional<action> on_request(request& req, batch_id batch);
+  std::optional<action> on_modern_request(request& req);
   std::optional<action> on_initialize(const request& req, batch_id batch);
   std::optional<action> on_notification(notification& n);
   protocol_era era_of(const request& req);

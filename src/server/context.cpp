@@ -2,7 +2,7 @@
 #include <mcp/protocol/wire.hpp>
 #include <mcp/server/behaviour.hpp>
 
-#include "input_round.hpp"
+#include "../protocol/input_round.hpp"
 
 #include <array>
 #include <cmath>
@@ -53,43 +53,6 @@ void check_legacy_input(const input_request& request, const dialect& d,
 }
 
 }  // namespace
-
-namespace detail {
-
-bool answers_input(std::string_view method, const json::value& answer) noexcept {
-  const auto* result = answer.if_object();
-  if (!result) return false;
-  if (method == elicitation_method) {
-    const auto* action = result->if_contains("action");
-    if (!action || !action->is_string()) return false;
-    const auto& a = action->get_string();
-    const auto* content = result->if_contains("content");
-    return (a == "accept" || a == "decline" || a == "cancel") &&
-           (!content || content->is_object() || content->is_null());
-  }
-  if (method == sampling_method) {
-    const auto* role = result->if_contains("role");
-    const auto* content = result->if_contains("content");
-    return role && role->is_string() && content && (content->is_object() || content->is_array());
-  }
-  if (method == roots_method) {
-    const auto* roots = result->if_contains("roots");
-    return roots && roots->is_array();
-  }
-  return false;
-}
-
-std::string_view capability_for(std::string_view method) noexcept {
-  if (method == elicitation_method) return "elicitation";
-  if (method == sampling_method) return "sampling";
-  return "roots";
-}
-
-bool accepts_input(std::string_view method) noexcept {
-  return method == methods::tools_call || method == methods::prompts_get || method == methods::resources_read;
-}
-
-}  // namespace detail
 
 input_request input_request::elicitation(std::string message, json::object requested_schema) {
   return {std::string(elicitation_method),

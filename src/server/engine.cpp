@@ -118,7 +118,7 @@ void server_engine::perform(server_connection::action&& action) {
   } else if (auto* hello = std::get_if<core::open_session>(&action)) {
     open_session(*hello);
   } else if (auto* modern = std::get_if<core::serve_modern_request>(&action)) {
-    handle_modern_request(std::move(modern->req));
+    handle_modern_request(*modern);
   } else if (auto* cancelled = std::get_if<core::cancel_request>(&action)) {
     cancelled->runner->cancel();
   } else if (auto* progress = std::get_if<core::route_progress>(&action)) {

@@ -25,8 +25,8 @@
 #include "../detail/lazy_event.hpp"
 #include "../detail/rpc_peer.hpp"
 #include "../protocol/server_connection.hpp"
-#include "input_round.hpp"
-#include "request_state.hpp"
+#include "../protocol/input_round.hpp"
+#include "../protocol/request_state.hpp"
 
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -113,7 +113,7 @@ class server_engine {
                         const input_round* round) const;
 
   // engine_modern.cpp: the 2026-07-28 era.
-  void handle_modern_request(request req);
+  void handle_modern_request(server_connection::serve_modern_request& admitted);
   std::shared_ptr<session> make_request_session(request_envelope& envelope, protocol_version version);
   // Reads inputResponses and checks requestState (throws -32602 when it fails).
   std::unique_ptr<input_round> open_round(const request& req, request_envelope& envelope) const;

@@ -4,8 +4,12 @@
 // carry `resultType`, caching hints and serverInfo; and a handler that
 // needs input from the client ends its round with an InputRequiredResult
 // whose requestState, signed, carries what the next round needs (MRTR).
+// The core (protocol/server_connection) admits a modern request; the era's
+// rules around a handler are protocol/modern_era; this file runs them.
 
 #include "engine.hpp"
+
+#include "../protocol/modern_era.hpp"
 
 #include <mcp/log.hpp>
 #include <mcp/protocol/methods.hpp>
@@ -17,89 +21,9 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
-#include <array>
-#include <string_view>
-
 namespace mcp::detail {
 
 namespace {
-
-// Legacy methods the modern era does not have (its lifecycle, logging and
-// subscriptions moved into the envelope and subscriptions/listen).
-// Exactly these five: a method no revision of this era has either (tasks/*)
-// is unknown, and is answered as such.
-constexpr std::array<std::string_view, 5> removed_methods{methods::initialize, methods::ping,
-                                                          methods::logging_set_level, methods::resources_subscribe,
-                                                          methods::resources_unsubscribe};
-
-// Results that carry caching hints (server/utilities/caching).
-constexpr std::array<std::string_view, 6> cacheable_methods{methods::server_discover, methods::tools_list,
-                                                            methods::prompts_list,   methods::resources_list,
-                                                            methods::resources_templates_list, methods::resources_read};
-
-template <std::size_t N>
-bool one_of(const std::array<std::string_view, N>& names, std::string_view name) {
-  return std::ranges::find(names, name) != names.end();
-}
-
-json::object& meta_of(json::object& result) {
-  auto& meta = result["_meta"];
-  if (!meta.is_object()) meta = json::object{};
-  return meta.get_object();
-}
-
-[[noreturn]] void invalid_params(std::string message) {
-  throw protocol_error(errc::invalid_params, "Invalid params: " + std::move(message));
-}
-
-// What a subscriptions/listen stream carries (basic/patterns/subscriptions).
-struct listen_filter {
-  bool tools = false;
-  bool prompts = false;
-  bool resources = false;
-  std::vector<std::string> resource_uris;
-
-  json::object to_json() const {
-    json::object out;
-    if (tools) out["toolsListChanged"] = true;
-    if (prompts) out["promptsListChanged"] = true;
-    if (resources) out["resourcesListChanged"] = true;
-    if (!resource_uris.empty()) {
-      json::array uris;
-      for (const auto& uri : resource_uris) uris.emplace_back(uri);
-      out["resourceSubscriptions"] = std::move(uris);
-    }
-    return out;
-  }
-};
-
-bool flag(const json::object& filter, std::string_view key) {
-  const auto* value = filter.if_contains(key);
-  if (value && !value->is_bool()) invalid_params("notifications." + std::string(key) + " must be a boolean");
-  return value && value->get_bool();
-}
-
-// The part of what the client asked for that the server honors: what its
-// capabilities announce.
-listen_filter read_listen_filter(const json::object& params, const json::object& capabilities) {
-  static const json::object nothing;
-  const auto* given = params.if_contains("notifications");
-  if (given && !given->is_object()) invalid_params("notifications must be an object");
-  const auto& filter = given ? given->get_object() : nothing;
-  listen_filter honored;
-  honored.tools = flag(filter, "toolsListChanged") && declares_feature(capabilities, "tools", "listChanged");
-  honored.prompts = flag(filter, "promptsListChanged") && declares_feature(capabilities, "prompts", "listChanged");
-  honored.resources =
-      flag(filter, "resourcesListChanged") && declares_feature(capabilities, "resources", "listChanged");
-  if (const auto* uris = filter.if_contains("resourceSubscriptions")) {
-    if (!uris->is_array()) invalid_params("notifications.resourceSubscriptions must be an array of URIs");
-    for (const auto& uri : uris->get_array()) {
-      if (!uri.is_string()) invalid_params("notifications.resourceSubscriptions must be an array of URIs");
-      if (declares_feature(capabilities, "resources", "subscribe")) honored.resource_uris.emplace_back(uri.get_string());
-    }
-  }
-  return honored;
-}
 
 // The way out of a listen stream's session: only the notifications its
 // filter admits, each tagged with the subscription id, on the stream of
@@ -111,12 +35,12 @@ class subscription_link final : public connection_link {
         filter_(std::move(filter)) {}
 
   asio::awaitable<void> send_notification(notification n, std::string) override {
-    if (!admits(n)) co_return;
+    if (!filter_.admits(n)) co_return;
     co_await connection_->send_notification(tagged(std::move(n)), id_text_);
   }
 
   void post_notification(notification n, std::string) override {
-    if (admits(n)) connection_->post_notification(tagged(std::move(n)), id_text_);
+    if (filter_.admits(n)) connection_->post_notification(tagged(std::move(n)), id_text_);
   }
 
   asio::awaitable<json::object> send_request(std::string method, json::object, std::chrono::milliseconds,
@@ -127,19 +51,6 @@ class subscription_link final : public connection_link {
   void close_stream(const std::string&) override {}
 
  private:
-  bool admits(const notification& n) const {
-    if (n.method == methods::notifications_tools_list_changed) return filter_.tools;
-    if (n.method == methods::notifications_prompts_list_changed) return filter_.prompts;
-    if (n.method == methods::notifications_resources_list_changed) return filter_.resources;
-    if (n.method == methods::notifications_resources_updated) {
-      const auto* uri = n.params.if_contains("uri");
-      if (!uri || !uri->is_string()) return false;
-      const std::string_view wanted = uri->get_string();
-      return std::ranges::find(filter_.resource_uris, wanted) != filter_.resource_uris.end();
-    }
-    return false;
-  }
-
   notification tagged(notification n) const {
     meta_of(n.params)[meta_key::subscription_id] = id_;
     return n;
@@ -153,33 +64,24 @@ class subscription_link final : public connection_link {
 
 }  // namespace
 
-void server_engine::handle_modern_request(request req) {
-  const auto id = req.id;
+void server_engine::handle_modern_request(server_connection::serve_modern_request& admitted) {
+  auto& req = admitted.req;
+  const auto id = req.id;  // req is moved from below
   try {
-    auto envelope = read_envelope(req.params);
-    const auto version = envelope_version(envelope, behaviour_.supported_versions());
-    if (one_of(removed_methods, req.method))
-      throw protocol_error(errc::method_not_found, "Method not found: " + req.method +
-                                                       " is not part of protocol version " +
-                                                       std::string(to_string(version)));
-    if (core_.requests().in_use(req.id)) throw protocol_error(server_connection::id_in_use(req.id));
     if (req.method == methods::server_discover) {
       write(core_.requests().reply(response{req.id, finish_modern_result(req, discover())}, 0));
       return;
     }
     if (req.method == methods::subscriptions_listen) {
-      start_listen(std::move(req), envelope, version);
+      start_listen(std::move(req), admitted.envelope, admitted.version);
       return;
     }
-    auto round = open_round(req, envelope);
-    auto s = make_request_session(envelope, version);
+    auto round = open_round(req, admitted.envelope);
+    auto s = make_request_session(admitted.envelope, admitted.version);
     serve(std::move(req), 0, std::move(s), std::move(round));
   } catch (const protocol_error& e) {
-    // Refused before any handler ran: the envelope, the version, the method,
-    // or the requestState.
-    write(core_.requests().reply(error_response{id, e.error()}, 0,
-                                 e.code() == errc::method_not_found ? frame_context::refusal::unknown_method
-                                                                    : frame_context::refusal::invalid_request));
+    // Refused before any handler ran: the listen filter or the requestState.
+    write(core_.refuse_modern(id, e.error()));
   }
 }
 
@@ -199,9 +101,8 @@ std::shared_ptr<session> server_engine::make_request_session(request_envelope& e
 }
 
 void server_engine::start_listen(request req, request_envelope& envelope, protocol_version version) {
-  auto filter = read_listen_filter(req.params, behaviour_.capabilities());
-  json::object acknowledgement{{"notifications", filter.to_json()},
-                               {"_meta", json::object{{meta_key::subscription_id, to_json(req.id)}}}};
+  auto filter = listen_filter::read(req.params, behaviour_.capabilities());
+  auto acknowledgement = listen_acknowledgement(req.id, filter);
   auto s = make_request_session(envelope, version);
   s->resource_subscriptions_ = filter.resource_uris;
   s->link_ = std::make_shared<subscription_link>(session_->link_, req.id, std::move(filter));
@@ -239,10 +140,8 @@ asio::awaitable<void> server_engine::run_listen(request req, std::shared_ptr<ses
     co_return;
   }
   // Graceful closure: the listen request's own result ends the stream.
-  json::object closed{{"resultType", "complete"},
-                      {"_meta", json::object{{meta_key::subscription_id, to_json(req.id)}}}};
   try {
-    write(core_.requests().reply(response{req.id, std::move(closed)}, 0));
+    write(core_.requests().reply(response{req.id, listen_closing_result(req.id)}, 0));
   } catch (const std::exception& e) {
     sdk_log(log_level::debug, std::string("closing result not sent: ") + e.what());
   }
@@ -297,17 +196,7 @@ json::object server_engine::discover() const {
 }
 
 json::object server_engine::finish_modern_result(const request& req, json::object result) const {
-  if (!result.contains("resultType")) result["resultType"] = "complete";
-  if (one_of(cacheable_methods, req.method)) {
-    // A retry of a multi-round request depends on inputs outside the cache key.
-    const bool retried = req.params.contains("inputResponses") || req.params.contains("requestState");
-    if (retried || !result.contains("ttlMs")) result["ttlMs"] = 0;
-    if (retried || !result.contains("cacheScope")) result["cacheScope"] = "private";
-  }
-  auto& meta = meta_of(result);
-  if (!meta.contains(meta_key::server_info))
-    meta[meta_key::server_info] = to_json(behaviour_.server_info(), dialect_of(protocol_version::v2026_07_28));
-  return result;
+  return detail::finish_modern_result(req, std::move(result), behaviour_.server_info());
 }
 
 message server_engine::input_required_reply(const request& req, const input_required& need,

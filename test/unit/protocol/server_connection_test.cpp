@@ -70,7 +70,10 @@ class driver {
     if (!frame) return;
     std::string answers;
     for (const auto& id : frame->route.answers) answers += (answers.empty() ? "" : ",") + id;
-    done_.push_back("write " + frame->frame + (answers.empty() ? "" : " answers " + answers));
+    static constexpr const char* refusals[] = {"", " refused: invalid request", " refused: unknown method",
+                                               " refused: insufficient scope"};
+    done_.push_back("write " + frame->frame + (answers.empty() ? "" : " answers " + answers) +
+                    refusals[static_cast<int>(frame->route.refused)]);
   }
 
   void write(answered reply) {
@@ -98,7 +101,7 @@ class driver {
       message reply = response{hello->req.id, json::object{{"protocolVersion", to_string(hello->version)}}};
       write(core_.session_opened(hello->version, std::move(reply)));
     } else if (auto* modern = std::get_if<core::serve_modern_request>(&action)) {
-      done_.push_back("modern " + modern->req.method);
+      done_.push_back("modern " + modern->req.method + " at " + std::string(to_string(modern->version)));
     } else if (auto* note = std::get_if<core::deliver_notification>(&action)) {
       done_.push_back("notify " + note->note.method);
     } else if (auto* cancelled = std::get_if<core::cancel_request>(&action)) {
@@ -122,6 +125,12 @@ const std::string initialized = R"({"jsonrpc":"2.0","method":"notifications/init
 
 std::string req(int id, std::string_view method) {
   return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":")" + std::string(method) + R"("})";
+}
+
+std::string enveloped(int id, std::string_view method, std::string_view version = "2026-07-28") {
+  return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":")" + std::string(method) +
+         R"(","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":")" + std::string(version) +
+         R"(","io.modelcontextprotocol/clientCapabilities":{}}}})";
 }
 
 struct exchange {
@@ -240,27 +249,52 @@ TEST(ServerConnection, MalformedFramesGetTheirErrors) {
 }
 
 TEST(ServerConnection, TheFirstRequestChoosesTheEra) {
-  const std::string enveloped =
-      R"({"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}})";
   driver modern;
-  EXPECT_EQ(modern.step(enveloped), std::vector<std::string>{"modern tools/list"});
-  EXPECT_EQ(modern.step(req(2, "server/discover")), std::vector<std::string>{"modern server/discover"});
-  EXPECT_EQ(modern.step("[" + req(3, "tools/list") + "]"),
+  EXPECT_EQ(modern.step(enveloped(1, "tools/list")), std::vector<std::string>{"modern tools/list at 2026-07-28"});
+  EXPECT_EQ(modern.step(enveloped(2, "server/discover")),
+            std::vector<std::string>{"modern server/discover at 2026-07-28"});
+  EXPECT_EQ(modern.step("[" + enveloped(3, "tools/list") + "]"),
             std::vector<std::string>{
                 R"(write {"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: batches are not supported in protocol version 2026-07-28"}})"});
 
+  // The probe opens the modern era even without an envelope, which it then lacks.
   driver probe;
-  EXPECT_EQ(probe.step(req(1, "server/discover")), std::vector<std::string>{"modern server/discover"});
+  const auto refused = probe.step(req(1, "server/discover"));
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_NE(refused[0].find(R"("data":{"envelope":{"missing":["_meta"]}})"), std::string::npos) << refused[0];
 
   // After initialize, an envelope does not change the era.
   driver legacy;
   legacy.step(hello);
-  EXPECT_EQ(legacy.step(enveloped),
+  EXPECT_EQ(legacy.step(enveloped(1, "tools/list")),
             std::vector<std::string>{R"(write {"jsonrpc":"2.0","id":1,"result":{"served":"tools/list"}} answers 1)"});
 
   driver fixed;
   fixed.connection().set_era(protocol_era::legacy);
-  EXPECT_EQ(fixed.step(enveloped).size(), 1u);  // refused: not initialized
+  EXPECT_EQ(fixed.step(enveloped(1, "tools/list")),
+            std::vector<std::string>{
+                R"(write {"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: the session is not initialized; send initialize first"}} answers 1)"});
+}
+
+TEST(ServerConnection, AModernRequestIsAdmittedOrRefusedBeforeAnyHandler) {
+  driver d;
+  EXPECT_EQ(d.step(enveloped(1, "tools/call")), std::vector<std::string>{"modern tools/call at 2026-07-28"});
+  // The legacy lifecycle is not part of the era: 404 over HTTP.
+  EXPECT_EQ(d.step(enveloped(2, "ping")),
+            std::vector<std::string>{
+                R"(write {"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"Method not found: ping is not part of protocol version 2026-07-28"}} answers 2 refused: unknown method)"});
+  // A version the server does not serve, or no envelope: 400 over HTTP.
+  const auto unsupported = d.step(enveloped(3, "tools/list", "2099-01-01"));
+  ASSERT_EQ(unsupported.size(), 1u);
+  EXPECT_TRUE(unsupported[0].starts_with(R"(write {"jsonrpc":"2.0","id":3,"error":{"code":-32022,)")) << unsupported[0];
+  EXPECT_TRUE(unsupported[0].ends_with("answers 3 refused: invalid request")) << unsupported[0];
+  const auto bare = d.step(req(4, "tools/list"));
+  ASSERT_EQ(bare.size(), 1u);
+  EXPECT_TRUE(bare[0].starts_with(R"(write {"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Invalid params: the request's _meta envelope has )"))
+      << bare[0];
+  EXPECT_TRUE(bare[0].ends_with("refused: invalid request")) << bare[0];
+  // A method no revision of the era has is the behaviour's to refuse.
+  EXPECT_EQ(d.step(enveloped(5, "tasks/get")), std::vector<std::string>{"modern tasks/get at 2026-07-28"});
 }
 
 TEST(ServerConnection, BatchesFollowTheNegotiatedRevision) {

@@ -2,7 +2,7 @@
 // "Server Requirements" 4-5): a state comes back only unaltered, before it
 // expires, on the request and for the principal it was sealed for.
 
-#include "server/request_state.hpp"
+#include "protocol/request_state.hpp"
 
 #include <mcp/base64.hpp>
 

@@ -1,0 +1,55 @@
+#pragma once
+// The rules of the 2026-07-28 era that a server applies around a handler,
+// as plain functions: which legacy methods it no longer has, what a result
+// carries besides the handler's own (resultType, caching hints, serverInfo),
+// and what a subscriptions/listen stream honors, acknowledges, lets through
+// and ends with. No I/O here.
+
+#include <mcp/protocol/jsonrpc.hpp>
+#include <mcp/protocol/lifecycle.hpp>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mcp::detail {
+
+/// The legacy methods the modern era does not have (its lifecycle, logging
+/// and subscriptions moved into the envelope and subscriptions/listen).
+/// Exactly five: a method no revision of this era has either (tasks/*) is
+/// unknown, and is answered as such.
+bool removed_in_modern_era(std::string_view method) noexcept;
+
+/// Completes a modern result: `resultType` "complete" unless set, caching
+/// hints on the results that carry them (none to share for the retry of a
+/// multi-round request), and `serverInfo` in `_meta`.
+json::object finish_modern_result(const request& req, json::object result, const implementation& server_info);
+
+/// Throws protocol_error(-32602), "Invalid params: " and `message`.
+[[noreturn]] void invalid_params(std::string message);
+
+/// `_meta` of a result or notification, made an object if it is not one.
+json::object& meta_of(json::object& params);
+
+/// What a subscriptions/listen stream carries (basic/patterns/subscriptions):
+/// the part of what the client asked for that the server's capabilities
+/// announce.
+struct listen_filter {
+  bool tools = false;
+  bool prompts = false;
+  bool resources = false;
+  std::vector<std::string> resource_uris;
+
+  /// Throws protocol_error(-32602) for a malformed `notifications` filter.
+  static listen_filter read(const json::object& params, const json::object& capabilities);
+  json::object to_json() const;
+  /// Whether the stream carries `n`.
+  bool admits(const notification& n) const;
+};
+
+/// The acknowledgement that opens a listen stream.
+json::object listen_acknowledgement(const request_id& id, const listen_filter& honored);
+/// The result that ends a listen stream the server closes.
+json::object listen_closing_result(const request_id& id);
+
+}  // namespace mcp::detail
