@@ -2,6 +2,8 @@
 
 #include <mcp/protocol/methods.hpp>
 
+#include "modern_era.hpp"
+
 namespace mcp::detail {
 
 bool answers_input(std::string_view method, const json::value& answer) noexcept {
@@ -35,6 +37,44 @@ std::string_view capability_for(std::string_view method) noexcept {
 
 bool accepts_input(std::string_view method) noexcept {
   return method == methods::tools_call || method == methods::prompts_get || method == methods::resources_read;
+}
+
+std::unique_ptr<input_round> input_rounds::open(const request& req, request_envelope& envelope,
+                                                std::string_view principal) const {
+  auto round = std::make_unique<input_round>();
+  round->client_capabilities = envelope.client_capabilities;
+  round->trace = std::move(envelope.trace);
+  round->accepts_input = accepts_input(req.method);
+  if (!round->accepts_input) return round;
+  if (const auto* given = req.params.if_contains("inputResponses"); given && !given->is_null()) {
+    if (!given->is_object()) invalid_params("inputResponses must be an object");
+    round->given = given->get_object();
+  }
+  if (const auto* state = req.params.if_contains("requestState"); state && !state->is_null()) {
+    if (!state->is_string()) invalid_params("requestState must be a string");
+    auto opened = states_.open(state->get_string(), request_binding(req.method, req.params, principal));
+    if (!opened)
+      invalid_params("requestState is not valid for this request: altered, expired, or issued for "
+                     "another request or client");
+    round->answers = std::move(opened->answers);
+    round->carried = std::move(opened->carried);
+  }
+  return round;
+}
+
+json::object input_rounds::input_required(const request& req, json::object input_requests,
+                                          const input_round& round, std::string_view principal,
+                                          const implementation& server_info) const {
+  const bool asks = !input_requests.empty();
+  json::object result{{"resultType", "input_required"}};
+  if (asks) result["inputRequests"] = std::move(input_requests);
+  // The state carries what the next round needs; a round without input
+  // requests must carry one (mrtr, "Server Requirements").
+  if (!round.answers.empty() || !round.carried.is_null() || !asks)
+    result["requestState"] =
+        states_.seal({round.answers, round.carried}, request_binding(req.method, req.params, principal));
+  meta_of(result)[meta_key::server_info] = to_json(server_info, dialect_of(protocol_version::v2026_07_28));
+  return result;
 }
 
 }  // namespace mcp::detail

@@ -1,14 +1,21 @@
 #pragma once
 // The input side of a 2026-07-28 request (multi round-trip requests, MRTR):
 // what the client answered with this request (`inputResponses`) and what
-// earlier rounds carried in its `requestState`. The engine makes one for
-// every modern request; request_context::ask reads and extends it.
+// earlier rounds carried in its `requestState`. The engine opens one for
+// every modern request through input_rounds; request_context::ask reads and
+// extends it; a round that needs more ends with input_rounds::input_required.
 
 #include <mcp/protocol/envelope.hpp>
+#include <mcp/protocol/jsonrpc.hpp>
+
+#include "request_state.hpp"
 
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
+#include <chrono>
+#include <memory>
+#include <string>
 #include <string_view>
 
 namespace mcp::detail {
@@ -22,6 +29,31 @@ struct input_round {
   json::object given;    // the request's own inputResponses
   json::object answers;  // answers taken: carried from earlier rounds, then those ask() accepted
   json::value carried;   // request_context::carry()
+};
+
+/// Opens and ends the rounds of one connection's requests, with the key that
+/// signs their requestState. `principal` stands for the client a state is
+/// bound to (its identity, or its credentials; may be empty).
+class input_rounds {
+ public:
+  input_rounds(std::string key, std::chrono::seconds ttl) : states_(std::move(key), ttl) {}
+
+  /// The round of a modern request: its envelope's capabilities and trace,
+  /// and for a method that accepts input the answers it brings and those an
+  /// earlier round carried. Throws protocol_error(-32602) for malformed
+  /// inputResponses or requestState, or a state that does not open
+  /// (altered, expired, or sealed for another request or principal).
+  std::unique_ptr<input_round> open(const request& req, request_envelope& envelope,
+                                    std::string_view principal) const;
+
+  /// The InputRequiredResult that ends `round`, asking for `input_requests`
+  /// (by key: {method, params}): its requestState carries what the next
+  /// round needs, and one is always sent when nothing is asked.
+  json::object input_required(const request& req, json::object input_requests, const input_round& round,
+                              std::string_view principal, const implementation& server_info) const;
+
+ private:
+  request_state_codec states_;
 };
 
 /// Whether `answer` has the shape of a result of the input request `method`

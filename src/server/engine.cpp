@@ -77,7 +77,7 @@ server_engine::server_engine(server_behaviour& behaviour, message_transport& tra
     : behaviour_(behaviour), transport_(transport), options_(std::move(options)),
       peer_(transport, {options_.max_queued_bytes, options_.write_timeout}),
       core_(behaviour.supported_versions()),
-      request_states_(options_.request_state_key, options_.request_state_ttl),
+      rounds_(options_.request_state_key, options_.request_state_ttl),
       link_(std::make_shared<link>(this)),
       session_(make_session(transport)),
       in_flight_changed_(transport.get_executor()) {

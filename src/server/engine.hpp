@@ -26,7 +26,6 @@
 #include "../detail/rpc_peer.hpp"
 #include "../protocol/server_connection.hpp"
 #include "../protocol/input_round.hpp"
-#include "../protocol/request_state.hpp"
 
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -115,8 +114,6 @@ class server_engine {
   // engine_modern.cpp: the 2026-07-28 era.
   void handle_modern_request(server_connection::serve_modern_request& admitted);
   std::shared_ptr<session> make_request_session(request_envelope& envelope, protocol_version version);
-  // Reads inputResponses and checks requestState (throws -32602 when it fails).
-  std::unique_ptr<input_round> open_round(const request& req, request_envelope& envelope) const;
   json::object discover() const;
   // subscriptions/listen: acknowledges, then holds the request open; the
   // behaviour sees its session like a legacy one (init, terminate) and
@@ -129,8 +126,8 @@ class server_engine {
   json::object finish_modern_result(const request& req, json::object result) const;
   message input_required_reply(const request& req, const input_required& need,
                                const input_round& round) const;
-  // The binding of a requestState to its request and its client.
-  std::string bind_state(const request& req) const;
+  // Who a requestState is bound to: the OAuth identity, or the client's credentials.
+  std::string client_principal() const;
   // Replies are queued past the bound on queued bytes: the read loop waits
   // for room before it reads more (wait_for_room), which bounds them.
   void write(std::optional<outgoing_frame>&& frame);
@@ -148,7 +145,7 @@ class server_engine {
   session_options options_;
   rpc_peer peer_;
   server_connection core_;
-  request_state_codec request_states_;
+  input_rounds rounds_;
   std::uint64_t modern_requests_ = 0;  // names their sessions
   std::shared_ptr<link> link_;
   std::shared_ptr<session> session_;

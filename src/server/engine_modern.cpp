@@ -76,7 +76,7 @@ void server_engine::handle_modern_request(server_connection::serve_modern_reques
       start_listen(std::move(req), admitted.envelope, admitted.version);
       return;
     }
-    auto round = open_round(req, admitted.envelope);
+    auto round = rounds_.open(req, admitted.envelope, client_principal());
     auto s = make_request_session(admitted.envelope, admitted.version);
     serve(std::move(req), 0, std::move(s), std::move(round));
   } catch (const protocol_error& e) {
@@ -152,36 +152,12 @@ void server_engine::close_listens() {
   for (auto* runner : core_.requests().close_listens()) runner->cancel();
 }
 
-std::unique_ptr<input_round> server_engine::open_round(const request& req,
-                                                       request_envelope& envelope) const {
-  auto round = std::make_unique<input_round>();
-  round->client_capabilities = envelope.client_capabilities;
-  round->trace = std::move(envelope.trace);
-  round->accepts_input = accepts_input(req.method);
-  if (!round->accepts_input) return round;
-  if (const auto* given = req.params.if_contains("inputResponses"); given && !given->is_null()) {
-    if (!given->is_object()) invalid_params("inputResponses must be an object");
-    round->given = given->get_object();
-  }
-  if (const auto* state = req.params.if_contains("requestState"); state && !state->is_null()) {
-    if (!state->is_string()) invalid_params("requestState must be a string");
-    auto opened = request_states_.open(state->get_string(), bind_state(req));
-    if (!opened)
-      invalid_params("requestState is not valid for this request: altered, expired, or issued for "
-                     "another request or client");
-    round->answers = std::move(opened->answers);
-    round->carried = std::move(opened->carried);
-  }
-  return round;
-}
-
-std::string server_engine::bind_state(const request& req) const {
+std::string server_engine::client_principal() const {
   // State issued to one principal is refused to another. With OAuth that is
   // its identity (a refreshed token keeps it); otherwise the client's
   // credentials stand for it.
-  if (const auto* who = session_->principal()) return request_binding(req.method, req.params, who->identity());
-  const auto credentials = session_->transport().headers.find("authorization");
-  return request_binding(req.method, req.params, credentials.value_or(std::string_view{}));
+  if (const auto* who = session_->principal()) return who->identity();
+  return std::string(session_->transport().headers.find("authorization").value_or(std::string_view{}));
 }
 
 json::object server_engine::discover() const {
@@ -204,16 +180,8 @@ message server_engine::input_required_reply(const request& req, const input_requ
   json::object requests;
   for (const auto& [key, input] : need.requests)
     requests[key] = json::object{{"method", input.method}, {"params", input.params}};
-  json::object result{{"resultType", "input_required"}};
-  if (!requests.empty()) result["inputRequests"] = std::move(requests);
-  // The state carries what the next round needs; a round without input
-  // requests must carry one (mrtr, "Server Requirements").
-  if (!round.answers.empty() || !round.carried.is_null() || need.requests.empty())
-    result["requestState"] =
-        request_states_.seal({round.answers, round.carried}, bind_state(req));
-  meta_of(result)[meta_key::server_info] =
-      to_json(behaviour_.server_info(), dialect_of(protocol_version::v2026_07_28));
-  return response{req.id, std::move(result)};
+  return response{req.id, rounds_.input_required(req, std::move(requests), round, client_principal(),
+                                                 behaviour_.server_info())};
 }
 
 }  // namespace mcp::detail

@@ -1,0 +1,88 @@
+// The rounds of a 2026-07-28 multi-round request, as data: what a retry
+// brings, the InputRequiredResult that ends a round, and its requestState,
+// which opens only for the same request and the same principal.
+
+#include "../../src/protocol/input_round.hpp"
+
+#include <mcp/protocol/methods.hpp>
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <gtest/gtest.h>
+
+namespace mcp::detail {
+namespace {
+
+using namespace std::chrono_literals;
+
+json::object object(std::string_view text) { return json::parse(text).as_object(); }
+
+const implementation server{"srv", "1.0"};
+
+std::string refusal_of(const input_rounds& rounds, const request& req) {
+  request_envelope envelope;
+  try {
+    rounds.open(req, envelope, "alice");
+  } catch (const protocol_error& e) {
+    EXPECT_EQ(e.code(), errc::invalid_params);
+    return e.what();
+  }
+  return "opened";
+}
+
+TEST(InputRounds, OnlyMethodsThatAcceptInputReadWhatARetryBrings) {
+  const input_rounds rounds("key", 60s);
+  request_envelope envelope;
+  envelope.client_capabilities = object(R"({"elicitation":{}})");
+  const request listing{request_id{1}, methods::tools_list, object(R"({"inputResponses":7})")};
+  const auto plain = rounds.open(listing, envelope, "alice");
+  EXPECT_FALSE(plain->accepts_input);
+  EXPECT_EQ(json::serialize(plain->client_capabilities), R"({"elicitation":{}})");
+
+  const request call{request_id{2}, methods::tools_call, object(R"({"name":"t","inputResponses":{"k":{"action":"accept"}}})")};
+  const auto round = rounds.open(call, envelope, "alice");
+  EXPECT_TRUE(round->accepts_input);
+  EXPECT_EQ(json::serialize(round->given), R"({"k":{"action":"accept"}})");
+  EXPECT_TRUE(round->answers.empty());
+}
+
+TEST(InputRounds, MalformedInputsAreInvalidParams) {
+  const input_rounds rounds("key", 60s);
+  EXPECT_EQ(refusal_of(rounds, {request_id{1}, methods::tools_call, object(R"({"inputResponses":[]})")}),
+            "Invalid params: inputResponses must be an object");
+  EXPECT_EQ(refusal_of(rounds, {request_id{1}, methods::tools_call, object(R"({"requestState":1})")}),
+            "Invalid params: requestState must be a string");
+  EXPECT_EQ(refusal_of(rounds, {request_id{1}, methods::tools_call, object(R"({"requestState":"v1.x.y"})")}),
+            "Invalid params: requestState is not valid for this request: altered, expired, or issued for "
+            "another request or client");
+}
+
+TEST(InputRounds, ARoundEndsWithItsRequestsAndAStateOnlyWhenOneIsNeeded) {
+  const input_rounds rounds("key", 60s);
+  const request call{request_id{1}, methods::tools_call, object(R"({"name":"t"})")};
+  input_round first;
+  const auto asking = rounds.input_required(
+      call, object(R"({"k":{"method":"elicitation/create","params":{}}})"), first, "alice", server);
+  EXPECT_EQ(json::serialize(asking),
+            R"({"resultType":"input_required","inputRequests":{"k":{"method":"elicitation/create","params":{}}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"srv","version":"1.0"}}})");
+  // Nothing asked: the state must go, and it carries the round's value.
+  first.carried = "step 2";
+  const auto waiting = rounds.input_required(call, {}, first, "alice", server);
+  ASSERT_TRUE(waiting.contains("requestState"));
+  EXPECT_FALSE(waiting.contains("inputRequests"));
+
+  auto retry = call;
+  retry.params["requestState"] = waiting.at("requestState");
+  request_envelope envelope;
+  const auto next = rounds.open(retry, envelope, "alice");
+  EXPECT_EQ(next->carried, json::value("step 2"));
+  // Another principal, or another request, cannot use it.
+  EXPECT_THROW(rounds.open(retry, envelope, "mallory"), protocol_error);
+  auto other = retry;
+  other.params["name"] = "u";
+  EXPECT_THROW(rounds.open(other, envelope, "alice"), protocol_error);
+}
+
+}  // namespace
+}  // namespace mcp::detail
