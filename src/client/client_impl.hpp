@@ -8,6 +8,7 @@
 #include <mcp/log.hpp>
 
 #include "../detail/rpc_peer.hpp"
+#include "../protocol/inbound_table.hpp"
 #include "../protocol/x_mcp_header.hpp"
 
 #include <boost/asio/cancellation_signal.hpp>
@@ -137,8 +138,10 @@ struct client::impl : std::enable_shared_from_this<impl> {
   std::set<std::string, std::less<>> subscriptions;
   std::optional<logging_level> log_level;
 
-  // Server requests being answered, so that the server can cancel them.
-  std::unordered_map<request_id, std::shared_ptr<asio::cancellation_signal>> serving;
+  // Server requests being answered, so that the server can cancel them (a
+  // cancelled one is answered by nothing): the same table the server's core
+  // keeps of the requests it serves.
+  detail::inbound_table serving;
   // outputSchema by tool name, from the last tools/list; compiled when first used.
   struct output_check {
     std::optional<json::object> schema;

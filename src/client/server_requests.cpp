@@ -58,32 +58,41 @@ asio::awaitable<json::object> client::impl::serve_server_request(const mcp::requ
   throw protocol_error(errc::method_not_found, "Method not found: " + req.method);
 }
 
+namespace {
+
+// A server request being answered, stopped through its signal.
+struct served_request final : detail::cancellable {
+  asio::cancellation_signal signal;
+  bool cancelled = false;
+  void cancel() noexcept override {
+    cancelled = true;
+    signal.emit(asio::cancellation_type::terminal);
+  }
+};
+
+}  // namespace
+
 asio::awaitable<void> client::impl::answer_server_request(std::shared_ptr<client_link> from, mcp::request req) {
   auto self = shared_from_this();  // the client may be destroyed meanwhile
-  auto signal = std::make_shared<asio::cancellation_signal>();
-  serving[req.id] = signal;
+  served_request runner;           // on this frame, which outlives its entry in the table
+  serving.start(req.id, 0, runner);
   message reply = response{req.id, json::object()};
-  bool cancelled = false;
   try {
     auto work = serve_server_request(req);
     auto result = co_await asio::co_spawn(executor, std::move(work),
-                                          asio::bind_cancellation_slot(signal->slot(), asio::use_awaitable));
+                                          asio::bind_cancellation_slot(runner.signal.slot(), asio::use_awaitable));
     reply = response{req.id, std::move(result)};
   } catch (const protocol_error& e) {
     reply = error_response{req.id, e.error()};
   } catch (const std::exception& e) {
-    cancelled = !serving.contains(req.id);
-    if (!cancelled) {
-      sdk_log(log_level::warn, "handler for " + req.method + " threw: " + e.what());
-      reply = make_error(req.id, errc::internal_error, std::string("Internal error: ") + e.what());
-    }
+    if (!runner.cancelled) sdk_log(log_level::warn, "handler for " + req.method + " threw: " + e.what());
+    reply = make_error(req.id, errc::internal_error, std::string("Internal error: ") + e.what());
   }
-  serving.erase(req.id);
+  auto answer = serving.answer(req.id, 0, std::move(reply));
   // A request the server cancelled gets no answer.
-  if (cancelled || from->peer.closed()) co_return;
-  std::string frame = serialize(reply);
+  if (!answer.write || from->peer.closed()) co_return;
   try {
-    co_await from->peer.send(std::move(frame));
+    co_await from->peer.send(std::move(answer.write->frame));
   } catch (const std::exception& e) {
     sdk_log(log_level::debug, std::string("answer to the server not sent: ") + e.what());
   }
@@ -92,13 +101,8 @@ asio::awaitable<void> client::impl::answer_server_request(std::shared_ptr<client
 void client::impl::cancel_server_request(const json::object& params) {
   const auto* id = params.if_contains("requestId");
   if (!id) return;
-  const auto parsed = parse_request_id(*id);
-  if (!parsed) return;
-  const auto it = serving.find(*parsed);
-  if (it == serving.end()) return;
-  auto signal = it->second;
-  serving.erase(it);  // marks it cancelled for answer_server_request
-  signal->emit(asio::cancellation_type::terminal);
+  if (const auto parsed = parse_request_id(*id))
+    if (auto* runner = serving.cancel(*parsed)) runner->cancel();
 }
 
 }  // namespace mcp
