@@ -68,11 +68,13 @@ json::object client::impl::declared_capabilities() const {
 asio::awaitable<void> client::impl::read_loop(std::shared_ptr<client_link> from) {
   try {
     while (auto frame = co_await from->transport->read_frame()) {
-      if (frame->oversized) {
-        sdk_log(log_level::warn, "server sent a message over the size limit; dropped");
-        continue;
+      auto cursor = core.receive(std::move(*frame));
+      while (auto action = core.next(cursor)) {
+        if (auto* answer = std::get_if<detail::outgoing_frame>(&*action))
+          co_await from->peer.send(std::move(answer->frame));
+        else
+          perform(from, std::move(*action));
       }
-      for (auto& item : parse_frame(frame->text).items) co_await handle(from, std::move(item));
     }
   } catch (const std::exception& e) {
     sdk_log(log_level::debug, std::string("client read ended: ") + e.what());
@@ -88,45 +90,46 @@ asio::awaitable<void> client::impl::read_loop(std::shared_ptr<client_link> from)
   co_await reconnect();
 }
 
-asio::awaitable<void> client::impl::handle(const std::shared_ptr<client_link>& from, frame_item item) {
-  if (auto* bad = std::get_if<invalid_message>(&item)) {
-    sdk_log(log_level::warn, "server sent an invalid message: " + bad->reply.error.message);
-    std::string frame = serialize(bad->reply);
-    co_await from->peer.send(std::move(frame));
-    co_return;
-  }
-  auto& msg = std::get<message>(item);
-  if (auto* n = std::get_if<notification>(&msg)) {
-    if (n->method == methods::notifications_progress)
-      from->peer.on_progress(n->params);
-    else
-      handle_notification(*n);
-  } else if (auto* req = std::get_if<mcp::request>(&msg)) {
+void client::impl::perform(const std::shared_ptr<client_link>& from,
+                           detail::client_connection::action&& action) {
+  using core_t = detail::client_connection;
+  if (auto* progress = std::get_if<core_t::route_progress>(&action)) {
+    from->peer.on_progress(progress->params);
+  } else if (auto* n = std::get_if<core_t::deliver_notification>(&action)) {
+    handle_notification(*n);
+  } else if (auto* req = std::get_if<core_t::serve_server_request>(&action)) {
     // Answered on the side: a handler waiting for its user must not stop the reading.
-    asio::co_spawn(executor, answer_server_request(from, std::move(*req)), asio::detached);
-  } else if (!from->peer.deliver(std::move(msg))) {
-    sdk_log(log_level::debug, "dropping a late or unknown response");
+    asio::co_spawn(executor, answer_server_request(from, std::move(req->req)), asio::detached);
+  } else if (auto* reply = std::get_if<core_t::deliver_response>(&action)) {
+    if (!from->peer.deliver(std::move(reply->reply)))
+      sdk_log(log_level::debug, "dropping a late or unknown response");
   }
 }
 
-void client::impl::handle_notification(const notification& n) {
-  const std::string_view method = n.method;
-  if (method == methods::notifications_cancelled) {
-    cancel_server_request(n.params);
-  } else if (method == methods::notifications_subscriptions_acknowledged) {
-    listen_acknowledged = true;
-    listen_changed.cancel();
-  } else if (method == methods::notifications_message) {
-    run_callback(on_log, "on_log", detail::read_log_message(n.params));
-  } else if (method.starts_with("notifications/") && method.ends_with("/list_changed")) {
-    const auto what = method.substr(14, method.size() - 14 - 13);
-    if (what == "tools") output_schemas.reset();  // listed again when next needed
-    run_callback(on_list_changed, "on_list_changed", what);
-  } else if (method == methods::notifications_resources_updated) {
-    if (const auto* uri = n.params.if_contains("uri"); uri && uri->is_string())
-      run_callback(on_resource_updated, "on_resource_updated", std::string(uri->get_string()));
+void client::impl::handle_notification(const detail::client_connection::deliver_notification& n) {
+  using notice = detail::client_connection::notice;
+  switch (n.kind) {
+    case notice::cancelled:
+      if (n.stop) n.stop->cancel();
+      break;
+    case notice::listen_acknowledged:
+      listen_acknowledged = true;
+      listen_changed.cancel();
+      break;
+    case notice::log_message:
+      run_callback(on_log, "on_log", detail::read_log_message(n.note.params));
+      break;
+    case notice::list_changed:
+      if (n.subject == "tools") output_schemas.reset();  // listed again when next needed
+      run_callback(on_list_changed, "on_list_changed", n.subject);
+      break;
+    case notice::resource_updated:
+      run_callback(on_resource_updated, "on_resource_updated", std::string(n.subject));
+      break;
+    case notice::other:
+      break;
   }
-  run_callback(on_notification, "on_notification", n);
+  run_callback(on_notification, "on_notification", n.note);
 }
 
 asio::awaitable<void> client::impl::shut_down() {

@@ -8,7 +8,7 @@
 #include <mcp/log.hpp>
 
 #include "../detail/rpc_peer.hpp"
-#include "../protocol/inbound_table.hpp"
+#include "../protocol/client_connection.hpp"
 #include "../protocol/x_mcp_header.hpp"
 
 #include <boost/asio/cancellation_signal.hpp>
@@ -51,8 +51,9 @@ struct client::impl : std::enable_shared_from_this<impl> {
 
   // client.cpp
   asio::awaitable<void> read_loop(std::shared_ptr<client_link> link);
-  asio::awaitable<void> handle(const std::shared_ptr<client_link>& link, frame_item item);
-  void handle_notification(const notification& n);
+  // Runs what the core asks for, except an answer to write (read_loop awaits it).
+  void perform(const std::shared_ptr<client_link>& link, detail::client_connection::action&& action);
+  void handle_notification(const detail::client_connection::deliver_notification& n);
   /// Sends a request once the client is ready (waiting, within the call's
   /// timeout, while it reconnects), renewing an expired session once.
   asio::awaitable<json::object> call(std::string method, json::object params, detail::call_settings settings);
@@ -105,7 +106,6 @@ struct client::impl : std::enable_shared_from_this<impl> {
   // server_requests.cpp
   asio::awaitable<void> answer_server_request(std::shared_ptr<client_link> link, mcp::request req);
   asio::awaitable<json::object> serve_server_request(const mcp::request& req);
-  void cancel_server_request(const json::object& params);
 
   asio::any_io_executor executor;
   client_options options;
@@ -138,10 +138,9 @@ struct client::impl : std::enable_shared_from_this<impl> {
   std::set<std::string, std::less<>> subscriptions;
   std::optional<logging_level> log_level;
 
-  // Server requests being answered, so that the server can cancel them (a
-  // cancelled one is answered by nothing): the same table the server's core
-  // keeps of the requests it serves.
-  detail::inbound_table serving;
+  // What the server's messages come to, and its requests being answered (a
+  // cancelled one is stopped and answered by nothing).
+  detail::client_connection core;
   // outputSchema by tool name, from the last tools/list; compiled when first used.
   struct output_check {
     std::optional<json::object> schema;

@@ -75,7 +75,7 @@ struct served_request final : detail::cancellable {
 asio::awaitable<void> client::impl::answer_server_request(std::shared_ptr<client_link> from, mcp::request req) {
   auto self = shared_from_this();  // the client may be destroyed meanwhile
   served_request runner;           // on this frame, which outlives its entry in the table
-  serving.start(req.id, 0, runner);
+  core.requests().start(req.id, 0, runner);
   message reply = response{req.id, json::object()};
   try {
     auto work = serve_server_request(req);
@@ -88,7 +88,7 @@ asio::awaitable<void> client::impl::answer_server_request(std::shared_ptr<client
     if (!runner.cancelled) sdk_log(log_level::warn, "handler for " + req.method + " threw: " + e.what());
     reply = make_error(req.id, errc::internal_error, std::string("Internal error: ") + e.what());
   }
-  auto answer = serving.answer(req.id, 0, std::move(reply));
+  auto answer = core.requests().answer(req.id, 0, std::move(reply));
   // A request the server cancelled gets no answer.
   if (!answer.write || from->peer.closed()) co_return;
   try {
@@ -96,13 +96,6 @@ asio::awaitable<void> client::impl::answer_server_request(std::shared_ptr<client
   } catch (const std::exception& e) {
     sdk_log(log_level::debug, std::string("answer to the server not sent: ") + e.what());
   }
-}
-
-void client::impl::cancel_server_request(const json::object& params) {
-  const auto* id = params.if_contains("requestId");
-  if (!id) return;
-  if (const auto parsed = parse_request_id(*id))
-    if (auto* runner = serving.cancel(*parsed)) runner->cancel();
 }
 
 }  // namespace mcp

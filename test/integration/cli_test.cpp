@@ -319,10 +319,14 @@ TEST(Cli, ServeDemoOverStdio) {
 // --- Ctrl-C ---------------------------------------------------------------------------
 
 constexpr const char* long_call = R"({"steps": 1000, "step_ms": 100})";  // 100 s
+// Long enough for the CLI to have started (its Ctrl-C handler installed, the
+// call sent) even under a sanitizer on a loaded machine: a SIGINT before the
+// handler exists kills the process with no "cancelled".
+constexpr auto call_under_way = 1500ms;
 
 TEST(Cli, CtrlCCancelsACall) {
   child_process child({caduceus, "--stdio", server_line, "call", "long_task", long_call});
-  std::this_thread::sleep_for(300ms);
+  std::this_thread::sleep_for(call_under_way);
   child.signal(SIGINT);
   ASSERT_TRUE(child.wait(5s)) << "still running 5 s after SIGINT; stderr: " << child.err();
   EXPECT_EQ(child.exit_code(), 130) << child.err();
@@ -450,7 +454,7 @@ TEST(Cli, LegacySseEndpointOverHttp) {
 TEST(Cli, CtrlCCancelsACallOverHttp) {
   demo_server demo;
   child_process child({caduceus, "--url", demo.url, "call", "long_task", long_call});
-  std::this_thread::sleep_for(300ms);
+  std::this_thread::sleep_for(call_under_way);
   child.signal(SIGINT);
   ASSERT_TRUE(child.wait(5s)) << "still running 5 s after SIGINT; stderr: " << child.err();
   EXPECT_EQ(child.exit_code(), 130) << child.err();
