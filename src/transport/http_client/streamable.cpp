@@ -13,6 +13,7 @@
 #include <iterator>
 #include <set>
 #include <stdexcept>
+#include <utility>
 
 namespace mcp::detail::http_client {
 
@@ -509,21 +510,23 @@ asio::awaitable<void> streamable_engine::answer_http_error(http_exchange& exchan
   const auto reason = exchange.reason();
   // The session the request went in: a newer one may have begun since.
   const auto session = exchange.request_header("Mcp-Session-Id");
-  for (const auto& request : pending.ids) {
+  // Taken out first: forget() may erase from the set while a push waits.
+  const auto ids = std::exchange(pending.ids, {});
+  for (const auto& request : ids) {
     auto answer =
         core_->messages->http_status_answer(request, exchange.description(), status, reason, body, session);
     co_await core_->inbound->push(std::move(answer));
   }
-  pending.ids.clear();
 }
 
 asio::awaitable<void> streamable_engine::fail_all(pending_answers& pending, const std::string& message) {
   if (!pending.empty()) sdk_log(log_level::info, "HTTP transport: " + message);
-  for (const auto& request : pending.ids) {
+  // Taken out first: forget() may erase from the set while a push waits.
+  const auto ids = std::exchange(pending.ids, {});
+  for (const auto& request : ids) {
     auto answer = core_->messages->failure_answer(request, message);
     co_await core_->inbound->push(std::move(answer));
   }
-  pending.ids.clear();
 }
 
 // --- the GET stream ------------------------------------------------------------
