@@ -4,6 +4,8 @@
 
 #include "client_impl.hpp"
 
+#include "../detail/signalled_run.hpp"
+
 #include <mcp/log.hpp>
 #include <mcp/protocol/methods.hpp>
 #include <mcp/protocol/wire.hpp>
@@ -58,23 +60,9 @@ asio::awaitable<json::object> client::impl::serve_server_request(const mcp::requ
   throw protocol_error(errc::method_not_found, "Method not found: " + req.method);
 }
 
-namespace {
-
-// A server request being answered, stopped through its signal.
-struct served_request final : detail::cancellable {
-  asio::cancellation_signal signal;
-  bool cancelled = false;
-  void cancel() noexcept override {
-    cancelled = true;
-    signal.emit(asio::cancellation_type::terminal);
-  }
-};
-
-}  // namespace
-
 asio::awaitable<void> client::impl::answer_server_request(std::shared_ptr<client_link> from, mcp::request req) {
   auto self = shared_from_this();  // the client may be destroyed meanwhile
-  served_request runner;           // on this frame, which outlives its entry in the table
+  detail::signalled_run runner;    // on this frame, which outlives its entry in the table
   core.requests().start(req.id, 0, runner);
   message reply = response{req.id, json::object()};
   try {

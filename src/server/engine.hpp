@@ -24,10 +24,10 @@
 
 #include "../detail/lazy_event.hpp"
 #include "../detail/rpc_peer.hpp"
+#include "../detail/signalled_run.hpp"
 #include "../protocol/server_connection.hpp"
 #include "../protocol/input_round.hpp"
 
-#include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/steady_timer.hpp>
 
 #include <memory>
@@ -79,15 +79,7 @@ class server_engine {
 
  private:
   struct link;
-  // A request that runs as a coroutine, stopped through its signal.
-  struct in_flight final : cancellable {
-    asio::cancellation_signal signal;
-    bool cancelled = false;  // what its handler sees (request_context)
-    void cancel() noexcept override {
-      cancelled = true;
-      signal.emit(asio::cancellation_type::terminal);
-    }
-  };
+  using in_flight = signalled_run;
   using batch_id = server_connection::batch_id;
 
   static std::shared_ptr<session> make_session(message_transport& transport);
