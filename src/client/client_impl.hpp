@@ -90,8 +90,6 @@ struct client::impl : std::enable_shared_from_this<impl> {
   /// The `server/discover` probe: true (and `server`, `modern` set) when the
   /// server speaks a modern version we do; false: fall back to initialize.
   asio::awaitable<bool> discover(std::shared_ptr<client_link> link);
-  /// The version a -32022 names that we speak too (nullopt for other errors).
-  std::optional<protocol_version> offered_instead(const protocol_error& e) const;
   /// A modern request: its envelope, and the rounds of input it may need.
   asio::awaitable<json::object> call_modern(std::shared_ptr<client_link> link, std::string method,
                                             json::object params, detail::call_settings settings);

@@ -5,6 +5,8 @@
 #include "backoff.hpp"
 #include "client_impl.hpp"
 
+#include "../protocol/client_session.hpp"
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -65,9 +67,7 @@ asio::awaitable<void> client::impl::open_session(std::shared_ptr<client_link> on
 
 asio::awaitable<void> client::impl::handshake(std::shared_ptr<client_link> on) {
   set_state(connection_state::initializing);
-  std::optional<protocol_version> newest;
-  for (const auto v : options.versions)
-    if (dialect_of(v).era == protocol_era::legacy && (!newest || v > *newest)) newest = v;
+  const auto newest = detail::version_choice(options.versions).newest_legacy();
   if (!newest)
     throw boost::system::system_error(asio::error::no_protocol_option,
                                       "mcp client: the server does not speak 2026-07-28, the only era allowed");

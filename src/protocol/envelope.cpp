@@ -66,6 +66,15 @@ trace_context read_trace(const json::object& meta) {
 
 }  // namespace
 
+json::object client_envelope(protocol_version version, const implementation& client_info,
+                             json::object client_capabilities, std::optional<logging_level> log_level) {
+  json::object meta{{meta_key::protocol_version, to_string(version)},
+                    {meta_key::client_info, to_json(client_info, dialect_of(version))},
+                    {meta_key::client_capabilities, std::move(client_capabilities)}};
+  if (log_level) meta[meta_key::log_level] = to_string(*log_level);
+  return meta;
+}
+
 bool carries_envelope(const json::object& params) noexcept {
   const auto* meta = meta_of(params);
   return meta && meta->contains(meta_key::protocol_version);

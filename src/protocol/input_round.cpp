@@ -2,6 +2,7 @@
 
 #include <mcp/protocol/methods.hpp>
 
+#include "invalid_params.hpp"
 #include "modern_era.hpp"
 
 namespace mcp::detail {
@@ -29,10 +30,37 @@ bool answers_input(std::string_view method, const json::value& answer) noexcept 
   return false;
 }
 
+bool is_input_request(std::string_view method) noexcept {
+  return method == methods::elicitation_create || method == methods::sampling_create_message ||
+         method == methods::roots_list;
+}
+
 std::string_view capability_for(std::string_view method) noexcept {
   if (method == methods::elicitation_create) return "elicitation";
   if (method == methods::sampling_create_message) return "sampling";
   return "roots";
+}
+
+bool declares_capability_for(std::string_view method, const json::object& client_capabilities) noexcept {
+  const auto* declared = client_capabilities.if_contains(capability_for(method));
+  return declared && declared->is_object();
+}
+
+std::optional<std::string> legacy_input_refusal(std::string_view method, const json::object& params,
+                                                const dialect& d, const json::object& client_capabilities) {
+  if (method == methods::elicitation_create) {
+    if (!d.elicitation) return "elicitation needs protocol version 2025-06-18 or later";
+    const auto* mode = params.if_contains("mode");
+    if (mode && *mode == "url") {
+      if (!d.url_elicitation) return "URL elicitation needs protocol version 2025-11-25 or later";
+      const auto* elicitation = client_capabilities.if_contains("elicitation");
+      if (!elicitation || !elicitation->is_object() || !elicitation->get_object().contains("url"))
+        return "the client does not support URL elicitation";
+    }
+  }
+  if (!declares_capability_for(method, client_capabilities))
+    return "the client does not support " + std::string(capability_for(method));
+  return std::nullopt;
 }
 
 bool accepts_input(std::string_view method) noexcept {

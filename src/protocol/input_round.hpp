@@ -7,6 +7,7 @@
 
 #include <mcp/protocol/envelope.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
+#include <mcp/protocol/versions.hpp>
 
 #include "request_state.hpp"
 
@@ -15,6 +16,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -60,8 +62,20 @@ class input_rounds {
 /// (an ElicitResult, CreateMessageResult or ListRootsResult).
 bool answers_input(std::string_view method, const json::value& answer) noexcept;
 
+/// True for the requests a server may send for input: elicitation/create,
+/// sampling/createMessage and roots/list.
+bool is_input_request(std::string_view method) noexcept;
+
 /// The client capability an input request needs (`elicitation`, `sampling`, `roots`).
 std::string_view capability_for(std::string_view method) noexcept;
+
+/// Whether `client_capabilities` declare the capability input request `method` needs.
+bool declares_capability_for(std::string_view method, const json::object& client_capabilities) noexcept;
+
+/// Why a legacy session cannot send the input request `method` with `params`
+/// (its revision or its client lacks what the request needs), or nothing.
+std::optional<std::string> legacy_input_refusal(std::string_view method, const json::object& params,
+                                                const dialect& d, const json::object& client_capabilities);
 
 /// True for the methods whose handlers may ask for input.
 bool accepts_input(std::string_view method) noexcept;

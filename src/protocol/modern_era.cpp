@@ -3,6 +3,8 @@
 #include <mcp/protocol/envelope.hpp>
 #include <mcp/protocol/methods.hpp>
 
+#include "invalid_params.hpp"
+
 #include <algorithm>
 #include <array>
 
@@ -32,11 +34,19 @@ bool flag(const json::object& filter, std::string_view key) {
 
 }  // namespace
 
-void invalid_params(std::string message) {
-  throw protocol_error(errc::invalid_params, "Invalid params: " + std::move(message));
-}
-
 bool removed_in_modern_era(std::string_view method) noexcept { return one_of(removed_methods, method); }
+
+json::object discover_result(std::span<const protocol_version> supported, json::object capabilities,
+                             std::optional<std::string> instructions) {
+  json::array versions;
+  for (const auto v : supported)
+    if (dialect_of(v).era == protocol_era::modern) versions.emplace_back(to_string(v));
+  json::object result{{"supportedVersions", std::move(versions)},
+                      {"capabilities", shape_capabilities(std::move(capabilities),
+                                                          dialect_of(protocol_version::v2026_07_28))}};
+  if (instructions) result["instructions"] = std::move(*instructions);
+  return result;
+}
 
 json::object& meta_of(json::object& params) {
   auto& meta = params["_meta"];

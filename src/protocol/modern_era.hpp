@@ -7,7 +7,10 @@
 
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/protocol/lifecycle.hpp>
+#include <mcp/protocol/versions.hpp>
 
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,13 +23,15 @@ namespace mcp::detail {
 /// unknown, and is answered as such.
 bool removed_in_modern_era(std::string_view method) noexcept;
 
+/// The result of server/discover: the modern revisions among `supported`,
+/// the capabilities as 2026-07-28 has them, and the instructions if any.
+json::object discover_result(std::span<const protocol_version> supported, json::object capabilities,
+                             std::optional<std::string> instructions);
+
 /// Completes a modern result: `resultType` "complete" unless set, caching
 /// hints on the results that carry them (none to share for the retry of a
 /// multi-round request), and `serverInfo` in `_meta`.
 json::object finish_modern_result(const request& req, json::object result, const implementation& server_info);
-
-/// Throws protocol_error(-32602), "Invalid params: " and `message`.
-[[noreturn]] void invalid_params(std::string message);
 
 /// `_meta` of a result or notification, made an object if it is not one.
 json::object& meta_of(json::object& params);

@@ -1,9 +1,12 @@
 #include "shaping.hpp"
 
+#include <mcp/protocol/errors.hpp>
 #include <mcp/protocol/lifecycle.hpp>
 
 #include <boost/json/serialize.hpp>
 
+#include <cmath>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -49,6 +52,12 @@ std::string describe_link(const json::object& link) {
     text += ")";
   }
   return text;
+}
+
+// Whole numbers go out as integers ("50", not Boost.JSON's "5E1" for a double).
+json::value as_json_number(double value) {
+  if (value == std::floor(value) && std::abs(value) < 9.0e15) return static_cast<std::int64_t>(value);
+  return value;
 }
 
 }  // namespace
@@ -105,6 +114,26 @@ json::object shape_prompt_result(json::object result, const dialect& d) {
         *content = shape_content(std::move(content->get_object()), d);
   return result;
 }
+
+json::object progress_params(const json::value& token, double progress, std::optional<double> total,
+                             std::string_view message, const dialect& d) {
+  json::object params{{"progressToken", token}, {"progress", as_json_number(progress)}};
+  if (total) params["total"] = as_json_number(*total);
+  if (!message.empty() && d.progress_message) params["message"] = message;
+  return params;
+}
+
+void shape_input_params(json::object& params, const dialect& d) {
+  if (!d.url_elicitation) params.erase("mode");
+}
+
+int resource_not_found_code(const dialect& d) noexcept {
+  return d.era == protocol_era::modern ? errc::invalid_params : errc::resource_not_found;
+}
+
+bool carries_cache_hints(const dialect& d) noexcept { return d.era == protocol_era::modern; }
+
+bool mirrors_arguments_in_headers(const dialect& d) noexcept { return d.era == protocol_era::modern; }
 
 }  // namespace mcp::detail
 

@@ -3,53 +3,20 @@
 #include <mcp/server/behaviour.hpp>
 
 #include "../protocol/input_round.hpp"
+#include "../protocol/shaping.hpp"
 
 #include <array>
-#include <cmath>
 
 namespace mcp {
 
 namespace {
 
-// Whole numbers go out as integers ("50", not Boost.JSON's "5E1" for a double).
-json::value as_json_number(double value) {
-  if (value == std::floor(value) && std::abs(value) < 9.0e15) return static_cast<std::int64_t>(value);
-  return value;
-}
-
-bool declares(const json::object& capabilities, std::string_view name) {
-  const auto* v = capabilities.if_contains(name);
-  return v && v->is_object();
-}
-
 constexpr std::string_view elicitation_method = methods::elicitation_create;
 constexpr std::string_view sampling_method = methods::sampling_create_message;
 constexpr std::string_view roots_method = methods::roots_list;
 
-bool is_input_method(std::string_view method) {
-  return method == elicitation_method || method == sampling_method || method == roots_method;
-}
-
-// Refuses, in a legacy session, an input request its revision or its client
-// does not support.
-void check_legacy_input(const input_request& request, const dialect& d,
-                        const json::object& capabilities) {
-  if (request.method == elicitation_method) {
-    if (!d.elicitation) throw capability_error("elicitation needs protocol version 2025-06-18 or later");
-    const auto* mode = request.params.if_contains("mode");
-    if (mode && *mode == "url") {
-      if (!d.url_elicitation)
-        throw capability_error("URL elicitation needs protocol version 2025-11-25 or later");
-      const auto* elicitation = capabilities.if_contains("elicitation");
-      if (!elicitation || !elicitation->is_object() || !elicitation->get_object().contains("url"))
-        throw capability_error("the client does not support URL elicitation");
-    }
-  } else if (!is_input_method(request.method)) {
-    throw std::invalid_argument("not an input request: " + request.method);
-  }
-  if (!declares(capabilities, detail::capability_for(request.method)))
-    throw capability_error("the client does not support " +
-                           std::string(detail::capability_for(request.method)));
+void require_input_request(std::string_view method) {
+  if (!detail::is_input_request(method)) throw std::invalid_argument("not an input request: " + std::string(method));
 }
 
 }  // namespace
@@ -108,10 +75,8 @@ asio::awaitable<void> request_context::progress(double value, std::optional<doub
   if (!token || !(token->is_string() || token->is_int64() || token->is_uint64())) co_return;
   if (last_progress_ && value <= *last_progress_) co_return;
   last_progress_ = value;
-  json::object params{{"progressToken", *token}, {"progress", as_json_number(value)}};
-  if (total) params["total"] = as_json_number(*total);
-  if (!message.empty() && dialect_of(version()).progress_message) params["message"] = message;
-  notification n{methods::notifications_progress, std::move(params)};
+  notification n{methods::notifications_progress,
+                 detail::progress_params(*token, value, total, message, dialect_of(version()))};
   co_await session_.link_->send_notification(std::move(n), id_text_);
 }
 
@@ -127,7 +92,7 @@ asio::awaitable<json::object> request_context::request(std::string method, json:
   if (!round_)
     co_return co_await session_.link_->send_request(std::move(method), std::move(params), timeout,
                                                    id_text_);
-  if (!is_input_method(method))
+  if (!detail::is_input_request(method))
     throw capability_error("protocol version 2026-07-28 has no server-to-client request " + method);
   co_return co_await ask_one(std::move(method), std::move(params), timeout);
 }
@@ -147,9 +112,13 @@ asio::awaitable<input_responses> request_context::ask(input_requests requests,
   if (!round_) {
     // All checked before the first is sent: none is sent when one cannot be.
     const auto& d = dialect_of(version());
-    for (const auto& [key, request] : requests) check_legacy_input(request, d, session_.client_capabilities());
+    for (const auto& [key, request] : requests) {
+      require_input_request(request.method);
+      if (auto why = detail::legacy_input_refusal(request.method, request.params, d, session_.client_capabilities()))
+        throw capability_error(std::move(*why));
+    }
     for (auto& [key, input] : requests) {
-      if (!d.url_elicitation) input.params.erase("mode");  // unknown before 2025-11-25
+      detail::shape_input_params(input.params, d);
       answers[key] = co_await session_.link_->send_request(std::move(input.method), std::move(input.params),
                                                           timeout, id_text_);
     }
@@ -162,7 +131,7 @@ asio::awaitable<input_responses> request_context::ask(input_requests requests,
   input_requests missing;
   json::object required_capabilities;
   for (auto& [key, request] : requests) {
-    if (!is_input_method(request.method)) throw std::invalid_argument("not an input request: " + request.method);
+    require_input_request(request.method);
     const json::value* answer = round_->given.if_contains(key);
     if (!answer || !detail::answers_input(request.method, *answer)) answer = round_->answers.if_contains(key);
     if (answer && detail::answers_input(request.method, *answer)) {
@@ -172,7 +141,7 @@ asio::awaitable<input_responses> request_context::ask(input_requests requests,
     // Asked for (again, when its answer had the wrong shape): only what the
     // client declared it can answer.
     const auto capability = detail::capability_for(request.method);
-    if (!declares(round_->client_capabilities, capability))
+    if (!detail::declares_capability_for(request.method, round_->client_capabilities))
       required_capabilities[capability] = json::object{};
     missing.insert_or_assign(key, std::move(request));
   }

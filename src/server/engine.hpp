@@ -106,7 +106,6 @@ class server_engine {
   // engine_modern.cpp: the 2026-07-28 era.
   void handle_modern_request(server_connection::serve_modern_request& admitted);
   std::shared_ptr<session> make_request_session(request_envelope& envelope, protocol_version version);
-  json::object discover() const;
   // subscriptions/listen: acknowledges, then holds the request open; the
   // behaviour sees its session like a legacy one (init, terminate) and
   // notifies it, filtered and tagged on the way out.

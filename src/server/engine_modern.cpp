@@ -69,7 +69,9 @@ void server_engine::handle_modern_request(server_connection::serve_modern_reques
   const auto id = req.id;  // req is moved from below
   try {
     if (req.method == methods::server_discover) {
-      write(core_.requests().reply(response{req.id, finish_modern_result(req, discover())}, 0));
+      auto result = discover_result(behaviour_.supported_versions(), behaviour_.capabilities(),
+                                    behaviour_.instructions());
+      write(core_.requests().reply(response{req.id, finish_modern_result(req, std::move(result))}, 0));
       return;
     }
     if (req.method == methods::subscriptions_listen) {
@@ -158,17 +160,6 @@ std::string server_engine::client_principal() const {
   // credentials stand for it.
   if (const auto* who = session_->principal()) return who->identity();
   return std::string(session_->transport().headers.find("authorization").value_or(std::string_view{}));
-}
-
-json::object server_engine::discover() const {
-  json::array versions;
-  for (const auto v : behaviour_.supported_versions())
-    if (dialect_of(v).era == protocol_era::modern) versions.emplace_back(to_string(v));
-  const auto& d = dialect_of(protocol_version::v2026_07_28);
-  json::object result{{"supportedVersions", std::move(versions)},
-                      {"capabilities", shape_capabilities(behaviour_.capabilities(), d)}};
-  if (auto instructions = behaviour_.instructions()) result["instructions"] = std::move(*instructions);
-  return result;
 }
 
 json::object server_engine::finish_modern_result(const request& req, json::object result) const {

@@ -12,6 +12,7 @@
 
 #include <boost/asio/thread_pool.hpp>
 
+#include "../protocol/invalid_params.hpp"
 #include "../protocol/shaping.hpp"
 #include "../protocol/x_mcp_header.hpp"
 #include "registry.hpp"
@@ -105,15 +106,10 @@ struct session_tools {
   detail::registry<tool_entry> tools;
 };
 
-// An unknown resource: -32002 up to 2025-11-25; -32602 from 2026-07-28 on (SEP-2164).
-int not_found_code(protocol_version version) {
-  return dialect_of(version).era == protocol_era::modern ? errc::invalid_params : errc::resource_not_found;
-}
-
 // A 2026-07-28 tools/call over HTTP: its Mcp-Param-* headers must match the
 // arguments they mirror (streamable-http, "Server Behavior for Custom Headers").
 void check_mirrored_headers(const tool_entry& tool, const json::object& arguments, request_context& ctx) {
-  if (tool.mirrored.empty() || dialect_of(ctx.version()).era != protocol_era::modern) return;
+  if (tool.mirrored.empty() || !detail::mirrors_arguments_in_headers(dialect_of(ctx.version()))) return;
   const auto& transport = ctx.session().transport();
   if (transport.kind != "http") return;  // only HTTP carries headers
   const auto header = [&](std::string_view name) { return transport.headers.find(name); };
@@ -121,9 +117,7 @@ void check_mirrored_headers(const tool_entry& tool, const json::object& argument
     throw protocol_error(errc::header_mismatch, std::move(*mismatch));
 }
 
-[[noreturn]] void invalid_params(std::string message, json::value data = nullptr) {
-  throw protocol_error(errc::invalid_params, "Invalid params: " + std::move(message), std::move(data));
-}
+using detail::invalid_params;
 
 std::string string_param(const json::object& params, std::string_view key) {
   const auto* v = params.if_contains(key);
@@ -442,7 +436,7 @@ std::optional<json::object> server::handle_request_at_once(const request& req, r
   auto& st = *state_;
   const auto& d = dialect_of(ctx.version());
   const auto page_size = st.settings.page_size;
-  const auto* cache = d.era == protocol_era::modern ? &st.settings.cache : nullptr;
+  const auto* cache = detail::carries_cache_hints(d) ? &st.settings.cache : nullptr;
   const auto& m = req.method;
   if (m == methods::tools_call) return st.call_tool_at_once(req.params, ctx);
   if (m == methods::tools_list) {
@@ -582,7 +576,9 @@ asio::awaitable<json::object> server::state::read_resource(const json::object& p
         break;
       }
     }
-    if (!matched) throw protocol_error(not_found_code(ctx.version()), "Resource not found: " + uri, json::object{{"uri", uri}});
+    if (!matched)
+      throw protocol_error(detail::resource_not_found_code(dialect_of(ctx.version())), "Resource not found: " + uri,
+                           json::object{{"uri", uri}});
     hint = matched->info.cache;
     require_scopes(matched->info.required_scopes, ctx);
     contents = co_await matched->handler(uri, *variables, ctx);
@@ -590,7 +586,7 @@ asio::awaitable<json::object> server::state::read_resource(const json::object& p
   json::array out;
   for (const auto& c : contents) out.push_back(c.to_json());
   json::object result{{"contents", std::move(out)}};
-  if (dialect_of(ctx.version()).era == protocol_era::modern) put_cache_hint(result, hint.value_or(settings.cache));
+  if (detail::carries_cache_hints(dialect_of(ctx.version()))) put_cache_hint(result, hint.value_or(settings.cache));
   co_return result;
 }
 

@@ -49,6 +49,12 @@ struct request_envelope {
   trace_context trace;
 };
 
+/// The envelope a client sends with a request at `version` (the `_meta`
+/// members): the version, its client info and capabilities as that revision
+/// has them, and the log level it wants, if any.
+json::object client_envelope(protocol_version version, const implementation& client_info,
+                             json::object client_capabilities, std::optional<logging_level> log_level);
+
 /// True when `params._meta` names a protocol version: the request belongs
 /// to the modern era. Legacy traffic (`initialize`, sessions) has none.
 bool carries_envelope(const json::object& params) noexcept;

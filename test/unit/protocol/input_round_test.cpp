@@ -84,5 +84,37 @@ TEST(InputRounds, ARoundEndsWithItsRequestsAndAStateOnlyWhenOneIsNeeded) {
   EXPECT_THROW(rounds.open(other, envelope, "alice"), protocol_error);
 }
 
+TEST(LegacyInput, ARevisionOrClientWithoutWhatARequestNeedsRefusesIt) {
+  using v = protocol_version;
+  struct row {
+    std::string_view method;
+    std::string_view params;
+    protocol_version version;
+    std::string_view capabilities;
+    std::optional<std::string> refusal;
+  };
+  const row rows[] = {
+      {methods::elicitation_create, R"({"mode":"form"})", v::v2025_06_18, R"({"elicitation":{}})", std::nullopt},
+      {methods::elicitation_create, R"({})", v::v2025_03_26, R"({"elicitation":{}})",
+       "elicitation needs protocol version 2025-06-18 or later"},
+      {methods::elicitation_create, R"({"mode":"url"})", v::v2025_06_18, R"({"elicitation":{"url":{}}})",
+       "URL elicitation needs protocol version 2025-11-25 or later"},
+      {methods::elicitation_create, R"({"mode":"url"})", v::v2025_11_25, R"({"elicitation":{}})",
+       "the client does not support URL elicitation"},
+      {methods::elicitation_create, R"({"mode":"url"})", v::v2025_11_25, R"({"elicitation":{"url":{}}})",
+       std::nullopt},
+      {methods::sampling_create_message, R"({})", v::v2024_11_05, R"({"roots":{}})",
+       "the client does not support sampling"},
+      {methods::roots_list, R"({})", v::v2024_11_05, R"({"roots":true})", "the client does not support roots"},
+      {methods::roots_list, R"({})", v::v2024_11_05, R"({"roots":{}})", std::nullopt},
+  };
+  for (const auto& r : rows)
+    EXPECT_EQ(legacy_input_refusal(r.method, object(r.params), dialect_of(r.version), object(r.capabilities)),
+              r.refusal)
+        << r.method << " " << r.params;
+  EXPECT_TRUE(is_input_request(methods::roots_list));
+  EXPECT_FALSE(is_input_request(methods::tools_call));
+}
+
 }  // namespace
 }  // namespace mcp::detail
