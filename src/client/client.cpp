@@ -3,6 +3,7 @@
 #include <mcp/protocol/methods.hpp>
 
 #include "client_impl.hpp"
+#include "../protocol/http_client_rules.hpp"
 #include "../protocol/wire_readers.hpp"
 
 #include <boost/asio/co_spawn.hpp>
@@ -149,16 +150,6 @@ asio::awaitable<void> client::impl::close_link(std::shared_ptr<client_link> endi
   while (ending->reading) co_await ending->reader_done.async_wait(asio::as_tuple(asio::use_awaitable));
 }
 
-namespace {
-
-bool session_expired(const protocol_error& e) {
-  const auto* data = e.error().data.if_object();
-  const auto* expired = data ? data->if_contains("sessionExpired") : nullptr;
-  return expired && expired->is_bool() && expired->get_bool();
-}
-
-}  // namespace
-
 asio::awaitable<json::object> client::impl::call(std::string method, json::object params,
                                                  detail::call_settings settings) {
   const auto deadline = std::chrono::steady_clock::now() + settings.timeout;
@@ -173,7 +164,7 @@ asio::awaitable<json::object> client::impl::call(std::string method, json::objec
   try {
     co_return co_await on->peer.call(std::move(method), std::move(params), std::move(settings));
   } catch (const protocol_error& e) {
-    if (!session_expired(e) || closing) throw;
+    if (!detail::says_session_expired(e.error()) || closing) throw;
     sdk_log(log_level::info, std::string("session expired: ") + e.what());
   }
   // Only the first call to see the expiry renews; the others wait for it.

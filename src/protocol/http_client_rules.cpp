@@ -115,4 +115,10 @@ std::string with_id(std::string_view text, std::string_view id) {
   return json::serialize(value);
 }
 
+bool says_session_expired(const rpc_error& error) noexcept {
+  const auto* data = error.data.if_object();
+  const auto* expired = data ? data->if_contains("sessionExpired") : nullptr;
+  return expired && expired->is_bool() && expired->get_bool();
+}
+
 }  // namespace mcp::detail

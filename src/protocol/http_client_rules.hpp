@@ -9,6 +9,8 @@
 
 #include "http_rules.hpp"
 
+#include <mcp/protocol/errors.hpp>
+
 #include <string>
 #include <string_view>
 #include <utility>
@@ -53,6 +55,10 @@ std::string error_answer(std::string_view id, std::string message);
 /// `session_id`, a 404 says the session expired (`data.sessionExpired`).
 std::string http_status_answer(std::string_view id, std::string_view request, unsigned status,
                                std::string_view reason, std::string_view body, std::string_view session_id);
+
+/// Whether an error answer says the server forgot the session (an answer
+/// http_status_answer made of a 404): the client opens a new one.
+bool says_session_expired(const rpc_error& error) noexcept;
 
 /// A lone error response with a null id, given `id` instead.
 std::string with_id(std::string_view text, std::string_view id);

@@ -106,5 +106,15 @@ TEST(HttpClientRules, FailuresBecomeErrorAnswers) {
             R"({"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"m"}})");
 }
 
+TEST(HttpClientRules, TheClientTellsAnExpiredSessionByTheAnswerMadeOfA404) {
+  const auto error_of = [](const std::string& answer) {
+    return rpc_error{-32000, "", json::parse(answer).at("error").at("data")};
+  };
+  EXPECT_TRUE(says_session_expired(error_of(http_status_answer("7", "POST u", 404, "Not Found", "", "s1"))));
+  EXPECT_FALSE(says_session_expired(error_of(http_status_answer("7", "POST u", 404, "Not Found", "", ""))));
+  EXPECT_FALSE(says_session_expired(rpc_error{-32000, "", json::parse(R"({"sessionExpired":"yes"})")}));
+  EXPECT_FALSE(says_session_expired(rpc_error{-32000, "", nullptr}));
+}
+
 }  // namespace
 }  // namespace mcp::detail
