@@ -1,6 +1,6 @@
 // SSE framing of one reply, as the HTTP server writes it on a stream.
 
-#include "server/http/sse.hpp"
+#include "transport/http/server/sse.hpp"
 
 #include <benchmark/benchmark.h>
 

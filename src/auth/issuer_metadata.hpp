@@ -3,7 +3,7 @@
 // issuer's metadata (RFC 8414, then OpenID Connect discovery), documents by
 // URL, with the https-only rule.
 
-#include "../transport/http_client/fetch.hpp"
+#include "../transport/http/client/fetch.hpp"
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/json/object.hpp>

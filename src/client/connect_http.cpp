@@ -8,7 +8,7 @@
 #include <mcp/transport/http_client.hpp>
 
 #include "../protocol/http_client_rules.hpp"
-#include "../transport/http_client/http_client_transport.hpp"
+#include "../transport/http/client/http_client_transport.hpp"
 
 #include <memory>
 #include <string>

@@ -17,7 +17,7 @@
 #include "http_test_server.hpp"
 #include "node_process.hpp"
 #include "client/oauth/urls.hpp"
-#include "transport/http_client/fetch.hpp"
+#include "transport/http/client/fetch.hpp"
 
 #include <boost/json.hpp>
 

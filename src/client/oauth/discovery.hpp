@@ -5,7 +5,7 @@
 #include "challenge.hpp"
 #include "wire.hpp"
 
-#include "../../transport/http_client/fetch.hpp"
+#include "../../transport/http/client/fetch.hpp"
 
 #include <boost/asio/awaitable.hpp>
 

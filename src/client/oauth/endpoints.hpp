@@ -6,7 +6,7 @@
 
 #include "wire.hpp"
 
-#include "../../transport/http_client/fetch.hpp"
+#include "../../transport/http/client/fetch.hpp"
 
 #include <mcp/client/oauth.hpp>
 

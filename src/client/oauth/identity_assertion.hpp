@@ -3,7 +3,7 @@
 // specification/draft/enterprise-managed-authorization.mdx, SEP-990), its
 // first half: the token exchange at the enterprise identity provider.
 
-#include "../../transport/http_client/fetch.hpp"
+#include "../../transport/http/client/fetch.hpp"
 
 #include <mcp/client/oauth.hpp>
 

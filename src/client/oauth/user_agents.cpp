@@ -4,7 +4,7 @@
 
 #include "urls.hpp"
 
-#include "../../transport/http_client/fetch.hpp"
+#include "../../transport/http/client/fetch.hpp"
 
 #include <mcp/client/oauth.hpp>
 

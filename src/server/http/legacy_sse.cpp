@@ -6,7 +6,7 @@
 // session ends when its stream does.
 
 #include "server_impl.hpp"
-#include "sse.hpp"
+#include "../../transport/http/server/sse.hpp"
 
 #include <mcp/log.hpp>
 #include <mcp/protocol/jsonrpc.hpp>

@@ -3,7 +3,7 @@
 // server lets the connection go while the stream goes on (SSE polling).
 
 #include "server_impl.hpp"
-#include "sse.hpp"
+#include "../../transport/http/server/sse.hpp"
 
 #include <mcp/protocol/jsonrpc.hpp>
 

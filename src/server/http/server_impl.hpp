@@ -8,7 +8,7 @@
 
 #include "../../auth/dpop_proof.hpp"
 #include "../../protocol/http_rules.hpp"
-#include "connection_io.hpp"
+#include "../../transport/http/server/connection_io.hpp"
 #include "request_rules.hpp"
 #include "session_transport.hpp"
 
