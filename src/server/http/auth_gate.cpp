@@ -74,7 +74,7 @@ asio::awaitable<bool> http_server::impl::serve_resource_metadata(connection_io& 
                            "Access-Control-Allow-Origin: *\r\n");
 }
 
-asio::awaitable<bool> http_server::impl::reply_challenge(connection_io& io, const http_request& req,
+asio::awaitable<bool> http_server::impl::reply_challenge(connection_io& io, const served_request& req,
                                                          http::status status, std::string error,
                                                          std::string description,
                                                          std::vector<std::string> scopes) {
@@ -85,7 +85,7 @@ asio::awaitable<bool> http_server::impl::reply_challenge(connection_io& io, cons
   co_return co_await reply(io, req, status, std::move(body), "application/json", {}, fields);
 }
 
-std::string http_server::impl::challenge_fields(const http_request& req, const std::string& error,
+std::string http_server::impl::challenge_fields(const served_request& req, const std::string& error,
                                                 const std::string& description,
                                                 const std::vector<std::string>& scopes) const {
   const auto& a = *options.auth;
@@ -136,7 +136,7 @@ std::string http_server::impl::check_dpop(const http_request& req, std::string_v
   return {};
 }
 
-asio::awaitable<bool> http_server::impl::authenticate(connection_io& io, http_request& req, bool& keep) {
+asio::awaitable<bool> http_server::impl::authenticate(connection_io& io, served_request& req, bool& keep) {
   const auto& a = *options.auth;
   using kind = auth::detail::bearer_credentials::kind;
   if (auth::detail::has_query_token(req.target())) {
@@ -244,11 +244,11 @@ std::vector<std::string> http_server::impl::challenge_scopes(std::string_view an
   return scopes;
 }
 
-bool http_server::impl::same_owner(const std::string& owner, const http_request& req) {
+bool http_server::impl::same_owner(const std::string& owner, const served_request& req) {
   return req.principal ? owner == req.principal->identity() : owner.empty();
 }
 
-void http_server::impl::bind_principal(http_session_transport& session, const http_request& req) {
+void http_server::impl::bind_principal(http_session_transport& session, const served_request& req) {
   if (req.principal) session.engine().set_principal(req.principal);
 }
 

@@ -170,7 +170,7 @@ void http_server::impl::finish_session(const std::string& id, bool drain) {
 }
 
 std::optional<http_server::impl::session_lookup> http_server::impl::find_session_here(std::string_view header,
-                                                                                     const http_request& req) {
+                                                                                     const served_request& req) {
   if (header.empty())
     return session_lookup{nullptr, http::status::bad_request, "Bad Request: Mcp-Session-Id header is required"};
   // A store shared with other servers is the truth: one of them may have
@@ -194,7 +194,7 @@ std::optional<http_server::impl::session_lookup> http_server::impl::find_session
 }
 
 asio::awaitable<http_server::impl::session_lookup> http_server::impl::find_session(
-    connection_io& io, const http_request& req, std::string_view header) {
+    connection_io& io, const served_request& req, std::string_view header) {
   if (auto here = find_session_here(header, req)) co_return std::move(*here);
   std::string id(header);
   session_lookup unknown{nullptr, http::status::not_found, "Not Found: unknown or expired session"};
@@ -226,7 +226,7 @@ asio::awaitable<http_server::impl::session_lookup> http_server::impl::find_sessi
   co_return session_lookup{transport, http::status::ok, {}};
 }
 
-std::shared_ptr<http_session_transport> http_server::impl::start_session(const http_request& req,
+std::shared_ptr<http_session_transport> http_server::impl::start_session(const served_request& req,
                                                                          connection_io& io,
                                                                          session_options engine,
                                                                          bool legacy) {
@@ -234,7 +234,7 @@ std::shared_ptr<http_session_transport> http_server::impl::start_session(const h
 }
 
 std::shared_ptr<http_session_transport> http_server::impl::start_session(std::string id,
-                                                                         const http_request& req,
+                                                                         const served_request& req,
                                                                          connection_io& io,
                                                                          session_options engine,
                                                                          bool legacy) {
@@ -352,10 +352,11 @@ asio::awaitable<void> http_server::impl::serve_connection(tcp::socket socket) {
   }
   connections[number].io = io.get();
   beast::flat_buffer buffer;
-  http_request req;  // one for the connection's requests, one after another
+  served_request req;  // one for the connection's requests, one after another
   try {
     while (!stopping) {
-      detail::request_reader reader(req);
+      detail::request_reader reader(req, detail::known_header_slot);
+      req.forget_sender();
       reader.body_limit(options.max_body_size);
       reader.header_limit(static_cast<std::uint32_t>(options.max_header_size));
       const auto ec = co_await io->read(buffer, reader, options.request_timeout);
@@ -383,7 +384,7 @@ asio::awaitable<void> http_server::impl::serve_connection(tcp::socket socket) {
   co_await io->close();
 }
 
-asio::awaitable<bool> http_server::impl::dispatch(connection_io& io, http_request& req) {
+asio::awaitable<bool> http_server::impl::dispatch(connection_io& io, served_request& req) {
   const std::string_view target = req.target();
   const auto path = target.substr(0, target.find('?'));
   const bool legacy_enabled = !options.stateless && !options.legacy_sse_path.empty();

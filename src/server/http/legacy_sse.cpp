@@ -29,7 +29,7 @@ std::string session_id_param(std::string_view target) {
 
 }  // namespace
 
-asio::awaitable<bool> http_server::impl::handle_legacy_stream(connection_io& io, http_request& req) {
+asio::awaitable<bool> http_server::impl::handle_legacy_stream(connection_io& io, served_request& req) {
   if (!detail::accepts(req, "text/event-stream"))
     co_return co_await reply_error(io, req, http::status::not_acceptable, errc::invalid_request,
                                    "Not Acceptable: Accept must list text/event-stream");
@@ -55,7 +55,7 @@ asio::awaitable<bool> http_server::impl::handle_legacy_stream(connection_io& io,
   co_return keep;
 }
 
-asio::awaitable<bool> http_server::impl::handle_legacy_post(connection_io& io, http_request& req) {
+asio::awaitable<bool> http_server::impl::handle_legacy_post(connection_io& io, served_request& req) {
   const auto id = session_id_param(req.target());
   if (id.empty())
     co_return co_await reply_error(io, req, http::status::bad_request, errc::invalid_request,

@@ -4,7 +4,7 @@
 // POST body as JSON. MCP's rules on what the body holds and on its routing
 // headers are protocol/http_rules.
 
-#include "../../transport/http/server/connection_io.hpp"
+#include "served_request.hpp"
 
 #include <boost/beast/http/status.hpp>
 #include <boost/json/value.hpp>

@@ -3,6 +3,7 @@
 // server lets the connection go while the stream goes on (SSE polling).
 
 #include "server_impl.hpp"
+#include "../../transport/http/server/response_text.hpp"
 #include "../../transport/http/server/sse.hpp"
 
 #include <mcp/protocol/jsonrpc.hpp>
@@ -11,7 +12,6 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/serialize.hpp>
 
-#include <charconv>
 #include <optional>
 
 namespace mcp {
@@ -19,19 +19,7 @@ namespace mcp {
 namespace {
 
 constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
-
-// Appends one chunk of a chunked HTTP/1.1 body to `out`.
-void append_chunk(std::string& out, std::string_view data) {
-  char size[20];
-  const auto end = std::to_chars(size, size + sizeof size, data.size(), 16).ptr;
-  out.reserve(out.size() + static_cast<std::size_t>(end - size) + data.size() + 4);
-  out.append(size, end);
-  out += "\r\n";
-  out += data;
-  out += "\r\n";
-}
-
-constexpr std::string_view last_chunk = "0\r\n\r\n";
+constexpr std::string_view session_id_field = "Mcp-Session-Id";
 
 }  // namespace
 
@@ -45,7 +33,7 @@ asio::awaitable<bool> http_server::impl::reply(connection_io& io, const http_req
   head.version = req.version() == 10 ? 10 : 11;
   head.keep_alive = keep_alive(req);
   if (!body.empty()) head.content_type = content_type;
-  head.session_id = session_header;
+  head.field = {session_id_field, session_header};
   head.extra_fields = extra_fields;
   head.content_length = body.size();
   // One buffer, one write: the head and the body.
@@ -91,16 +79,16 @@ asio::awaitable<pump_end> pump_events(connection_io& io, message_stream& stream,
       const auto id = stream.resumable ? stream.event_id(event.seq) : std::string();
       detail::append_sse_event(events, id, event.data);
     }
-    if (!events.empty()) append_chunk(out, events);
+    if (!events.empty()) detail::append_chunk(out, events);
     if (stream.client_gone) co_return pump_end::client_gone;
     if (stream.done) {
-      out += last_chunk;
+      out += detail::last_chunk;
       co_await io.write_bytes(out);
       co_return pump_end::ended;
     }
     if (stream.release_requested) {
-      append_chunk(out, detail::sse_retry(retry));
-      out += last_chunk;  // the response ends; the stream goes on elsewhere
+      detail::append_chunk(out, detail::sse_retry(retry));
+      out += detail::last_chunk;  // the response ends; the stream goes on elsewhere
       co_await io.write_bytes(out);
       co_return pump_end::released;
     }
@@ -116,7 +104,7 @@ asio::awaitable<pump_end> pump_events(connection_io& io, message_stream& stream,
       });
     stream.wake().expires_after(keep_alive_interval);
     auto [ec] = co_await stream.wake().async_wait(as_tuple_awaitable);
-    if (!ec) append_chunk(out, detail::sse_keep_alive);  // quiet for a while
+    if (!ec) detail::append_chunk(out, detail::sse_keep_alive);  // quiet for a while
   }
 }
 
@@ -131,7 +119,7 @@ asio::awaitable<bool> http_server::impl::write_event_stream(connection_io& io, c
   head.keep_alive = keep_alive(req);
   head.content_type = "text/event-stream";
   head.no_cache = true;
-  head.session_id = start.session_header;
+  head.field = {session_id_field, start.session_header};
 
   // The stream stays attached to this response until it returns, whatever
   // happens; afterwards what the stream gets is kept for a resumption.
@@ -150,7 +138,7 @@ asio::awaitable<bool> http_server::impl::write_event_stream(connection_io& io, c
     std::size_t ready = opening.size() + 64;
     for (const auto& event : stream->pending) ready += event.data.size() + 64;
     std::string out = detail::head_text(head, ready);
-    if (!opening.empty()) append_chunk(out, opening);
+    if (!opening.empty()) detail::append_chunk(out, opening);
     end = co_await pump_events(io, *stream, std::move(out), written, options.keep_alive_interval,
                                options.retry_interval, client_spoke);
   } catch (...) {

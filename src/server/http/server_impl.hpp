@@ -10,6 +10,7 @@
 #include "../../protocol/http_rules.hpp"
 #include "../../transport/http/server/connection_io.hpp"
 #include "request_rules.hpp"
+#include "served_request.hpp"
 #include "session_transport.hpp"
 
 #include <boost/asio/cancellation_signal.hpp>
@@ -33,6 +34,7 @@ namespace beast = detail::beast;
 using detail::close_watch;
 using detail::connection_io;
 using detail::http_request;
+using detail::served_request;
 using detail::known_header;
 using detail::http_session_transport;
 using detail::message_stream;
@@ -90,19 +92,19 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   // http_server.cpp
   asio::awaitable<void> accept_loop();
   asio::awaitable<void> serve_connection(tcp::socket socket);
-  asio::awaitable<bool> dispatch(connection_io& io, http_request& req);
+  asio::awaitable<bool> dispatch(connection_io& io, served_request& req);
   asio::awaitable<void> reap_idle_sessions();
   asio::awaitable<void> wait_until_quiet();
   // The session `id` names, when the answer needs no session store (the
   // common case, without waiting); nullopt: ask find_session. A session of
   // another principal is unknown (404) to this one.
-  std::optional<session_lookup> find_session_here(std::string_view id, const http_request& req);
+  std::optional<session_lookup> find_session_here(std::string_view id, const served_request& req);
   // The session `id` names: served here, or resumed from the session store.
-  asio::awaitable<session_lookup> find_session(connection_io& io, const http_request& req,
+  asio::awaitable<session_lookup> find_session(connection_io& io, const served_request& req,
                                                std::string_view id);
-  std::shared_ptr<http_session_transport> start_session(const http_request& req, connection_io& io,
+  std::shared_ptr<http_session_transport> start_session(const served_request& req, connection_io& io,
                                                         session_options engine, bool legacy);
-  std::shared_ptr<http_session_transport> start_session(std::string id, const http_request& req,
+  std::shared_ptr<http_session_transport> start_session(std::string id, const served_request& req,
                                                         connection_io& io, session_options engine,
                                                         bool legacy);
   // Ends this server's copy of a session (its calls in flight are cancelled).
@@ -115,26 +117,26 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   void force_shutdown();
 
   // streamable.cpp
-  asio::awaitable<bool> handle_post(connection_io& io, http_request& req);
+  asio::awaitable<bool> handle_post(connection_io& io, served_request& req);
   // A 2026-07-28 POST: its routing headers checked, then served alone.
-  asio::awaitable<bool> handle_modern_post(connection_io& io, http_request& req, json::value body,
+  asio::awaitable<bool> handle_modern_post(connection_io& io, served_request& req, json::value body,
                                            const detail::body_summary& summary);
   // Serves a POST in an engine of its own, ended with it (stateless legacy
   // serving, and every modern request).
-  asio::awaitable<bool> serve_alone(connection_io& io, http_request& req, json::value body,
+  asio::awaitable<bool> serve_alone(connection_io& io, served_request& req, json::value body,
                                     const detail::body_summary& summary, session_options engine,
                                     protocol_era era);
   /// `body` is the request's body as JSON; `alone`: the session lives only
   /// for this POST (its stream cannot be resumed).
-  asio::awaitable<bool> answer_post(connection_io& io, http_request& req, json::value body,
+  asio::awaitable<bool> answer_post(connection_io& io, served_request& req, json::value body,
                                     std::shared_ptr<http_session_transport> session,
                                     std::span<const std::string> request_ids,
                                     std::string session_header, bool alone);
-  asio::awaitable<bool> handle_get(connection_io& io, http_request& req);
-  asio::awaitable<bool> resume_stream(connection_io& io, http_request& req,
+  asio::awaitable<bool> handle_get(connection_io& io, served_request& req);
+  asio::awaitable<bool> resume_stream(connection_io& io, served_request& req,
                                       std::shared_ptr<http_session_transport> session,
                                       std::string_view last_event_id);
-  asio::awaitable<bool> handle_delete(connection_io& io, http_request& req);
+  asio::awaitable<bool> handle_delete(connection_io& io, served_request& req);
 
   // auth_gate.cpp (OAuth 2.1, when options.auth is set)
   bool is_metadata_path(std::string_view path) const;
@@ -143,14 +145,14 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   // Checks the request's bearer token and the server's required scopes: sets
   // req.principal and returns true, or answers (400, 401, 403, 503) and
   // returns false, `keep` telling whether the connection stays.
-  asio::awaitable<bool> authenticate(connection_io& io, http_request& req, bool& keep);
+  asio::awaitable<bool> authenticate(connection_io& io, served_request& req, bool& keep);
   // A 401 or 403 (or 400) with its WWW-Authenticate challenges.
-  asio::awaitable<bool> reply_challenge(connection_io& io, const http_request& req, http::status status,
+  asio::awaitable<bool> reply_challenge(connection_io& io, const served_request& req, http::status status,
                                         std::string error, std::string description,
                                         std::vector<std::string> scopes);
   // The WWW-Authenticate fields: Bearer and DPoP (as the options say), the
   // error on the scheme the request used.
-  std::string challenge_fields(const http_request& req, const std::string& error, const std::string& description,
+  std::string challenge_fields(const served_request& req, const std::string& error, const std::string& description,
                                const std::vector<std::string>& scopes) const;
   // The DPoP proof of a request whose token came with the DPoP scheme and
   // is bound to `jkt`: empty when good, else why not.
@@ -159,16 +161,16 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   // request's own (its JSON-RPC error data), all at once (step-up).
   std::vector<std::string> challenge_scopes(std::string_view answer) const;
   // Whether the request's principal may use a session opened by `owner`.
-  static bool same_owner(const std::string& owner, const http_request& req);
+  static bool same_owner(const std::string& owner, const served_request& req);
   // The session serves the request's principal from now on (a refreshed token).
-  static void bind_principal(http_session_transport& session, const http_request& req);
+  static void bind_principal(http_session_transport& session, const served_request& req);
   std::string resource_metadata_url;  // absolute, for the challenges
   std::string resource_origin;        // scheme://authority of the resource: DPoP proofs name it
   auth::detail::dpop_replay_cache dpop_replay;
 
   // legacy_sse.cpp
-  asio::awaitable<bool> handle_legacy_stream(connection_io& io, http_request& req);
-  asio::awaitable<bool> handle_legacy_post(connection_io& io, http_request& req);
+  asio::awaitable<bool> handle_legacy_stream(connection_io& io, served_request& req);
+  asio::awaitable<bool> handle_legacy_post(connection_io& io, served_request& req);
 
   // responses.cpp
   asio::awaitable<bool> reply(connection_io& io, const http_request& req, http::status status,

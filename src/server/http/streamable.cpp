@@ -68,7 +68,7 @@ std::optional<event_position> parse_event_id(std::string_view id) {
 
 }  // namespace
 
-asio::awaitable<bool> http_server::impl::handle_post(connection_io& io, http_request& req) {
+asio::awaitable<bool> http_server::impl::handle_post(connection_io& io, served_request& req) {
   if (!detail::accepts(req, "application/json") || !detail::accepts(req, "text/event-stream"))
     co_return co_await reply_error(io, req, http::status::not_acceptable, errc::invalid_request,
                                    "Not Acceptable: Accept must list application/json and text/event-stream");
@@ -120,7 +120,7 @@ asio::awaitable<bool> http_server::impl::handle_post(connection_io& io, http_req
                                  std::move(new_session_header), false);
 }
 
-asio::awaitable<bool> http_server::impl::handle_modern_post(connection_io& io, http_request& req,
+asio::awaitable<bool> http_server::impl::handle_modern_post(connection_io& io, served_request& req,
                                                             json::value body,
                                                             const detail::body_summary& summary) {
   // One message per POST; a notification has nothing to do over HTTP.
@@ -136,7 +136,7 @@ asio::awaitable<bool> http_server::impl::handle_modern_post(connection_io& io, h
   co_return co_await serve_alone(io, req, std::move(body), summary, options.session, protocol_era::modern);
 }
 
-asio::awaitable<bool> http_server::impl::serve_alone(connection_io& io, http_request& req, json::value body,
+asio::awaitable<bool> http_server::impl::serve_alone(connection_io& io, served_request& req, json::value body,
                                                      const detail::body_summary& summary,
                                                      session_options engine, protocol_era era) {
   // Notifications and responses have no session to reach: accepted, and done.
@@ -164,7 +164,7 @@ asio::awaitable<bool> http_server::impl::serve_alone(connection_io& io, http_req
   co_return keep;
 }
 
-asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, http_request& req, json::value body,
+asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, served_request& req, json::value body,
                                                      std::shared_ptr<http_session_transport> session,
                                                      std::span<const std::string> request_ids,
                                                      std::string session_header, bool alone) {
@@ -224,7 +224,7 @@ asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, http_req
   co_return co_await write_event_stream(io, req, *session, answers, std::move(start));
 }
 
-asio::awaitable<bool> http_server::impl::handle_get(connection_io& io, http_request& req) {
+asio::awaitable<bool> http_server::impl::handle_get(connection_io& io, served_request& req) {
   if (!detail::accepts(req, "text/event-stream") || req[known_header::accept].empty())
     co_return co_await reply_error(io, req, http::status::not_acceptable, errc::invalid_request,
                                    "Not Acceptable: Accept must list text/event-stream");
@@ -246,7 +246,7 @@ asio::awaitable<bool> http_server::impl::handle_get(connection_io& io, http_requ
   co_return co_await write_event_stream(io, req, *session, standalone, std::move(start));
 }
 
-asio::awaitable<bool> http_server::impl::resume_stream(connection_io& io, http_request& req,
+asio::awaitable<bool> http_server::impl::resume_stream(connection_io& io, served_request& req,
                                                        std::shared_ptr<http_session_transport> session,
                                                        std::string_view last_event_id) {
   const auto position = parse_event_id(last_event_id);
@@ -289,7 +289,7 @@ asio::awaitable<bool> http_server::impl::resume_stream(connection_io& io, http_r
   co_return co_await write_event_stream(io, req, *session, stream, std::move(start));
 }
 
-asio::awaitable<bool> http_server::impl::handle_delete(connection_io& io, http_request& req) {
+asio::awaitable<bool> http_server::impl::handle_delete(connection_io& io, served_request& req) {
   auto found = co_await find_session(io, req, req[known_header::mcp_session_id]);
   if (!found.session)
     co_return co_await reply_error(io, req, found.status, errc::invalid_request, found.refusal);

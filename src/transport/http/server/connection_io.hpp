@@ -2,10 +2,10 @@
 // The byte stream under one HTTP connection, plain TCP or TLS, behind one
 // small interface so that the HTTP rules are written and compiled once.
 
-#include <boost/asio/awaitable.hpp>
-#include <boost/asio/ip/tcp.hpp>
 #include "http_request.hpp"
 
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/empty_body.hpp>
 #include <boost/beast/http/message_generator.hpp>
@@ -14,7 +14,6 @@
 #include <chrono>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
 
@@ -56,23 +55,6 @@ class connection_io {
   /// Ends the connection (for TLS, with close_notify), within a deadline.
   virtual asio::awaitable<void> close() = 0;
 };
-
-/// The head of one of our responses: they carry few headers, so the text is
-/// written directly (Beast's fields allocate per field, on every response).
-struct response_head {
-  http::status status = http::status::ok;
-  unsigned version = 11;  ///< of the request: 10 or 11
-  bool keep_alive = true;
-  std::string_view content_type = {};
-  std::string_view session_id = {};  ///< Mcp-Session-Id, when set
-  bool no_cache = false;  ///< an event stream: nothing may cache or buffer it
-  std::optional<std::size_t> content_length = {};  ///< unset: a chunked body follows
-  std::string_view extra_fields = {};  ///< more header lines, each ending in CRLF
-};
-
-/// The head as the bytes that go on the wire, blank line included, in a
-/// string with room for `room_after` more bytes (the body that follows).
-std::string head_text(const response_head& head, std::size_t room_after = 0);
 
 /// Watches the connection for as long as it lives (see connection_io::watch_close).
 class close_watch {

@@ -2,42 +2,10 @@
 
 #include <boost/beast/core/string.hpp>
 
-#include <optional>
-#include <utility>
-
 namespace mcp::detail {
 
-namespace {
-
-// The known headers Beast has no enum for, by their lower-case names.
-constexpr std::pair<std::string_view, known_header> named_headers[] = {
-    {"mcp-session-id", known_header::mcp_session_id},
-    {"mcp-protocol-version", known_header::mcp_protocol_version},
-    {"last-event-id", known_header::last_event_id},
-    {"mcp-method", known_header::mcp_method},
-    {"mcp-name", known_header::mcp_name}};
-
-std::size_t slot(known_header name) { return static_cast<std::size_t>(name); }
-
-// The known header a field is, if any: by Beast's enum where it has one.
-std::optional<known_header> known(http::field field, std::string_view name) {
-  switch (field) {
-    case http::field::accept: return known_header::accept;
-    case http::field::content_type: return known_header::content_type;
-    case http::field::host: return known_header::host;
-    case http::field::origin: return known_header::origin;
-    case http::field::unknown: break;
-    default: return std::nullopt;
-  }
-  for (const auto& [lower, header] : named_headers)
-    if (name.size() == lower.size() && boost::beast::iequals(name, lower)) return header;
-  return std::nullopt;
-}
-
-}  // namespace
-
-std::string_view http_request::operator[](known_header name) const noexcept {
-  const auto index = known_[slot(name)];
+std::string_view http_request::header(std::size_t slot) const noexcept {
+  const auto index = known_[slot];
   return index == absent ? std::string_view() : text(headers_[index].value);
 }
 
@@ -65,8 +33,6 @@ void http_request::clear() noexcept {
   headers_.clear();
   known_.fill(absent);
   body_.clear();
-  principal.reset();
-  dpop = false;
 }
 
 http_request::span http_request::append(std::string_view s) {
@@ -75,7 +41,10 @@ http_request::span http_request::append(std::string_view s) {
   return at;
 }
 
-request_reader::request_reader(http_request& request) noexcept : request_(request) { request_.clear(); }
+request_reader::request_reader(http_request& request, header_slot_of slot_of) noexcept
+    : request_(request), slot_of_(slot_of) {
+  request_.clear();
+}
 
 void request_reader::on_request_impl(http::verb method, boost::core::string_view, boost::core::string_view target,
                                      int version, boost::system::error_code&) {
@@ -89,9 +58,9 @@ void request_reader::on_field_impl(http::field name, boost::core::string_view na
   const std::string_view field_name(name_string.data(), name_string.size());
   const http_request::header_entry entry{request_.append(field_name),
                                          request_.append({value.data(), value.size()})};
-  if (const auto which = known(name, field_name)) {
+  if (const auto slot = slot_of_(name, field_name); slot && *slot < http_request::max_slots) {
     // (Only a header limit far over the default admits this many headers.)
-    auto& index = request_.known_[slot(*which)];
+    auto& index = request_.known_[*slot];
     if (index == http_request::absent && request_.headers_.size() < http_request::absent)
       index = static_cast<std::uint16_t>(request_.headers_.size());
   }

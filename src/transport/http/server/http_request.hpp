@@ -7,9 +7,9 @@
 // of the work of a tools/call. Here the headers are appended to one string,
 // the ones the server reads are found once, as they arrive, and one request
 // object serves a connection's requests one after another, so its strings
-// keep their room.
+// keep their room. Which headers those are, the layer above says (the MCP
+// server: server/http/served_request.hpp): this one knows HTTP only.
 
-#include <mcp/auth/principal.hpp>
 #include <mcp/transport/header_list.hpp>
 
 #include <boost/beast/http/basic_parser.hpp>
@@ -17,32 +17,28 @@
 #include <boost/beast/http/verb.hpp>
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
-#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace mcp::detail {
 
 namespace http = boost::beast::http;
 
-/// The headers the server reads; found as they arrive.
-enum class known_header : std::uint8_t {
-  accept,
-  content_type,
-  host,
-  origin,
-  mcp_session_id,
-  mcp_protocol_version,
-  last_event_id,
-  mcp_method,
-  mcp_name,
-  count_  // not a header
-};
+/// Where the reader keeps a header the layer above reads often: its slot
+/// (below http_request::max_slots), or none. Given the field as Beast knows
+/// it (http::field::unknown for a name it has no enum for) and the name as
+/// sent.
+using header_slot_of = std::optional<std::size_t> (*)(http::field field, std::string_view name) noexcept;
 
 class http_request {
  public:
+  static constexpr std::size_t max_slots = 16;
+
   http_request() noexcept { known_.fill(absent); }
 
   http::verb method() const noexcept { return method_; }
@@ -54,8 +50,14 @@ class http_request {
   std::string& body() noexcept { return body_; }
   const std::string& body() const noexcept { return body_; }
 
-  /// The value of a header the server reads; empty when absent.
-  std::string_view operator[](known_header name) const noexcept;
+  /// The value of the header the reader kept in `slot`; empty when absent.
+  std::string_view header(std::size_t slot) const noexcept;
+  /// The same, for slots named by an enum of the layer above.
+  template <class Slot>
+    requires std::is_enum_v<Slot>
+  std::string_view operator[](Slot slot) const noexcept {
+    return header(static_cast<std::size_t>(slot));
+  }
 
   /// Every header, for a handler's transport_metadata.
   header_list headers() const;
@@ -65,11 +67,6 @@ class http_request {
 
   /// Empties the request for the next one (keeping the strings' room).
   void clear() noexcept;
-
-  /// Who sent it, once the server's OAuth layer has checked its token.
-  std::shared_ptr<const auth::principal> principal;
-  /// The token came with the DPoP scheme (RFC 9449), not Bearer.
-  bool dpop = false;
 
  private:
   friend class request_reader;
@@ -93,15 +90,16 @@ class http_request {
   bool keep_alive_ = false;
   std::string fields_;  // every header's name and value, one after another
   std::vector<header_entry> headers_;
-  std::array<std::uint16_t, static_cast<std::size_t>(known_header::count_)> known_{};  // index into headers_
+  std::array<std::uint16_t, max_slots> known_{};  // index into headers_, by slot
   std::string body_;
 };
 
-/// Reads one request into an http_request (which it clears first). A new
-/// reader per request, as Beast's parsers are; the request outlives it.
+/// Reads one request into an http_request (which it clears first), keeping
+/// the headers `slot_of` places. A new reader per request, as Beast's
+/// parsers are; the request outlives it.
 class request_reader final : public http::basic_parser<true> {
  public:
-  explicit request_reader(http_request& request) noexcept;
+  request_reader(http_request& request, header_slot_of slot_of) noexcept;
 
  private:
   void on_request_impl(http::verb method, boost::core::string_view method_string,
@@ -119,6 +117,7 @@ class request_reader final : public http::basic_parser<true> {
   void on_finish_impl(boost::system::error_code&) override {}
 
   http_request& request_;
+  header_slot_of slot_of_;
 };
 
 }  // namespace mcp::detail

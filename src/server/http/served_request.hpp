@@ -1,0 +1,52 @@
+#pragma once
+// A request as the MCP server serves it: the raw HTTP request
+// (transport/http/server), the headers the server reads of it, and who sent
+// it. The raw HTTP layer knows HTTP only: which headers matter (MCP's
+// session, version and routing headers among them) and who the sender is (the
+// OAuth gate's business, auth_gate.cpp) are this layer's, kept beside the
+// request for as long as it is served.
+
+#include "../../transport/http/server/http_request.hpp"
+
+#include <mcp/auth/principal.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string_view>
+
+namespace mcp::detail {
+
+/// The headers the server reads; found as they arrive (request_reader).
+enum class known_header : std::uint8_t {
+  accept,
+  content_type,
+  host,
+  origin,
+  mcp_session_id,
+  mcp_protocol_version,
+  last_event_id,
+  mcp_method,
+  mcp_name,
+  count_  // not a header
+};
+static_assert(static_cast<std::size_t>(known_header::count_) <= http_request::max_slots);
+
+/// The slot of a known header (its known_header value), for request_reader.
+std::optional<std::size_t> known_header_slot(http::field field, std::string_view name) noexcept;
+
+struct served_request : http_request {
+  /// Who sent it, once the OAuth gate has checked its token.
+  std::shared_ptr<const auth::principal> principal;
+  /// The token came with the DPoP scheme (RFC 9449), not Bearer.
+  bool dpop = false;
+
+  /// Forgets the sender, before the connection's next request.
+  void forget_sender() noexcept {
+    principal.reset();
+    dpop = false;
+  }
+};
+
+}  // namespace mcp::detail
