@@ -248,7 +248,7 @@ bool http_server::impl::same_owner(const std::string& owner, const served_reques
   return req.principal ? owner == req.principal->identity() : owner.empty();
 }
 
-void http_server::impl::bind_principal(http_session_transport& session, const served_request& req) {
+void http_server::impl::bind_principal(http_session& session, const served_request& req) {
   if (req.principal) session.engine().set_principal(req.principal);
 }
 

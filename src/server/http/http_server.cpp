@@ -140,10 +140,10 @@ void http_server::impl::end_session(const std::string& id) {
   const auto it = sessions.find(id);
   if (it == sessions.end()) return;
   auto& entry = it->second;
-  entry.transport->end_streams();
+  entry.session->transport().end_streams();
   if (entry.finishing) {
     entry.stop->emit(asio::cancellation_type::terminal);  // cuts its drain short
-  } else if (entry.transport->engine().finish_if_idle()) {
+  } else if (entry.session->engine().finish_if_idle()) {
     sessions.erase(it);  // the common case for a stateless POST: done at once
     quiet.cancel();
   } else {
@@ -152,7 +152,7 @@ void http_server::impl::end_session(const std::string& id) {
 }
 
 namespace {
-asio::awaitable<void> finish_engine(std::shared_ptr<http_session_transport> session, bool drain) {
+asio::awaitable<void> finish_engine(std::shared_ptr<http_session> session, bool drain) {
   co_await session->engine().finish(drain);
 }
 }  // namespace
@@ -161,7 +161,7 @@ void http_server::impl::finish_session(const std::string& id, bool drain) {
   auto& entry = sessions.at(id);
   entry.finishing = true;
   entry.stop = std::make_shared<asio::cancellation_signal>();
-  asio::co_spawn(executor, finish_engine(entry.transport, drain),
+  asio::co_spawn(executor, finish_engine(entry.session, drain),
                  asio::bind_cancellation_slot(entry.stop->slot(), [self = shared_from_this(), id, stop = entry.stop](
                                                                       std::exception_ptr) {
                    self->sessions.erase(id);
@@ -178,7 +178,7 @@ std::optional<http_server::impl::session_lookup> http_server::impl::find_session
   if (options.sessions) return std::nullopt;
   const auto it = sessions.find(header);
   // Legacy sessions are reached through their own endpoint only.
-  if (it == sessions.end() || it->second.transport->closed() || it->second.legacy) return std::nullopt;
+  if (it == sessions.end() || it->second.session->transport().closed() || it->second.legacy) return std::nullopt;
   auto& entry = it->second;
   // Another principal's session is as good as unknown (session hijacking).
   if (!same_owner(entry.owner, req))
@@ -190,7 +190,7 @@ std::optional<http_server::impl::session_lookup> http_server::impl::find_session
     entry.last_store_touch = now;
     asio::co_spawn(executor, store->touch(it->first, options.idle_timeout), asio::detached);
   }
-  return session_lookup{entry.transport, http::status::ok, {}};
+  return session_lookup{entry.session, http::status::ok, {}};
 }
 
 asio::awaitable<http_server::impl::session_lookup> http_server::impl::find_session(
@@ -199,17 +199,17 @@ asio::awaitable<http_server::impl::session_lookup> http_server::impl::find_sessi
   std::string id(header);
   session_lookup unknown{nullptr, http::status::not_found, "Not Found: unknown or expired session"};
   if (const auto it = sessions.find(id);
-      it != sessions.end() && !it->second.transport->closed() && !it->second.legacy) {
+      it != sessions.end() && !it->second.session->transport().closed() && !it->second.legacy) {
     if (!same_owner(it->second.owner, req)) co_return unknown;
     // Served here, with a shared store: it says whether the session lives.
-    auto transport = it->second.transport;
+    auto session = it->second.session;
     it->second.last_activity = clock::now();
     const auto record = co_await store->touch(id, options.idle_timeout);
     if (!record) {
       end_session(id);
       co_return unknown;
     }
-    co_return session_lookup{transport, http::status::ok, {}};
+    co_return session_lookup{session, http::status::ok, {}};
   }
   if (sessions.contains(id) || stopping) co_return unknown;
   // Not served here (any more): another server sharing the store may have
@@ -222,48 +222,44 @@ asio::awaitable<http_server::impl::session_lookup> http_server::impl::find_sessi
   sdk_log(log_level::info, "session " + id + " resumed from the session store");
   auto engine = options.session;
   engine.assume_initialized = *record->negotiated;
-  auto transport = start_session(id, req, io, std::move(engine), false);
-  co_return session_lookup{transport, http::status::ok, {}};
+  auto session = start_session(id, req, io, std::move(engine), false);
+  co_return session_lookup{session, http::status::ok, {}};
 }
 
-std::shared_ptr<http_session_transport> http_server::impl::start_session(const served_request& req,
-                                                                         connection_io& io,
-                                                                         session_options engine,
-                                                                         bool legacy) {
+std::shared_ptr<http_session> http_server::impl::start_session(const served_request& req, connection_io& io,
+                                                               session_options engine, bool legacy) {
   return start_session(detail::random_hex(16), req, io, std::move(engine), legacy);
 }
 
-std::shared_ptr<http_session_transport> http_server::impl::start_session(std::string id,
-                                                                         const served_request& req,
-                                                                         connection_io& io,
-                                                                         session_options engine,
-                                                                         bool legacy) {
+std::shared_ptr<http_session> http_server::impl::start_session(std::string id, const served_request& req,
+                                                               connection_io& io, session_options engine,
+                                                               bool legacy) {
   transport_metadata metadata;
   metadata.kind = "http";
   metadata.peer = io.peer();
   // A protected server keeps the token from handlers: nothing passes it on.
   metadata.headers = options.auth ? req.headers_without("authorization") : req.headers();
-  auto transport = std::make_shared<http_session_transport>(executor, id, std::move(metadata), events);
-  if (legacy) transport->set_legacy();
-  if (engine.assume_initialized) transport->set_version(engine.assume_initialized->version);
+  auto session = std::make_shared<http_session>(executor, id, std::move(metadata), events);
+  if (legacy) session->transport().set_legacy();
+  if (engine.assume_initialized) session->transport().set_version(engine.assume_initialized->version);
   const bool recorded = !legacy && !options.stateless;
   const std::string owner = req.principal ? req.principal->identity() : std::string();
   if (recorded) {
-    engine.on_initialized = [self = shared_from_this(), weak = std::weak_ptr(transport), id, owner](
+    engine.on_initialized = [self = shared_from_this(), weak = std::weak_ptr(session), id, owner](
                                 const negotiated_session& negotiated) {
-      if (auto t = weak.lock()) t->set_version(negotiated.version);
+      if (auto s = weak.lock()) s->transport().set_version(negotiated.version);
       session_record record{id, negotiated, owner};
       asio::co_spawn(self->executor, self->store->put(std::move(record), self->options.idle_timeout),
                      asio::detached);
     };
   }
-  transport->start_engine(behaviour, std::move(engine));
-  bind_principal(*transport, req);
+  session->start(behaviour, std::move(engine));
+  bind_principal(*session, req);
   auto& entry = sessions[id];
-  entry.transport = transport;
+  entry.session = session;
   entry.legacy = legacy;
   entry.owner = owner;
-  return transport;
+  return session;
 }
 
 asio::awaitable<void> http_server::impl::accept_loop() {
@@ -298,7 +294,7 @@ asio::awaitable<void> http_server::impl::reap_idle_sessions() {
     std::vector<std::string> idle;
     // A legacy session lives as long as its stream: it is not reaped.
     for (const auto& [id, entry] : sessions)
-      if (!entry.legacy && now - entry.last_activity > options.idle_timeout && !entry.transport->closed())
+      if (!entry.legacy && now - entry.last_activity > options.idle_timeout && !entry.session->transport().closed())
         idle.push_back(id);
     for (const auto& id : idle) {
       const auto it = sessions.find(id);

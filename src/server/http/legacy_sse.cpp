@@ -37,8 +37,9 @@ asio::awaitable<bool> http_server::impl::handle_legacy_stream(connection_io& io,
     co_return co_await reply_error(io, req, http::status::service_unavailable, errc::internal_error,
                                    "Service Unavailable: too many sessions");
   auto session = start_session(req, io, options.session, true);
-  const auto id = session->id();
-  auto stream = session->open_standalone();
+  auto& streams = session->transport();
+  const auto id = streams.id();
+  auto stream = streams.open_standalone();
   stream_start start;
   // A relative URI: the client resolves it against the stream's URL, so it
   // works behind proxies that rewrite the host.
@@ -46,7 +47,7 @@ asio::awaitable<bool> http_server::impl::handle_legacy_stream(connection_io& io,
   bool keep = false;
   std::exception_ptr failure;
   try {
-    keep = co_await write_event_stream(io, req, *session, stream, std::move(start));
+    keep = co_await write_event_stream(io, req, streams, stream, std::move(start));
   } catch (...) {
     failure = std::current_exception();
   }
@@ -61,7 +62,7 @@ asio::awaitable<bool> http_server::impl::handle_legacy_post(connection_io& io, s
     co_return co_await reply_error(io, req, http::status::bad_request, errc::invalid_request,
                                    "Bad Request: the sessionId query parameter is required");
   const auto it = sessions.find(id);
-  if (it == sessions.end() || !it->second.legacy || it->second.transport->closed() ||
+  if (it == sessions.end() || !it->second.legacy || it->second.session->transport().closed() ||
       !same_owner(it->second.owner, req))
     co_return co_await reply_error(io, req, http::status::not_found, errc::invalid_request,
                                    "Not Found: unknown or ended session");
@@ -69,7 +70,7 @@ asio::awaitable<bool> http_server::impl::handle_legacy_post(connection_io& io, s
   auto body = detail::read_json_body(req, refused);
   if (refused) co_return co_await reply_error(io, req, refused->status, refused->code, std::move(refused->message));
   it->second.last_activity = std::chrono::steady_clock::now();
-  const auto session = it->second.transport;
+  const auto session = it->second.session;
   bind_principal(*session, req);
   inbound_frame frame;
   frame.parsed = std::move(body);

@@ -11,7 +11,7 @@
 #include "../../transport/http/server/connection_io.hpp"
 #include "request_rules.hpp"
 #include "served_request.hpp"
-#include "session_transport.hpp"
+#include "http_session.hpp"
 
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -36,6 +36,7 @@ using detail::connection_io;
 using detail::http_request;
 using detail::served_request;
 using detail::known_header;
+using detail::http_session;
 using detail::http_session_transport;
 using detail::message_stream;
 namespace http = detail::http;
@@ -54,7 +55,7 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   };
 
   struct session_entry {
-    std::shared_ptr<http_session_transport> transport;
+    std::shared_ptr<http_session> session;
     // Cuts short the drain of a session that finishes in order (shutdown)
     // when it is ended meanwhile: its requests are cancelled at once. Made
     // when it starts finishing.
@@ -73,7 +74,7 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
 
   // The live session a request names, or why not (400 without an id, 404 unknown or ended).
   struct session_lookup {
-    std::shared_ptr<http_session_transport> session;
+    std::shared_ptr<http_session> session;
     http::status status = http::status::ok;
     std::string refusal;
   };
@@ -102,11 +103,10 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   // The session `id` names: served here, or resumed from the session store.
   asio::awaitable<session_lookup> find_session(connection_io& io, const served_request& req,
                                                std::string_view id);
-  std::shared_ptr<http_session_transport> start_session(const served_request& req, connection_io& io,
-                                                        session_options engine, bool legacy);
-  std::shared_ptr<http_session_transport> start_session(std::string id, const served_request& req,
-                                                        connection_io& io, session_options engine,
-                                                        bool legacy);
+  std::shared_ptr<http_session> start_session(const served_request& req, connection_io& io, session_options engine,
+                                              bool legacy);
+  std::shared_ptr<http_session> start_session(std::string id, const served_request& req, connection_io& io,
+                                              session_options engine, bool legacy);
   // Ends this server's copy of a session (its calls in flight are cancelled).
   void end_session(const std::string& id);
   // Runs the session's engine's finish(); the session leaves the table after.
@@ -129,12 +129,12 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   /// `body` is the request's body as JSON; `alone`: the session lives only
   /// for this POST (its stream cannot be resumed).
   asio::awaitable<bool> answer_post(connection_io& io, served_request& req, json::value body,
-                                    std::shared_ptr<http_session_transport> session,
+                                    std::shared_ptr<http_session> session,
                                     std::span<const std::string> request_ids,
                                     std::string session_header, bool alone);
   asio::awaitable<bool> handle_get(connection_io& io, served_request& req);
   asio::awaitable<bool> resume_stream(connection_io& io, served_request& req,
-                                      std::shared_ptr<http_session_transport> session,
+                                      std::shared_ptr<http_session> session,
                                       std::string_view last_event_id);
   asio::awaitable<bool> handle_delete(connection_io& io, served_request& req);
 
@@ -163,7 +163,7 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   // Whether the request's principal may use a session opened by `owner`.
   static bool same_owner(const std::string& owner, const served_request& req);
   // The session serves the request's principal from now on (a refreshed token).
-  static void bind_principal(http_session_transport& session, const served_request& req);
+  static void bind_principal(http_session& session, const served_request& req);
   std::string resource_metadata_url;  // absolute, for the challenges
   std::string resource_origin;        // scheme://authority of the resource: DPoP proofs name it
   auth::detail::dpop_replay_cache dpop_replay;

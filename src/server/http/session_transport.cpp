@@ -22,11 +22,6 @@ http_session_transport::http_session_transport(asio::any_io_executor ex, std::st
   metadata_ = std::make_shared<const transport_metadata>(std::move(metadata));
 }
 
-void http_session_transport::start_engine(server_behaviour& behaviour, session_options options) {
-  engine_ = std::make_unique<server_engine>(behaviour, *this, std::move(options));
-  engine_->start();
-}
-
 bool http_session_transport::primes_streams() const noexcept {
   return !legacy_ && version_ >= protocol_version::v2025_11_25;
 }

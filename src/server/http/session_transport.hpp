@@ -1,9 +1,9 @@
 #pragma once
-// One MCP session over HTTP: its engine, and the streams its replies go to.
-// POST bodies go straight to the engine (engine().accept); the engine sees
-// this class as a message transport that writes at once, routing each
-// outgoing frame to the stream that asked for it (a POST's response) or to
-// the session's standalone stream (the GET stream; for the legacy HTTP+SSE
+// The streams one MCP session's replies go to over HTTP. POST bodies go
+// straight to the session's engine (http_session.hpp); the engine sees this
+// class as a message transport that writes at once, routing each outgoing
+// frame to the stream that asked for it (a POST's response) or to the
+// session's standalone stream (the GET stream; for the legacy HTTP+SSE
 // transport, the one stream that carries everything). Nothing runs for an
 // idle session.
 //
@@ -11,8 +11,6 @@
 // stream, every event is recorded in the event store; when the connection
 // drops (or a handler lets it go), events go on into the store, and a GET
 // with `Last-Event-ID` replays them and attaches a new connection.
-
-#include "../engine.hpp"
 
 #include "../../detail/lazy_event.hpp"
 
@@ -103,10 +101,6 @@ class http_session_transport final : public message_transport {
   /// Legacy HTTP+SSE: every frame goes to the standalone stream, without event ids.
   void set_legacy() noexcept { legacy_ = true; }
 
-  /// Starts the session's engine; once, right after construction.
-  void start_engine(server_behaviour& behaviour, session_options options);
-  /// Serves the session's requests: POST bodies go to its accept().
-  server_engine& engine() noexcept { return *engine_; }
   /// The stream that will carry the answers to `request_ids` (JSON texts).
   std::shared_ptr<message_stream> open_stream(std::span<const std::string> request_ids, bool json_only);
   /// Makes a POST's stream an SSE stream: its events get ids and are recorded.
@@ -159,8 +153,6 @@ class http_session_transport final : public message_transport {
   std::map<std::string, std::shared_ptr<message_stream>, std::less<>> by_id_;       // every live stream
   std::shared_ptr<message_stream> standalone_;
   bool closed_ = false;
-  // Last: destroyed first, while the streams it writes to still exist.
-  std::unique_ptr<server_engine> engine_;
 };
 
 }  // namespace mcp::detail

@@ -91,7 +91,7 @@ asio::awaitable<bool> http_server::impl::handle_post(connection_io& io, served_r
     co_return co_await serve_alone(io, req, std::move(body), summary, std::move(engine), protocol_era::legacy);
   }
 
-  std::shared_ptr<http_session_transport> session;
+  std::shared_ptr<http_session> session;
   const auto session_header = req[known_header::mcp_session_id];
   if (summary.initialize) {
     if (!session_header.empty())
@@ -112,10 +112,10 @@ asio::awaitable<bool> http_server::impl::handle_post(connection_io& io, served_r
     session = found->session;
     bind_principal(*session, req);  // a refreshed token: its scopes from now on
   }
-  if (!summary.request_ids.empty() && session->attached_streams() >= options.max_streams_per_session)
+  if (!summary.request_ids.empty() && session->transport().attached_streams() >= options.max_streams_per_session)
     co_return co_await reply_error(io, req, http::status::too_many_requests, errc::invalid_request,
                                    "Too Many Requests: this session has too many open streams");
-  std::string new_session_header = summary.initialize ? session->id() : std::string();
+  std::string new_session_header = summary.initialize ? session->transport().id() : std::string();
   co_return co_await answer_post(io, req, std::move(body), session, summary.request_ids,
                                  std::move(new_session_header), false);
 }
@@ -149,7 +149,7 @@ asio::awaitable<bool> http_server::impl::serve_alone(connection_io& io, served_r
   auto session = start_session("stateless-" + std::to_string(++stateless_requests), req, io,
                                std::move(engine), false);
   session->engine().set_era(era);
-  const auto id = session->id();
+  const auto id = session->transport().id();
   bool keep = false;
   std::exception_ptr failure;
   try {
@@ -165,7 +165,7 @@ asio::awaitable<bool> http_server::impl::serve_alone(connection_io& io, served_r
 }
 
 asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, served_request& req, json::value body,
-                                                     std::shared_ptr<http_session_transport> session,
+                                                     std::shared_ptr<http_session> session,
                                                      std::span<const std::string> request_ids,
                                                      std::string session_header, bool alone) {
   inbound_frame frame;  // (the text stays in the request, whose room the next one reuses)
@@ -174,7 +174,8 @@ asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, served_r
     co_await session->engine().accept(std::move(frame));
     co_return co_await reply_status(io, req, http::status::accepted);
   }
-  auto answers = session->open_stream(request_ids, options.json_only);
+  auto& streams = session->transport();
+  auto answers = streams.open_stream(request_ids, options.json_only);
   co_await session->engine().wait_for_room();
   co_await session->engine().accept(std::move(frame));
   // JSON when the answer comes first and alone; an SSE stream as soon as the
@@ -186,7 +187,7 @@ asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, served_r
     if (!has_news(*answers)) co_await wait_until(io, *answers, has_news);
     // A client that went away meanwhile frees its stream at once.
     if (answers->client_gone) {
-      session->detach(*answers);
+      streams.detach(*answers);
       co_return false;
     }
   }
@@ -196,10 +197,10 @@ asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, served_r
     const bool client_gone = answers->client_gone;
     std::optional<std::string> answer;
     if (!answers->pending.empty()) answer = std::move(answers->pending.front().data);
-    session->detach(*answers);
+    streams.detach(*answers);
     if (client_gone) co_return false;
     if (!answer) {
-      if (session->closed())
+      if (streams.closed())
         co_return co_await reply_error(io, req, http::status::not_found, errc::invalid_request,
                                        "Not Found: the session ended");
       // The client cancelled the request: there is no answer to give.
@@ -217,11 +218,11 @@ asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, served_r
                              "application/json", session_header);
   }
   // A POST served alone has no session to resume its stream with.
-  if (!alone) session->make_resumable(*answers);
+  if (!alone) streams.make_resumable(*answers);
   stream_start start;
   start.session_header = std::move(session_header);
-  start.prime = answers->resumable && session->primes_streams();
-  co_return co_await write_event_stream(io, req, *session, answers, std::move(start));
+  start.prime = answers->resumable && streams.primes_streams();
+  co_return co_await write_event_stream(io, req, streams, answers, std::move(start));
 }
 
 asio::awaitable<bool> http_server::impl::handle_get(connection_io& io, served_request& req) {
@@ -231,23 +232,23 @@ asio::awaitable<bool> http_server::impl::handle_get(connection_io& io, served_re
   auto found = co_await find_session(io, req, req[known_header::mcp_session_id]);
   if (!found.session)
     co_return co_await reply_error(io, req, found.status, errc::invalid_request, found.refusal);
-  auto session = found.session;
   if (const auto last_event_id = req[known_header::last_event_id]; !last_event_id.empty())
-    co_return co_await resume_stream(io, req, session, last_event_id);
-  if (session->attached_streams() >= options.max_streams_per_session)
+    co_return co_await resume_stream(io, req, found.session, last_event_id);
+  auto& streams = found.session->transport();
+  if (streams.attached_streams() >= options.max_streams_per_session)
     co_return co_await reply_error(io, req, http::status::too_many_requests, errc::invalid_request,
                                    "Too Many Requests: this session has too many open streams");
-  auto standalone = session->open_standalone();
+  auto standalone = streams.open_standalone();
   if (!standalone)
     co_return co_await reply_error(io, req, http::status::conflict, errc::invalid_request,
                                    "Conflict: this session already has a GET stream");
   stream_start start;
-  start.prime = session->primes_streams();
-  co_return co_await write_event_stream(io, req, *session, standalone, std::move(start));
+  start.prime = streams.primes_streams();
+  co_return co_await write_event_stream(io, req, streams, standalone, std::move(start));
 }
 
 asio::awaitable<bool> http_server::impl::resume_stream(connection_io& io, served_request& req,
-                                                       std::shared_ptr<http_session_transport> session,
+                                                       std::shared_ptr<http_session> session,
                                                        std::string_view last_event_id) {
   const auto position = parse_event_id(last_event_id);
   if (!position)
@@ -257,19 +258,20 @@ asio::awaitable<bool> http_server::impl::resume_stream(connection_io& io, served
   // The stream goes on live when it still runs here; else only its recorded
   // events are replayed. Attached before the replay is read, so nothing that
   // arrives meanwhile is missed (pump_events skips what the replay covered).
-  auto live = session->find_stream(position->stream_id);
-  if (live && !session->attach(*live))
+  auto& streams = session->transport();
+  auto live = streams.find_stream(position->stream_id);
+  if (live && !streams.attach(*live))
     co_return co_await reply_error(io, req, http::status::conflict, errc::invalid_request,
                                    "Conflict: this stream is already being read");
   stream_start start;
   std::exception_ptr failure;
   try {
-    start.replay = co_await events->replay(session->id(), position->stream_id, position->seq);
+    start.replay = co_await events->replay(streams.id(), position->stream_id, position->seq);
   } catch (...) {
     failure = std::current_exception();
   }
   if (failure) {
-    if (live) session->detach(*live);
+    if (live) streams.detach(*live);
     std::rethrow_exception(failure);
   }
   auto stream = live;
@@ -279,21 +281,21 @@ asio::awaitable<bool> http_server::impl::resume_stream(connection_io& io, served
     // because clients (the TypeScript SDK among them) reconnect to a stream
     // that ends without the result they expect (an error answer, say).
     if (start.replay.empty()) {
-      stream = session->open_quiet_stream(position->stream_id);
+      stream = streams.open_quiet_stream(position->stream_id);
     } else {
       stream = std::make_shared<message_stream>(executor, position->stream_id);
       stream->resumable = true;
       stream->done = true;
     }
   }
-  co_return co_await write_event_stream(io, req, *session, stream, std::move(start));
+  co_return co_await write_event_stream(io, req, streams, stream, std::move(start));
 }
 
 asio::awaitable<bool> http_server::impl::handle_delete(connection_io& io, served_request& req) {
   auto found = co_await find_session(io, req, req[known_header::mcp_session_id]);
   if (!found.session)
     co_return co_await reply_error(io, req, found.status, errc::invalid_request, found.refusal);
-  const auto id = found.session->id();
+  const auto id = found.session->transport().id();
   end_session(id);
   co_await forget_session(id);
   co_return co_await reply_status(io, req, http::status::ok);

@@ -1,0 +1,40 @@
+#pragma once
+// One MCP session over HTTP: the transport that routes its frames to HTTP
+// streams (session_transport.hpp), and the engine that serves it. The
+// transport knows nothing of the engine; this owns both, in the order their
+// lives need.
+
+#include "../engine.hpp"
+#include "session_transport.hpp"
+
+#include <memory>
+#include <string>
+#include <utility>
+
+namespace mcp::detail {
+
+class http_session {
+ public:
+  http_session(asio::any_io_executor ex, std::string id, transport_metadata metadata,
+               std::shared_ptr<event_store> events)
+      : transport_(std::move(ex), std::move(id), std::move(metadata), std::move(events)) {}
+  http_session(const http_session&) = delete;
+  http_session& operator=(const http_session&) = delete;
+
+  /// Starts the engine; once, once the transport is set up.
+  void start(server_behaviour& behaviour, session_options options) {
+    engine_ = std::make_unique<server_engine>(behaviour, transport_, std::move(options));
+    engine_->start();
+  }
+
+  http_session_transport& transport() noexcept { return transport_; }
+  /// Serves the session's requests: POST bodies go to its accept().
+  server_engine& engine() noexcept { return *engine_; }
+
+ private:
+  http_session_transport transport_;
+  // Last: destroyed first, while the streams it writes to still exist.
+  std::unique_ptr<server_engine> engine_;
+};
+
+}  // namespace mcp::detail
