@@ -1,55 +1,45 @@
-// connection_io over a TCP socket and over TLS on one: the one place that
-// knows which of the two a connection is, and that keeps its deadlines.
+// connection_io over a TCP socket and over TLS on one (transport/http/stream.hpp),
+// and the server's reading of requests from it.
 
 #include "connection_io.hpp"
 
+#include "../stream.hpp"
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/ssl/stream.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/read_size.hpp>
 #include <boost/beast/http/error.hpp>
-#include <boost/beast/http/status.hpp>
 #include <boost/beast/http/write.hpp>
 
 namespace mcp::detail {
 namespace {
 
-using clock = std::chrono::steady_clock;
-using tcp_socket = asio::ip::tcp::socket;
-using tls_stream = asio::ssl::stream<tcp_socket>;
 constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
-constexpr std::chrono::milliseconds tls_shutdown_timeout{2000};
 constexpr std::size_t max_read_size = 64 * 1024;  // asked of the socket at most per read, as Beast does
-
-tcp_socket& socket_of(tcp_socket& stream) { return stream; }
-tcp_socket& socket_of(tls_stream& stream) { return stream.next_layer(); }
 
 template <class Stream>
 class stream_io final : public connection_io {
  public:
+  // The watchdog sleeps one write timeout at most: writes find it waking
+  // early enough, and reads (whose timeout is longer) too.
   template <class... Args>
   stream_io(std::chrono::milliseconds write_timeout, Args&&... args)
-      : stream_(std::forward<Args>(args)...), write_timeout_(write_timeout),
-        watchdog_(socket().get_executor()) {
-    if constexpr (std::is_same_v<Stream, tcp_socket>) {
+      : stream_(write_timeout, std::forward<Args>(args)...), write_timeout_(write_timeout) {
+    if constexpr (!timed_stream<Stream>::tls) {
       // Writes that cannot complete at once say so instead of blocking (write_bytes).
       boost::system::error_code ignored;
-      socket().non_blocking(true, ignored);
+      stream_.socket().non_blocking(true, ignored);
     }
   }
-
-  ~stream_io() override { *alive_ = false; }
-
-  Stream& stream() { return stream_; }
 
   asio::awaitable<boost::system::error_code> read(beast::flat_buffer& buffer, request_reader& reader,
                                                   std::chrono::milliseconds timeout) override {
     // Beast's async_read, without its two layers of composed operations:
     // what is buffered is parsed first, and the socket is read only for what
     // is missing.
-    arm(timeout);
+    stream_.arm(timeout);
     boost::system::error_code ec;
     while (!reader.is_done()) {
       if (buffer.size() > 0) {
@@ -63,7 +53,7 @@ class stream_io final : public connection_io {
         ec = http::error::buffer_overflow;
         break;
       }
-      auto [read_ec, n] = co_await stream_.async_read_some(buffer.prepare(room), as_tuple_awaitable);
+      auto [read_ec, n] = co_await stream_.raw().async_read_some(buffer.prepare(room), as_tuple_awaitable);
       buffer.commit(n);
       if (read_ec == asio::error::eof) {
         // The peer ended the request with its connection (a body without a
@@ -77,38 +67,37 @@ class stream_io final : public connection_io {
         break;
       }
     }
-    co_return disarm(ec);
+    co_return stream_.disarm(ec);
   }
 
   asio::awaitable<void> write(http::message_generator message) override {
-    arm(write_timeout_);
-    auto [ec, bytes] = co_await beast::async_write(stream_, std::move(message), as_tuple_awaitable);
-    if (const auto failure = disarm(ec)) throw boost::system::system_error(failure);
+    stream_.arm(write_timeout_);
+    auto [ec, bytes] = co_await beast::async_write(stream_.raw(), std::move(message), as_tuple_awaitable);
+    if (const auto failure = stream_.disarm(ec)) throw boost::system::system_error(failure);
   }
 
   asio::awaitable<void> write_bytes(std::string_view bytes) override {
-    if constexpr (std::is_same_v<Stream, tcp_socket>) {
+    if constexpr (!timed_stream<Stream>::tls) {
       // Most responses fit in the socket's send buffer: then one system call
       // writes them, with no reactor operation and no trip through the
       // scheduler. Only what the socket does not take waits (under the
       // write deadline).
       boost::system::error_code ec;
-      bytes.remove_prefix(stream_.write_some(asio::buffer(bytes.data(), bytes.size()), ec));
+      bytes.remove_prefix(stream_.raw().write_some(asio::buffer(bytes.data(), bytes.size()), ec));
       if (bytes.empty()) co_return;
       if (ec && ec != asio::error::would_block && ec != asio::error::try_again)
         throw boost::system::system_error(ec);
     }
-    arm(write_timeout_);
+    stream_.arm(write_timeout_);
     auto [ec, written] =
-        co_await asio::async_write(stream_, asio::buffer(bytes.data(), bytes.size()), as_tuple_awaitable);
-    if (const auto failure = disarm(ec)) throw boost::system::system_error(failure);
+        co_await asio::async_write(stream_.raw(), asio::buffer(bytes.data(), bytes.size()), as_tuple_awaitable);
+    if (const auto failure = stream_.disarm(ec)) throw boost::system::system_error(failure);
   }
 
   /// The TLS handshake, within the write timeout.
   asio::awaitable<void> handshake() {
-    arm(write_timeout_);
-    auto [ec] = co_await stream_.async_handshake(asio::ssl::stream_base::server, as_tuple_awaitable);
-    if (const auto failure = disarm(ec)) throw boost::system::system_error(failure);
+    if (const auto failure = co_await stream_.handshake(tls_role::server, write_timeout_))
+      throw boost::system::system_error(failure);
   }
 
   void watch_close(std::function<void(bool)> on_close) override {
@@ -120,12 +109,11 @@ class stream_io final : public connection_io {
     watch_->client_spoke = false;
     // Waiting for readability first spares a read that would be tried at
     // once, and fail, on every call.
-    socket().async_wait(tcp_socket::wait_read,
-                              [this, watch = watch_](boost::system::error_code ec) {
-                                if (!watch->active) return;
-                                if (ec) return closed(*watch);
-                                read_while_watching(watch);
-                              });
+    stream_.socket().async_wait(tcp_socket::wait_read, [this, watch = watch_](boost::system::error_code ec) {
+      if (!watch->active) return;
+      if (ec) return closed(*watch);
+      read_while_watching(watch);
+    });
   }
 
   void unwatch_close() override {
@@ -133,13 +121,13 @@ class stream_io final : public connection_io {
     watch_->active = false;
     watch_->on_close = nullptr;
     boost::system::error_code ignored;
-    socket().cancel(ignored);  // no other operation runs while a response waits
+    stream_.socket().cancel(ignored);  // no other operation runs while a response waits
   }
 
   const std::string& peer() override {
     if (peer_.empty()) {
       boost::system::error_code ignored;
-      const auto endpoint = socket().remote_endpoint(ignored);
+      const auto endpoint = stream_.socket().remote_endpoint(ignored);
       peer_ = endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
     }
     return peer_;
@@ -147,65 +135,12 @@ class stream_io final : public connection_io {
 
   void stop_reading() override {
     boost::system::error_code ignored;
-    socket().shutdown(tcp_socket::shutdown_receive, ignored);
+    stream_.socket().shutdown(tcp_socket::shutdown_receive, ignored);
   }
 
-  asio::awaitable<void> close() override {
-    if constexpr (std::is_same_v<Stream, tls_stream>) {
-      arm(tls_shutdown_timeout);
-      co_await stream_.async_shutdown(as_tuple_awaitable);
-      deadline_ = clock::time_point::max();
-    }
-    boost::system::error_code ignored;
-    watchdog_.cancel();
-    socket().shutdown(tcp_socket::shutdown_both, ignored);
-    socket().close(ignored);
-  }
+  asio::awaitable<void> close() override { co_await stream_.close(); }
 
  private:
-  tcp_socket& socket() { return socket_of(stream_); }
-
-  // Deadlines: one timer per connection, not one per operation. An operation
-  // sets the deadline; the watchdog wakes at the deadline or one write
-  // timeout after it last looked, whichever comes first, and looks again. So
-  // the timer is re-armed about once per write timeout rather than on every
-  // read and write, and a deadline is still met on time. A deadline that
-  // passes cancels what runs on the socket.
-  void arm(std::chrono::milliseconds timeout) {
-    timed_out_ = false;
-    deadline_ = clock::now() + timeout;
-    if (!watchdog_running_) return watch_deadline();
-    // Only a timeout shorter than the write timeout (the TLS close) comes
-    // before the watchdog wakes: wake it now to look again.
-    if (deadline_ < watchdog_.expiry()) {
-      rearm_ = true;
-      watchdog_.cancel();
-    }
-  }
-
-  // Ends the deadline of an operation that ended with `ec`; a cancellation
-  // by the watchdog is reported as a timeout.
-  boost::system::error_code disarm(boost::system::error_code ec) {
-    deadline_ = clock::time_point::max();
-    if (ec && timed_out_) return make_error_code(asio::error::timed_out);
-    return ec;
-  }
-
-  void watch_deadline() {
-    watchdog_running_ = true;
-    watchdog_.expires_at(std::min(deadline_, clock::now() + write_timeout_));
-    watchdog_.async_wait([this, alive = alive_](boost::system::error_code ec) {
-      if (!*alive) return;
-      watchdog_running_ = false;
-      if (ec && !std::exchange(rearm_, false)) return;  // the connection closed
-      if (deadline_ == clock::time_point::max()) return;  // nothing runs: the next arm() restarts it
-      if (clock::now() < deadline_) return watch_deadline();
-      timed_out_ = true;
-      boost::system::error_code ignored;
-      socket().cancel(ignored);
-    });
-  }
-
   struct watch_state {
     std::function<void(bool)> on_close;
     bool active = false;
@@ -215,13 +150,13 @@ class stream_io final : public connection_io {
 
   // Reads (and drops) what the peer sends until the connection ends.
   void read_while_watching(const std::shared_ptr<watch_state>& watch) {
-    stream_.async_read_some(asio::buffer(watch->scratch),
-                            [this, watch](boost::system::error_code ec, std::size_t) {
-                              if (!watch->active) return;
-                              if (ec) return closed(*watch);
-                              watch->client_spoke = true;
-                              read_while_watching(watch);
-                            });
+    stream_.raw().async_read_some(asio::buffer(watch->scratch),
+                                  [this, watch](boost::system::error_code ec, std::size_t) {
+                                    if (!watch->active) return;
+                                    if (ec) return closed(*watch);
+                                    watch->client_spoke = true;
+                                    read_while_watching(watch);
+                                  });
   }
 
   static void closed(watch_state& watch) {
@@ -230,17 +165,10 @@ class stream_io final : public connection_io {
     on_close(watch.client_spoke);
   }
 
-  Stream stream_;
+  timed_stream<Stream> stream_;
   std::chrono::milliseconds write_timeout_;
   std::shared_ptr<watch_state> watch_;
   std::string peer_;
-  asio::steady_timer watchdog_;
-  clock::time_point deadline_ = clock::time_point::max();
-  bool watchdog_running_ = false;
-  bool rearm_ = false;  // the watchdog was woken early to look again
-  bool timed_out_ = false;
-  // Handlers that may run after this object is gone check it first.
-  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 
 }  // namespace
@@ -253,7 +181,7 @@ std::unique_ptr<connection_io> make_tcp_io(asio::ip::tcp::socket socket,
 asio::awaitable<std::unique_ptr<connection_io>> make_tls_io(asio::ip::tcp::socket socket,
                                                             asio::ssl::context& tls,
                                                             std::chrono::milliseconds write_timeout) {
-  auto io = std::make_unique<stream_io<tls_stream>>(write_timeout, std::move(socket), tls);
+  auto io = std::make_unique<stream_io<tls_socket>>(write_timeout, std::move(socket), tls);
   co_await io->handshake();
   co_return io;
 }

@@ -1,6 +1,8 @@
 #pragma once
-// The byte stream under one HTTP connection, plain TCP or TLS, behind one
-// small interface so that the HTTP rules are written and compiled once.
+// The server's side of one HTTP connection, plain TCP or TLS
+// (transport/http/stream.hpp), behind one small interface so that the code
+// above is written and compiled once for both: reading requests, writing
+// responses, watching for the client going away.
 
 #include "http_request.hpp"
 
