@@ -66,6 +66,9 @@ class deadline_watchdog {
     return ec;
   }
 
+  /// The deadline of the operation armed last passed (and cancelled it).
+  bool timed_out() const noexcept { return timed_out_; }
+
   /// The connection ends: the timer stops.
   void stop() noexcept;
 
@@ -111,6 +114,7 @@ class timed_stream {
 
   void arm(std::chrono::milliseconds timeout) { watchdog_.arm(timeout); }
   boost::system::error_code disarm(boost::system::error_code ec) noexcept { return watchdog_.disarm(ec); }
+  bool timed_out() const noexcept { return watchdog_.timed_out(); }
 
   /// TLS client: names the server for SNI (host names only, never
   /// addresses: RFC 6066) and has its certificate checked against `host`.

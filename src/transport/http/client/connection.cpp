@@ -1,16 +1,19 @@
+// The client's connection on transport/http/stream.hpp: one implementation,
+// a template over the stream type, made once per connection.
+
 #include "connection.hpp"
 #include "http_error.hpp"
 
+#include "../stream.hpp"
+
 #include <boost/asio/as_tuple.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/ssl/host_name_verification.hpp>
-#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/write.hpp>
 
-#include <openssl/ssl.h>
-
+#include <algorithm>
 #include <cerrno>
 
 #include <sys/socket.h>
@@ -22,10 +25,7 @@ namespace {
 constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 using tcp = asio::ip::tcp;
 
-[[noreturn]] void fail(boost::system::error_code ec, const std::string& what) {
-  if (ec == beast::error::timeout) ec = asio::error::timed_out;
-  throw http_error(ec, what);
-}
+[[noreturn]] void fail(boost::system::error_code ec, const std::string& what) { throw http_error(ec, what); }
 
 // Names resolution cannot be cancelled per operation: a timer cancels the
 // resolver instead, through a weak pointer (the resolver may be gone).
@@ -46,119 +46,109 @@ asio::awaitable<tcp::resolver::results_type> resolve(asio::any_io_executor ex, c
   co_return results;
 }
 
+template <class Stream>
+class stream_connection final : public connection {
+ public:
+  template <class... Args>
+  explicit stream_connection(std::chrono::milliseconds usual_timeout, Args&&... args)
+      : stream_(usual_timeout, std::forward<Args>(args)...) {}
+  ~stream_connection() override { close(); }
+
+  asio::awaitable<void> open(const http_endpoint& ep, std::chrono::milliseconds timeout) override {
+    origin_ = ep.origin();
+    const auto authority = ep.host_header;
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    auto remaining = [&] {
+      return std::max(std::chrono::milliseconds(1), std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                        deadline - std::chrono::steady_clock::now()));
+    };
+    const auto results = co_await resolve(stream_.socket().get_executor(), ep, timeout);
+    if (closed_) fail(asio::error::operation_aborted, "connect to " + authority);
+    const auto ec = co_await connect(results, remaining());
+    // close() came during the attempts.
+    if (closed_) fail(asio::error::operation_aborted, "connect to " + authority);
+    if (ec) fail(ec, "connect to " + authority);
+    boost::system::error_code ignored;
+    stream_.socket().set_option(tcp::no_delay(true), ignored);
+    if (!stream_.expect_server(ep.host))
+      fail(asio::error::invalid_argument, "TLS: cannot set the server name " + ep.host);
+    if (const auto hs = co_await stream_.handshake(tls_role::client, remaining()))
+      fail(hs, "TLS handshake with " + authority);
+  }
+
+  asio::awaitable<boost::system::error_code> write(request_message& req, std::chrono::milliseconds timeout) override {
+    stream_.arm(timeout);
+    auto [ec, n] = co_await http::async_write(stream_.raw(), req, as_tuple_awaitable);
+    co_return stream_.disarm(ec);
+  }
+
+  asio::awaitable<boost::system::error_code> read_head(response_parser& parser,
+                                                       std::chrono::milliseconds timeout) override {
+    stream_.arm(timeout);
+    auto [ec, n] = co_await http::async_read_header(stream_.raw(), buffer_, parser, as_tuple_awaitable);
+    co_return stream_.disarm(ec);
+  }
+
+  asio::awaitable<boost::system::error_code> read_some(response_parser& parser,
+                                                       std::chrono::milliseconds timeout) override {
+    stream_.arm(timeout);
+    auto [ec, n] = co_await http::async_read_some(stream_.raw(), buffer_, parser, as_tuple_awaitable);
+    if (ec == http::error::need_buffer) ec = {};
+    co_return stream_.disarm(ec);
+  }
+
+  void close() noexcept override {
+    if (closed_) return;
+    closed_ = true;
+    stream_.close_now();
+  }
+
+  bool is_open() const noexcept override { return !closed_; }
+
+  bool still_usable() noexcept override {
+    if (closed_ || buffer_.size() != 0) return false;
+    auto& socket = stream_.socket();
+    if (!socket.is_open()) return false;
+    char byte;
+    const auto n = ::recv(socket.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    // Nothing to read is what an idle connection looks like; EOF or stray
+    // bytes (a TLS close_notify, say) mean the server is done with it.
+    return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+  }
+
+  const std::string& origin() const noexcept override { return origin_; }
+
+ private:
+  // Tries the resolved endpoints in turn, within `timeout` for them all, as
+  // asio::async_connect does; but once the deadline has passed or close()
+  // came, no later endpoint reopens the socket.
+  asio::awaitable<boost::system::error_code> connect(const tcp::resolver::results_type& results,
+                                                     std::chrono::milliseconds timeout) {
+    auto& socket = stream_.socket();
+    boost::system::error_code ec = asio::error::not_found;
+    stream_.arm(timeout);
+    for (const auto& entry : results) {
+      boost::system::error_code ignored;
+      socket.close(ignored);  // after a failed attempt; connecting opens it again
+      auto [attempt] = co_await socket.async_connect(entry.endpoint(), as_tuple_awaitable);
+      ec = attempt;
+      if (!ec || closed_ || stream_.timed_out()) break;
+    }
+    co_return stream_.disarm(ec);
+  }
+
+  timed_stream<Stream> stream_;
+  beast::flat_buffer buffer_;
+  std::string origin_;
+  bool closed_ = false;
+};
+
 }  // namespace
 
-connection::connection(asio::any_io_executor ex, asio::ssl::context* tls) {
-  if (tls)
-    tls_ = std::make_unique<beast::ssl_stream<beast::tcp_stream>>(ex, *tls);
-  else
-    plain_ = std::make_unique<beast::tcp_stream>(ex);
-}
-
-connection::~connection() { close(); }
-
-beast::tcp_stream& connection::tcp() noexcept { return tls_ ? tls_->next_layer() : *plain_; }
-
-asio::awaitable<void> connection::open(const http_endpoint& ep, std::chrono::milliseconds timeout) {
-  origin_ = ep.origin();
-  const auto authority = ep.host_header;
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  auto remaining = [&] {
-    return std::max(std::chrono::milliseconds(1), std::chrono::duration_cast<std::chrono::milliseconds>(
-                                                      deadline - std::chrono::steady_clock::now()));
-  };
-  const auto results = co_await resolve(tcp().get_executor(), ep, timeout);
-  if (closed_) fail(asio::error::operation_aborted, "connect to " + authority);
-  tcp().expires_after(remaining());
-  auto [ec, endpoint] = co_await tcp().async_connect(results, as_tuple_awaitable);
-  if (closed_) {
-    // close() came during the attempts; a later endpoint may have reopened the socket.
-    boost::system::error_code ignored;
-    tcp().socket().close(ignored);
-    fail(asio::error::operation_aborted, "connect to " + authority);
-  }
-  if (ec == beast::error::timeout) fail(asio::error::timed_out, "connect to " + authority);
-  if (ec) fail(ec, "connect to " + authority);
-  boost::system::error_code ignored;
-  tcp().socket().set_option(tcp::no_delay(true), ignored);
-  if (tls_) {
-    // SNI carries host names only, never addresses (RFC 6066).
-    boost::system::error_code not_address;
-    asio::ip::make_address(ep.host, not_address);
-    if (not_address && !SSL_set_tlsext_host_name(tls_->native_handle(), ep.host.c_str()))
-      fail(asio::error::invalid_argument, "TLS: cannot set the server name " + ep.host);
-    tls_->set_verify_callback(asio::ssl::host_name_verification(ep.host));
-    tcp().expires_after(remaining());
-    auto [hs] = co_await tls_->async_handshake(asio::ssl::stream_base::client, as_tuple_awaitable);
-    if (hs == beast::error::timeout) fail(asio::error::timed_out, "TLS handshake with " + authority);
-    if (hs) fail(hs, "TLS handshake with " + authority);
-  }
-  tcp().expires_never();
-}
-
-asio::awaitable<boost::system::error_code> connection::write(request_message& req, std::chrono::milliseconds timeout) {
-  tcp().expires_after(timeout);
-  boost::system::error_code ec;
-  if (tls_) {
-    auto [e, n] = co_await http::async_write(*tls_, req, as_tuple_awaitable);
-    ec = e;
-  } else {
-    auto [e, n] = co_await http::async_write(*plain_, req, as_tuple_awaitable);
-    ec = e;
-  }
-  if (!closed_) tcp().expires_never();
-  co_return ec;
-}
-
-asio::awaitable<boost::system::error_code> connection::read_head(response_parser& parser,
-                                                                std::chrono::milliseconds timeout) {
-  tcp().expires_after(timeout);
-  boost::system::error_code ec;
-  if (tls_) {
-    auto [e, n] = co_await http::async_read_header(*tls_, buffer_, parser, as_tuple_awaitable);
-    ec = e;
-  } else {
-    auto [e, n] = co_await http::async_read_header(*plain_, buffer_, parser, as_tuple_awaitable);
-    ec = e;
-  }
-  if (!closed_) tcp().expires_never();
-  co_return ec;
-}
-
-asio::awaitable<boost::system::error_code> connection::read_some(response_parser& parser,
-                                                                std::chrono::milliseconds timeout) {
-  tcp().expires_after(timeout);
-  boost::system::error_code ec;
-  if (tls_) {
-    auto [e, n] = co_await http::async_read_some(*tls_, buffer_, parser, as_tuple_awaitable);
-    ec = e;
-  } else {
-    auto [e, n] = co_await http::async_read_some(*plain_, buffer_, parser, as_tuple_awaitable);
-    ec = e;
-  }
-  if (ec == http::error::need_buffer) ec = {};
-  if (!closed_) tcp().expires_never();
-  co_return ec;
-}
-
-void connection::close() noexcept {
-  if (closed_) return;
-  closed_ = true;
-  boost::system::error_code ignored;
-  auto& socket = tcp().socket();
-  socket.shutdown(tcp::socket::shutdown_both, ignored);
-  socket.close(ignored);
-}
-
-bool connection::still_usable() noexcept {
-  if (closed_ || buffer_.size() != 0) return false;
-  auto& socket = tcp().socket();
-  if (!socket.is_open()) return false;
-  char byte;
-  const auto n = ::recv(socket.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
-  // Nothing to read is what an idle connection looks like; EOF or stray
-  // bytes (a TLS close_notify, say) mean the server is done with it.
-  return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+std::unique_ptr<connection> make_connection(asio::any_io_executor ex, asio::ssl::context* tls,
+                                            std::chrono::milliseconds usual_timeout) {
+  if (tls) return std::make_unique<stream_connection<tls_socket>>(usual_timeout, ex, *tls);
+  return std::make_unique<stream_connection<tcp_socket>>(usual_timeout, ex);
 }
 
 }  // namespace mcp::detail::http_client

@@ -87,7 +87,7 @@ asio::awaitable<lease> connection_pool::connect(const http_endpoint& ep) {
   if (closed_) throw http_error(asio::error::operation_aborted, "HTTP transport closed");
   if (ep.tls && !tls_) throw http_error(asio::error::invalid_argument, "no TLS context for " + ep.url);
   // Known to the pool while it connects, so close_active() ends the attempt too.
-  lease taken(shared_from_this(), std::make_unique<connection>(executor_, ep.tls ? tls_.get() : nullptr));
+  lease taken(shared_from_this(), make_connection(executor_, ep.tls ? tls_.get() : nullptr, connect_timeout_));
   co_await taken->open(ep, connect_timeout_);
   co_return taken;
 }

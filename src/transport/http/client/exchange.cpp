@@ -2,6 +2,7 @@
 #include "connection.hpp"
 #include "http_error.hpp"
 
+#include <boost/asio/ssl/error.hpp>
 #include <boost/beast/http/field.hpp>
 
 #include <algorithm>
@@ -81,7 +82,7 @@ struct http_exchange::impl {
   }
 
   [[noreturn]] void fail(const boost::system::error_code& ec, std::string_view step) const {
-    if (ec == beast::error::timeout) throw http_error(description + ": " + std::string(step) + ": timed out");
+    if (ec == asio::error::timed_out) throw http_error(description + ": " + std::string(step) + ": timed out");
     throw http_error(ec, description + ": " + std::string(step));
   }
 
