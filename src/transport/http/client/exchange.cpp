@@ -205,13 +205,14 @@ std::vector<std::pair<std::string, std::string>> http_exchange::headers() const 
   return all;
 }
 
-std::string http_exchange::media_type() const {
-  auto type = header("Content-Type");
-  type = type.substr(0, type.find(';'));
+std::string media_type_of(std::string_view content_type) {
+  std::string type(content_type.substr(0, content_type.find(';')));
   std::erase_if(type, [](unsigned char c) { return std::isspace(c); });
   std::ranges::transform(type, type.begin(), [](unsigned char c) { return std::tolower(c); });
   return type;
 }
+
+std::string http_exchange::media_type() const { return media_type_of(header("Content-Type")); }
 
 asio::awaitable<bool> http_exchange::read_some(std::string& out, std::chrono::milliseconds timeout) {
   auto& d = *impl_;

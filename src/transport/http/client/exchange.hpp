@@ -39,6 +39,10 @@ struct complete_reply {
   std::string failure;
 };
 
+/// The media type a Content-Type value names: lower case, without
+/// parameters or spaces.
+std::string media_type_of(std::string_view content_type);
+
 class http_exchange {
  public:
   http_exchange(std::shared_ptr<connection_pool> pool, http_endpoint ep, request_spec spec);

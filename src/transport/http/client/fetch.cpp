@@ -4,9 +4,6 @@
 
 #include <boost/algorithm/string/predicate.hpp>
 
-#include <algorithm>
-#include <cctype>
-
 namespace mcp::detail::http_client {
 
 std::string fetch_response::header(std::string_view name) const {
@@ -15,13 +12,7 @@ std::string fetch_response::header(std::string_view name) const {
   return {};
 }
 
-std::string fetch_response::media_type() const {
-  auto type = header("Content-Type");
-  type = type.substr(0, type.find(';'));
-  std::erase_if(type, [](unsigned char c) { return std::isspace(c); });
-  std::ranges::transform(type, type.begin(), [](unsigned char c) { return std::tolower(c); });
-  return type;
-}
+std::string fetch_response::media_type() const { return media_type_of(header("Content-Type")); }
 
 struct http_fetcher::impl {
   asio::any_io_executor executor;
