@@ -21,7 +21,7 @@ class http_session {
   http_session(const http_session&) = delete;
   http_session& operator=(const http_session&) = delete;
 
-  /// Starts the engine; once, once the transport is set up.
+  /// Starts the engine: once, after the transport is set up (legacy, version).
   void start(server_behaviour& behaviour, session_options options) {
     engine_ = std::make_unique<server_engine>(behaviour, transport_, std::move(options));
     engine_->start();
