@@ -23,24 +23,10 @@ using detail::http_client::received_facts;
 class mcp_message_binding final : public detail::http_client::message_binding {
  public:
   outgoing_facts inspect_outgoing(std::string_view frame) const override {
-    auto facts = detail::inspect_outgoing(frame);
-    outgoing_facts out;
-    out.requests = std::move(facts.requests.request_ids);
-    out.opens_session = facts.requests.initialize;
-    out.session_ready = facts.initialized;
-    out.cancelled = std::move(facts.cancelled);
-    out.routing_headers = std::move(facts.routing_headers);
-    return out;
+    return detail::inspect_outgoing(frame);
   }
 
-  received_facts inspect_inbound(std::string_view text) const override {
-    auto facts = detail::inspect_inbound(text);
-    received_facts out;
-    out.valid = facts.valid;
-    out.answered = std::move(facts.answered);
-    out.error_without_id = facts.error_without_id;
-    return out;
-  }
+  received_facts inspect_inbound(std::string_view text) const override { return detail::inspect_inbound(text); }
 
   std::string failure_answer(std::string_view request, std::string message) const override {
     return detail::error_answer(request, std::move(message));

@@ -18,10 +18,10 @@ std::optional<request_id> id_of(std::string_view text) {
 }
 
 // What a notification says that an HTTP client acts on.
-void read_notification(const json::object& message, outgoing_facts& facts) {
+void read_notification(const json::object& message, http_client::outgoing_facts& facts) {
   const auto* method = message.if_contains("method");
   if (!method || message.contains("id")) return;
-  if (*method == methods::notifications_initialized) facts.initialized = true;
+  if (*method == methods::notifications_initialized) facts.session_ready = true;
   if (*method != methods::notifications_cancelled) return;
   const auto* params = message.if_contains("params");
   const auto* cancelled = params && params->is_object() ? params->get_object().if_contains("requestId") : nullptr;
@@ -31,12 +31,14 @@ void read_notification(const json::object& message, outgoing_facts& facts) {
 
 }  // namespace
 
-outgoing_facts inspect_outgoing(std::string_view frame) {
-  outgoing_facts facts;
+http_client::outgoing_facts inspect_outgoing(std::string_view frame) {
+  http_client::outgoing_facts facts;
   boost::system::error_code ec;
   const auto value = json::parse(frame, ec);
   if (ec) return facts;
-  facts.requests = summarize(value);
+  auto summary = summarize(value);
+  facts.requests = std::move(summary.request_ids);
+  facts.opens_session = summary.initialize;
   if (const auto* batch = value.if_array()) {
     for (const auto& item : *batch)
       if (const auto* message = item.if_object()) read_notification(*message, facts);
@@ -46,12 +48,12 @@ outgoing_facts inspect_outgoing(std::string_view frame) {
   if (!message) return facts;
   read_notification(*message, facts);
   // Only a single request routes itself: a batch or a notification goes within the session.
-  if (!facts.requests.request_ids.empty()) facts.routing_headers = routing_headers(*message);
+  if (!facts.requests.empty()) facts.routing_headers = routing_headers(*message);
   return facts;
 }
 
-inbound_facts inspect_inbound(std::string_view text) {
-  inbound_facts facts;
+http_client::received_facts inspect_inbound(std::string_view text) {
+  http_client::received_facts facts;
   boost::system::error_code ec;
   const auto value = json::parse(text, ec);
   if (ec) return facts;

@@ -5,16 +5,17 @@
 // and the error answers it makes up when an HTTP exchange fails. Request ids
 // are their JSON text (`7`, `"abc"`), as transports name them. Pure
 // functions: the HTTP client transport asks them through the binding
-// client/connect_http.cpp gives it.
+// client/connect_http.cpp gives it, and the facts they read are the
+// transport's own plain structs (transport/http/client/frame_facts.hpp).
 
 #include "http_rules.hpp"
+
+#include "../transport/http/client/frame_facts.hpp"
 
 #include <mcp/protocol/errors.hpp>
 
 #include <string>
 #include <string_view>
-#include <utility>
-#include <vector>
 
 namespace mcp::detail {
 
@@ -22,29 +23,11 @@ namespace mcp::detail {
 /// of implementation-defined server errors).
 inline constexpr int http_failure_code = -32000;
 
-struct outgoing_facts {
-  outgoing_facts() {}  // not an aggregate (docs/compilers.md)
-  body_summary requests;  ///< the requests in the frame; whether one is `initialize`
-  bool initialized = false;  ///< it is `notifications/initialized`
-  /// Requests it cancels (`notifications/cancelled`), as JSON text ids.
-  std::vector<std::string> cancelled;
-  /// A single 2026-07-28 request's routing headers (routing_headers); empty
-  /// for anything else, which goes within the session.
-  std::vector<std::pair<std::string, std::string>> routing_headers;
-};
-
 /// Reads a frame to send (a message or a batch). Text that is not JSON holds no requests.
-outgoing_facts inspect_outgoing(std::string_view frame);
-
-struct inbound_facts {
-  inbound_facts() {}
-  bool valid = false;                 ///< well-formed JSON (UTF-8)
-  std::vector<std::string> answered;  ///< ids of the responses in it
-  bool error_without_id = false;      ///< a lone error response with a null id
-};
+http_client::outgoing_facts inspect_outgoing(std::string_view frame);
 
 /// Reads a received body or event.
-inbound_facts inspect_inbound(std::string_view text);
+http_client::received_facts inspect_inbound(std::string_view text);
 
 /// An error answer to `id`: code -32000, no `data`.
 std::string error_answer(std::string_view id, std::string message);

@@ -84,6 +84,8 @@ std::optional<std::string> unknown_version_refusal(std::string_view version_head
   return "Bad Request: unsupported MCP-Protocol-Version " + std::string(version_header);
 }
 
+bool primes_sse_streams(protocol_version version) noexcept { return version >= protocol_version::v2025_11_25; }
+
 bool is_modern_post(std::string_view version_header, const json::value& body) {
   const auto* message = body.if_object();
   if (!message) return false;

@@ -6,6 +6,8 @@
 // functions on JSON and header values: the HTTP code on either side reads
 // and writes the headers.
 
+#include <mcp/protocol/versions.hpp>
+
 #include <boost/container/small_vector.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
@@ -35,6 +37,11 @@ std::optional<std::string> unknown_version_refusal(std::string_view version_head
 /// modern MCP-Protocol-Version header (a request that then lacks its
 /// envelope is refused on the modern path, -32602).
 bool is_modern_post(std::string_view version_header, const boost::json::value& body);
+
+/// Whether a server's SSE streams open with a priming event (an event id
+/// and empty data, so that a client can resume one that ends at once):
+/// 2025-11-25 on.
+bool primes_sse_streams(protocol_version version) noexcept;
 
 /// The routing headers of a 2026-07-28 request (basic/transports, "Request
 /// Metadata"): MCP-Protocol-Version, Mcp-Method, and for tools/call,

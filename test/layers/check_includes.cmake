@@ -6,7 +6,9 @@ cmake_minimum_required(VERSION 3.20)
 #   - transport/http/ is one HTTP layer, its server/ and client/ halves side
 #     by side on what they share (stream.hpp): neither includes the MCP
 #     server or client above it (src/server, src/client), nor the other half;
-#   - protocol/ is sans-io: no Asio, no Beast, nothing of server/ or client/.
+#   - protocol/ is sans-io: no Asio, no Beast, nothing of server/ or client/
+#     (it may fill transport's plain data, such as the HTTP client's
+#     frame_facts.hpp, which has no Asio either).
 # An include is checked as the file it names: a quoted one resolved against
 # the including file's folder ("../server/x.hpp" in transport/http/client is
 # transport/http/server/x.hpp), <mcp/...> as include/mcp/..., any other as

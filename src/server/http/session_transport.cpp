@@ -1,6 +1,7 @@
 #include "session_transport.hpp"
 
 #include "../../detail/random.hpp"
+#include "../../protocol/http_rules.hpp"
 
 #include <mcp/log.hpp>
 
@@ -23,7 +24,7 @@ http_session_transport::http_session_transport(asio::any_io_executor ex, std::st
 }
 
 bool http_session_transport::primes_streams() const noexcept {
-  return !legacy_ && version_ >= protocol_version::v2025_11_25;
+  return !legacy_ && primes_sse_streams(version_);
 }
 
 std::shared_ptr<message_stream> http_session_transport::open_stream(std::span<const std::string> request_ids,

@@ -62,9 +62,9 @@ TEST(HttpRules, RoutingHeadersAreWrittenAndChecked) {
 TEST(HttpClientRules, OutgoingFramesSayWhatTheTransportActsOn) {
   const auto cancel = inspect_outgoing(
       R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"abc"}})");
-  EXPECT_TRUE(cancel.requests.request_ids.empty());
+  EXPECT_TRUE(cancel.requests.empty());
   EXPECT_EQ(cancel.cancelled, std::vector<std::string>{"\"abc\""});
-  EXPECT_TRUE(inspect_outgoing(R"({"jsonrpc":"2.0","method":"notifications/initialized"})").initialized);
+  EXPECT_TRUE(inspect_outgoing(R"({"jsonrpc":"2.0","method":"notifications/initialized"})").session_ready);
 
   const auto modern = inspect_outgoing(
       R"({"jsonrpc":"2.0","id":5,"method":"resources/read","params":{"uri":"file:///a","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}})");
@@ -74,9 +74,9 @@ TEST(HttpClientRules, OutgoingFramesSayWhatTheTransportActsOn) {
   // Only a single request routes itself.
   const auto batch = inspect_outgoing(
       R"([{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}])");
-  EXPECT_EQ(batch.requests.request_ids.size(), 1u);
+  EXPECT_EQ(batch.requests.size(), 1u);
   EXPECT_TRUE(batch.routing_headers.empty());
-  EXPECT_TRUE(inspect_outgoing("not json").requests.request_ids.empty());
+  EXPECT_TRUE(inspect_outgoing("not json").requests.empty());
 }
 
 TEST(HttpClientRules, InboundFramesNameWhatTheyAnswer) {
@@ -104,6 +104,12 @@ TEST(HttpClientRules, FailuresBecomeErrorAnswers) {
             R"("data":{"httpStatus":403}}})");
   EXPECT_EQ(with_id(R"({"jsonrpc":"2.0","id":null,"error":{"code":1,"message":"m"}})", "7"),
             R"({"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"m"}})");
+}
+
+TEST(HttpRules, SseStreamsArePrimedFrom20251125On) {
+  EXPECT_FALSE(primes_sse_streams(protocol_version::v2025_06_18));
+  EXPECT_TRUE(primes_sse_streams(protocol_version::v2025_11_25));
+  EXPECT_TRUE(primes_sse_streams(protocol_version::v2026_07_28));
 }
 
 TEST(HttpClientRules, TheClientTellsAnExpiredSessionByTheAnswerMadeOfA404) {

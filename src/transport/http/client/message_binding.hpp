@@ -5,39 +5,12 @@
 // binds MCP's rules in. Requests are named by the JSON text of their ids
 // (`7`, `"abc"`), as frame_context names them.
 
-#include <mcp/transport/http_client.hpp>
-
-#include <boost/container/small_vector.hpp>
+#include "frame_facts.hpp"
 
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace mcp::detail::http_client {
-
-/// What a frame to send holds.
-struct outgoing_facts {
-  outgoing_facts() {}  // not an aggregate (docs/compilers.md)
-  /// The requests whose answers the transport reads back (mostly one, kept in place).
-  boost::container::small_vector<std::string, 1> requests;
-  /// It opens a new session: sent without the headers of the old one.
-  bool opens_session = false;
-  /// It completes the session's handshake: the GET stream may open.
-  bool session_ready = false;
-  /// Requests whose answers are no longer wanted.
-  std::vector<std::string> cancelled;
-  /// Headers that route the frame on their own, outside any session: a frame
-  /// with them carries no session headers.
-  http_fields routing_headers;
-};
-
-/// What a received body or event holds.
-struct received_facts {
-  received_facts() {}
-  bool valid = false;                 ///< a message the transport may deliver
-  std::vector<std::string> answered;  ///< the requests it answers
-  bool error_without_id = false;      ///< an error answer that names no request
-};
 
 class message_binding {
  public:
