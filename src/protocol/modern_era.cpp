@@ -36,7 +36,7 @@ bool flag(const json::object& filter, std::string_view key) {
 
 bool removed_in_modern_era(std::string_view method) noexcept { return one_of(removed_methods, method); }
 
-json::object discover_result(std::span<const protocol_version> supported, json::object capabilities,
+json::object make_discover_result(std::span<const protocol_version> supported, json::object capabilities,
                              std::optional<std::string> instructions) {
   json::array versions;
   for (const auto v : supported)

@@ -25,7 +25,7 @@ bool removed_in_modern_era(std::string_view method) noexcept;
 
 /// The result of server/discover: the modern revisions among `supported`,
 /// the capabilities as 2026-07-28 has them, and the instructions if any.
-json::object discover_result(std::span<const protocol_version> supported, json::object capabilities,
+json::object make_discover_result(std::span<const protocol_version> supported, json::object capabilities,
                              std::optional<std::string> instructions);
 
 /// Completes a modern result: `resultType` "complete" unless set, caching

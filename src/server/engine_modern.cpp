@@ -69,7 +69,7 @@ void server_engine::handle_modern_request(server_connection::serve_modern_reques
   const auto id = req.id;  // req is moved from below
   try {
     if (req.method == methods::server_discover) {
-      auto result = discover_result(behaviour_.supported_versions(), behaviour_.capabilities(),
+      auto result = make_discover_result(behaviour_.supported_versions(), behaviour_.capabilities(),
                                     behaviour_.instructions());
       write(core_.requests().reply(response{req.id, finish_modern_result(req, std::move(result))}, 0));
       return;

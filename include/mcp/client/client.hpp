@@ -142,6 +142,19 @@ class client {
                                         call_options options);
   asio::awaitable<void> notify(std::string method, json::object params = {});
 
+  /// A method of the typed table (mcp::method in methods.hpp), typed both
+  /// ways: the params written and the result read by their JSON form
+  /// (wire.hpp). Build the params first (docs/compilers.md):
+  ///   mcp::paginated_params page{.cursor = next};
+  ///   auto tools = co_await c.request<mcp::method::tools_list>(std::move(page));
+  /// A result that does not read as its type is protocol_error(-32602).
+  template <class Method>
+  asio::awaitable<typename Method::result> request(typename Method::params params);
+  template <class Method>
+  asio::awaitable<typename Method::result> request(typename Method::params params, call_options options);
+  template <class Method>
+  asio::awaitable<void> notify(typename Method::params params);
+
   asio::awaitable<void> ping();
   asio::awaitable<void> ping(call_options options);
 

@@ -1,8 +1,9 @@
 #pragma once
 // Every method of every revision, named once: the constants code uses
-// instead of string literals, and a table of what each method is (request
-// or notification), who sends it and in which revisions. A test holds the
-// table to the official schemas. No I/O here.
+// instead of string literals, a table of what each method is (request or
+// notification), who sends it and in which revisions, and a tag per method
+// that names its params and result types (messages.hpp; their JSON form is
+// in wire.hpp). Tests hold the table to the official schemas. No I/O here.
 
 #include <mcp/protocol/versions.hpp>
 
@@ -10,6 +11,11 @@
 #include <initializer_list>
 #include <span>
 #include <string_view>
+#include <tuple>
+
+namespace boost::json {
+class object;
+}
 
 namespace mcp {
 
@@ -110,5 +116,122 @@ struct method_info {
 std::span<const method_info> all_methods() noexcept;
 /// The method called `name`; null when no revision has it.
 const method_info* find_method(std::string_view name) noexcept;
+
+// The types the tags name, declared in messages.hpp, types.hpp and lifecycle.hpp
+// (included by wire.hpp with their JSON form): here only named, to keep this
+// header light.
+struct empty_params;
+struct empty_result;
+struct initialize_request;
+struct initialize_result;
+struct paginated_params;
+struct list_tools_result;
+struct call_tool_params;
+struct call_tool_result;
+struct list_resources_result;
+struct list_resource_templates_result;
+struct resource_params;
+struct read_resource_result;
+struct list_prompts_result;
+struct get_prompt_params;
+struct get_prompt_result;
+struct complete_params;
+struct complete_result;
+struct set_level_params;
+struct discover_result;
+struct listen_params;
+struct task_params;
+struct task;
+struct list_tasks_result;
+struct create_message_params;
+struct create_message_result;
+struct elicit_params;
+struct elicit_result;
+struct list_roots_result;
+struct cancelled_params;
+struct progress_notification_params;
+struct log_message;
+struct resource_updated_params;
+struct elicitation_complete_params;
+
+/// The typed method table: one tag per method, `name`, `kind`, and the
+/// `params` and `result` types (a notification's result is void). What a
+/// revision allows of it is `info()`, from the table above. Results are the
+/// newest revision's form; members of the 2026-07-28 envelope are added and
+/// read by the protocol layer around them.
+namespace method {
+
+template <const char* Name, method_kind Kind, class Params, class Result = void>
+struct tag {
+  static constexpr std::string_view name = Name;
+  static constexpr method_kind kind = Kind;
+  using params = Params;
+  using result = Result;
+  static const method_info& info() noexcept { return *find_method(name); }
+};
+
+template <const char* Name, class Params, class Result>
+using request = tag<Name, method_kind::request, Params, Result>;
+template <const char* Name, class Params>
+using notification = tag<Name, method_kind::notification, Params>;
+
+using initialize = request<methods::initialize, initialize_request, initialize_result>;
+using ping = request<methods::ping, empty_params, empty_result>;
+using server_discover = request<methods::server_discover, empty_params, discover_result>;
+using tools_list = request<methods::tools_list, paginated_params, list_tools_result>;
+using tools_call = request<methods::tools_call, call_tool_params, call_tool_result>;
+using resources_list = request<methods::resources_list, paginated_params, list_resources_result>;
+using resources_templates_list =
+    request<methods::resources_templates_list, paginated_params, list_resource_templates_result>;
+using resources_read = request<methods::resources_read, resource_params, read_resource_result>;
+using resources_subscribe = request<methods::resources_subscribe, resource_params, empty_result>;
+using resources_unsubscribe = request<methods::resources_unsubscribe, resource_params, empty_result>;
+using prompts_list = request<methods::prompts_list, paginated_params, list_prompts_result>;
+using prompts_get = request<methods::prompts_get, get_prompt_params, get_prompt_result>;
+using completion_complete = request<methods::completion_complete, complete_params, complete_result>;
+using logging_set_level = request<methods::logging_set_level, set_level_params, empty_result>;
+/// Held open; the result ends the stream (in order) when the server closes it.
+using subscriptions_listen = request<methods::subscriptions_listen, listen_params, empty_result>;
+using tasks_get = request<methods::tasks_get, task_params, task>;
+using tasks_list = request<methods::tasks_list, paginated_params, list_tasks_result>;
+/// The result of the request the task ran, whatever it was (its own tag's result).
+using tasks_result = request<methods::tasks_result, task_params, boost::json::object>;
+using tasks_cancel = request<methods::tasks_cancel, task_params, task>;
+using sampling_create_message =
+    request<methods::sampling_create_message, create_message_params, create_message_result>;
+using elicitation_create = request<methods::elicitation_create, elicit_params, elicit_result>;
+using roots_list = request<methods::roots_list, empty_params, list_roots_result>;
+
+using notifications_initialized = notification<methods::notifications_initialized, empty_params>;
+using notifications_cancelled = notification<methods::notifications_cancelled, cancelled_params>;
+using notifications_progress = notification<methods::notifications_progress, progress_notification_params>;
+using notifications_message = notification<methods::notifications_message, log_message>;
+using notifications_resources_updated =
+    notification<methods::notifications_resources_updated, resource_updated_params>;
+using notifications_resources_list_changed =
+    notification<methods::notifications_resources_list_changed, empty_params>;
+using notifications_tools_list_changed = notification<methods::notifications_tools_list_changed, empty_params>;
+using notifications_prompts_list_changed = notification<methods::notifications_prompts_list_changed, empty_params>;
+using notifications_roots_list_changed = notification<methods::notifications_roots_list_changed, empty_params>;
+/// Its params: the filter the stream honors, as `notifications` (listen_params).
+using notifications_subscriptions_acknowledged =
+    notification<methods::notifications_subscriptions_acknowledged, listen_params>;
+using notifications_elicitation_complete =
+    notification<methods::notifications_elicitation_complete, elicitation_complete_params>;
+using notifications_tasks_status = notification<methods::notifications_tasks_status, task>;
+
+/// Every tag, in the order of the names above.
+using all = std::tuple<initialize, ping, server_discover, tools_list, tools_call, resources_list,
+                       resources_templates_list, resources_read, resources_subscribe, resources_unsubscribe,
+                       prompts_list, prompts_get, completion_complete, logging_set_level, subscriptions_listen,
+                       tasks_get, tasks_list, tasks_result, tasks_cancel, sampling_create_message,
+                       elicitation_create, roots_list, notifications_initialized, notifications_cancelled,
+                       notifications_progress, notifications_message, notifications_resources_updated,
+                       notifications_resources_list_changed, notifications_tools_list_changed,
+                       notifications_prompts_list_changed, notifications_roots_list_changed,
+                       notifications_subscriptions_acknowledged, notifications_elicitation_complete,
+                       notifications_tasks_status>;
+
+}  // namespace method
 
 }  // namespace mcp

@@ -11,6 +11,7 @@
 
 #include <mcp/json/convert.hpp>
 #include <mcp/protocol/lifecycle.hpp>
+#include <mcp/protocol/messages.hpp>
 #include <mcp/protocol/types.hpp>
 
 #include <boost/describe/class.hpp>
@@ -125,6 +126,118 @@ BOOST_DESCRIBE_STRUCT(initialize_request, (), (protocol_version, capabilities, c
 inline auto mcp_fields(type_t<initialize_request>) {
   return std::tuple{field(&initialize_request::protocol_version).key("protocolVersion"),
                     field(&initialize_request::client_info).key("clientInfo")};
+}
+
+// The params and results of the methods (messages.hpp).
+
+BOOST_DESCRIBE_STRUCT(empty_params, (), ())
+BOOST_DESCRIBE_STRUCT(empty_result, (), ())
+BOOST_DESCRIBE_STRUCT(paginated_params, (), (cursor))
+
+BOOST_DESCRIBE_STRUCT(list_tools_result, (), (tools, next_cursor))
+inline auto mcp_fields(type_t<list_tools_result>) {
+  return std::tuple{field(&list_tools_result::next_cursor).key("nextCursor")};
+}
+BOOST_DESCRIBE_STRUCT(list_resources_result, (), (resources, next_cursor))
+inline auto mcp_fields(type_t<list_resources_result>) {
+  return std::tuple{field(&list_resources_result::next_cursor).key("nextCursor")};
+}
+BOOST_DESCRIBE_STRUCT(list_resource_templates_result, (), (resource_templates, next_cursor))
+inline auto mcp_fields(type_t<list_resource_templates_result>) {
+  return std::tuple{field(&list_resource_templates_result::resource_templates).key("resourceTemplates"),
+                    field(&list_resource_templates_result::next_cursor).key("nextCursor")};
+}
+BOOST_DESCRIBE_STRUCT(list_prompts_result, (), (prompts, next_cursor))
+inline auto mcp_fields(type_t<list_prompts_result>) {
+  return std::tuple{field(&list_prompts_result::next_cursor).key("nextCursor")};
+}
+
+BOOST_DESCRIBE_STRUCT(call_tool_params, (), (name, arguments))
+inline auto mcp_fields(type_t<call_tool_params>) {
+  return std::tuple{field(&call_tool_params::arguments).omit_if_default()};
+}
+BOOST_DESCRIBE_STRUCT(resource_params, (), (uri))
+BOOST_DESCRIBE_STRUCT(read_resource_result, (), (contents))
+BOOST_DESCRIBE_STRUCT(get_prompt_params, (), (name, arguments))
+inline auto mcp_fields(type_t<get_prompt_params>) {
+  return std::tuple{field(&get_prompt_params::arguments).omit_if_default()};
+}
+
+BOOST_DESCRIBE_STRUCT(completion_reference, (), (type, name, uri))
+BOOST_DESCRIBE_STRUCT(completion_argument, (), (name, value))
+BOOST_DESCRIBE_STRUCT(completion_request_context, (), (arguments))
+inline auto mcp_fields(type_t<completion_request_context>) {
+  return std::tuple{field(&completion_request_context::arguments).omit_if_default()};
+}
+BOOST_DESCRIBE_STRUCT(complete_params, (), (ref, argument, context))
+BOOST_DESCRIBE_STRUCT(complete_result, (), (completion))
+BOOST_DESCRIBE_STRUCT(set_level_params, (), (level))
+
+BOOST_DESCRIBE_STRUCT(discover_result, (), (supported_versions, capabilities, instructions))
+inline auto mcp_fields(type_t<discover_result>) {
+  return std::tuple{field(&discover_result::supported_versions).key("supportedVersions")};
+}
+BOOST_DESCRIBE_STRUCT(subscription_filter, (),
+                      (tools_list_changed, prompts_list_changed, resources_list_changed, resource_subscriptions))
+inline auto mcp_fields(type_t<subscription_filter>) {
+  return std::tuple{field(&subscription_filter::tools_list_changed).key("toolsListChanged"),
+                    field(&subscription_filter::prompts_list_changed).key("promptsListChanged"),
+                    field(&subscription_filter::resources_list_changed).key("resourcesListChanged"),
+                    field(&subscription_filter::resource_subscriptions).key("resourceSubscriptions")};
+}
+BOOST_DESCRIBE_STRUCT(listen_params, (), (notifications))
+
+BOOST_DESCRIBE_STRUCT(sampling_message, (), (role, content))
+BOOST_DESCRIBE_STRUCT(create_message_params, (),
+                      (messages, max_tokens, system_prompt, include_context, temperature, stop_sequences,
+                       model_preferences, metadata, tools, tool_choice))
+inline auto mcp_fields(type_t<create_message_params>) {
+  return std::tuple{field(&create_message_params::max_tokens).key("maxTokens"),
+                    field(&create_message_params::system_prompt).key("systemPrompt"),
+                    field(&create_message_params::include_context).key("includeContext"),
+                    field(&create_message_params::stop_sequences).key("stopSequences"),
+                    field(&create_message_params::model_preferences).key("modelPreferences"),
+                    field(&create_message_params::tool_choice).key("toolChoice")};
+}
+BOOST_DESCRIBE_STRUCT(create_message_result, (), (role, content, model, stop_reason))
+inline auto mcp_fields(type_t<create_message_result>) {
+  return std::tuple{field(&create_message_result::stop_reason).key("stopReason")};
+}
+BOOST_DESCRIBE_STRUCT(elicit_params, (), (mode, message, requested_schema, url, elicitation_id))
+inline auto mcp_fields(type_t<elicit_params>) {
+  return std::tuple{field(&elicit_params::requested_schema).key("requestedSchema"),
+                    field(&elicit_params::elicitation_id).key("elicitationId")};
+}
+BOOST_DESCRIBE_STRUCT(elicit_result, (), (action, content))
+BOOST_DESCRIBE_STRUCT(list_roots_result, (), (roots))
+
+BOOST_DESCRIBE_STRUCT(cancelled_params, (), (request_id, reason))
+inline auto mcp_fields(type_t<cancelled_params>) {
+  return std::tuple{field(&cancelled_params::request_id).key("requestId")};
+}
+BOOST_DESCRIBE_STRUCT(progress_notification_params, (), (progress_token, progress, total, message))
+inline auto mcp_fields(type_t<progress_notification_params>) {
+  return std::tuple{field(&progress_notification_params::progress_token).key("progressToken")};
+}
+BOOST_DESCRIBE_STRUCT(resource_updated_params, (), (uri))
+BOOST_DESCRIBE_STRUCT(elicitation_complete_params, (), (elicitation_id))
+inline auto mcp_fields(type_t<elicitation_complete_params>) {
+  return std::tuple{field(&elicitation_complete_params::elicitation_id).key("elicitationId")};
+}
+
+BOOST_DESCRIBE_STRUCT(task, (),
+                      (task_id, status, status_message, created_at, last_updated_at, ttl, poll_interval))
+inline auto mcp_fields(type_t<task>) {
+  return std::tuple{field(&task::task_id).key("taskId"), field(&task::status_message).key("statusMessage"),
+                    field(&task::created_at).key("createdAt"),
+                    field(&task::last_updated_at).key("lastUpdatedAt"),
+                    field(&task::poll_interval).key("pollInterval")};
+}
+BOOST_DESCRIBE_STRUCT(task_params, (), (task_id))
+inline auto mcp_fields(type_t<task_params>) { return std::tuple{field(&task_params::task_id).key("taskId")}; }
+BOOST_DESCRIBE_STRUCT(list_tasks_result, (), (tasks, next_cursor))
+inline auto mcp_fields(type_t<list_tasks_result>) {
+  return std::tuple{field(&list_tasks_result::next_cursor).key("nextCursor")};
 }
 
 }  // namespace mcp

@@ -49,6 +49,10 @@ void with_typed_server(std::function<asio::awaitable<void>(mcp::client&)> body) 
       return sum{args.a + args.b, std::to_string(args.a) + " + " + std::to_string(args.b)};
     });
     srv.add_tool("fail", "Always fails", []() { return call_tool_result::error("out of order"); });
+    srv.add_resource({"file:///note.txt", "note.txt"},
+                     [](const std::string& uri, request_context&) -> asio::awaitable<std::vector<resource_contents>> {
+                       co_return std::vector<resource_contents>{resource_contents::from_text(uri, "hello")};
+                     });
     auto [client_end, server_end] = make_memory_pair(ex);
     bool served = false;
     asio::co_spawn(ex, serve(srv, *server_end), [&](std::exception_ptr) { served = true; });
@@ -70,6 +74,40 @@ TEST(ClientTypedCalls, StructArgumentsInStructResultOut) {
     json::object raw{{"a", 40}, {"b", 2}};
     const auto value = co_await c.call_tool_as<json::value>("add", raw);
     EXPECT_EQ(value.at("total"), 42);
+  });
+}
+
+TEST(ClientTypedCalls, AnyMethodOfTheTableTypedBothWays) {
+  with_typed_server([](mcp::client& c) -> asio::awaitable<void> {
+    paginated_params first_page;
+    const auto tools = co_await c.request<method::tools_list>(std::move(first_page));
+    EXPECT_EQ(tools.tools.size(), 2u);
+    EXPECT_EQ(tools.tools.at(0).name, "add");
+    EXPECT_FALSE(tools.next_cursor);
+
+    call_tool_params call{"add", {{"a", 2}, {"b", 40}}};
+    const auto sum = co_await c.request<method::tools_call>(std::move(call));
+    EXPECT_EQ(json::serialize(sum.structured_content.value_or(nullptr)), R"({"total":42,"spelled":"2 + 40"})");
+
+    resource_params note{"file:///note.txt"};
+    const auto read = co_await c.request<method::resources_read>(std::move(note));
+    EXPECT_EQ(read.contents.size(), 1u);
+    EXPECT_EQ(read.contents.at(0).text.value_or(""), "hello");
+
+    empty_params none;
+    co_await c.request<method::ping>(std::move(none));
+    empty_params changed;
+    co_await c.notify<method::notifications_roots_list_changed>(std::move(changed));
+
+    // What the server refuses stays its JSON-RPC error.
+    resource_params missing{"file:///nowhere"};
+    int code = 0;
+    try {
+      co_await c.request<method::resources_read>(std::move(missing));
+    } catch (const protocol_error& e) {
+      code = e.code();
+    }
+    EXPECT_EQ(code, errc::resource_not_found);
   });
 }
 

@@ -1,7 +1,10 @@
 #pragma once
-// client::call_tool_as: typed arguments in, typed structuredContent out.
+// client::call_tool_as: typed arguments in, typed structuredContent out;
+// client::request<Method> and notify<Method>: a method of the typed table.
 
 #include <mcp/client/client.hpp>
+#include <mcp/protocol/methods.hpp>
+#include <mcp/protocol/wire.hpp>
 
 #include <type_traits>
 
@@ -18,6 +21,14 @@ json::object tool_arguments(Arguments& arguments) {
     if (!value.is_object()) throw std::invalid_argument("tool arguments must be a JSON object");
     return std::move(value.get_object());
   }
+}
+
+/// The params of a typed method as the object a request carries.
+template <class Params>
+json::object method_params(Params&& params) {
+  auto value = to_json_value(std::forward<Params>(params));
+  if (!value.is_object()) return {};
+  return std::move(value.get_object());
 }
 
 }  // namespace detail
@@ -44,6 +55,32 @@ asio::awaitable<Result> client::call_tool_as(std::string name, Arguments argumen
       throw tool_call_error("the result of tool " + tool + " does not convert: " + e.what(), std::move(sent));
     }
   }
+}
+
+template <class Method>
+asio::awaitable<typename Method::result> client::request(typename Method::params params) {
+  call_options defaults;
+  co_return co_await request<Method>(std::move(params), std::move(defaults));
+}
+
+template <class Method>
+asio::awaitable<typename Method::result> client::request(typename Method::params params, call_options options) {
+  static_assert(Method::kind == method_kind::request, "mcp::client::request: a notification is sent with notify");
+  json::object result =
+      co_await request(std::string(Method::name), detail::method_params(std::move(params)), std::move(options));
+  const read_options lenient{.skip_mistyped_optionals = true};  // as the client's own readers are
+  try {
+    co_return from_json<typename Method::result>(result, lenient);
+  } catch (const conversion_error& e) {
+    throw protocol_error(errc::invalid_params, "the server sent an invalid " + std::string(Method::name) +
+                                                   " result (" + e.what() + ")");
+  }
+}
+
+template <class Method>
+asio::awaitable<void> client::notify(typename Method::params params) {
+  static_assert(Method::kind == method_kind::notification, "mcp::client::notify: a request is sent with request");
+  co_await notify(std::string(Method::name), detail::method_params(std::move(params)));
 }
 
 }  // namespace mcp
