@@ -43,16 +43,11 @@ asio::awaitable<std::vector<std::invoke_result_t<Parse, const json::value&>>> li
                                                  std::to_string(max_pages) + " pages)");
 }
 
-json::object completion_params(json::object ref, std::string argument, std::string value,
+json::object completion_params(completion_reference ref, std::string argument, std::string value,
                                const completion_context& context) {
-  json::object params{{"ref", std::move(ref)},
-                      {"argument", json::object{{"name", std::move(argument)}, {"value", std::move(value)}}}};
-  if (!context.empty()) {
-    json::object arguments;
-    for (const auto& [name, chosen] : context) arguments[name] = chosen;
-    params["context"] = json::object{{"arguments", std::move(arguments)}};
-  }
-  return params;
+  complete_params params{std::move(ref), {std::move(argument), std::move(value)}};
+  if (!context.empty()) params.context = completion_request_context{context};
+  return detail::method_params(std::move(params));
 }
 
 }  // namespace
@@ -207,7 +202,7 @@ asio::awaitable<get_prompt_result> client::get_prompt(std::string name,
 
 asio::awaitable<completion> client::complete_prompt_argument(std::string prompt, std::string argument,
                                                              std::string value, completion_context context) {
-  json::object ref{{"type", "ref/prompt"}, {"name", std::move(prompt)}};
+  completion_reference ref{"ref/prompt", std::move(prompt)};
   auto params = completion_params(std::move(ref), std::move(argument), std::move(value), context);
   const auto result = co_await request(methods::completion_complete, std::move(params));
   co_return detail::read_completion(result);
@@ -215,7 +210,7 @@ asio::awaitable<completion> client::complete_prompt_argument(std::string prompt,
 
 asio::awaitable<completion> client::complete_template_variable(std::string uri_template, std::string variable,
                                                                std::string value, completion_context context) {
-  json::object ref{{"type", "ref/resource"}, {"uri", std::move(uri_template)}};
+  completion_reference ref{"ref/resource", std::nullopt, std::move(uri_template)};
   auto params = completion_params(std::move(ref), std::move(variable), std::move(value), context);
   const auto result = co_await request(methods::completion_complete, std::move(params));
   co_return detail::read_completion(result);

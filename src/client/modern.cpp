@@ -103,16 +103,14 @@ void client::impl::restart_listen(std::shared_ptr<client_link> on) {
   listen_stop.reset();
   listen_acknowledged = false;
   const auto& caps = server->capabilities;
-  json::object filter;
+  subscription_filter wanted;
   const bool wants_lists = on_list_changed || on_notification;
-  if (wants_lists && declares_feature(caps, "tools", "listChanged")) filter["toolsListChanged"] = true;
-  if (wants_lists && declares_feature(caps, "prompts", "listChanged")) filter["promptsListChanged"] = true;
-  if (wants_lists && declares_feature(caps, "resources", "listChanged")) filter["resourcesListChanged"] = true;
-  if (!subscriptions.empty() && declares_feature(caps, "resources", "subscribe")) {
-    json::array uris;
-    for (const auto& uri : subscriptions) uris.emplace_back(uri);
-    filter["resourceSubscriptions"] = std::move(uris);
-  }
+  if (wants_lists && declares_feature(caps, "tools", "listChanged")) wanted.tools_list_changed = true;
+  if (wants_lists && declares_feature(caps, "prompts", "listChanged")) wanted.prompts_list_changed = true;
+  if (wants_lists && declares_feature(caps, "resources", "listChanged")) wanted.resources_list_changed = true;
+  if (!subscriptions.empty() && declares_feature(caps, "resources", "subscribe"))
+    wanted.resource_subscriptions.emplace(subscriptions.begin(), subscriptions.end());
+  auto filter = detail::method_params(std::move(wanted));
   if (filter.empty()) return;  // nothing to listen for
   listen_stop = std::make_shared<asio::cancellation_signal>();
   // The signal must outlive the coroutine its slot is bound to: it rides along.

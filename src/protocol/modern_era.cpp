@@ -2,6 +2,7 @@
 
 #include <mcp/protocol/envelope.hpp>
 #include <mcp/protocol/methods.hpp>
+#include <mcp/protocol/wire.hpp>
 
 #include "invalid_params.hpp"
 
@@ -89,16 +90,12 @@ listen_filter listen_filter::read(const json::object& params, const json::object
 }
 
 json::object listen_filter::to_json() const {
-  json::object out;
-  if (tools) out["toolsListChanged"] = true;
-  if (prompts) out["promptsListChanged"] = true;
-  if (resources) out["resourcesListChanged"] = true;
-  if (!resource_uris.empty()) {
-    json::array uris;
-    for (const auto& uri : resource_uris) uris.emplace_back(uri);
-    out["resourceSubscriptions"] = std::move(uris);
-  }
-  return out;
+  subscription_filter honored;
+  if (tools) honored.tools_list_changed = true;
+  if (prompts) honored.prompts_list_changed = true;
+  if (resources) honored.resources_list_changed = true;
+  if (!resource_uris.empty()) honored.resource_subscriptions = resource_uris;
+  return to_json_value(std::move(honored)).as_object();
 }
 
 bool listen_filter::admits(const notification& n) const {
