@@ -8,13 +8,18 @@
 
 #include <boost/asio/cancellation_signal.hpp>
 
+#include <atomic>
+
 namespace mcp::detail {
 
 struct signalled_run final : cancellable {
   boost::asio::cancellation_signal signal;
-  bool cancelled = false;  // what its handler sees (request_context)
+  // What its handler sees (request_context::cancelled), read on the worker
+  // pool by a plain-function handler while cancel() runs on the session's
+  // executor: an atomic, so that the read is not a data race.
+  std::atomic<bool> cancelled = false;
   void cancel() noexcept override {
-    cancelled = true;
+    cancelled.store(true, std::memory_order_relaxed);
     signal.emit(boost::asio::cancellation_type::terminal);
   }
 };

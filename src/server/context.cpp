@@ -42,11 +42,11 @@ void session::post_notification(std::string method, json::object params) {
 }
 
 request_context::request_context(const mcp::request& req, mcp::session& s,
-                                 const bool& cancelled) noexcept
+                                 const std::atomic<bool>& cancelled) noexcept
     : request_(req), session_(s), cancelled_(cancelled),
       id_text_(to_json_text(req.id)) {}
 
-request_context::request_context(const mcp::request& req, mcp::session& s, const bool& cancelled,
+request_context::request_context(const mcp::request& req, mcp::session& s, const std::atomic<bool>& cancelled,
                                  detail::input_round& round) noexcept
     : request_context(req, s, cancelled) {
   round_ = &round;

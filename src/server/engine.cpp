@@ -235,7 +235,7 @@ message server_engine::failure_reply(const request& req, std::exception_ptr fail
 }
 
 std::optional<message> server_engine::serve_at_once(const request& req, session& s, input_round* round) {
-  const bool never_cancelled = false;  // nothing else runs until it returns
+  const std::atomic<bool> never_cancelled = false;  // nothing else runs until it returns
   auto ctx = round ? request_context(req, s, never_cancelled, *round) : request_context(req, s, never_cancelled);
   try {
     auto result = behaviour_.handle_request_at_once(req, ctx);

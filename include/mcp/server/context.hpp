@@ -12,6 +12,7 @@
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -190,9 +191,11 @@ class session : public std::enable_shared_from_this<session> {
 /// to stop. A cancelled request gets no reply, whatever the handler returns.
 class request_context {
  public:
-  request_context(const request& req, mcp::session& s, const bool& cancelled) noexcept;
+  /// `cancelled` is set from the session's executor while a plain-function
+  /// handler may read it on the worker pool: hence an atomic.
+  request_context(const request& req, mcp::session& s, const std::atomic<bool>& cancelled) noexcept;
   /// A 2026-07-28 request: `round` holds its input answers and carried value.
-  request_context(const request& req, mcp::session& s, const bool& cancelled,
+  request_context(const request& req, mcp::session& s, const std::atomic<bool>& cancelled,
                   detail::input_round& round) noexcept;
 
   const request_id& id() const noexcept { return request_.id; }
@@ -203,7 +206,7 @@ class request_context {
   /// The session's principal (see session::principal): null without OAuth.
   const auth::principal* principal() const noexcept { return session_.principal(); }
   protocol_version version() const noexcept { return session_.version(); }
-  bool cancelled() const noexcept { return cancelled_; }
+  bool cancelled() const noexcept { return cancelled_.load(std::memory_order_relaxed); }
   /// The W3C trace context the client sent in `_meta` (2026-07-28); empty otherwise.
   const trace_context& trace() const noexcept;
 
@@ -269,7 +272,7 @@ class request_context {
 
   const mcp::request& request_;
   mcp::session& session_;
-  const bool& cancelled_;
+  const std::atomic<bool>& cancelled_;
   std::string id_text_;  // the id as JSON text, to route frames that serve this request
   std::optional<double> last_progress_;
   detail::input_round* round_ = nullptr;  // set on 2026-07-28 requests
