@@ -110,7 +110,7 @@ void client::impl::restart_listen(std::shared_ptr<client_link> on) {
   if (wants_lists && declares_feature(caps, "resources", "listChanged")) wanted.resources_list_changed = true;
   if (!subscriptions.empty() && declares_feature(caps, "resources", "subscribe"))
     wanted.resource_subscriptions.emplace(subscriptions.begin(), subscriptions.end());
-  auto filter = detail::method_params(std::move(wanted));
+  auto filter = to_json_value(std::move(wanted)).as_object();
   if (filter.empty()) return;  // nothing to listen for
   listen_stop = std::make_shared<asio::cancellation_signal>();
   // The signal must outlive the coroutine its slot is bound to: it rides along.

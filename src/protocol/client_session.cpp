@@ -8,8 +8,6 @@ namespace mcp::detail {
 
 namespace {
 
-bool is_modern(protocol_version v) noexcept { return dialect_of(v).era == protocol_era::modern; }
-
 std::optional<protocol_version> newest_of_era(std::span<const protocol_version> versions, protocol_era era) noexcept {
   std::optional<protocol_version> newest;
   for (const auto v : versions)

@@ -1,6 +1,8 @@
 #include <mcp/protocol/envelope.hpp>
 #include <mcp/protocol/errors.hpp>
 
+#include "modern_era.hpp"
+
 #include <boost/json/array.hpp>
 
 #include <algorithm>
@@ -114,15 +116,12 @@ request_envelope read_envelope(const json::object& params) {
 protocol_version envelope_version(const request_envelope& envelope,
                                   std::span<const protocol_version> supported) {
   const auto requested = parse_protocol_version(envelope.protocol_version);
-  const auto is_modern = [](protocol_version v) { return dialect_of(v).era == protocol_era::modern; };
   if (requested && is_modern(*requested) && std::ranges::find(supported, *requested) != supported.end())
     return *requested;
-  json::array modern;
-  for (const auto v : supported)
-    if (is_modern(v)) modern.emplace_back(to_string(v));
   throw protocol_error(errc::unsupported_protocol_version,
                        "Unsupported protocol version: " + envelope.protocol_version,
-                       json::object{{"supported", std::move(modern)}, {"requested", envelope.protocol_version}});
+                       json::object{{"supported", detail::modern_version_names(supported)},
+                                    {"requested", envelope.protocol_version}});
 }
 
 }  // namespace mcp

@@ -93,7 +93,7 @@ bool is_modern_post(std::string_view version_header, const json::value& body) {
   if (params && params->is_object() && carries_envelope(params->get_object())) return true;
   if (string_member(*message, "method") == methods::server_discover) return true;
   const auto header = parse_protocol_version(version_header);
-  return header && dialect_of(*header).era == protocol_era::modern;
+  return header && is_modern(*header);
 }
 
 std::vector<std::pair<std::string, std::string>> routing_headers(const json::object& request) {

@@ -31,8 +31,8 @@ bool answers_input(std::string_view method, const json::value& answer) noexcept 
 }
 
 bool is_input_request(std::string_view method) noexcept {
-  return method == methods::elicitation_create || method == methods::sampling_create_message ||
-         method == methods::roots_list;
+  const auto* known = find_method(method);
+  return known && !known->as_input.empty();
 }
 
 std::string_view capability_for(std::string_view method) noexcept {

@@ -37,12 +37,16 @@ bool flag(const json::object& filter, std::string_view key) {
 
 bool removed_in_modern_era(std::string_view method) noexcept { return one_of(removed_methods, method); }
 
+json::array modern_version_names(std::span<const protocol_version> supported) {
+  json::array names;
+  for (const auto v : supported)
+    if (is_modern(v)) names.emplace_back(to_string(v));
+  return names;
+}
+
 json::object make_discover_result(std::span<const protocol_version> supported, json::object capabilities,
                              std::optional<std::string> instructions) {
-  json::array versions;
-  for (const auto v : supported)
-    if (dialect_of(v).era == protocol_era::modern) versions.emplace_back(to_string(v));
-  json::object result{{"supportedVersions", std::move(versions)},
+  json::object result{{"supportedVersions", modern_version_names(supported)},
                       {"capabilities", shape_capabilities(std::move(capabilities),
                                                           dialect_of(protocol_version::v2026_07_28))}};
   if (instructions) result["instructions"] = std::move(*instructions);

@@ -9,6 +9,8 @@
 #include <mcp/protocol/lifecycle.hpp>
 #include <mcp/protocol/versions.hpp>
 
+#include <boost/json/array.hpp>
+
 #include <optional>
 #include <span>
 #include <string>
@@ -22,6 +24,11 @@ namespace mcp::detail {
 /// Exactly five: a method no revision of this era has either (tasks/*) is
 /// unknown, and is answered as such.
 bool removed_in_modern_era(std::string_view method) noexcept;
+
+/// The names of the modern revisions among `supported`, in their order: what
+/// a server offers (server/discover's supportedVersions, a -32022's
+/// data.supported).
+json::array modern_version_names(std::span<const protocol_version> supported);
 
 /// The result of server/discover: the modern revisions among `supported`,
 /// the capabilities as 2026-07-28 has them, and the instructions if any.

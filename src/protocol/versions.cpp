@@ -33,6 +33,8 @@ const dialect& dialect_of(protocol_version version) noexcept {
   return dialects[static_cast<std::size_t>(version)];
 }
 
+bool is_modern(protocol_version v) noexcept { return dialect_of(v).era == protocol_era::modern; }
+
 std::string_view to_string(protocol_version version) noexcept { return dialect_of(version).name; }
 
 std::optional<protocol_version> parse_protocol_version(std::string_view text) noexcept {

@@ -45,6 +45,8 @@ struct dialect {
 /// Every revision known to this build, oldest first.
 std::span<const dialect> all_dialects() noexcept;
 const dialect& dialect_of(protocol_version v) noexcept;
+/// Whether `v` belongs to the modern era (2026-07-28 on).
+bool is_modern(protocol_version v) noexcept;
 
 std::string_view to_string(protocol_version v) noexcept;
 std::optional<protocol_version> parse_protocol_version(std::string_view text) noexcept;

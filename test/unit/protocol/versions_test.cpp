@@ -48,6 +48,7 @@ TEST(Versions, TableListsFiveRevisionsOldestFirstWithNamesAndEras) {
     EXPECT_EQ(dialects[i].version, table[i].version);
     EXPECT_EQ(dialects[i].name, table[i].name);
     EXPECT_EQ(dialects[i].era, table[i].era);
+    EXPECT_EQ(is_modern(table[i].version), table[i].era == protocol_era::modern);
   }
 }
 
