@@ -7,7 +7,9 @@
 // prompts greeting and with_image; completions for greeting's style and the
 // template's id.
 //
-//   build/bin/everything-server [--stdio | --http [HOST:]PORT [--json] [--stateless]] [--page-size N]
+//   build/bin/everything-server [--stdio | --http [HOST:]PORT [--json] [--stateless] [--threads N]] [--page-size N]
+//
+// --threads N: the HTTP server's threads (default one per core).
 //
 // With --auth-issuer it is an OAuth-protected resource server (docs/auth.md):
 //   --auth-issuer URL           the authorization server (its tokens' `iss`)
@@ -93,6 +95,7 @@ int main(int argc, char** argv) {
   std::optional<mcp::http_server_options> http;
   bool json_only = false;
   bool stateless = false;
+  unsigned threads = 0;  // one per core
   std::string tls_certificate;
   std::string tls_key;
   std::map<std::string, std::string, std::less<>> auth;  // --auth-* flags, by name
@@ -116,6 +119,10 @@ int main(int argc, char** argv) {
       stateless = true;
       continue;
     }
+    if (arg == "--threads" && i + 1 < argc) {
+      threads = static_cast<unsigned>(std::strtoul(argv[++i], nullptr, 10));
+      continue;
+    }
     if (arg == "--page-size" && i + 1 < argc) {
       settings.page_size = std::strtoul(argv[++i], nullptr, 10);
       continue;
@@ -133,7 +140,7 @@ int main(int argc, char** argv) {
       tls_key = argv[++i];
       continue;
     }
-    std::cerr << "usage: everything-server [--stdio | --http [HOST:]PORT [--json] [--stateless] "
+    std::cerr << "usage: everything-server [--stdio | --http [HOST:]PORT [--json] [--stateless] [--threads N] "
                  "[--tls CERT.pem KEY.pem] [--auth-issuer URL [--auth-resource URL] [--auth-scopes \"A B\"] "
                  "[--auth-introspection-url URL --auth-client-id ID --auth-client-secret SECRET] "
                  "[--auth-ca-file FILE] [--auth-allow-http]]] [--page-size N]\n";
@@ -144,6 +151,7 @@ int main(int argc, char** argv) {
   if (http) {
     http->json_only = json_only;
     http->stateless = stateless;
+    http->threads = threads;
     http->tls_certificate_file = tls_certificate;
     http->tls_private_key_file = tls_key;
     try {

@@ -25,6 +25,8 @@ class lazy_event {
     return *timer_;
   }
 
+  const boost::asio::any_io_executor& executor() const noexcept { return executor_; }
+
   /// Wakes whatever waits; nothing to do while nothing has waited.
   void notify() {
     if (timer_) timer_->cancel();

@@ -165,6 +165,7 @@ bool server_engine::finish_if_idle() {
 }
 
 void server_engine::end() {
+  ended_ = true;
   if (core_.operating()) behaviour_.terminate(*session_);
   link_->engine = nullptr;  // from here on, posted notifications are dropped
   peer_.shutdown();

@@ -76,6 +76,8 @@ class server_engine {
   /// waits to be written: true when done. The transport is left to the
   /// caller to close. (A stateless POST ends its session this way.)
   bool finish_if_idle();
+  /// The engine has finished: it takes no more frames.
+  bool ended() const noexcept { return ended_; }
 
  private:
   struct link;
@@ -145,6 +147,7 @@ class server_engine {
   // and every stateless POST, never wait on it.
   lazy_event in_flight_changed_;
   bool finishing_ = false;
+  bool ended_ = false;
 };
 
 }  // namespace mcp::detail

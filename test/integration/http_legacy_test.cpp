@@ -625,7 +625,7 @@ TEST(HttpLegacy, StopEndsTheLegacyStream) {
       ended = true;  // the connection went instead of a clean end: also an end
     }
     EXPECT_TRUE(ended);
-    const std::function<bool()> returned = [&] { return s.state->returned; };
+    const std::function<bool()> returned = [&] { return s.state->returned.load(); };
     const bool run_returned = co_await test_server::wait_until(returned, 5s);
     EXPECT_TRUE(run_returned);
     a.close();

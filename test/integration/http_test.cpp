@@ -888,7 +888,7 @@ TEST(Http, StopEndsStreamsAndRunReturns) {
     EXPECT_TRUE(call_stream_ended);
     const bool get_stream_ended = co_await drain(listener);
     EXPECT_TRUE(get_stream_ended);
-    const std::function<bool()> returned = [&] { return s.state->returned; };
+    const std::function<bool()> returned = [&] { return s.state->returned.load(); };
     const bool run_returned = co_await test_server::wait_until(returned, 3s);
     EXPECT_TRUE(run_returned);
 

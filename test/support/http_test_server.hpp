@@ -9,9 +9,15 @@
 #include "http_client.hpp"
 #include "test_support.hpp"
 
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include <atomic>
 #include <chrono>
+#include <cstdlib>
+#include <thread>
+#include <vector>
 #include <functional>
 #include <memory>
 #include <string>
@@ -105,21 +111,72 @@ inline std::unique_ptr<mcp::server> make_tools() {
   return srv;
 }
 
+// The threads test servers run on: CADUCEUS_TEST_SERVER_THREADS (the
+// ThreadSanitizer job sets 4); unset, the test's own thread.
+inline unsigned test_server_threads() {
+  const char* value = std::getenv("CADUCEUS_TEST_SERVER_THREADS");
+  const int n = value ? std::atoi(value) : 0;
+  return n > 1 ? static_cast<unsigned>(n) : 1;
+}
+
+// An io_context of a server's own, run by `n` threads until join().
+class server_threads {
+ public:
+  explicit server_threads(unsigned n) : io_(static_cast<int>(n)), work_(io_.get_executor()) {
+    for (unsigned i = 0; i < n; ++i) threads_.emplace_back([this] {
+      io_.run();
+      ++finished_;
+    });
+  }
+  ~server_threads() { join(); }
+  // The threads end (the io_context stays, with what is left in it).
+  void join() {
+    if (threads_.empty()) return;
+    work_.reset();
+    // What is left (connections closing) ends by itself; a bounded wait, then stop.
+    const auto until = clock_type::now() + 5s;
+    while (finished_ < threads_.size() && clock_type::now() < until) std::this_thread::sleep_for(5ms);
+    io_.stop();
+    for (auto& t : threads_) t.join();
+    threads_.clear();
+  }
+  asio::any_io_executor executor() { return io_.get_executor(); }
+
+ private:
+  asio::io_context io_;
+  asio::executor_work_guard<asio::io_context::executor_type> work_;
+  std::vector<std::thread> threads_;
+  std::atomic<std::size_t> finished_ = 0;
+};
+
 // An http_server serving make_tools() on 127.0.0.1, port 0, running from
-// construction; stop_and_wait() stops it and waits for run() and every
-// session to end (the tools must outlive the sessions).
+// construction, on the test's executor or on threads of its own
+// (test_server_threads()); stop_and_wait() stops it and waits for run() and
+// every session to end (the tools must outlive the sessions).
 struct test_server {
   struct run_state {
-    bool returned = false;
-    std::exception_ptr failure;
+    std::atomic<bool> returned = false;
+    std::exception_ptr failure;  // written before `returned`
   };
 
   test_server(asio::any_io_executor ex, http_server_options options)
-      : tools(make_tools()), http(ex, *tools, std::move(options)), state(std::make_shared<run_state>()) {
-    asio::co_spawn(ex, http.run(), [st = state](std::exception_ptr e) {
-      st->returned = true;
+      : own(test_server_threads() > 1 ? std::make_unique<server_threads>(test_server_threads()) : nullptr),
+        tools(make_tools()),
+        http(own ? own->executor() : ex, *tools, with_threads(std::move(options))),
+        state(std::make_shared<run_state>()) {
+    asio::co_spawn(own ? own->executor() : ex, http.run(), [st = state](std::exception_ptr e) {
       st->failure = e;
+      st->returned = true;
     });
+  }
+
+  ~test_server() {
+    if (own) own->join();  // its threads end before the tools go
+  }
+
+  static http_server_options with_threads(http_server_options options) {
+    if (test_server_threads() > 1) options.threads = test_server_threads();
+    return options;
   }
 
   std::uint16_t port() const { return http.local_port(); }
@@ -144,6 +201,7 @@ struct test_server {
     if (state->failure) ADD_FAILURE() << "run() threw";
   }
 
+  std::unique_ptr<server_threads> own;  // first: the server and the tools go before its io_context
   std::unique_ptr<mcp::server> tools;
   mcp::http_server http;
   std::shared_ptr<run_state> state;

@@ -15,7 +15,7 @@ namespace {
 
 constexpr std::string_view usage =
     R"(usage: caduceus [OPTIONS] (--url URL | --stdio 'CMD ARGS') COMMAND [ARGS]
-       caduceus serve-demo [--stdio | --http [HOST:]PORT]
+       caduceus serve-demo [--stdio | --http [HOST:]PORT [--threads N]]
        caduceus --help
 
 Talks to an MCP server, over Streamable HTTP (or the older HTTP+SSE) with
@@ -38,7 +38,8 @@ Commands:
                                       and refresh it
   logout                              forget the server's token and registration
   serve-demo                          serve the everything demo (stdio, or HTTP
-                                      with --http, printing its URL first)
+                                      with --http, printing its URL first, on
+                                      --threads N threads: default one per core)
 
 Options:
   --json            print one JSON document (the result) instead of text
@@ -115,7 +116,7 @@ std::uint16_t parse_port(std::string_view text) {
   return static_cast<std::uint16_t>(value);
 }
 
-// serve-demo [--stdio | --http [HOST:]PORT]
+// serve-demo [--stdio | --http [HOST:]PORT [--threads N]]
 void parse_serve_demo(int argc, char** argv, int i, invocation& inv) {
   inv.serve_demo = true;
   for (; i < argc; ++i) {
@@ -133,6 +134,14 @@ void parse_serve_demo(int argc, char** argv, int i, invocation& inv) {
         inv.http_host = std::string(host);
       }
       inv.http_port = parse_port(colon == std::string_view::npos ? address : address.substr(colon + 1));
+    } else if (arg == "--threads") {
+      if (i + 1 >= argc) throw usage_error("--threads needs a number");
+      const std::string_view text = argv[++i];
+      unsigned n = 0;
+      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+      if (ec != std::errc() || end != text.data() + text.size() || n == 0 || n > 1024)
+        throw usage_error("--threads needs a number from 1 to 1024, not '" + std::string(text) + "'");
+      inv.threads = n;
     } else if (arg == "-h" || arg == "--help") {
       inv.help = true;
     } else {

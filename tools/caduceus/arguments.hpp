@@ -26,6 +26,7 @@ struct invocation {
   // serve-demo: stdio unless an HTTP address is given.
   std::string http_host = "127.0.0.1";
   std::optional<std::uint16_t> http_port;
+  unsigned threads = 0;  ///< --threads: 0 is one per core
 
   // The client commands.
   bool json = false;

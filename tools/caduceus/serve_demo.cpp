@@ -16,6 +16,7 @@ int serve_demo(const invocation& inv) {
   mcp::http_server_options http;
   http.host = inv.http_host;
   http.port = *inv.http_port;
+  http.threads = inv.threads;
   try {
     return mcp::run_http_server(srv, http);
   } catch (...) {  // the port is taken, the host is not an address...

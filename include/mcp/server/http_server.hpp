@@ -80,6 +80,13 @@ struct http_server_options {
   std::string host = "127.0.0.1";  ///< the address to listen on
   std::uint16_t port = 0;          ///< 0 picks a free port (see local_port)
   std::string path = "/mcp";       ///< the Streamable HTTP endpoint
+  /// How many threads run the server: run_http_server starts this many, and
+  /// an http_server given an executor must be told how many run it. 0: one
+  /// per core. With more than one, every connection and every session runs
+  /// on a strand of its own, and handlers of different sessions run at the
+  /// same time (docs/http.md, "Threads"); with 1, on the executor itself,
+  /// which spares the hops between strands.
+  unsigned threads = 0;
   /// The legacy HTTP+SSE transport (2024-11-05): a GET here opens a session
   /// and its stream, whose first event names the endpoint for its POSTs.
   /// Empty turns the legacy transport off (it is always off when stateless).
@@ -148,9 +155,10 @@ class http_server {
   asio::awaitable<void> run();
   /// Graceful shutdown: stops accepting, lets calls in flight finish and
   /// deliver their answers within `shutdown_timeout`, then cancels what is
-  /// left and closes every stream and connection.
+  /// left and closes every stream and connection. Call from any thread.
   void stop();
 
+  /// The sessions served here now. Call from any thread.
   std::size_t session_count() const;
 
  private:

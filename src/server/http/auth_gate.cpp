@@ -131,6 +131,7 @@ std::string http_server::impl::check_dpop(const http_request& req, std::string_v
   if (!checked.error.empty()) return checked.error;
   if (checked.jkt != jkt) return "the DPoP proof is signed by another key than the token's";
   const auto now = std::chrono::duration_cast<std::chrono::seconds>(expected.now.time_since_epoch()).count();
+  std::lock_guard lock(dpop_mutex);
   if (!dpop_replay.first_use(checked.jti, checked.iat + a.dpop_proof_window.count(), now))
     return "the DPoP proof was used before";
   return {};
@@ -185,7 +186,9 @@ asio::awaitable<bool> http_server::impl::authenticate(connection_io& io, served_
   const std::string presented = req.dpop ? token : std::string();
   auth::verification checked;
   try {
-    checked = co_await a.verifier->verify(std::move(token));
+    // On the verifier's strand: its caches are used from there only.
+    if (verifier_strand == co_await asio::this_coro::executor) checked = co_await a.verifier->verify(std::move(token));
+    else checked = co_await asio::co_spawn(verifier_strand, a.verifier->verify(std::move(token)), asio::use_awaitable);
   } catch (const std::exception& e) {
     // A verifier must not throw; if one does, the client is not at fault.
     sdk_log(log_level::error, std::string("the token verifier failed: ") + e.what());

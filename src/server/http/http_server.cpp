@@ -13,6 +13,9 @@
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/strand.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -22,6 +25,7 @@
 #include <csignal>
 #include <cstdio>
 #include <stdexcept>
+#include <thread>
 
 namespace mcp {
 
@@ -30,26 +34,34 @@ namespace {
 constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 constexpr std::chrono::milliseconds quiet_poll{100};
 
+
+unsigned threads_of(const http_server_options& options) {
+  if (options.threads != 0) return options.threads;
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
 }  // namespace
 
 http_server::impl::impl(asio::any_io_executor ex, server_behaviour& b, http_server_options o)
-    : executor(ex),
+    : io(ex),
+      threads(threads_of(o)),
+      executor(threads > 1 ? asio::any_io_executor(asio::make_strand(ex)) : ex),
       behaviour(b),
       options(std::move(o)),
       events(options.events ? options.events : make_memory_event_store()),
       store(options.sessions ? options.sessions : make_memory_session_store()),
-      acceptor(ex),
-      reaper(ex),
-      quiet(ex),
-      stopped(ex) {
-  stopped.expires_at(asio::steady_timer::time_point::max());
+      acceptor(executor),
+      reaper(executor),
+      quiet(executor) {
   // One handler per path: the legacy endpoints must not shadow the MCP endpoint.
   if (!options.legacy_sse_path.empty() &&
       (options.legacy_sse_path == options.path || options.legacy_messages_path == options.path ||
        options.legacy_sse_path == options.legacy_messages_path))
     throw std::invalid_argument("http_server: path, legacy_sse_path and legacy_messages_path must differ");
   if (options.auth) {
-    if (!options.auth->verifier && options.auth->make_verifier) options.auth->verifier = options.auth->make_verifier(ex);
+    verifier_strand = make_strand();
+    if (!options.auth->verifier && options.auth->make_verifier)
+      options.auth->verifier = options.auth->make_verifier(verifier_strand);
     if (!options.auth->verifier) throw std::invalid_argument("http_server: auth needs a token verifier");
     if (options.auth->resource.empty()) throw std::invalid_argument("http_server: auth needs the resource URL");
     resource_metadata_url = resource_metadata_url_of(options.auth->resource);
@@ -79,48 +91,97 @@ http_server::~http_server() = default;
 
 std::uint16_t http_server::local_port() const { return impl_->acceptor.local_endpoint().port(); }
 
-std::size_t http_server::session_count() const { return impl_->sessions.size(); }
+std::size_t http_server::session_count() const { return impl_->session_count(); }
+
+std::size_t http_server::impl::session_count() const {
+  std::lock_guard lock(tables);
+  return sessions.size();
+}
+
+asio::any_io_executor http_server::impl::make_strand() const {
+  return threads > 1 ? asio::any_io_executor(asio::make_strand(io)) : io;
+}
 
 asio::awaitable<void> http_server::run() {
   auto self = impl_;
-  asio::co_spawn(self->executor, self->reap_idle_sessions(), asio::detached);
-  co_await self->accept_loop();
-  co_await self->wait_until_quiet();
+  co_await asio::co_spawn(self->executor, self->run(), asio::use_awaitable);
 }
 
-void http_server::stop() { impl_->begin_shutdown(); }
+asio::awaitable<void> http_server::impl::run() {
+  asio::co_spawn(executor, reap_idle_sessions(), asio::detached);
+  co_await accept_loop();
+  co_await wait_until_quiet();
+}
+
+asio::awaitable<bool> http_server::impl::deliver(const std::shared_ptr<http_session>& session,
+                                                 const served_request& req, inbound_frame frame, bool rebind,
+                                                 bool wait_for_room) {
+  bool served = false;
+  co_await on_session(*session, [&]() -> asio::awaitable<void> {
+    auto& engine = session->engine();
+    if (engine.ended()) co_return;  // (another thread ended it after the request found it)
+    if (rebind) bind_principal(*session, req);
+    if (wait_for_room) co_await engine.wait_for_room();
+    if (engine.ended()) co_return;
+    served = true;
+    co_await engine.accept(std::move(frame));
+  });
+  co_return served;
+}
+
+void http_server::stop() {
+  asio::dispatch(impl_->executor, [self = impl_] { self->begin_shutdown(); });
+}
+
+void http_server::impl::note_ended() {
+  if (stopping) asio::dispatch(executor, [self = shared_from_this()] { self->quiet.cancel(); });
+}
 
 void http_server::impl::begin_shutdown() {
-  if (stopping) return;
-  stopping = true;
+  if (stopping.exchange(true)) return;
   boost::system::error_code ignored;
   acceptor.close(ignored);
   reaper.cancel();
-  stopped.cancel();
+  std::lock_guard lock(tables);
   // Each session's engine finishes what runs (answers still go out on their
   // streams), then the session ends.
   for (auto& [id, entry] : sessions)
-    if (!entry.finishing) finish_session(id, true);
+    asio::post(entry.session->executor(),
+               [self = shared_from_this(), session = entry.session] { self->finish_session(session, true); });
   // Connections waiting for their next request end now; busy ones end after
-  // their response (keep_alive() is false from here on).
-  // (Connections still in their TLS handshake have no io yet: serve_connection
-  // gives up their handshake itself.)
+  // their response (keep_alive() is false from here on); those still in
+  // their TLS handshake give it up.
   for (auto& [n, connection] : connections)
-    if (connection.io && !connection.busy) connection.io->stop_reading();
+    asio::post(connection.executor, [self = shared_from_this(), n] {
+      std::lock_guard lock(self->tables);
+      const auto it = self->connections.find(n);
+      if (it == self->connections.end()) return;
+      if (it->second.handshake_stop) it->second.handshake_stop->cancel();
+      if (it->second.io && !it->second.busy) it->second.io->stop_reading();
+    });
 }
 
 void http_server::impl::force_shutdown() {
-  std::vector<std::string> ids;
-  for (const auto& [id, entry] : sessions) ids.push_back(id);
-  for (const auto& id : ids) end_session(id);
+  std::lock_guard lock(tables);
+  for (const auto& [id, entry] : sessions)
+    asio::post(entry.session->executor(),
+               [self = shared_from_this(), session = entry.session] { self->end_session_here(session); });
   for (auto& [n, connection] : connections)
-    if (connection.io) connection.io->stop_reading();
+    asio::post(connection.executor, [self = shared_from_this(), n] {
+      std::lock_guard lock(self->tables);
+      const auto it = self->connections.find(n);
+      if (it != self->connections.end() && it->second.io) it->second.io->stop_reading();
+    });
 }
 
 asio::awaitable<void> http_server::impl::wait_until_quiet() {
   const auto deadline = clock::now() + options.shutdown_timeout;
   bool forced = false;
-  while (!sessions.empty() || !connections.empty()) {
+  for (;;) {
+    {
+      std::lock_guard lock(tables);
+      if (sessions.empty() && connections.empty()) break;
+    }
     if (!forced && clock::now() >= deadline) {
       sdk_log(log_level::warn, "shutdown deadline passed; cancelling what is left");
       force_shutdown();
@@ -136,18 +197,33 @@ asio::awaitable<void> http_server::impl::forget_session(std::string id) {
   co_await store->remove(std::move(id));
 }
 
-void http_server::impl::end_session(const std::string& id) {
-  const auto it = sessions.find(id);
-  if (it == sessions.end()) return;
-  auto& entry = it->second;
-  entry.session->transport().end_streams();
-  if (entry.finishing) {
-    entry.stop->emit(asio::cancellation_type::terminal);  // cuts its drain short
-  } else if (entry.session->engine().finish_if_idle()) {
-    sessions.erase(it);  // the common case for a stateless POST: done at once
-    quiet.cancel();
+asio::awaitable<void> http_server::impl::end_session(std::shared_ptr<http_session> session) {
+  co_await on_session(*session, [&]() -> asio::awaitable<void> {
+    end_session_here(session);
+    co_return;
+  });
+}
+
+void http_server::impl::end_session_here(const std::shared_ptr<http_session>& session) {
+  session->transport().end_streams();
+  const auto& id = session->transport().id();
+  std::shared_ptr<asio::cancellation_signal> stop;
+  {
+    std::lock_guard lock(tables);
+    const auto it = sessions.find(id);
+    if (it == sessions.end() || it->second.session != session) return;
+    if (it->second.finishing) stop = it->second.stop;
+  }
+  if (stop) {
+    stop->emit(asio::cancellation_type::terminal);  // cuts its drain short
+  } else if (session->engine().finish_if_idle()) {
+    {
+      std::lock_guard lock(tables);
+      sessions.erase(id);  // the common case for a stateless POST: done at once
+    }
+    note_ended();
   } else {
-    finish_session(id, false);
+    finish_session(session, false);
   }
 }
 
@@ -157,15 +233,25 @@ asio::awaitable<void> finish_engine(std::shared_ptr<http_session> session, bool 
 }
 }  // namespace
 
-void http_server::impl::finish_session(const std::string& id, bool drain) {
-  auto& entry = sessions.at(id);
-  entry.finishing = true;
-  entry.stop = std::make_shared<asio::cancellation_signal>();
-  asio::co_spawn(executor, finish_engine(entry.session, drain),
-                 asio::bind_cancellation_slot(entry.stop->slot(), [self = shared_from_this(), id, stop = entry.stop](
-                                                                      std::exception_ptr) {
-                   self->sessions.erase(id);
-                   self->quiet.cancel();
+void http_server::impl::finish_session(const std::shared_ptr<http_session>& session, bool drain) {
+  const auto& id = session->transport().id();
+  std::shared_ptr<asio::cancellation_signal> stop;
+  {
+    std::lock_guard lock(tables);
+    const auto it = sessions.find(id);
+    if (it == sessions.end() || it->second.session != session || it->second.finishing) return;
+    it->second.finishing = true;
+    stop = it->second.stop = std::make_shared<asio::cancellation_signal>();
+  }
+  asio::co_spawn(session->executor(), finish_engine(session, drain),
+                 asio::bind_cancellation_slot(stop->slot(), [self = shared_from_this(), session, stop](
+                                                                std::exception_ptr) {
+                   {
+                     std::lock_guard lock(self->tables);
+                     const auto it = self->sessions.find(session->transport().id());
+                     if (it != self->sessions.end() && it->second.session == session) self->sessions.erase(it);
+                   }
+                   self->note_ended();
                  }));
 }
 
@@ -176,6 +262,7 @@ std::optional<http_server::impl::session_lookup> http_server::impl::find_session
   // A store shared with other servers is the truth: one of them may have
   // ended the session (find_session asks it).
   if (options.sessions) return std::nullopt;
+  std::unique_lock lock(tables);
   const auto it = sessions.find(header);
   // Legacy sessions are reached through their own endpoint only.
   if (it == sessions.end() || it->second.session->transport().closed() || it->second.legacy) return std::nullopt;
@@ -198,48 +285,55 @@ asio::awaitable<http_server::impl::session_lookup> http_server::impl::find_sessi
   if (auto here = find_session_here(header, req)) co_return std::move(*here);
   std::string id(header);
   session_lookup unknown{nullptr, http::status::not_found, "Not Found: unknown or expired session"};
-  if (const auto it = sessions.find(id);
-      it != sessions.end() && !it->second.session->transport().closed() && !it->second.legacy) {
-    if (!same_owner(it->second.owner, req)) co_return unknown;
+  std::shared_ptr<http_session> served;
+  bool known = false;
+  bool foreign = false;
+  {
+    std::lock_guard lock(tables);
+    if (const auto it = sessions.find(id); it != sessions.end()) {
+      known = true;
+      foreign = !same_owner(it->second.owner, req);
+      if (!foreign && !it->second.session->transport().closed() && !it->second.legacy) {
+        served = it->second.session;
+        it->second.last_activity = clock::now();
+      }
+    }
+  }
+  if (served) {
     // Served here, with a shared store: it says whether the session lives.
-    auto session = it->second.session;
-    it->second.last_activity = clock::now();
     const auto record = co_await store->touch(id, options.idle_timeout);
     if (!record) {
-      end_session(id);
+      co_await end_session(served);
       co_return unknown;
     }
-    co_return session_lookup{session, http::status::ok, {}};
+    co_return session_lookup{served, http::status::ok, {}};
   }
-  if (sessions.contains(id) || stopping) co_return unknown;
+  if (known || stopping) co_return unknown;
   // Not served here (any more): another server sharing the store may have
   // opened it. Serve it from what its handshake settled.
   auto record = co_await store->touch(id, options.idle_timeout);
-  if (!record || !record->negotiated || sessions.contains(id) || stopping) co_return unknown;
+  if (!record || !record->negotiated || stopping) co_return unknown;
   if (!same_owner(record->owner, req)) co_return unknown;
-  if (sessions.size() >= options.max_sessions)
+  if (session_count() >= options.max_sessions)
     co_return session_lookup{nullptr, http::status::service_unavailable, "Service Unavailable: too many sessions"};
-  sdk_log(log_level::info, "session " + id + " resumed from the session store");
   auto engine = options.session;
   engine.assume_initialized = *record->negotiated;
-  auto session = start_session(id, req, io, std::move(engine), false);
+  auto session = co_await start_session(id, req, io, std::move(engine), false);
+  // Another request resumed it meanwhile: it is served here now.
+  if (!session) co_return co_await find_session(io, req, header);
+  sdk_log(log_level::info, "session " + id + " resumed from the session store");
   co_return session_lookup{session, http::status::ok, {}};
 }
 
-std::shared_ptr<http_session> http_server::impl::start_session(const served_request& req, connection_io& io,
-                                                               session_options engine, bool legacy) {
-  return start_session(detail::random_hex(16), req, io, std::move(engine), legacy);
-}
-
-std::shared_ptr<http_session> http_server::impl::start_session(std::string id, const served_request& req,
-                                                               connection_io& io, session_options engine,
-                                                               bool legacy) {
+asio::awaitable<std::shared_ptr<http_session>> http_server::impl::start_session(
+    std::string id, const served_request& req, connection_io& io, session_options engine, bool legacy,
+    asio::any_io_executor strand) {
   transport_metadata metadata;
   metadata.kind = "http";
   metadata.peer = io.peer();
   // A protected server keeps the token from handlers: nothing passes it on.
   metadata.headers = options.auth ? req.headers_without("authorization") : req.headers();
-  auto session = std::make_shared<http_session>(executor, id, std::move(metadata), events);
+  auto session = std::make_shared<http_session>(strand ? strand : make_strand(), id, std::move(metadata), events);
   if (legacy) session->transport().set_legacy();
   if (engine.assume_initialized) session->transport().set_version(engine.assume_initialized->version);
   const bool recorded = !legacy && !options.stateless;
@@ -253,24 +347,47 @@ std::shared_ptr<http_session> http_server::impl::start_session(std::string id, c
                      asio::detached);
     };
   }
-  session->start(behaviour, std::move(engine));
-  bind_principal(*session, req);
-  auto& entry = sessions[id];
-  entry.session = session;
-  entry.legacy = legacy;
-  entry.owner = owner;
-  return session;
+  co_await on_session(*session, [&]() -> asio::awaitable<void> {
+    session->start(behaviour, std::move(engine));
+    bind_principal(*session, req);
+    co_return;
+  });
+  bool taken = false;
+  {
+    std::lock_guard lock(tables);
+    // A session resumed from the store by two requests at once: the first
+    // one's copy serves it, and this one ends.
+    taken = sessions.contains(id);
+    if (!taken) {
+      auto& entry = sessions[id];
+      entry.session = session;
+      entry.legacy = legacy;
+      entry.owner = owner;
+    }
+  }
+  if (taken) {
+    co_await on_session(*session, [&]() -> asio::awaitable<void> { co_await session->engine().finish(false); });
+    co_return nullptr;
+  }
+  co_return session;
 }
 
 asio::awaitable<void> http_server::impl::accept_loop() {
   while (!stopping) {
-    auto [ec, socket] = co_await acceptor.async_accept(as_tuple_awaitable);
+    // The socket is made on the strand of its connection: its handlers
+    // (reads, writes, deadlines, the close watch) all run there.
+    auto [ec, socket] = co_await acceptor.async_accept(make_strand(), as_tuple_awaitable);
     if (ec) {
       if (stopping || ec == asio::error::operation_aborted) break;
       sdk_log(log_level::warn, "accept failed: " + ec.message());
       continue;
     }
-    if (connections.size() >= options.max_connections) {
+    std::size_t open = 0;
+    {
+      std::lock_guard lock(tables);
+      open = connections.size();
+    }
+    if (open >= options.max_connections) {
       sdk_log(log_level::warn, "connection limit reached; closing a new connection");
       boost::system::error_code ignored;
       socket.close(ignored);
@@ -280,7 +397,8 @@ asio::awaitable<void> http_server::impl::accept_loop() {
     // chunk); with Nagle's algorithm each would wait for the client's delayed ACK.
     boost::system::error_code ignored;
     socket.set_option(asio::ip::tcp::no_delay(true), ignored);
-    asio::co_spawn(executor, serve_connection(std::move(socket)), asio::detached);
+    const auto strand = socket.get_executor();
+    asio::co_spawn(strand, serve_connection(std::move(socket)), asio::detached);
   }
 }
 
@@ -291,14 +409,17 @@ asio::awaitable<void> http_server::impl::reap_idle_sessions() {
     co_await reaper.async_wait(as_tuple_awaitable);
     if (stopping) break;
     const auto now = clock::now();
-    std::vector<std::string> idle;
-    // A legacy session lives as long as its stream: it is not reaped.
-    for (const auto& [id, entry] : sessions)
-      if (!entry.legacy && now - entry.last_activity > options.idle_timeout && !entry.session->transport().closed())
-        idle.push_back(id);
-    for (const auto& id : idle) {
-      const auto it = sessions.find(id);
-      if (it == sessions.end()) continue;
+    std::vector<std::shared_ptr<http_session>> idle;
+    {
+      std::lock_guard lock(tables);
+      // A legacy session lives as long as its stream: it is not reaped.
+      for (const auto& [id, entry] : sessions)
+        if (!entry.legacy && now - entry.last_activity > options.idle_timeout &&
+            !entry.session->transport().closed())
+          idle.push_back(entry.session);
+    }
+    for (const auto& session : idle) {
+      const auto& id = session->transport().id();
       // Another server sharing the store may have kept the session busy: then
       // only this server's copy ends.
       const bool elsewhere = co_await store->alive(id);
@@ -306,7 +427,7 @@ asio::awaitable<void> http_server::impl::reap_idle_sessions() {
         sdk_log(log_level::info, "session " + id + " expired");
         co_await forget_session(id);
       }
-      end_session(id);
+      co_await end_session(session);
     }
   }
 }
@@ -315,10 +436,20 @@ asio::awaitable<void> http_server::impl::serve_connection(tcp::socket socket) {
   // A connection may still be ending after run() returned and the
   // http_server is gone: it keeps the state it uses alive.
   const auto self = shared_from_this();
+  const auto strand = socket.get_executor();
   // Counted from the start, TLS handshake included: run() waits for it, and
   // it counts against max_connections.
-  const auto number = next_connection++;
-  connections[number] = connection_entry{nullptr, false};
+  std::uint64_t number = 0;
+  asio::steady_timer handshake_stop(strand, asio::steady_timer::time_point::max());
+  {
+    std::lock_guard lock(tables);
+    number = next_connection++;
+    connections[number] = connection_entry{strand, nullptr, tls ? &handshake_stop : nullptr, false};
+  }
+  const auto update = [&](auto&& change) {
+    std::lock_guard lock(tables);
+    change(connections[number]);
+  };
   std::unique_ptr<connection_io> io;
   if (tls) {
     // The handshake never throws here (`||` waits for a success), and stop()
@@ -332,21 +463,25 @@ asio::awaitable<void> http_server::impl::serve_connection(tcp::socket socket) {
       }
       co_return nullptr;
     };
-    auto until_stopping = [this]() -> asio::awaitable<void> {
-      while (!stopping) co_await stopped.async_wait(as_tuple_awaitable);
+    auto until_stopping = [this, &handshake_stop]() -> asio::awaitable<void> {
+      while (!stopping) co_await handshake_stop.async_wait(as_tuple_awaitable);
     };
     using namespace asio::experimental::awaitable_operators;
     auto outcome = co_await (handshake(std::move(socket)) || until_stopping());
     if (outcome.index() == 0) io = std::move(std::get<0>(outcome));
+    update([](connection_entry& entry) { entry.handshake_stop = nullptr; });
   } else {
     io = detail::make_tcp_io(std::move(socket), options.write_timeout);
   }
   if (!io) {
-    connections.erase(number);
-    quiet.cancel();
+    {
+      std::lock_guard lock(tables);
+      connections.erase(number);
+    }
+    note_ended();
     co_return;
   }
-  connections[number].io = io.get();
+  update([&](connection_entry& entry) { entry.io = io.get(); });
   beast::flat_buffer buffer;
   served_request req;  // one for the connection's requests, one after another
   try {
@@ -367,16 +502,19 @@ asio::awaitable<void> http_server::impl::serve_connection(tcp::socket socket) {
         break;
       }
       if (ec) break;  // end of stream, timeout, reset, malformed HTTP: nothing to answer
-      connections[number].busy = true;
+      update([](connection_entry& entry) { entry.busy = true; });
       const bool keep_alive = co_await dispatch(*io, req);
-      connections[number].busy = false;
+      update([](connection_entry& entry) { entry.busy = false; });
       if (!keep_alive) break;
     }
   } catch (const std::exception& e) {
     sdk_log(log_level::debug, std::string("HTTP connection ended: ") + e.what());
   }
-  connections.erase(number);
-  quiet.cancel();
+  {
+    std::lock_guard lock(tables);
+    connections.erase(number);
+  }
+  note_ended();
   co_await io->close();
 }
 
@@ -425,7 +563,9 @@ asio::awaitable<bool> http_server::impl::dispatch(connection_io& io, served_requ
 }
 
 int run_http_server(server_behaviour& behaviour, http_server_options options) {
-  asio::io_context io(1);
+  options.threads = threads_of(options);
+  const auto threads = options.threads;
+  asio::io_context io(static_cast<int>(threads));
   const bool secure = !options.tls_certificate_file.empty();
   const auto host = options.host;
   const auto path = options.path;
@@ -446,7 +586,10 @@ int run_http_server(server_behaviour& behaviour, http_server_options options) {
     signals.cancel();
     if (failure) exit_code = 1;
   });
+  std::vector<std::thread> helpers;
+  for (unsigned i = 1; i < threads; ++i) helpers.emplace_back([&io] { io.run(); });
   io.run();
+  for (auto& helper : helpers) helper.join();
   return exit_code;
 }
 

@@ -28,6 +28,8 @@ class http_session {
   }
 
   http_session_transport& transport() noexcept { return transport_; }
+  /// The session's strand: its engine runs there, and only there.
+  const asio::any_io_executor& executor() const noexcept { return transport_.strand(); }
   /// Serves the session's requests: POST bodies go to its accept().
   server_engine& engine() noexcept { return *engine_; }
 

@@ -6,6 +6,7 @@
 // session ends when its stream does.
 
 #include "server_impl.hpp"
+#include "../../detail/random.hpp"
 #include "../../transport/http/server/sse.hpp"
 
 #include <mcp/log.hpp>
@@ -33,13 +34,13 @@ asio::awaitable<bool> http_server::impl::handle_legacy_stream(connection_io& io,
   if (!detail::accepts(req, "text/event-stream"))
     co_return co_await reply_error(io, req, http::status::not_acceptable, errc::invalid_request,
                                    "Not Acceptable: Accept must list text/event-stream");
-  if (sessions.size() >= options.max_sessions)
+  if (session_count() >= options.max_sessions)
     co_return co_await reply_error(io, req, http::status::service_unavailable, errc::internal_error,
                                    "Service Unavailable: too many sessions");
-  auto session = start_session(req, io, options.session, true);
+  auto session = co_await start_session(detail::random_hex(16), req, io, options.session, true);
   auto& streams = session->transport();
   const auto id = streams.id();
-  auto stream = streams.open_standalone();
+  auto stream = streams.open_standalone(co_await asio::this_coro::executor);
   stream_start start;
   // A relative URI: the client resolves it against the stream's URL, so it
   // works behind proxies that rewrite the host.
@@ -51,7 +52,7 @@ asio::awaitable<bool> http_server::impl::handle_legacy_stream(connection_io& io,
   } catch (...) {
     failure = std::current_exception();
   }
-  end_session(id);  // the stream was the session
+  co_await end_session(session);  // the stream was the session
   if (failure) std::rethrow_exception(failure);
   co_return keep;
 }
@@ -61,21 +62,27 @@ asio::awaitable<bool> http_server::impl::handle_legacy_post(connection_io& io, s
   if (id.empty())
     co_return co_await reply_error(io, req, http::status::bad_request, errc::invalid_request,
                                    "Bad Request: the sessionId query parameter is required");
-  const auto it = sessions.find(id);
-  if (it == sessions.end() || !it->second.legacy || it->second.session->transport().closed() ||
-      !same_owner(it->second.owner, req))
+  std::shared_ptr<http_session> session;
+  {
+    std::lock_guard lock(tables);
+    const auto it = sessions.find(id);
+    if (it != sessions.end() && it->second.legacy && !it->second.session->transport().closed() &&
+        same_owner(it->second.owner, req)) {
+      session = it->second.session;
+      it->second.last_activity = std::chrono::steady_clock::now();
+    }
+  }
+  if (!session)
     co_return co_await reply_error(io, req, http::status::not_found, errc::invalid_request,
                                    "Not Found: unknown or ended session");
   std::optional<detail::body_refusal> refused;
   auto body = detail::read_json_body(req, refused);
   if (refused) co_return co_await reply_error(io, req, refused->status, refused->code, std::move(refused->message));
-  it->second.last_activity = std::chrono::steady_clock::now();
-  const auto session = it->second.session;
-  bind_principal(*session, req);
   inbound_frame frame;
   frame.parsed = std::move(body);
-  co_await session->engine().wait_for_room();
-  co_await session->engine().accept(std::move(frame));
+  if (!co_await deliver(session, req, std::move(frame), true, true))
+    co_return co_await reply_error(io, req, http::status::not_found, errc::invalid_request,
+                                   "Not Found: unknown or ended session");
   co_return co_await reply(io, req, http::status::accepted, "Accepted", "text/plain", {});
 }
 

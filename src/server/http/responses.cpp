@@ -8,7 +8,6 @@
 
 #include <mcp/protocol/jsonrpc.hpp>
 
-#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/serialize.hpp>
 
@@ -18,7 +17,6 @@ namespace mcp {
 
 namespace {
 
-constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 constexpr std::string_view session_id_field = "Mcp-Session-Id";
 
 }  // namespace
@@ -69,24 +67,30 @@ asio::awaitable<pump_end> pump_events(connection_io& io, message_stream& stream,
                                       std::chrono::milliseconds retry, bool& client_spoke) {
   std::optional<close_watch> watch;
   std::string events;  // (one buffer for every round)
+  const bool resumable = stream.resumable();  // (made so before its response starts)
   for (;;) {
     events.clear();
-    const auto ready = std::move(stream.pending);
-    stream.pending.clear();
+    // What is queued and the stream's state, taken together: a last message
+    // queued meanwhile is never left behind by a `done` seen after it.
+    const auto [ready, now] = stream.take();
     for (const auto& event : ready) {
       if (event.seq != 0 && event.seq <= written) continue;  // replayed already
       written = std::max(written, event.seq);
-      const auto id = stream.resumable ? stream.event_id(event.seq) : std::string();
+      const auto id = resumable ? stream.event_id(event.seq) : std::string();
       detail::append_sse_event(events, id, event.data);
     }
     if (!events.empty()) detail::append_chunk(out, events);
-    if (stream.client_gone) co_return pump_end::client_gone;
-    if (stream.done) {
+    if (now.client_gone) co_return pump_end::client_gone;
+    if (now.done) {
       out += detail::last_chunk;
+      // The watch ends before the last bytes go: a client that has them may
+      // send its next request at once, which is for the next read, not the
+      // watch.
+      watch.reset();
       co_await io.write_bytes(out);
       co_return pump_end::ended;
     }
-    if (stream.release_requested) {
+    if (now.release_requested) {
       detail::append_chunk(out, detail::sse_retry(retry));
       out += detail::last_chunk;  // the response ends; the stream goes on elsewhere
       co_await io.write_bytes(out);
@@ -102,9 +106,8 @@ asio::awaitable<pump_end> pump_events(connection_io& io, message_stream& stream,
         client_spoke = spoke;
         stream.client_went_away();
       });
-    stream.wake().expires_after(keep_alive_interval);
-    auto [ec] = co_await stream.wake().async_wait(as_tuple_awaitable);
-    if (!ec) detail::append_chunk(out, detail::sse_keep_alive);  // quiet for a while
+    if (!co_await stream.wait(message_stream::has_news, keep_alive_interval))
+      detail::append_chunk(out, detail::sse_keep_alive);  // quiet for a while
   }
 }
 
@@ -135,8 +138,7 @@ asio::awaitable<bool> http_server::impl::write_event_stream(connection_io& io, c
       written = event.seq;
     }
     // Room for what is ready: most answers go out in this one string.
-    std::size_t ready = opening.size() + 64;
-    for (const auto& event : stream->pending) ready += event.data.size() + 64;
+    const std::size_t ready = opening.size() + 64 + stream->pending_bytes();
     std::string out = detail::head_text(head, ready);
     if (!opening.empty()) detail::append_chunk(out, opening);
     end = co_await pump_events(io, *stream, std::move(out), written, options.keep_alive_interval,

@@ -3,6 +3,18 @@
 // http_server.cpp (listener, connections, sessions, shutdown), streamable.cpp
 // (POST / GET / DELETE of Streamable HTTP), legacy_sse.cpp (the 2024-11-05
 // transport) and responses.cpp (writing JSON and SSE responses).
+//
+// Threads (docs/http.md, "Threads"). With more than one thread, the server's
+// own work (the listener, idle expiry, shutdown) runs on the server's strand
+// (`executor`), each connection on a strand of its own (its socket, its
+// deadlines, the response it writes), and each session on a strand of its
+// own (its engine, handlers, tables). A connection hops to the session's
+// strand for what touches the engine (on_session); the session's streams
+// are shared by the two behind their own mutexes (message_stream.hpp). The
+// tables of sessions and connections are behind `tables`, never held across
+// a wait. A request served alone (stateless, or of the 2026 era) is served
+// on its connection's strand: nothing else sees its session. With one
+// thread every strand is the executor itself and no hop is made.
 
 #include <mcp/server/http_server.hpp>
 
@@ -14,12 +26,16 @@
 #include "http_session.hpp"
 
 #include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/co_spawn.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
 
+#include <atomic>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -58,17 +74,20 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
     std::shared_ptr<http_session> session;
     // Cuts short the drain of a session that finishes in order (shutdown)
     // when it is ended meanwhile: its requests are cancelled at once. Made
-    // when it starts finishing.
+    // when it starts finishing, emitted on the session's strand.
     std::shared_ptr<asio::cancellation_signal> stop;
-    bool finishing = false;  // its engine finishes; it leaves the table when done
+    bool finishing = false;  // its engine finishes; it leaves the table when done (set on its strand)
     clock::time_point last_activity = clock::now();
     clock::time_point last_store_touch = clock::now();
     bool legacy = false;  // ends with its one stream; not in the session store
     std::string owner;    // with OAuth: the identity of the principal that opened it
   };
 
+  // Read and written on the connection's strand, except the table itself.
   struct connection_entry {
+    asio::any_io_executor executor;  // the connection's strand
     connection_io* io = nullptr;
+    asio::steady_timer* handshake_stop = nullptr;  // while its TLS handshake runs: cancelled by stop()
     bool busy = false;  // between reading a request and finishing its response
   };
 
@@ -91,6 +110,27 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   impl(asio::any_io_executor ex, server_behaviour& b, http_server_options o);
 
   // http_server.cpp
+  asio::awaitable<void> run();
+  // A strand for a connection or a session; the executor itself with one thread.
+  asio::any_io_executor make_strand() const;
+  // Runs `work` on the session's strand and comes back: what touches a
+  // session's engine runs there. At once when this runs there already.
+  template <class Work>
+  static asio::awaitable<void> on_session(const http_session& session, Work work) {
+    const auto& strand = session.executor();
+    if (strand == co_await asio::this_coro::executor) co_await work();
+    else co_await asio::co_spawn(strand, std::move(work), asio::use_awaitable);
+  }
+  // Hands a POST's frame to the session's engine on its strand, the
+  // principal bound first when `rebind` (a refreshed token), once the
+  // session has room for it when `wait_for_room` (never for responses: the
+  // requests that fill the session may wait for them). False when the
+  // session ended meanwhile (nothing was served).
+  asio::awaitable<bool> deliver(const std::shared_ptr<http_session>& session, const served_request& req,
+                                inbound_frame frame, bool rebind, bool wait_for_room);
+  std::size_t session_count() const;
+  // Wakes wait_until_quiet() when a session or connection ended while stopping.
+  void note_ended();
   asio::awaitable<void> accept_loop();
   asio::awaitable<void> serve_connection(tcp::socket socket);
   asio::awaitable<bool> dispatch(connection_io& io, served_request& req);
@@ -103,14 +143,19 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   // The session `id` names: served here, or resumed from the session store.
   asio::awaitable<session_lookup> find_session(connection_io& io, const served_request& req,
                                                std::string_view id);
-  std::shared_ptr<http_session> start_session(const served_request& req, connection_io& io, session_options engine,
-                                              bool legacy);
-  std::shared_ptr<http_session> start_session(std::string id, const served_request& req, connection_io& io,
-                                              session_options engine, bool legacy);
-  // Ends this server's copy of a session (its calls in flight are cancelled).
-  void end_session(const std::string& id);
-  // Runs the session's engine's finish(); the session leaves the table after.
-  void finish_session(const std::string& id, bool drain);
+  // A new session, its engine started (on its strand) for the request's
+  // principal. `strand`: where it runs (a new strand when empty).
+  asio::awaitable<std::shared_ptr<http_session>> start_session(std::string id, const served_request& req,
+                                                               connection_io& io, session_options engine,
+                                                               bool legacy, asio::any_io_executor strand = {});
+  // Ends this server's copy of a session (its calls in flight are cancelled)
+  // and comes back once it has.
+  asio::awaitable<void> end_session(std::shared_ptr<http_session> session);
+  // The same, on the session's strand.
+  void end_session_here(const std::shared_ptr<http_session>& session);
+  // Runs the session's engine's finish(), on its strand; the session leaves
+  // the table after.
+  void finish_session(const std::shared_ptr<http_session>& session, bool drain);
   // Ends a session for good: its record and its events go.
   asio::awaitable<void> forget_session(std::string id);
   void begin_shutdown();
@@ -127,11 +172,12 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
                                     const detail::body_summary& summary, session_options engine,
                                     protocol_era era);
   /// `body` is the request's body as JSON; `alone`: the session lives only
-  /// for this POST (its stream cannot be resumed).
+  /// for this POST (its stream cannot be resumed); `rebind`: the session
+  /// serves the request's principal from now on (a refreshed token).
   asio::awaitable<bool> answer_post(connection_io& io, served_request& req, json::value body,
                                     std::shared_ptr<http_session> session,
                                     std::span<const std::string> request_ids,
-                                    std::string session_header, bool alone);
+                                    std::string session_header, bool alone, bool rebind);
   asio::awaitable<bool> handle_get(connection_io& io, served_request& req);
   asio::awaitable<bool> resume_stream(connection_io& io, served_request& req,
                                       std::shared_ptr<http_session> session,
@@ -166,7 +212,11 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   static void bind_principal(http_session& session, const served_request& req);
   std::string resource_metadata_url;  // absolute, for the challenges
   std::string resource_origin;        // scheme://authority of the resource: DPoP proofs name it
-  auth::detail::dpop_replay_cache dpop_replay;
+  std::mutex dpop_mutex;
+  auth::detail::dpop_replay_cache dpop_replay;  // under dpop_mutex
+  // Where the token verifier runs: verifiers (JWKS and token caches) are
+  // used from one strand.
+  asio::any_io_executor verifier_strand;
 
   // legacy_sse.cpp
   asio::awaitable<bool> handle_legacy_stream(connection_io& io, served_request& req);
@@ -185,7 +235,9 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
                                            stream_start start);
   bool keep_alive(const http_request& req) const { return req.keep_alive() && !stopping; }
 
-  asio::any_io_executor executor;
+  asio::any_io_executor io;        // what the threads run
+  unsigned threads;                // how many run it
+  asio::any_io_executor executor;  // the server's own strand
   server_behaviour& behaviour;
   http_server_options options;
   std::shared_ptr<event_store> events;
@@ -193,15 +245,15 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   std::optional<asio::ssl::context> tls;
   tcp::acceptor acceptor;
   asio::steady_timer reaper;   // cancelled by stop(), so that nothing outlives run()
-  asio::steady_timer quiet;    // cancelled whenever a session or connection ends
-  asio::steady_timer stopped;  // cancelled once, by stop(): wakes what waits for it
+  asio::steady_timer quiet;    // cancelled when a session or connection ends while stopping
   bool loopback_only = true;
-  bool stopping = false;
+  std::atomic<bool> stopping = false;
+  mutable std::mutex tables;  // guards the two tables below
   // Hashed, and found by the header's own text (transparent lookup).
   std::unordered_map<std::string, session_entry, string_hash, std::equal_to<>> sessions;
   std::map<std::uint64_t, connection_entry> connections;
   std::uint64_t next_connection = 0;
-  std::uint64_t stateless_requests = 0;  // names the per-request sessions of stateless serving
+  std::atomic<std::uint64_t> stateless_requests = 0;  // names the per-request sessions of stateless serving
 };
 
 }  // namespace mcp

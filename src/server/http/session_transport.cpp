@@ -10,11 +10,6 @@
 
 namespace mcp::detail {
 
-namespace {
-// A reader this far behind is cut off; it resumes from the event store.
-constexpr std::size_t max_pending_events = 10'000;
-}  // namespace
-
 http_session_transport::http_session_transport(asio::any_io_executor ex, std::string id,
                                                transport_metadata metadata,
                                                std::shared_ptr<event_store> events)
@@ -27,11 +22,18 @@ bool http_session_transport::primes_streams() const noexcept {
   return !legacy_ && primes_sse_streams(version_);
 }
 
+std::shared_ptr<message_stream> http_session_transport::make_stream(std::string id, bool json_only,
+                                                                    bool resumable,
+                                                                    asio::any_io_executor reader) const {
+  auto stream = std::make_shared<message_stream>(std::move(id), json_only, resumable);
+  stream->attach(std::move(reader));
+  return stream;
+}
+
 std::shared_ptr<message_stream> http_session_transport::open_stream(std::span<const std::string> request_ids,
-                                                                    bool json_only) {
-  auto stream = std::make_shared<message_stream>(executor_, unique_hex());
-  stream->json_only = json_only;
-  stream->attached = true;
+                                                                    bool json_only, asio::any_io_executor reader) {
+  auto stream = make_stream(unique_hex(), json_only, false, std::move(reader));
+  std::lock_guard lock(mutex_);
   for (const auto& id : request_ids) {
     stream->owe(id);
     by_request_[id] = stream;
@@ -42,56 +44,58 @@ std::shared_ptr<message_stream> http_session_transport::open_stream(std::span<co
 }
 
 void http_session_transport::make_resumable(message_stream& stream) {
-  if (stream.resumable || legacy_) return;
-  stream.resumable = true;
-  for (const auto& event : stream.pending) events_->append(id_, stream.id(), event.seq, event.data);
+  if (legacy_) return;
+  stream.make_resumable([&](std::uint64_t seq, const std::string& data) { events_->append(id_, stream.id(), seq, data); });
 }
 
-std::shared_ptr<message_stream> http_session_transport::open_standalone() {
-  if (standalone_ && standalone_->attached && !standalone_->done) return nullptr;
+std::shared_ptr<message_stream> http_session_transport::open_standalone(asio::any_io_executor reader) {
+  std::lock_guard lock(mutex_);
+  if (standalone_ && standalone_->attached() && !standalone_->look().done) return nullptr;
   if (standalone_) by_id_.erase(standalone_->id());
-  standalone_ = std::make_shared<message_stream>(executor_, unique_hex());
-  standalone_->resumable = !legacy_;
-  standalone_->attached = true;
+  standalone_ = make_stream(unique_hex(), false, !legacy_, std::move(reader));
   by_id_[standalone_->id()] = standalone_;
   if (closed_) finish(*standalone_);
   return standalone_;
 }
 
 std::shared_ptr<message_stream> http_session_transport::find_stream(const std::string& stream_id) const {
+  std::lock_guard lock(mutex_);
   const auto it = by_id_.find(stream_id);
   return it == by_id_.end() ? nullptr : it->second;
 }
 
-bool http_session_transport::attach(message_stream& stream) {
-  if (stream.attached) return false;
-  stream.attached = true;
-  return true;
+bool http_session_transport::attach(message_stream& stream, asio::any_io_executor reader) {
+  return stream.attach(std::move(reader));
 }
 
 void http_session_transport::detach(message_stream& stream) {
-  stream.attached = false;
-  stream.release_requested = false;
-  stream.client_gone = false;
-  // Whatever was pending is in the event store; a resumed stream replays it.
-  stream.pending.clear();
+  std::lock_guard lock(mutex_);
+  const bool done = stream.detach();
   // Kept while something may still arrive: answers it owes, or the GET stream's messages.
-  const bool expecting = !stream.awaiting.empty() || &stream == standalone_.get();
-  if (stream.done || !expecting) by_id_.erase(stream.id());
+  const bool expecting = !stream.owes_nothing() || &stream == standalone_.get();
+  if (done || !expecting) by_id_.erase(stream.id());
 }
 
-std::shared_ptr<message_stream> http_session_transport::open_quiet_stream(const std::string& stream_id) {
-  auto stream = std::make_shared<message_stream>(executor_, stream_id);
-  stream->resumable = true;
-  stream->attached = true;
+std::shared_ptr<message_stream> http_session_transport::open_quiet_stream(const std::string& stream_id,
+                                                                          asio::any_io_executor reader) {
+  auto stream = make_stream(stream_id, false, true, std::move(reader));
+  std::lock_guard lock(mutex_);
   if (closed_) finish(*stream);
   else by_id_[stream_id] = stream;
   return stream;
 }
 
+std::shared_ptr<message_stream> http_session_transport::open_ended_stream(const std::string& stream_id,
+                                                                          asio::any_io_executor reader) {
+  auto stream = make_stream(stream_id, false, true, std::move(reader));
+  stream->finish();
+  return stream;
+}
+
 std::size_t http_session_transport::attached_streams() const {
+  std::lock_guard lock(mutex_);
   std::size_t n = 0;
-  for (const auto& [id, stream] : by_id_) n += stream->attached ? 1 : 0;
+  for (const auto& [id, stream] : by_id_) n += stream->attached() ? 1 : 0;
   return n;
 }
 
@@ -110,6 +114,7 @@ asio::awaitable<void> http_session_transport::write_routed(std::string frame, fr
 }
 
 void http_session_transport::write_now(std::string frame, frame_context context) {
+  std::lock_guard lock(mutex_);
   if (legacy_) {
     to_standalone(std::move(frame));
     return;
@@ -118,18 +123,18 @@ void http_session_transport::write_now(std::string frame, frame_context context)
     const auto it = by_request_.find(context.answers.front());
     if (it == by_request_.end()) return;  // cancelled, or its session ended: nobody to answer
     auto stream = it->second;
-    if (context.refused != frame_context::refusal::none) stream->refused = context.refused;
-    push(*stream, std::move(frame));
+    if (context.refused != frame_context::refusal::none) stream->set_refused(context.refused);
+    bool settled = false;
     for (const auto& id : context.answers) {
-      stream->settle(id);
+      settled = stream->settle(id);
       by_request_.erase(id);
     }
-    if (stream->awaiting.empty()) finish(*stream);
+    push(*stream, std::move(frame), settled);  // the answer, and the end with the last one owed
     return;
   }
   if (!context.related.empty()) {
     const auto it = by_request_.find(context.related);
-    if (it != by_request_.end() && !it->second->json_only && !it->second->done) {
+    if (it != by_request_.end() && !it->second->json_only() && !it->second->look().done) {
       push(*it->second, std::move(frame));
       return;
     }
@@ -137,45 +142,38 @@ void http_session_transport::write_now(std::string frame, frame_context context)
   to_standalone(std::move(frame));
 }
 
-void http_session_transport::push(message_stream& stream, std::string frame) {
-  const auto seq = ++stream.last_seq;
-  if (stream.resumable) events_->append(id_, stream.id(), seq, frame);
-  if (stream.attached) {
-    stream.pending.push_back({seq, std::move(frame)});
-    if (stream.pending.size() > max_pending_events && !stream.release_requested) {
-      sdk_log(log_level::warn, "session " + id_ + ": an SSE reader fell too far behind; closing its connection");
-      stream.release_requested = true;
-    }
-  }
-  stream.notify();
+void http_session_transport::push(message_stream& stream, std::string frame, bool last) {
+  const bool read = stream.push(
+      std::move(frame), [&](std::uint64_t seq, const std::string& data) { events_->append(id_, stream.id(), seq, data); },
+      last);
+  // A finished stream can still be replayed from the store, but is no longer live.
+  if (last && !read) by_id_.erase(stream.id());
 }
 
 void http_session_transport::finish(message_stream& stream) {
-  stream.done = true;
   // A finished stream can still be replayed from the store, but is no longer live.
-  if (!stream.attached) by_id_.erase(stream.id());
-  stream.notify();
+  if (!stream.finish()) by_id_.erase(stream.id());
 }
 
 void http_session_transport::abandon(const std::string& request_id) {
+  std::lock_guard lock(mutex_);
   const auto it = by_request_.find(request_id);
   if (it == by_request_.end()) return;
   auto stream = it->second;
   by_request_.erase(it);
-  stream->settle(request_id);
-  if (stream->awaiting.empty()) finish(*stream);
+  if (stream->settle(request_id)) finish(*stream);
 }
 
 void http_session_transport::close_stream(const std::string& request_id) {
   if (!primes_streams()) return;  // the client has no event id to resume from
+  std::lock_guard lock(mutex_);
   const auto it = by_request_.find(request_id);
-  if (it == by_request_.end() || it->second->json_only) return;
-  it->second->release_requested = true;
-  it->second->notify();
+  if (it == by_request_.end() || it->second->json_only()) return;
+  it->second->request_release();
 }
 
 void http_session_transport::to_standalone(std::string frame) {
-  if (standalone_ && !standalone_->done) {
+  if (standalone_ && !standalone_->look().done) {
     push(*standalone_, std::move(frame));
     return;
   }
@@ -190,8 +188,8 @@ asio::awaitable<void> http_session_transport::close() {
 }
 
 void http_session_transport::end_streams() {
-  if (closed_) return;
-  closed_ = true;
+  std::lock_guard lock(mutex_);
+  if (closed_.exchange(true)) return;
   auto streams = std::move(by_id_);
   by_request_.clear();
   for (auto& [id, stream] : streams) finish(*stream);

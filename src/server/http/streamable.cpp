@@ -5,11 +5,11 @@
 #include "server_impl.hpp"
 
 #include "../../auth/bearer.hpp"
+#include "../../detail/random.hpp"
 
 #include <mcp/log.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
 
-#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/parse.hpp>
 
@@ -18,16 +18,6 @@
 namespace mcp {
 
 namespace {
-
-constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
-
-// The stream has something for a response to decide on: its first message,
-// its end, or a request to let the connection go.
-bool has_news(const message_stream& stream) {
-  return !stream.pending.empty() || stream.done || stream.release_requested;
-}
-
-bool is_done(const message_stream& stream) { return stream.done; }
 
 // The status of a JSON answer: a 2026-07-28 request the protocol refuses
 // gets 400, or 404 for a method the server does not have (streamable-http,
@@ -45,9 +35,9 @@ http::status answer_status(frame_context::refusal refused) {
 // Waits until `ready` holds for the stream, or its client goes away (which is
 // watched meanwhile).
 asio::awaitable<void> wait_until(connection_io& io, message_stream& stream,
-                                 bool (*ready)(const message_stream&)) {
+                                 bool (*ready)(const message_stream::view&)) {
   close_watch watch(io, [&stream](bool) { stream.client_went_away(); });
-  while (!ready(stream) && !stream.client_gone) co_await stream.wake().async_wait(as_tuple_awaitable);
+  co_await stream.wait(ready);
 }
 
 // "<stream id>_<seq>", as message_stream::event_id writes them.
@@ -97,10 +87,10 @@ asio::awaitable<bool> http_server::impl::handle_post(connection_io& io, served_r
     if (!session_header.empty())
       co_return co_await reply_error(io, req, http::status::bad_request, errc::invalid_request,
                                      "Bad Request: initialize opens a new session; send it without Mcp-Session-Id");
-    if (sessions.size() >= options.max_sessions)
+    if (session_count() >= options.max_sessions)
       co_return co_await reply_error(io, req, http::status::service_unavailable, errc::internal_error,
                                      "Service Unavailable: too many sessions");
-    session = start_session(req, io, options.session, false);
+    session = co_await start_session(detail::random_hex(16), req, io, options.session, false);
   } else {
     auto found = find_session_here(session_header, req);
     if (!found) {
@@ -110,14 +100,15 @@ asio::awaitable<bool> http_server::impl::handle_post(connection_io& io, served_r
     if (!found->session)
       co_return co_await reply_error(io, req, found->status, errc::invalid_request, found->refusal);
     session = found->session;
-    bind_principal(*session, req);  // a refreshed token: its scopes from now on
   }
   if (!summary.request_ids.empty() && session->transport().attached_streams() >= options.max_streams_per_session)
     co_return co_await reply_error(io, req, http::status::too_many_requests, errc::invalid_request,
                                    "Too Many Requests: this session has too many open streams");
   std::string new_session_header = summary.initialize ? session->transport().id() : std::string();
+  // (A refreshed token: its scopes from now on. The first request's principal is bound already.)
+  const bool rebind = !summary.initialize && req.principal;
   co_return co_await answer_post(io, req, std::move(body), session, summary.request_ids,
-                                 std::move(new_session_header), false);
+                                 std::move(new_session_header), false, rebind);
 }
 
 asio::awaitable<bool> http_server::impl::handle_modern_post(connection_io& io, served_request& req,
@@ -141,25 +132,25 @@ asio::awaitable<bool> http_server::impl::serve_alone(connection_io& io, served_r
                                                      session_options engine, protocol_era era) {
   // Notifications and responses have no session to reach: accepted, and done.
   if (summary.request_ids.empty()) co_return co_await reply_status(io, req, http::status::accepted);
-  if (sessions.size() >= options.max_sessions)
+  if (session_count() >= options.max_sessions)
     co_return co_await reply_error(io, req, http::status::service_unavailable, errc::internal_error,
                                    "Service Unavailable: too many requests in progress");
   // Named by a counter: the client never sees the id, so it need not be
-  // unguessable (and getrandom per request costs a system call).
-  auto session = start_session("stateless-" + std::to_string(++stateless_requests), req, io,
-                               std::move(engine), false);
+  // unguessable (and getrandom per request costs a system call). Served on
+  // this connection's strand: nothing else reaches this session.
+  auto session = co_await start_session("stateless-" + std::to_string(++stateless_requests), req, io,
+                                        std::move(engine), false, co_await asio::this_coro::executor);
   session->engine().set_era(era);
-  const auto id = session->transport().id();
   bool keep = false;
   std::exception_ptr failure;
   try {
     std::string no_session_header;
     keep = co_await answer_post(io, req, std::move(body), session, summary.request_ids,
-                                std::move(no_session_header), true);
+                                std::move(no_session_header), true, false);
   } catch (...) {
     failure = std::current_exception();
   }
-  end_session(id);
+  co_await end_session(session);
   if (failure) std::rethrow_exception(failure);
   co_return keep;
 }
@@ -167,36 +158,43 @@ asio::awaitable<bool> http_server::impl::serve_alone(connection_io& io, served_r
 asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, served_request& req, json::value body,
                                                      std::shared_ptr<http_session> session,
                                                      std::span<const std::string> request_ids,
-                                                     std::string session_header, bool alone) {
+                                                     std::string session_header, bool alone, bool rebind) {
   inbound_frame frame;  // (the text stays in the request, whose room the next one reuses)
   frame.parsed = std::move(body);
   if (request_ids.empty()) {  // notifications and responses only
-    co_await session->engine().accept(std::move(frame));
+    if (!co_await deliver(session, req, std::move(frame), rebind, false))
+      co_return co_await reply_error(io, req, http::status::not_found, errc::invalid_request,
+                                     "Not Found: the session ended");
     co_return co_await reply_status(io, req, http::status::accepted);
   }
   auto& streams = session->transport();
-  auto answers = streams.open_stream(request_ids, options.json_only);
-  co_await session->engine().wait_for_room();
-  co_await session->engine().accept(std::move(frame));
+  auto answers = streams.open_stream(request_ids, options.json_only, co_await asio::this_coro::executor);
+  if (!co_await deliver(session, req, std::move(frame), rebind, true)) {
+    streams.detach(*answers);
+    co_return co_await reply_error(io, req, http::status::not_found, errc::invalid_request,
+                                   "Not Found: the session ended");
+  }
   // JSON when the answer comes first and alone; an SSE stream as soon as the
   // handler sends anything else on the way (progress, logs, requests), or
   // lets the connection go, or when the client prefers a stream.
   const bool wants_stream = !options.json_only && detail::prefers_event_stream(req);
   if (!wants_stream) {
     // (Checked first: most answers are there already, and a call costs a frame.)
-    if (!has_news(*answers)) co_await wait_until(io, *answers, has_news);
+    if (!message_stream::has_news(answers->look())) co_await wait_until(io, *answers, message_stream::has_news);
     // A client that went away meanwhile frees its stream at once.
-    if (answers->client_gone) {
+    if (answers->look().client_gone) {
       streams.detach(*answers);
       co_return false;
     }
   }
-  const bool single_answer = answers->done && answers->pending.size() <= 1;
-  if (answers->json_only || (!wants_stream && single_answer && !answers->release_requested)) {
-    if (!answers->done) co_await wait_until(io, *answers, is_done);
-    const bool client_gone = answers->client_gone;
+  const auto now = answers->look();
+  const bool single_answer = now.done && now.pending <= 1;
+  if (answers->json_only() || (!wants_stream && single_answer && !now.release_requested)) {
+    if (!now.done) co_await wait_until(io, *answers, message_stream::is_done);
+    auto taken = answers->take();
+    const bool client_gone = taken.state.client_gone;
     std::optional<std::string> answer;
-    if (!answers->pending.empty()) answer = std::move(answers->pending.front().data);
+    if (!taken.events.empty()) answer = std::move(taken.events.front().data);
     streams.detach(*answers);
     if (client_gone) co_return false;
     if (!answer) {
@@ -206,7 +204,8 @@ asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, served_r
       // The client cancelled the request: there is no answer to give.
       co_return co_await reply_status(io, req, http::status::accepted);
     }
-    if (answers->refused == frame_context::refusal::insufficient_scope && options.auth) {
+    const auto refused = answers->refused();
+    if (refused == frame_context::refusal::insufficient_scope && options.auth) {
       // Step-up (spec: basic/authorization, "Scope Challenge Handling"): 403
       // and every scope the request needs, so one new token will do.
       const auto fields = challenge_fields(req, "insufficient_scope", "the token lacks scopes this request requires",
@@ -214,14 +213,14 @@ asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, served_r
       co_return co_await reply(io, req, http::status::forbidden, std::move(*answer), "application/json",
                                session_header, fields);
     }
-    co_return co_await reply(io, req, answer_status(answers->refused), std::move(*answer),
+    co_return co_await reply(io, req, answer_status(refused), std::move(*answer),
                              "application/json", session_header);
   }
   // A POST served alone has no session to resume its stream with.
   if (!alone) streams.make_resumable(*answers);
   stream_start start;
   start.session_header = std::move(session_header);
-  start.prime = answers->resumable && streams.primes_streams();
+  start.prime = answers->resumable() && streams.primes_streams();
   co_return co_await write_event_stream(io, req, streams, answers, std::move(start));
 }
 
@@ -238,7 +237,7 @@ asio::awaitable<bool> http_server::impl::handle_get(connection_io& io, served_re
   if (streams.attached_streams() >= options.max_streams_per_session)
     co_return co_await reply_error(io, req, http::status::too_many_requests, errc::invalid_request,
                                    "Too Many Requests: this session has too many open streams");
-  auto standalone = streams.open_standalone();
+  auto standalone = streams.open_standalone(co_await asio::this_coro::executor);
   if (!standalone)
     co_return co_await reply_error(io, req, http::status::conflict, errc::invalid_request,
                                    "Conflict: this session already has a GET stream");
@@ -259,8 +258,9 @@ asio::awaitable<bool> http_server::impl::resume_stream(connection_io& io, served
   // events are replayed. Attached before the replay is read, so nothing that
   // arrives meanwhile is missed (pump_events skips what the replay covered).
   auto& streams = session->transport();
+  const auto reader = co_await asio::this_coro::executor;
   auto live = streams.find_stream(position->stream_id);
-  if (live && !streams.attach(*live))
+  if (live && !streams.attach(*live, reader))
     co_return co_await reply_error(io, req, http::status::conflict, errc::invalid_request,
                                    "Conflict: this stream is already being read");
   stream_start start;
@@ -280,13 +280,8 @@ asio::awaitable<bool> http_server::impl::resume_stream(connection_io& io, served
     // With nothing left to replay the stream is held open instead of ended,
     // because clients (the TypeScript SDK among them) reconnect to a stream
     // that ends without the result they expect (an error answer, say).
-    if (start.replay.empty()) {
-      stream = streams.open_quiet_stream(position->stream_id);
-    } else {
-      stream = std::make_shared<message_stream>(executor, position->stream_id);
-      stream->resumable = true;
-      stream->done = true;
-    }
+    stream = start.replay.empty() ? streams.open_quiet_stream(position->stream_id, reader)
+                                  : streams.open_ended_stream(position->stream_id, reader);
   }
   co_return co_await write_event_stream(io, req, streams, stream, std::move(start));
 }
@@ -296,7 +291,7 @@ asio::awaitable<bool> http_server::impl::handle_delete(connection_io& io, served
   if (!found.session)
     co_return co_await reply_error(io, req, found.status, errc::invalid_request, found.refusal);
   const auto id = found.session->transport().id();
-  end_session(id);
+  co_await end_session(found.session);
   co_await forget_session(id);
   co_return co_await reply_status(io, req, http::status::ok);
 }

@@ -1,0 +1,173 @@
+#include "message_stream.hpp"
+
+#include <mcp/log.hpp>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+namespace mcp::detail {
+
+namespace {
+// A reader this far behind is cut off; it resumes from the event store.
+constexpr std::size_t max_pending_events = 10'000;
+}  // namespace
+
+void message_stream::owe(const std::string& request_id) {
+  std::lock_guard lock(mutex_);
+  if (std::ranges::find(awaiting_, request_id) == awaiting_.end()) awaiting_.push_back(request_id);
+}
+
+bool message_stream::settle(std::string_view request_id) {
+  std::lock_guard lock(mutex_);
+  if (const auto it = std::ranges::find(awaiting_, request_id); it != awaiting_.end()) awaiting_.erase(it);
+  return awaiting_.empty();
+}
+
+bool message_stream::owes_nothing() const {
+  std::lock_guard lock(mutex_);
+  return awaiting_.empty();
+}
+
+void message_stream::queue(std::uint64_t seq, std::string frame) {
+  pending_.push_back({seq, std::move(frame)});
+  if (pending_.size() > max_pending_events && !release_requested_) {
+    sdk_log(log_level::warn, "stream " + id_ + ": an SSE reader fell too far behind; closing its connection");
+    release_requested_ = true;
+  }
+}
+
+bool message_stream::finish() {
+  std::shared_ptr<lazy_event> wake;
+  bool read;
+  {
+    std::lock_guard lock(mutex_);
+    done_ = true;
+    read = attached_;
+    wake = wake_reader();
+  }
+  dispatch_wake(std::move(wake));
+  return read;
+}
+
+void message_stream::request_release() {
+  std::shared_ptr<lazy_event> wake;
+  {
+    std::lock_guard lock(mutex_);
+    release_requested_ = true;
+    wake = wake_reader();
+  }
+  dispatch_wake(std::move(wake));
+}
+
+void message_stream::set_refused(refusal how) {
+  std::lock_guard lock(mutex_);
+  refused_ = how;
+}
+
+bool message_stream::attach(asio::any_io_executor reader) {
+  std::lock_guard lock(mutex_);
+  if (attached_) return false;
+  attached_ = true;
+  wake_ = std::make_shared<lazy_event>(std::move(reader));
+  return true;
+}
+
+bool message_stream::detach() {
+  std::lock_guard lock(mutex_);
+  attached_ = false;
+  release_requested_ = false;
+  client_gone_ = false;
+  reader_sleeps_ = false;
+  wake_.reset();
+  // Whatever was pending is in the event store; a resumed stream replays it.
+  pending_.clear();
+  return done_;
+}
+
+bool message_stream::attached() const {
+  std::lock_guard lock(mutex_);
+  return attached_;
+}
+
+bool message_stream::resumable() const {
+  std::lock_guard lock(mutex_);
+  return resumable_;
+}
+
+message_stream::view message_stream::look_locked() const {
+  return view{pending_.size(), done_, release_requested_, client_gone_};
+}
+
+message_stream::view message_stream::look() const {
+  std::lock_guard lock(mutex_);
+  return look_locked();
+}
+
+std::size_t message_stream::pending_bytes() const {
+  std::lock_guard lock(mutex_);
+  std::size_t bytes = 0;
+  for (const auto& event : pending_) bytes += event.data.size() + 64;
+  return bytes;
+}
+
+message_stream::batch message_stream::take() {
+  std::lock_guard lock(mutex_);
+  batch taken{{}, look_locked()};
+  taken.events.swap(pending_);
+  return taken;
+}
+
+message_stream::refusal message_stream::refused() const {
+  std::lock_guard lock(mutex_);
+  return refused_;
+}
+
+asio::awaitable<bool> message_stream::wait(bool (*ready)(const view&), std::chrono::steady_clock::duration timeout) {
+  for (;;) {
+    std::shared_ptr<lazy_event> wake;
+    {
+      std::lock_guard lock(mutex_);
+      const auto now = look_locked();
+      if (now.client_gone || ready(now) || !wake_) break;
+      wake = wake_;
+      reader_sleeps_ = true;
+      wake_sent_ = false;
+    }
+    // This runs on the reader's strand: a wake dispatched there runs once
+    // the wait below has begun.
+    auto& timer = wake->timer();
+    timer.expires_after(timeout);
+    auto [ec] = co_await timer.async_wait(asio::as_tuple(asio::use_awaitable));
+    {
+      std::lock_guard lock(mutex_);
+      reader_sleeps_ = false;
+    }
+    if (!ec) co_return false;
+  }
+  co_return true;
+}
+
+void message_stream::client_went_away() {
+  std::shared_ptr<lazy_event> wake;
+  {
+    std::lock_guard lock(mutex_);
+    client_gone_ = true;
+    wake = wake_reader();
+  }
+  dispatch_wake(std::move(wake));
+}
+
+std::shared_ptr<lazy_event> message_stream::wake_reader() {
+  if (!reader_sleeps_ || wake_sent_) return nullptr;
+  wake_sent_ = true;
+  return wake_;
+}
+
+void message_stream::dispatch_wake(std::shared_ptr<lazy_event> wake) {
+  if (!wake) return;
+  const auto reader = wake->executor();
+  asio::dispatch(reader, [wake = std::move(wake)] { wake->notify(); });
+}
+
+}  // namespace mcp::detail
