@@ -12,6 +12,8 @@
 #include <mcp/log.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
 
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/use_awaitable.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/url/parse.hpp>
@@ -187,7 +189,8 @@ asio::awaitable<bool> http_server::impl::authenticate(connection_io& io, served_
   auth::verification checked;
   try {
     // On the verifier's strand: its caches are used from there only.
-    if (verifier_strand == co_await asio::this_coro::executor) checked = co_await a.verifier->verify(std::move(token));
+    const auto here = co_await asio::this_coro::executor;
+    if (verifier_strand == here) checked = co_await a.verifier->verify(std::move(token));
     else checked = co_await asio::co_spawn(verifier_strand, a.verifier->verify(std::move(token)), asio::use_awaitable);
   } catch (const std::exception& e) {
     // A verifier must not throw; if one does, the client is not at fault.

@@ -116,17 +116,19 @@ asio::awaitable<void> http_server::impl::run() {
 asio::awaitable<bool> http_server::impl::deliver(const std::shared_ptr<http_session>& session,
                                                  const served_request& req, inbound_frame frame, bool rebind,
                                                  bool wait_for_room) {
-  bool served = false;
-  co_await on_session(*session, [&]() -> asio::awaitable<void> {
-    auto& engine = session->engine();
-    if (engine.ended()) co_return;  // (another thread ended it after the request found it)
-    if (rebind) bind_principal(*session, req);
-    if (wait_for_room) co_await engine.wait_for_room();
-    if (engine.ended()) co_return;
-    served = true;
-    co_await engine.accept(std::move(frame));
-  });
-  co_return served;
+  // (Bound first: g++ 12 mishandles a temporary beside co_await in one expression.)
+  const auto here = co_await asio::this_coro::executor;
+  if (session->executor() != here)
+    co_return co_await asio::co_spawn(session->executor(),
+                                      deliver(session, req, std::move(frame), rebind, wait_for_room),
+                                      asio::use_awaitable);
+  auto& engine = session->engine();
+  if (engine.ended()) co_return false;  // (another thread ended it after the request found it)
+  if (rebind) bind_principal(*session, req);
+  if (wait_for_room) co_await engine.wait_for_room();
+  if (engine.ended()) co_return false;
+  co_await engine.accept(std::move(frame));
+  co_return true;
 }
 
 void http_server::stop() {
@@ -198,33 +200,33 @@ asio::awaitable<void> http_server::impl::forget_session(std::string id) {
 }
 
 asio::awaitable<void> http_server::impl::end_session(std::shared_ptr<http_session> session) {
-  co_await on_session(*session, [&]() -> asio::awaitable<void> {
-    end_session_here(session);
-    co_return;
-  });
+  // (Bound first: g++ 12 mishandles a temporary beside co_await in one expression.)
+  const auto here = co_await asio::this_coro::executor;
+  if (session->executor() != here)
+    co_return co_await asio::co_spawn(session->executor(), end_session(session), asio::use_awaitable);
+  end_session_here(session);
 }
 
 void http_server::impl::end_session_here(const std::shared_ptr<http_session>& session) {
   session->transport().end_streams();
-  const auto& id = session->transport().id();
-  std::shared_ptr<asio::cancellation_signal> stop;
-  {
-    std::lock_guard lock(tables);
-    const auto it = sessions.find(id);
-    if (it == sessions.end() || it->second.session != session) return;
-    if (it->second.finishing) stop = it->second.stop;
-  }
-  if (stop) {
-    stop->emit(asio::cancellation_type::terminal);  // cuts its drain short
+  if (session->finishing) {
+    session->finishing->emit(asio::cancellation_type::terminal);  // cuts its drain short
+  } else if (session->engine().ended()) {
+    return;  // ended already
   } else if (session->engine().finish_if_idle()) {
-    {
-      std::lock_guard lock(tables);
-      sessions.erase(id);  // the common case for a stateless POST: done at once
-    }
-    note_ended();
+    forget_entry(session);  // the common case for a stateless POST: done at once
   } else {
     finish_session(session, false);
   }
+}
+
+void http_server::impl::forget_entry(const std::shared_ptr<http_session>& session) {
+  {
+    std::lock_guard lock(tables);
+    const auto it = sessions.find(session->transport().id());
+    if (it != sessions.end() && it->second.session == session) sessions.erase(it);
+  }
+  note_ended();
 }
 
 namespace {
@@ -234,25 +236,11 @@ asio::awaitable<void> finish_engine(std::shared_ptr<http_session> session, bool 
 }  // namespace
 
 void http_server::impl::finish_session(const std::shared_ptr<http_session>& session, bool drain) {
-  const auto& id = session->transport().id();
-  std::shared_ptr<asio::cancellation_signal> stop;
-  {
-    std::lock_guard lock(tables);
-    const auto it = sessions.find(id);
-    if (it == sessions.end() || it->second.session != session || it->second.finishing) return;
-    it->second.finishing = true;
-    stop = it->second.stop = std::make_shared<asio::cancellation_signal>();
-  }
+  if (session->finishing || session->engine().ended()) return;
+  auto stop = session->finishing = std::make_shared<asio::cancellation_signal>();
   asio::co_spawn(session->executor(), finish_engine(session, drain),
                  asio::bind_cancellation_slot(stop->slot(), [self = shared_from_this(), session, stop](
-                                                                std::exception_ptr) {
-                   {
-                     std::lock_guard lock(self->tables);
-                     const auto it = self->sessions.find(session->transport().id());
-                     if (it != self->sessions.end() && it->second.session == session) self->sessions.erase(it);
-                   }
-                   self->note_ended();
-                 }));
+                                                                std::exception_ptr) { self->forget_entry(session); }));
 }
 
 std::optional<http_server::impl::session_lookup> http_server::impl::find_session_here(std::string_view header,
@@ -326,14 +314,14 @@ asio::awaitable<http_server::impl::session_lookup> http_server::impl::find_sessi
 }
 
 asio::awaitable<std::shared_ptr<http_session>> http_server::impl::start_session(
-    std::string id, const served_request& req, connection_io& io, session_options engine, bool legacy,
-    asio::any_io_executor strand) {
+    std::string id, const served_request& req, connection_io& io, session_options engine, bool legacy) {
   transport_metadata metadata;
   metadata.kind = "http";
   metadata.peer = io.peer();
   // A protected server keeps the token from handlers: nothing passes it on.
   metadata.headers = options.auth ? req.headers_without("authorization") : req.headers();
-  auto session = std::make_shared<http_session>(strand ? strand : make_strand(), id, std::move(metadata), events);
+  const auto strand = co_await asio::this_coro::executor;
+  auto session = std::make_shared<http_session>(strand, id, std::move(metadata), events);
   if (legacy) session->transport().set_legacy();
   if (engine.assume_initialized) session->transport().set_version(engine.assume_initialized->version);
   const bool recorded = !legacy && !options.stateless;
@@ -347,11 +335,8 @@ asio::awaitable<std::shared_ptr<http_session>> http_server::impl::start_session(
                      asio::detached);
     };
   }
-  co_await on_session(*session, [&]() -> asio::awaitable<void> {
-    session->start(behaviour, std::move(engine));
-    bind_principal(*session, req);
-    co_return;
-  });
+  session->start(behaviour, std::move(engine));
+  bind_principal(*session, req);
   bool taken = false;
   {
     std::lock_guard lock(tables);
@@ -366,7 +351,7 @@ asio::awaitable<std::shared_ptr<http_session>> http_server::impl::start_session(
     }
   }
   if (taken) {
-    co_await on_session(*session, [&]() -> asio::awaitable<void> { co_await session->engine().finish(false); });
+    co_await session->engine().finish(false);
     co_return nullptr;
   }
   co_return session;
@@ -441,15 +426,13 @@ asio::awaitable<void> http_server::impl::serve_connection(tcp::socket socket) {
   // it counts against max_connections.
   std::uint64_t number = 0;
   asio::steady_timer handshake_stop(strand, asio::steady_timer::time_point::max());
+  connection_entry* entry = nullptr;  // (a map's nodes stay put)
   {
     std::lock_guard lock(tables);
     number = next_connection++;
-    connections[number] = connection_entry{strand, nullptr, tls ? &handshake_stop : nullptr, false};
+    entry = &connections[number];
+    *entry = connection_entry{strand, nullptr, tls ? &handshake_stop : nullptr, false};
   }
-  const auto update = [&](auto&& change) {
-    std::lock_guard lock(tables);
-    change(connections[number]);
-  };
   std::unique_ptr<connection_io> io;
   if (tls) {
     // The handshake never throws here (`||` waits for a success), and stop()
@@ -469,7 +452,7 @@ asio::awaitable<void> http_server::impl::serve_connection(tcp::socket socket) {
     using namespace asio::experimental::awaitable_operators;
     auto outcome = co_await (handshake(std::move(socket)) || until_stopping());
     if (outcome.index() == 0) io = std::move(std::get<0>(outcome));
-    update([](connection_entry& entry) { entry.handshake_stop = nullptr; });
+    entry->handshake_stop = nullptr;
   } else {
     io = detail::make_tcp_io(std::move(socket), options.write_timeout);
   }
@@ -481,7 +464,7 @@ asio::awaitable<void> http_server::impl::serve_connection(tcp::socket socket) {
     note_ended();
     co_return;
   }
-  update([&](connection_entry& entry) { entry.io = io.get(); });
+  entry->io = io.get();
   beast::flat_buffer buffer;
   served_request req;  // one for the connection's requests, one after another
   try {
@@ -502,9 +485,9 @@ asio::awaitable<void> http_server::impl::serve_connection(tcp::socket socket) {
         break;
       }
       if (ec) break;  // end of stream, timeout, reset, malformed HTTP: nothing to answer
-      update([](connection_entry& entry) { entry.busy = true; });
+      entry->busy = true;
       const bool keep_alive = co_await dispatch(*io, req);
-      update([](connection_entry& entry) { entry.busy = false; });
+      entry->busy = false;
       if (!keep_alive) break;
     }
   } catch (const std::exception& e) {

@@ -7,6 +7,8 @@
 #include "../engine.hpp"
 #include "session_transport.hpp"
 
+#include <boost/asio/cancellation_signal.hpp>
+
 #include <memory>
 #include <string>
 #include <utility>
@@ -32,6 +34,11 @@ class http_session {
   const asio::any_io_executor& executor() const noexcept { return transport_.strand(); }
   /// Serves the session's requests: POST bodies go to its accept().
   server_engine& engine() noexcept { return *engine_; }
+
+  /// While its engine finishes (on the session's strand, like this): cuts
+  /// the finish's drain short when the session is ended meanwhile. Null
+  /// until then.
+  std::shared_ptr<asio::cancellation_signal> finishing;
 
  private:
   http_session_transport transport_;

@@ -40,7 +40,8 @@ asio::awaitable<bool> http_server::impl::handle_legacy_stream(connection_io& io,
   auto session = co_await start_session(detail::random_hex(16), req, io, options.session, true);
   auto& streams = session->transport();
   const auto id = streams.id();
-  auto stream = streams.open_standalone(co_await asio::this_coro::executor);
+  const auto reader = co_await asio::this_coro::executor;
+  auto stream = streams.open_standalone(reader);
   stream_start start;
   // A relative URI: the client resolves it against the stream's URL, so it
   // works behind proxies that rewrite the host.

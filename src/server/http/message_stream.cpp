@@ -13,20 +13,14 @@ namespace {
 constexpr std::size_t max_pending_events = 10'000;
 }  // namespace
 
-void message_stream::owe(const std::string& request_id) {
-  std::lock_guard lock(mutex_);
-  if (std::ranges::find(awaiting_, request_id) == awaiting_.end()) awaiting_.push_back(request_id);
-}
-
 bool message_stream::settle(std::string_view request_id) {
   std::lock_guard lock(mutex_);
-  if (const auto it = std::ranges::find(awaiting_, request_id); it != awaiting_.end()) awaiting_.erase(it);
+  forget_owed(request_id);
   return awaiting_.empty();
 }
 
-bool message_stream::owes_nothing() const {
-  std::lock_guard lock(mutex_);
-  return awaiting_.empty();
+void message_stream::forget_owed(std::string_view request_id) {
+  if (const auto it = std::ranges::find(awaiting_, request_id); it != awaiting_.end()) awaiting_.erase(it);
 }
 
 void message_stream::queue(std::uint64_t seq, std::string frame) {
@@ -69,11 +63,12 @@ bool message_stream::attach(asio::any_io_executor reader) {
   std::lock_guard lock(mutex_);
   if (attached_) return false;
   attached_ = true;
-  wake_ = std::make_shared<lazy_event>(std::move(reader));
+  reader_ = std::move(reader);
+  wake_.reset();  // made on the first wait: most answers never wait
   return true;
 }
 
-bool message_stream::detach() {
+message_stream::detached message_stream::detach() {
   std::lock_guard lock(mutex_);
   attached_ = false;
   release_requested_ = false;
@@ -82,7 +77,7 @@ bool message_stream::detach() {
   wake_.reset();
   // Whatever was pending is in the event store; a resumed stream replays it.
   pending_.clear();
-  return done_;
+  return {done_, awaiting_.empty()};
 }
 
 bool message_stream::attached() const {
@@ -96,7 +91,7 @@ bool message_stream::resumable() const {
 }
 
 message_stream::view message_stream::look_locked() const {
-  return view{pending_.size(), done_, release_requested_, client_gone_};
+  return view{pending_.size(), done_, release_requested_, client_gone_, refused_};
 }
 
 message_stream::view message_stream::look() const {
@@ -118,18 +113,14 @@ message_stream::batch message_stream::take() {
   return taken;
 }
 
-message_stream::refusal message_stream::refused() const {
-  std::lock_guard lock(mutex_);
-  return refused_;
-}
-
 asio::awaitable<bool> message_stream::wait(bool (*ready)(const view&), std::chrono::steady_clock::duration timeout) {
   for (;;) {
     std::shared_ptr<lazy_event> wake;
     {
       std::lock_guard lock(mutex_);
       const auto now = look_locked();
-      if (now.client_gone || ready(now) || !wake_) break;
+      if (now.client_gone || ready(now) || !attached_) break;
+      if (!wake_) wake_ = std::make_shared<lazy_event>(reader_);
       wake = wake_;
       reader_sleeps_ = true;
       wake_sent_ = false;

@@ -25,6 +25,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,17 +50,21 @@ class message_stream {
     bool done = false;               // the last message has been queued
     bool release_requested = false;  // close the connection, keep the stream (SSE polling)
     bool client_gone = false;        // the connection of the attached response ended
+    refusal refused = refusal::none;  // how its answer refuses its request
   };
   // What a reader waits for (wait()): something to act on (a message, the
   // end, a release), or the end.
   static bool has_news(const view& v) noexcept { return v.pending != 0 || v.done || v.release_requested; }
   static bool is_done(const view& v) noexcept { return v.done; }
 
+  /// A stream read from the start by a response on `reader`'s strand.
   /// `json_only`: a JSON response, so messages that merely serve a request
   /// go elsewhere. `resumable`: an SSE stream whose events have ids and are
-  /// recorded.
-  message_stream(std::string id, bool json_only, bool resumable)
-      : id_(std::move(id)), json_only_(json_only), resumable_(resumable) {}
+  /// recorded. `owed`: the requests (ids as JSON text) it owes answers.
+  message_stream(std::string id, bool json_only, bool resumable, asio::any_io_executor reader,
+                 std::span<const std::string> owed = {})
+      : id_(std::move(id)), json_only_(json_only), resumable_(resumable), awaiting_(owed.begin(), owed.end()),
+        attached_(true), reader_(std::move(reader)) {}
   message_stream(const message_stream&) = delete;
   message_stream& operator=(const message_stream&) = delete;
 
@@ -70,30 +75,34 @@ class message_stream {
 
   // The writer's side (the session's transport).
 
-  /// The stream owes an answer to the request with this id (JSON text).
-  void owe(const std::string& request_id);
   /// The request got its answer (or will get none); true when the stream owes nothing more.
   bool settle(std::string_view request_id);
-  bool owes_nothing() const;
+  /// What push() did.
+  struct pushed {
+    bool last = false;  // the stream owes nothing more: it has ended
+    bool read = false;  // a response reads the stream
+  };
   /// Queues a message for the reader; a resumable stream hands it with its
   /// sequence number to `record(seq, text)` first (the event store), in order.
-  /// `last`: the stream ends with it (the reader sees both at once). True
-  /// when a response reads the stream.
+  /// `answers`: the requests it answers; with the last one owed, the stream
+  /// ends with this message (the reader sees both at once).
   template <class Record>
-  bool push(std::string frame, Record&& record, bool last) {
+  pushed push(std::string frame, Record&& record, std::span<const std::string> answers = {}) {
     std::shared_ptr<lazy_event> wake;
-    bool read;
+    pushed outcome;
     {
       std::lock_guard lock(mutex_);
       const auto seq = ++last_seq_;
       if (resumable_) record(seq, frame);
       if (attached_) queue(seq, std::move(frame));
-      done_ = done_ || last;
-      read = attached_;
+      for (const auto& id : answers) forget_owed(id);
+      outcome.last = !answers.empty() && awaiting_.empty();
+      done_ = done_ || outcome.last;
+      outcome.read = attached_;
       wake = wake_reader();
     }
     dispatch_wake(std::move(wake));
-    return read;
+    return outcome;
   }
   /// The last message is queued. True when a response still reads the stream.
   bool finish();
@@ -107,8 +116,11 @@ class message_stream {
   /// while another one does.
   bool attach(asio::any_io_executor reader);
   /// The response went away. What follows is kept in the event store only.
-  /// True when the stream has nothing more to expect (it may be forgotten).
-  bool detach();
+  struct detached {
+    bool done = false;          // the last message has been queued
+    bool owes_nothing = false;  // no answer is owed any more
+  };
+  detached detach();
   bool attached() const;
   /// Makes the stream resumable: what is queued is handed to `record` now.
   template <class Record>
@@ -128,8 +140,6 @@ class message_stream {
     view state;
   };
   batch take();
-  /// How the answer refuses its request.
-  refusal refused() const;
   /// Waits until `ready` holds of what the stream shows, or the client goes
   /// away; false when `timeout` passed first.
   asio::awaitable<bool> wait(bool (*ready)(const view&),
@@ -140,6 +150,7 @@ class message_stream {
  private:
   // With the mutex held.
   void queue(std::uint64_t seq, std::string frame);
+  void forget_owed(std::string_view request_id);
   view look_locked() const;
   // The reader's wake, when a reader sleeps and no wake is on its way.
   std::shared_ptr<lazy_event> wake_reader();
@@ -161,8 +172,10 @@ class message_stream {
   bool release_requested_ = false;
   bool client_gone_ = false;
   refusal refused_ = refusal::none;
-  // The attached response's wake, on its strand: a new one per attachment,
-  // so a wake still on its way to an old reader touches only that reader's.
+  // The attached response's strand, and its wake there: a new one per
+  // attachment, so a wake still on its way to an old reader touches only
+  // that reader's.
+  asio::any_io_executor reader_;
   std::shared_ptr<lazy_event> wake_;
   bool reader_sleeps_ = false;
   bool wake_sent_ = false;

@@ -9,12 +9,13 @@
 // (`executor`), each connection on a strand of its own (its socket, its
 // deadlines, the response it writes), and each session on a strand of its
 // own (its engine, handlers, tables). A connection hops to the session's
-// strand for what touches the engine (on_session); the session's streams
+// strand for what touches the engine (deliver, end_session: each runs
+// itself again there when called elsewhere). A session runs on the strand of
+// the connection that opened it, so most requests need no hop. The session's streams
 // are shared by the two behind their own mutexes (message_stream.hpp). The
 // tables of sessions and connections are behind `tables`, never held across
-// a wait. A request served alone (stateless, or of the 2026 era) is served
-// on its connection's strand: nothing else sees its session. With one
-// thread every strand is the executor itself and no hop is made.
+// a wait. With one thread every strand is the executor itself and no hop is
+// made.
 
 #include <mcp/server/http_server.hpp>
 
@@ -26,11 +27,9 @@
 #include "http_session.hpp"
 
 #include <boost/asio/cancellation_signal.hpp>
-#include <boost/asio/co_spawn.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/use_awaitable.hpp>
 
 #include <atomic>
 #include <map>
@@ -72,18 +71,14 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
 
   struct session_entry {
     std::shared_ptr<http_session> session;
-    // Cuts short the drain of a session that finishes in order (shutdown)
-    // when it is ended meanwhile: its requests are cancelled at once. Made
-    // when it starts finishing, emitted on the session's strand.
-    std::shared_ptr<asio::cancellation_signal> stop;
-    bool finishing = false;  // its engine finishes; it leaves the table when done (set on its strand)
     clock::time_point last_activity = clock::now();
     clock::time_point last_store_touch = clock::now();
     bool legacy = false;  // ends with its one stream; not in the session store
     std::string owner;    // with OAuth: the identity of the principal that opened it
   };
 
-  // Read and written on the connection's strand, except the table itself.
+  // The fields are read and written on the connection's strand only (the
+  // table itself is behind `tables`).
   struct connection_entry {
     asio::any_io_executor executor;  // the connection's strand
     connection_io* io = nullptr;
@@ -113,14 +108,6 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   asio::awaitable<void> run();
   // A strand for a connection or a session; the executor itself with one thread.
   asio::any_io_executor make_strand() const;
-  // Runs `work` on the session's strand and comes back: what touches a
-  // session's engine runs there. At once when this runs there already.
-  template <class Work>
-  static asio::awaitable<void> on_session(const http_session& session, Work work) {
-    const auto& strand = session.executor();
-    if (strand == co_await asio::this_coro::executor) co_await work();
-    else co_await asio::co_spawn(strand, std::move(work), asio::use_awaitable);
-  }
   // Hands a POST's frame to the session's engine on its strand, the
   // principal bound first when `rebind` (a refreshed token), once the
   // session has room for it when `wait_for_room` (never for responses: the
@@ -143,16 +130,19 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   // The session `id` names: served here, or resumed from the session store.
   asio::awaitable<session_lookup> find_session(connection_io& io, const served_request& req,
                                                std::string_view id);
-  // A new session, its engine started (on its strand) for the request's
-  // principal. `strand`: where it runs (a new strand when empty).
+  // A new session, its engine started for the request's principal. It runs
+  // on the strand of the connection that opens it: a client that keeps to
+  // one connection (most do) never makes its requests hop.
   asio::awaitable<std::shared_ptr<http_session>> start_session(std::string id, const served_request& req,
                                                                connection_io& io, session_options engine,
-                                                               bool legacy, asio::any_io_executor strand = {});
+                                                               bool legacy);
   // Ends this server's copy of a session (its calls in flight are cancelled)
   // and comes back once it has.
   asio::awaitable<void> end_session(std::shared_ptr<http_session> session);
   // The same, on the session's strand.
   void end_session_here(const std::shared_ptr<http_session>& session);
+  // The session leaves the table (once its engine has ended).
+  void forget_entry(const std::shared_ptr<http_session>& session);
   // Runs the session's engine's finish(), on its strand; the session leaves
   // the table after.
   void finish_session(const std::shared_ptr<http_session>& session, bool drain);

@@ -22,22 +22,11 @@ bool http_session_transport::primes_streams() const noexcept {
   return !legacy_ && primes_sse_streams(version_);
 }
 
-std::shared_ptr<message_stream> http_session_transport::make_stream(std::string id, bool json_only,
-                                                                    bool resumable,
-                                                                    asio::any_io_executor reader) const {
-  auto stream = std::make_shared<message_stream>(std::move(id), json_only, resumable);
-  stream->attach(std::move(reader));
-  return stream;
-}
-
 std::shared_ptr<message_stream> http_session_transport::open_stream(std::span<const std::string> request_ids,
                                                                     bool json_only, asio::any_io_executor reader) {
-  auto stream = make_stream(unique_hex(), json_only, false, std::move(reader));
+  auto stream = std::make_shared<message_stream>(unique_hex(), json_only, false, std::move(reader), request_ids);
   std::lock_guard lock(mutex_);
-  for (const auto& id : request_ids) {
-    stream->owe(id);
-    by_request_[id] = stream;
-  }
+  for (const auto& id : request_ids) by_request_[id] = stream;
   by_id_[stream->id()] = stream;
   if (closed_) finish(*stream);
   return stream;
@@ -52,7 +41,7 @@ std::shared_ptr<message_stream> http_session_transport::open_standalone(asio::an
   std::lock_guard lock(mutex_);
   if (standalone_ && standalone_->attached() && !standalone_->look().done) return nullptr;
   if (standalone_) by_id_.erase(standalone_->id());
-  standalone_ = make_stream(unique_hex(), false, !legacy_, std::move(reader));
+  standalone_ = std::make_shared<message_stream>(unique_hex(), false, !legacy_, std::move(reader));
   by_id_[standalone_->id()] = standalone_;
   if (closed_) finish(*standalone_);
   return standalone_;
@@ -70,15 +59,15 @@ bool http_session_transport::attach(message_stream& stream, asio::any_io_executo
 
 void http_session_transport::detach(message_stream& stream) {
   std::lock_guard lock(mutex_);
-  const bool done = stream.detach();
+  const auto left = stream.detach();
   // Kept while something may still arrive: answers it owes, or the GET stream's messages.
-  const bool expecting = !stream.owes_nothing() || &stream == standalone_.get();
-  if (done || !expecting) by_id_.erase(stream.id());
+  const bool expecting = !left.owes_nothing || &stream == standalone_.get();
+  if (left.done || !expecting) by_id_.erase(stream.id());
 }
 
 std::shared_ptr<message_stream> http_session_transport::open_quiet_stream(const std::string& stream_id,
                                                                           asio::any_io_executor reader) {
-  auto stream = make_stream(stream_id, false, true, std::move(reader));
+  auto stream = std::make_shared<message_stream>(stream_id, false, true, std::move(reader));
   std::lock_guard lock(mutex_);
   if (closed_) finish(*stream);
   else by_id_[stream_id] = stream;
@@ -87,7 +76,7 @@ std::shared_ptr<message_stream> http_session_transport::open_quiet_stream(const 
 
 std::shared_ptr<message_stream> http_session_transport::open_ended_stream(const std::string& stream_id,
                                                                           asio::any_io_executor reader) {
-  auto stream = make_stream(stream_id, false, true, std::move(reader));
+  auto stream = std::make_shared<message_stream>(stream_id, false, true, std::move(reader));
   stream->finish();
   return stream;
 }
@@ -124,12 +113,8 @@ void http_session_transport::write_now(std::string frame, frame_context context)
     if (it == by_request_.end()) return;  // cancelled, or its session ended: nobody to answer
     auto stream = it->second;
     if (context.refused != frame_context::refusal::none) stream->set_refused(context.refused);
-    bool settled = false;
-    for (const auto& id : context.answers) {
-      settled = stream->settle(id);
-      by_request_.erase(id);
-    }
-    push(*stream, std::move(frame), settled);  // the answer, and the end with the last one owed
+    for (const auto& id : context.answers) by_request_.erase(id);
+    push(*stream, std::move(frame), context.answers);  // the answer, and the end with the last one owed
     return;
   }
   if (!context.related.empty()) {
@@ -142,12 +127,12 @@ void http_session_transport::write_now(std::string frame, frame_context context)
   to_standalone(std::move(frame));
 }
 
-void http_session_transport::push(message_stream& stream, std::string frame, bool last) {
-  const bool read = stream.push(
+void http_session_transport::push(message_stream& stream, std::string frame, std::span<const std::string> answers) {
+  const auto outcome = stream.push(
       std::move(frame), [&](std::uint64_t seq, const std::string& data) { events_->append(id_, stream.id(), seq, data); },
-      last);
+      answers);
   // A finished stream can still be replayed from the store, but is no longer live.
-  if (last && !read) by_id_.erase(stream.id());
+  if (outcome.last && !outcome.read) by_id_.erase(stream.id());
 }
 
 void http_session_transport::finish(message_stream& stream) {

@@ -96,12 +96,10 @@ class http_session_transport final : public message_transport {
 
  private:
   // With the mutex held.
-  // `last`: the stream ends with this message.
-  void push(message_stream& stream, std::string frame, bool last = false);
+  // `answers`: the requests the message answers (the stream ends with the last one owed).
+  void push(message_stream& stream, std::string frame, std::span<const std::string> answers = {});
   void to_standalone(std::string frame);
   void finish(message_stream& stream);
-  std::shared_ptr<message_stream> make_stream(std::string id, bool json_only, bool resumable,
-                                              asio::any_io_executor reader) const;
 
   asio::any_io_executor executor_;
   std::string id_;

@@ -136,10 +136,9 @@ asio::awaitable<bool> http_server::impl::serve_alone(connection_io& io, served_r
     co_return co_await reply_error(io, req, http::status::service_unavailable, errc::internal_error,
                                    "Service Unavailable: too many requests in progress");
   // Named by a counter: the client never sees the id, so it need not be
-  // unguessable (and getrandom per request costs a system call). Served on
-  // this connection's strand: nothing else reaches this session.
+  // unguessable (and getrandom per request costs a system call).
   auto session = co_await start_session("stateless-" + std::to_string(++stateless_requests), req, io,
-                                        std::move(engine), false, co_await asio::this_coro::executor);
+                                        std::move(engine), false);
   session->engine().set_era(era);
   bool keep = false;
   std::exception_ptr failure;
@@ -150,7 +149,7 @@ asio::awaitable<bool> http_server::impl::serve_alone(connection_io& io, served_r
   } catch (...) {
     failure = std::current_exception();
   }
-  co_await end_session(session);
+  end_session_here(session);  // (its strand is this connection's)
   if (failure) std::rethrow_exception(failure);
   co_return keep;
 }
@@ -168,7 +167,8 @@ asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, served_r
     co_return co_await reply_status(io, req, http::status::accepted);
   }
   auto& streams = session->transport();
-  auto answers = streams.open_stream(request_ids, options.json_only, co_await asio::this_coro::executor);
+  const auto reader = co_await asio::this_coro::executor;
+  auto answers = streams.open_stream(request_ids, options.json_only, reader);
   if (!co_await deliver(session, req, std::move(frame), rebind, true)) {
     streams.detach(*answers);
     co_return co_await reply_error(io, req, http::status::not_found, errc::invalid_request,
@@ -178,21 +178,25 @@ asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, served_r
   // handler sends anything else on the way (progress, logs, requests), or
   // lets the connection go, or when the client prefers a stream.
   const bool wants_stream = !options.json_only && detail::prefers_event_stream(req);
+  auto now = answers->look();
   if (!wants_stream) {
     // (Checked first: most answers are there already, and a call costs a frame.)
-    if (!message_stream::has_news(answers->look())) co_await wait_until(io, *answers, message_stream::has_news);
+    if (!message_stream::has_news(now)) {
+      co_await wait_until(io, *answers, message_stream::has_news);
+      now = answers->look();
+    }
     // A client that went away meanwhile frees its stream at once.
-    if (answers->look().client_gone) {
+    if (now.client_gone) {
       streams.detach(*answers);
       co_return false;
     }
   }
-  const auto now = answers->look();
   const bool single_answer = now.done && now.pending <= 1;
   if (answers->json_only() || (!wants_stream && single_answer && !now.release_requested)) {
     if (!now.done) co_await wait_until(io, *answers, message_stream::is_done);
     auto taken = answers->take();
     const bool client_gone = taken.state.client_gone;
+    const auto refused = taken.state.refused;
     std::optional<std::string> answer;
     if (!taken.events.empty()) answer = std::move(taken.events.front().data);
     streams.detach(*answers);
@@ -204,7 +208,6 @@ asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, served_r
       // The client cancelled the request: there is no answer to give.
       co_return co_await reply_status(io, req, http::status::accepted);
     }
-    const auto refused = answers->refused();
     if (refused == frame_context::refusal::insufficient_scope && options.auth) {
       // Step-up (spec: basic/authorization, "Scope Challenge Handling"): 403
       // and every scope the request needs, so one new token will do.
@@ -237,7 +240,8 @@ asio::awaitable<bool> http_server::impl::handle_get(connection_io& io, served_re
   if (streams.attached_streams() >= options.max_streams_per_session)
     co_return co_await reply_error(io, req, http::status::too_many_requests, errc::invalid_request,
                                    "Too Many Requests: this session has too many open streams");
-  auto standalone = streams.open_standalone(co_await asio::this_coro::executor);
+  const auto reader = co_await asio::this_coro::executor;
+  auto standalone = streams.open_standalone(reader);
   if (!standalone)
     co_return co_await reply_error(io, req, http::status::conflict, errc::invalid_request,
                                    "Conflict: this session already has a GET stream");
