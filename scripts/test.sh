@@ -4,7 +4,8 @@
 # pinned in test/interop/package.json), and a smoke run of the benchmarks
 # (bench/; their TypeScript reference server is pinned in bench/ts/). Then
 # the unit and integration tests again under AddressSanitizer and UBSan,
-# which catch memory errors that a passing test can hide.
+# which catch memory errors that a passing test can hide, and under
+# ThreadSanitizer with the test servers on 4 threads, which catches data races.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --tests
@@ -19,3 +20,12 @@ CADUCEUS_CMAKE_ARGS="-DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-fsanitize=addre
   scripts/build.sh
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   ctest --test-dir build-sanitize --output-on-failure --timeout 300 -j 2 -L 'unit|integration' -E find_package
+
+# ThreadSanitizer: only the unit and integration test binaries (and the
+# programs the integration tests start) are built. test/tsan.supp lists the
+# reports proven false, each with its reason.
+CADUCEUS_BUILD_DIR=build-tsan \
+CADUCEUS_CMAKE_ARGS="-DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-fsanitize=thread -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread" \
+  scripts/build.sh --target unit_tests integration_tests json_tests uri_template_tests
+TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/test/tsan.supp" CADUCEUS_TEST_SERVER_THREADS=4 \
+  ctest --test-dir build-tsan --output-on-failure --timeout 600 -j 2 -L 'unit|integration' -E find_package

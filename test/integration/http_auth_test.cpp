@@ -55,7 +55,8 @@ struct protected_setup {
     jwt.retry_after = std::chrono::seconds(7);
     jwt.min_refresh_interval = std::chrono::seconds(0);  // rotation picked up at once in tests
     http_auth_options a;
-    a.verifier = auth::make_jwt_verifier(ex, jwt);
+    // Made on the strand the server verifies tokens on (it may run on threads of its own).
+    a.make_verifier = [jwt](asio::any_io_executor on) { return auth::make_jwt_verifier(on, jwt); };
     a.resource = resource;
     a.authorization_servers = {issuer.url()};
     a.required_scopes = std::move(required);
@@ -505,7 +506,9 @@ void run_introspected(auth::introspection_verifier_options::client_authenticatio
       issuer.expected_form_secret = "s3cret%26more";
     http_server_options options;
     http_auth_options a;
-    a.verifier = auth::make_introspection_verifier(ex, introspection);
+    a.make_verifier = [introspection](asio::any_io_executor on) {
+      return auth::make_introspection_verifier(on, introspection);
+    };
     a.resource = resource;
     a.authorization_servers = {issuer.url()};
     options.auth = std::move(a);

@@ -139,7 +139,8 @@ struct protected_server {
       jwt.audience = resource;
       jwt.allow_http = true;
       jwt.min_refresh_interval = 0s;  // a rotation seen at the next token
-      a.verifier = auth::make_jwt_verifier(ex, jwt);
+      // Made on the strand the server verifies tokens on (it may run on threads of its own).
+      a.make_verifier = [jwt](asio::any_io_executor on) { return auth::make_jwt_verifier(on, jwt); };
     } else {
       auth::introspection_verifier_options introspection;
       introspection.issuer = OidcProvider::issuer;
@@ -147,7 +148,9 @@ struct protected_server {
       introspection.client_id = server_id;
       introspection.client_secret = server_secret;
       introspection.allow_http = true;
-      a.verifier = auth::make_introspection_verifier(ex, introspection);
+      a.make_verifier = [introspection](asio::any_io_executor on) {
+        return auth::make_introspection_verifier(on, introspection);
+      };
     }
     a.resource = resource;
     a.authorization_servers = {OidcProvider::issuer};

@@ -159,10 +159,11 @@ struct test_server {
     std::exception_ptr failure;  // written before `returned`
   };
 
-  test_server(asio::any_io_executor ex, http_server_options options)
-      : own(test_server_threads() > 1 ? std::make_unique<server_threads>(test_server_threads()) : nullptr),
+  /// `threads`: more than one runs the server on threads of its own.
+  test_server(asio::any_io_executor ex, http_server_options options, unsigned threads = test_server_threads())
+      : own(threads > 1 ? std::make_unique<server_threads>(threads) : nullptr),
         tools(make_tools()),
-        http(own ? own->executor() : ex, *tools, with_threads(std::move(options))),
+        http(own ? own->executor() : ex, *tools, with_threads(std::move(options), threads)),
         state(std::make_shared<run_state>()) {
     asio::co_spawn(own ? own->executor() : ex, http.run(), [st = state](std::exception_ptr e) {
       st->failure = e;
@@ -174,8 +175,8 @@ struct test_server {
     if (own) own->join();  // its threads end before the tools go
   }
 
-  static http_server_options with_threads(http_server_options options) {
-    if (test_server_threads() > 1) options.threads = test_server_threads();
+  static http_server_options with_threads(http_server_options options, unsigned threads) {
+    if (threads > 1) options.threads = threads;
     return options;
   }
 

@@ -90,7 +90,9 @@ class connection_link : public std::enable_shared_from_this<connection_link> {
 /// One client's session: what it negotiated, and state that lives as long as it.
 ///
 /// @par Thread safety
-/// Used from the connection's executor only, like everything of one connection.
+/// Used from the session's executor only (over HTTP on several threads, the
+/// session's strand), like everything of one session; a plain-function
+/// handler on the worker pool may read it but must not touch state<T>().
 class session : public std::enable_shared_from_this<session> {
  public:
   session(std::string id, asio::any_io_executor executor)

@@ -38,11 +38,14 @@ namespace mcp {
 struct http_auth_options {
   http_auth_options() {}  // not an aggregate (docs/compilers.md)
   /// Checks the tokens: auth::make_jwt_verifier, make_introspection_verifier,
-  /// or your own, running on the server's executor. This or `make_verifier`
-  /// is required.
+  /// or your own. The server calls verify() from one strand of its own; a
+  /// verifier made on another executor must be safe to call from any thread
+  /// (the library's are not: give make_verifier instead when the server runs
+  /// on several threads). This or `make_verifier` is required.
   std::shared_ptr<auth::token_verifier> verifier;
-  /// Makes the verifier on the server's executor, when `verifier` is null
-  /// (for run_http_server, which makes its own io_context).
+  /// Makes the verifier on the strand the server calls it from, when
+  /// `verifier` is null (for run_http_server, which makes its own
+  /// io_context, and for a server on several threads).
   std::function<std::shared_ptr<auth::token_verifier>(asio::any_io_executor)> make_verifier = nullptr;
   /// This server's resource identifier (RFC 8707, RFC 9728 `resource`): the
   /// public URL of the MCP endpoint, e.g. `https://mcp.example.com/mcp`.
