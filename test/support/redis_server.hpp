@@ -1,0 +1,181 @@
+#pragma once
+// A redis-server of its own for a test: Debian's /usr/bin/redis-server on
+// 127.0.0.1, a free port, a fresh temporary directory (append-only file on,
+// snapshots off), stopped and its directory removed however the test ends.
+// Its log goes to a file with no name; a child that outlives this process
+// is killed (PR_SET_PDEATHSIG, so make it on the thread that runs the test).
+//
+//   if (!mcp::test::redis_server::available()) GTEST_SKIP() << "no redis-server";
+//   mcp::test::redis_server redis;
+//   connect_to(redis.url());
+//   redis.kill(SIGSTOP); ... redis.kill(SIGCONT);
+//   redis.restart();  // same port, same data directory
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace mcp::test {
+
+class redis_server {
+ public:
+  static constexpr const char* program = "/usr/bin/redis-server";
+
+  /// Whether Debian's redis-server is installed (tests skip when not).
+  static bool available() { return ::access(program, X_OK) == 0; }
+
+  /// Starts it, with `extra` arguments ("--requirepass", "secret"). Throws
+  /// std::runtime_error, with its log, when it is not ready within 10 s.
+  explicit redis_server(std::vector<std::string> extra = {}) : extra_(std::move(extra)) {
+    char pattern[] = "/tmp/caduceus-redis-XXXXXX";
+    if (!::mkdtemp(pattern)) throw std::runtime_error(std::string("mkdtemp: ") + std::strerror(errno));
+    dir_ = pattern;
+    log_fd_ = open_log();
+    // A port free a moment ago may be taken before Redis binds it: a few tries.
+    for (int attempt = 1;; ++attempt) {
+      port_ = free_port();
+      if (start(attempt == 5)) break;
+    }
+  }
+
+  ~redis_server() {
+    stop();
+    if (log_fd_ >= 0) ::close(log_fd_);
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
+
+  redis_server(const redis_server&) = delete;
+  redis_server& operator=(const redis_server&) = delete;
+
+  int port() const { return port_; }
+  std::string url() const { return "redis://127.0.0.1:" + std::to_string(port_); }
+  const std::string& directory() const { return dir_; }
+
+  /// Sends `signal`: SIGKILL to crash it, SIGSTOP / SIGCONT to freeze it.
+  void kill(int signal) {
+    if (pid_ > 0) ::kill(pid_, signal);
+  }
+
+  /// Kills it (if it runs) and starts it again on the same port and directory.
+  void restart() {
+    stop();
+    // The port was ours a moment ago; it may still be settling.
+    for (int attempt = 1;; ++attempt) {
+      if (start(attempt == 5)) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
+
+  /// What it has logged (every run of it).
+  std::string log() const {
+    std::string text;
+    char buffer[4096];
+    for (;;) {
+      const auto n = ::pread(log_fd_, buffer, sizeof buffer, static_cast<off_t>(text.size()));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return text;
+      text.append(buffer, static_cast<std::size_t>(n));
+    }
+  }
+
+ private:
+  static int open_log() {
+    char pattern[] = "/tmp/caduceus-redis-log-XXXXXX";
+    const int fd = ::mkostemp(pattern, O_CLOEXEC | O_APPEND);
+    if (fd < 0) throw std::runtime_error(std::string("mkostemp: ") + std::strerror(errno));
+    ::unlink(pattern);
+    return fd;
+  }
+
+  // A port the kernel had free on 127.0.0.1.
+  static int free_port() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) throw std::runtime_error("socket failed");
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    address.sin_port = 0;
+    socklen_t size = sizeof address;
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) < 0 ||
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size) < 0) {
+      ::close(fd);
+      throw std::runtime_error("cannot find a free port");
+    }
+    ::close(fd);
+    return ntohs(address.sin_port);
+  }
+
+  // Starts redis-server and waits for it to be ready. False when it exited
+  // first (its port was taken), unless `last`: then it throws.
+  bool start(bool last) {
+    std::vector<std::string> args{program, "--port", std::to_string(port_), "--bind", "127.0.0.1", "--dir", dir_,
+                                  "--save", "", "--appendonly", "yes", "--daemonize", "no"};
+    args.insert(args.end(), extra_.begin(), extra_.end());
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    const auto log_start = log().size();
+
+    const pid_t parent = ::getpid();
+    pid_ = ::fork();
+    if (pid_ < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+    if (pid_ == 0) {  // only async-signal-safe calls until exec
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (::getppid() != parent) ::_exit(127);
+      const int null_fd = ::open("/dev/null", O_RDONLY);
+      ::dup2(null_fd, STDIN_FILENO);
+      ::dup2(log_fd_, STDOUT_FILENO);
+      ::dup2(log_fd_, STDERR_FILENO);
+      ::execv(argv[0], argv.data());
+      ::_exit(127);
+    }
+
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    for (;;) {
+      if (log().find("Ready to accept connections", log_start) != std::string::npos) return true;
+      int status = 0;
+      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        if (!last) return false;
+        throw std::runtime_error("redis-server exited before it was ready; its log:\n" + log().substr(log_start));
+      }
+      if (std::chrono::steady_clock::now() >= until) {
+        stop();
+        throw std::runtime_error("redis-server was not ready within 10 s; its log:\n" + log().substr(log_start));
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+
+  void stop() {
+    if (pid_ <= 0) return;
+    ::kill(pid_, SIGKILL);  // works on a stopped process too
+    int status = 0;
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+    pid_ = -1;
+  }
+
+  std::vector<std::string> extra_;
+  std::string dir_;
+  int log_fd_ = -1;
+  int port_ = 0;
+  pid_t pid_ = -1;
+};
+
+}  // namespace mcp::test
