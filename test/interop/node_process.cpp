@@ -1,5 +1,7 @@
 #include "node_process.hpp"
 
+#include "log_file.hpp"
+
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -112,16 +114,7 @@ std::string node_process::wait_for_line(std::string_view prefix, std::chrono::mi
   }
 }
 
-std::string node_process::output() const {
-  std::string text;
-  char buffer[4096];
-  for (;;) {
-    const auto n = ::pread(log_fd_, buffer, sizeof buffer, static_cast<off_t>(text.size()));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return text;
-    text.append(buffer, static_cast<std::size_t>(n));
-  }
-}
+std::string node_process::output() const { return read_log(log_fd_); }
 
 bool node_process::running() const { return pid_ > 0 && !exits_within(pid_, 0ms); }
 

@@ -11,6 +11,8 @@
 //   redis.kill(SIGSTOP); ... redis.kill(SIGCONT);
 //   redis.restart();  // same port, same data directory
 
+#include "log_file.hpp"
+
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -82,16 +84,7 @@ class redis_server {
   }
 
   /// What it has logged (every run of it).
-  std::string log() const {
-    std::string text;
-    char buffer[4096];
-    for (;;) {
-      const auto n = ::pread(log_fd_, buffer, sizeof buffer, static_cast<off_t>(text.size()));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return text;
-      text.append(buffer, static_cast<std::size_t>(n));
-    }
-  }
+  std::string log() const { return read_log(log_fd_); }
 
  private:
   static int open_log() {

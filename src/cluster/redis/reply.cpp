@@ -25,26 +25,18 @@ reply reply::make_integer(std::int64_t value) {
   return r;
 }
 
-reply reply::make_string(std::string value) {
+reply reply::make_text(kind k, std::string text) {
   reply r;
-  r.kind_ = kind::string;
-  r.text_ = std::move(value);
+  r.kind_ = k;
+  r.text_ = std::move(text);
   return r;
 }
 
-reply reply::make_status(std::string value) {
-  reply r;
-  r.kind_ = kind::status;
-  r.text_ = std::move(value);
-  return r;
-}
+reply reply::make_string(std::string value) { return make_text(kind::string, std::move(value)); }
 
-reply reply::make_error(std::string message) {
-  reply r;
-  r.kind_ = kind::error;
-  r.text_ = std::move(message);
-  return r;
-}
+reply reply::make_status(std::string value) { return make_text(kind::status, std::move(value)); }
+
+reply reply::make_error(std::string message) { return make_text(kind::error, std::move(message)); }
 
 reply reply::make_array(std::vector<reply> elements) {
   reply r;

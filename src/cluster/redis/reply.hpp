@@ -59,6 +59,7 @@ class reply {
   friend bool operator==(const reply&, const reply&) = default;
 
  private:
+  static reply make_text(kind k, std::string text);  // a string, status or error
   void expect(kind wanted) const;
 
   kind kind_ = kind::nil;

@@ -32,26 +32,16 @@ void message_stream::queue(std::uint64_t seq, std::string frame) {
 }
 
 bool message_stream::finish() {
-  std::shared_ptr<lazy_event> wake;
-  bool read;
-  {
-    std::lock_guard lock(mutex_);
+  bool read = false;
+  change_and_wake([&] {
     done_ = true;
     read = attached_;
-    wake = wake_reader();
-  }
-  dispatch_wake(std::move(wake));
+  });
   return read;
 }
 
 void message_stream::request_release() {
-  std::shared_ptr<lazy_event> wake;
-  {
-    std::lock_guard lock(mutex_);
-    release_requested_ = true;
-    wake = wake_reader();
-  }
-  dispatch_wake(std::move(wake));
+  change_and_wake([&] { release_requested_ = true; });
 }
 
 void message_stream::set_refused(refusal how) {
@@ -140,13 +130,7 @@ asio::awaitable<bool> message_stream::wait(bool (*ready)(const view&), std::chro
 }
 
 void message_stream::client_went_away() {
-  std::shared_ptr<lazy_event> wake;
-  {
-    std::lock_guard lock(mutex_);
-    client_gone_ = true;
-    wake = wake_reader();
-  }
-  dispatch_wake(std::move(wake));
+  change_and_wake([&] { client_gone_ = true; });
 }
 
 std::shared_ptr<lazy_event> message_stream::wake_reader() {

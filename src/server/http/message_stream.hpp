@@ -88,10 +88,8 @@ class message_stream {
   /// ends with this message (the reader sees both at once).
   template <class Record>
   pushed push(std::string frame, Record&& record, std::span<const std::string> answers = {}) {
-    std::shared_ptr<lazy_event> wake;
     pushed outcome;
-    {
-      std::lock_guard lock(mutex_);
+    change_and_wake([&] {
       const auto seq = ++last_seq_;
       if (resumable_) record(seq, frame);
       if (attached_) queue(seq, std::move(frame));
@@ -99,9 +97,7 @@ class message_stream {
       outcome.last = !answers.empty() && awaiting_.empty();
       done_ = done_ || outcome.last;
       outcome.read = attached_;
-      wake = wake_reader();
-    }
-    dispatch_wake(std::move(wake));
+    });
     return outcome;
   }
   /// The last message is queued. True when a response still reads the stream.
@@ -148,6 +144,17 @@ class message_stream {
   void client_went_away();
 
  private:
+  // Applies `change` with the mutex held, then wakes a sleeping reader.
+  template <class Change>
+  void change_and_wake(Change&& change) {
+    std::shared_ptr<lazy_event> wake;
+    {
+      std::lock_guard lock(mutex_);
+      change();
+      wake = wake_reader();
+    }
+    dispatch_wake(std::move(wake));
+  }
   // With the mutex held.
   void queue(std::uint64_t seq, std::string frame);
   void forget_owed(std::string_view request_id);
