@@ -10,6 +10,9 @@
 //   build/bin/everything-server [--stdio | --http [HOST:]PORT [--json] [--stateless] [--threads N]] [--page-size N]
 //
 // --threads N: the HTTP server's threads (default one per core).
+// --request-state-key-file FILE: the key (hex) that signs 2026-07-28
+// requestStates, shared by every replica (else CADUCEUS_REQUEST_STATE_KEY,
+// else a random key of this process's own).
 //
 // With --auth-issuer it is an OAuth-protected resource server (docs/auth.md):
 //   --auth-issuer URL           the authorization server (its tokens' `iss`)
@@ -96,6 +99,7 @@ int main(int argc, char** argv) {
   bool json_only = false;
   bool stateless = false;
   unsigned threads = 0;  // one per core
+  std::string request_state_key_file;
   std::string tls_certificate;
   std::string tls_key;
   std::map<std::string, std::string, std::less<>> auth;  // --auth-* flags, by name
@@ -117,6 +121,10 @@ int main(int argc, char** argv) {
     }
     if (arg == "--stateless") {
       stateless = true;
+      continue;
+    }
+    if (arg == "--request-state-key-file" && i + 1 < argc) {
+      request_state_key_file = argv[++i];
       continue;
     }
     if (arg == "--threads" && i + 1 < argc) {
@@ -155,6 +163,7 @@ int main(int argc, char** argv) {
     http->tls_certificate_file = tls_certificate;
     http->tls_private_key_file = tls_key;
     try {
+      http->session.request_state_key = mcp::configured_request_state_key(request_state_key_file);
       if (!auth.empty()) http->auth = protection(*http, auth, auth_allow_http);
       return mcp::run_http_server(srv, *http);
     } catch (const std::exception& e) {  // the port is taken, a TLS file is unreadable...

@@ -15,7 +15,7 @@ namespace {
 
 constexpr std::string_view usage =
     R"(usage: caduceus [OPTIONS] (--url URL | --stdio 'CMD ARGS') COMMAND [ARGS]
-       caduceus serve-demo [--stdio | --http [HOST:]PORT [--threads N]]
+       caduceus serve-demo [--stdio | --http [HOST:]PORT [--threads N] [--request-state-key-file FILE]]
        caduceus --help
 
 Talks to an MCP server, over Streamable HTTP (or the older HTTP+SSE) with
@@ -39,7 +39,10 @@ Commands:
   logout                              forget the server's token and registration
   serve-demo                          serve the everything demo (stdio, or HTTP
                                       with --http, printing its URL first, on
-                                      --threads N threads: default one per core)
+                                      --threads N threads: default one per core;
+                                      replicas share --request-state-key-file
+                                      FILE, 64+ hex digits, or the variable
+                                      CADUCEUS_REQUEST_STATE_KEY)
 
 Options:
   --json            print one JSON document (the result) instead of text
@@ -116,7 +119,7 @@ std::uint16_t parse_port(std::string_view text) {
   return static_cast<std::uint16_t>(value);
 }
 
-// serve-demo [--stdio | --http [HOST:]PORT [--threads N]]
+// serve-demo [--stdio | --http [HOST:]PORT [--threads N] [--request-state-key-file FILE]]
 void parse_serve_demo(int argc, char** argv, int i, invocation& inv) {
   inv.serve_demo = true;
   for (; i < argc; ++i) {
@@ -142,6 +145,9 @@ void parse_serve_demo(int argc, char** argv, int i, invocation& inv) {
       if (ec != std::errc() || end != text.data() + text.size() || n == 0 || n > 1024)
         throw usage_error("--threads needs a number from 1 to 1024, not '" + std::string(text) + "'");
       inv.threads = n;
+    } else if (arg == "--request-state-key-file") {
+      if (i + 1 >= argc) throw usage_error("--request-state-key-file needs a file");
+      inv.request_state_key_file = argv[++i];
     } else if (arg == "-h" || arg == "--help") {
       inv.help = true;
     } else {

@@ -27,6 +27,7 @@ struct invocation {
   std::string http_host = "127.0.0.1";
   std::optional<std::uint16_t> http_port;
   unsigned threads = 0;  ///< --threads: 0 is one per core
+  std::string request_state_key_file;  ///< --request-state-key-file: the replicas' shared key
 
   // The client commands.
   bool json = false;

@@ -18,6 +18,7 @@ int serve_demo(const invocation& inv) {
   http.port = *inv.http_port;
   http.threads = inv.threads;
   try {
+    http.session.request_state_key = mcp::configured_request_state_key(inv.request_state_key_file);
     return mcp::run_http_server(srv, http);
   } catch (...) {  // the port is taken, the host is not an address...
     return report_failure(std::current_exception());

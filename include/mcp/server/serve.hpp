@@ -9,6 +9,8 @@
 #include <chrono>
 #include <functional>
 #include <optional>
+#include <string>
+#include <string_view>
 
 namespace mcp {
 
@@ -41,8 +43,9 @@ struct session_options {
   std::function<void(const negotiated_session&)> on_initialized = nullptr;
   /// Signs the `requestState` of 2026-07-28 multi-round requests
   /// (HMAC-SHA256), so that a client cannot forge or alter it. Servers that
-  /// share clients (behind a load balancer) must share the key. Empty: a
-  /// random key made once per process.
+  /// share clients (behind a load balancer) must share the key
+  /// (configured_request_state_key). Empty: a random key made once per
+  /// process.
   std::string request_state_key = {};
   /// A `requestState` older than this is refused: the client starts over.
   std::chrono::seconds request_state_ttl{600};
@@ -62,5 +65,17 @@ asio::awaitable<void> serve(server_behaviour& behaviour, message_transport& tran
 /// Serves `behaviour` over this process's stdin and stdout until the client
 /// closes stdin or SIGINT/SIGTERM arrives. Returns the process exit code.
 int run_stdio_server(server_behaviour& behaviour, session_options options = {});
+
+/// A requestState key from its text: hexadecimal digits, at least 64 (32
+/// bytes), surrounding whitespace ignored. Throws std::invalid_argument
+/// saying what is wrong (never echoing the key).
+std::string parse_request_state_key(std::string_view hex);
+
+/// The requestState key a server process is configured with: the hex text
+/// of `key_file` when it is not empty, else the environment variable
+/// CADUCEUS_REQUEST_STATE_KEY when set, else empty (a random key of the
+/// process's own, which only suits a single process). Throws
+/// std::invalid_argument for an unreadable file or a malformed key.
+std::string configured_request_state_key(const std::string& key_file);
 
 }  // namespace mcp
