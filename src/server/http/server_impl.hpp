@@ -26,7 +26,6 @@
 #include "served_request.hpp"
 #include "http_session.hpp"
 
-#include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>

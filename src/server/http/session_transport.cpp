@@ -5,7 +5,6 @@
 
 #include <mcp/log.hpp>
 
-#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 namespace mcp::detail {
