@@ -8,6 +8,7 @@
 #include "cluster/redis/subscriber.hpp"
 
 #include "redis_server.hpp"
+#include "run_on_threads.hpp"
 #include "test_support.hpp"
 
 #include <mcp/log.hpp>
@@ -20,7 +21,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <condition_variable>
 #include <functional>
 #include <future>
 #include <mutex>
@@ -34,66 +34,12 @@ namespace {
 
 namespace asio = boost::asio;
 namespace redis = mcp::detail::redis;
+using mcp::test::eventually;
 using mcp::test::redis_server;
+using mcp::test::run_on_threads;
 using mcp::test::sleep_for;
 using namespace std::chrono_literals;
 using clock_type = std::chrono::steady_clock;
-
-/// Runs `body` on an io_context of `threads` threads. Fails the test when
-/// the body throws or does not finish within `limit`, and when the
-/// io_context still has work 3 s after it (a timer or socket left behind by
-/// a closed connection).
-void run_on_threads(const std::function<asio::awaitable<void>(asio::io_context&)>& body,
-                    std::chrono::milliseconds limit = 15s, int threads = 4) {
-  asio::io_context io(threads);
-  std::promise<std::exception_ptr> outcome;
-  auto finished = outcome.get_future();
-  asio::co_spawn(io, body(io), [&](std::exception_ptr e) { outcome.set_value(e); });
-
-  std::mutex mutex;
-  std::condition_variable idle;
-  int running = threads;
-  std::vector<std::thread> runners;
-  for (int i = 0; i < threads; ++i)
-    runners.emplace_back([&] {
-      io.run();
-      std::lock_guard lock(mutex);
-      --running;
-      idle.notify_all();
-    });
-  auto stop = [&] {
-    io.stop();
-    for (auto& t : runners) t.join();
-  };
-
-  if (finished.wait_for(limit) != std::future_status::ready) {
-    stop();
-    FAIL() << "the test did not finish within " << limit.count() << " ms";
-  }
-  {
-    std::unique_lock lock(mutex);
-    EXPECT_TRUE(idle.wait_for(lock, 3s, [&] { return running == 0; }))
-        << "the io_context still had work 3 s after the test: something was not closed";
-  }
-  stop();
-  if (auto failure = finished.get()) {
-    try {
-      std::rethrow_exception(failure);
-    } catch (const std::exception& e) {
-      FAIL() << "the test threw: " << e.what();
-    }
-  }
-}
-
-/// Polls `condition` until it holds or `limit` passes.
-asio::awaitable<bool> eventually(std::function<bool()> condition, std::chrono::milliseconds limit = 5s) {
-  const auto until = clock_type::now() + limit;
-  while (!condition()) {
-    if (clock_type::now() >= until) co_return false;
-    co_await sleep_for(10ms);
-  }
-  co_return true;
-}
 
 /// Why `call` was unavailable; nullopt when it succeeded.
 template <class T>
@@ -330,6 +276,30 @@ TEST_F(RedisClient, EvalFallsBackToEvalWhenRedisForgotTheScript) {
     const redis::script broken("return redis.call('NO-SUCH-COMMAND')");
     auto error = co_await c->eval(broken, none, none);
     EXPECT_TRUE(error.is_error()) << error.describe();
+  });
+}
+
+TEST_F(RedisClient, ASentEvalFindsItsScriptOnEveryLinkEvenAfterARestart) {
+  run_on_threads([&](asio::io_context& io) -> asio::awaitable<void> {
+    const redis::script append("return redis.call('RPUSH', KEYS[1], ARGV[1])");
+    auto cfg = quick_config(*server);
+    cfg.scripts = {append.source()};
+    auto c = redis::connection::create(io.get_executor(), cfg);
+    // Loaded in the greeting: the very first command finds it.
+    for (int i = 0; i < 100; ++i) c->send_eval(append, {"list"}, {std::to_string(i)});
+    auto all = co_await c->command("LRANGE", "list", 0, -1);
+    CO_ASSERT_TRUE(all.as_array().size() == 100u);
+    EXPECT_EQ(all.at(99).as_string(), "99");
+
+    // A restarted Redis knows no script; the new link loads it again.
+    server->restart();
+    const auto recovered = co_await time_to_recover(*c, 5s);
+    CO_ASSERT_TRUE(recovered);
+    co_await c->command("DEL", "list");
+    c->send_eval(append, {"list"}, {"after"});
+    auto after = co_await c->command("LRANGE", "list", 0, -1);
+    CO_ASSERT_TRUE(after.as_array().size() == 1u);
+    EXPECT_EQ(after.at(0).as_string(), "after");
   });
 }
 

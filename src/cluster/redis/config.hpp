@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mcp::detail::redis {
 
@@ -20,8 +21,13 @@ struct config {
   std::optional<std::string> password;
   /// SELECT after each connect when not 0.
   int database = 0;
+  /// Lua sources that each link loads (SCRIPT LOAD) in its greeting, before
+  /// any command of its own: an EVALSHA sent without waiting for its reply
+  /// (connection::send_eval) cannot fall back on EVAL, so its script must be
+  /// known to every Redis it reaches, a restarted one too.
+  std::vector<std::string> scripts;
 
-  /// Resolving, connecting and the greeting (AUTH, SELECT, PING), together.
+  /// Resolving, connecting and the greeting (AUTH, SELECT, SCRIPT LOAD, PING), together.
   std::chrono::milliseconds connect_timeout{2000};
   /// From a command's call to its reply. Past it the command fails as
   /// unavailable and the connection is dropped and opened again (a Redis that

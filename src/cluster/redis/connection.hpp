@@ -82,6 +82,11 @@ class connection {
   /// does not know it (NOSCRIPT: first use, SCRIPT FLUSH, a restart).
   asio::awaitable<reply> eval(const script& lua, std::vector<std::string> keys, std::vector<std::string> args);
 
+  /// Queues EVALSHA of `lua`, as send() does. It cannot fall back on EVAL
+  /// (that would run after commands queued meanwhile): `lua` must be one of
+  /// config::scripts, which every link loads before its first command.
+  void send_eval(const script& lua, std::vector<std::string> keys, std::vector<std::string> args);
+
   /// Whether it is connected now (a hint: it may fail the next moment).
   bool connected() const noexcept;
   const config& settings() const noexcept;

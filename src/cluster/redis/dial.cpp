@@ -21,7 +21,7 @@ constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 // The greeting: its commands, and what each reply must be.
 struct greeting {
   std::string wire;
-  std::vector<std::string> names;  // for messages: "AUTH", "SELECT 3", "PING"
+  std::vector<std::string> names;  // for messages: "AUTH", "SELECT 3", "SCRIPT LOAD", "PING"
 };
 
 greeting make_greeting(const config& cfg) {
@@ -36,6 +36,10 @@ greeting make_greeting(const config& cfg) {
   if (cfg.database != 0) {
     append_command(g.wire, {"SELECT", std::to_string(cfg.database)});
     g.names.push_back("SELECT " + std::to_string(cfg.database));
+  }
+  for (const auto& source : cfg.scripts) {
+    append_command(g.wire, {"SCRIPT", "LOAD", source});
+    g.names.push_back("SCRIPT LOAD");
   }
   append_command(g.wire, {"PING"});
   g.names.push_back("PING");

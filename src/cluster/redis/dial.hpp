@@ -1,8 +1,9 @@
 #pragma once
 // Opens a link to Redis, for a connection and a subscriber alike: resolves
 // the host (asynchronously), connects, then greets: AUTH and SELECT when the
-// config asks for them, and PING, so that a link counts as open only once
-// Redis has answered on it. All of it within config::connect_timeout.
+// config asks for them, SCRIPT LOAD of its scripts, and PING, so that a link
+// counts as open only once Redis has answered on it. All of it within
+// config::connect_timeout.
 
 #include "config.hpp"
 #include "wire.hpp"

@@ -1,0 +1,46 @@
+#pragma once
+// Every key and channel of the Redis stores, in one place. Each begins with
+// the prefix (redis_options::prefix), so that unrelated servers can share a
+// Redis. Session and stream ids are the server's own (hex), so the colons
+// that join the parts cannot be confused with theirs.
+//
+//   <prefix>session:<session>              string, the session_record as JSON; PX the session's ttl
+//   <prefix>events:<session>:<stream>      stream, one entry per event: id "<seq>-1", field "data"
+//   <prefix>stream:<session>:<stream>      hash, the stream record: owed (JSON array of ids), ended ("0"/"1")
+//   <prefix>streams:<session>              set of the session's events and stream-record keys (for forget)
+//                                          (these three: PX event_ttl from the stream's last write)
+//   <prefix>node:<node>                    string, set every heartbeat_interval; PX node_ttl
+//   <prefix>bus:<channel>                  a pub/sub channel of the message bus
+
+#include <string>
+#include <string_view>
+
+namespace mcp::detail::redis {
+
+class key_names {
+ public:
+  explicit key_names(std::string prefix) : prefix_(std::move(prefix)) {}
+
+  std::string session(std::string_view id) const { return join("session:", id); }
+  std::string events(std::string_view session, std::string_view stream) const {
+    return join("events:", session, ":", stream);
+  }
+  std::string stream_record(std::string_view session, std::string_view stream) const {
+    return join("stream:", session, ":", stream);
+  }
+  std::string session_streams(std::string_view session) const { return join("streams:", session); }
+  std::string node(std::string_view id) const { return join("node:", id); }
+  std::string channel(std::string_view name) const { return join("bus:", name); }
+
+ private:
+  template <class... Parts>
+  std::string join(const Parts&... parts) const {
+    std::string key = prefix_;
+    (key.append(std::string_view(parts)), ...);
+    return key;
+  }
+
+  std::string prefix_;
+};
+
+}  // namespace mcp::detail::redis
