@@ -85,18 +85,29 @@ inline std::unique_ptr<mcp::server> make_tools() {
   mcp::tool_info release;
   release.name = "release";
   release.description = "Reports progress, lets its stream's connection go (SSE polling), "
-                        "reports more progress, then answers";
-  srv->add_tool(release, [](const json::object&, mcp::request_context& ctx) -> asio::awaitable<mcp::call_tool_result> {
+                        "reports more progress every `step_ms` (default 30), then answers";
+  srv->add_tool(release, [](const json::object& args, mcp::request_context& ctx) -> asio::awaitable<mcp::call_tool_result> {
+    const std::chrono::milliseconds step_time(args.contains("step_ms") ? args.at("step_ms").to_number<int>() : 30);
     asio::steady_timer timer(co_await asio::this_coro::executor);
     const std::optional<double> total = 3.0;
     co_await ctx.progress(1.0, total, "before");
     ctx.close_stream();
     for (double step = 2; step <= 3; ++step) {
-      timer.expires_after(30ms);
+      timer.expires_after(step_time);
       co_await timer.async_wait(asio::use_awaitable);
       co_await ctx.progress(step, total, "after");
     }
     co_return mcp::call_tool_result::text("released and done");
+  });
+
+  mcp::tool_info confirm;
+  confirm.name = "confirm";
+  confirm.description = "Asks the user to go on (elicitation), then says their action";
+  srv->add_tool(confirm, [](const json::object&, mcp::request_context& ctx) -> asio::awaitable<mcp::call_tool_result> {
+    std::string question = "Go on?";
+    auto schema = json::parse(R"({"type":"object","properties":{"ok":{"type":"boolean"}}})").as_object();
+    const auto answer = co_await ctx.elicit(std::move(question), std::move(schema));
+    co_return mcp::call_tool_result::text(std::string(answer.at("action").as_string()));
   });
 
   mcp::tool_info slow;

@@ -6,11 +6,15 @@
 // The default keeps a bounded window of recent events in this process; an
 // implementation backed by a shared store lets another process replay them.
 
+#include <mcp/server/store_error.hpp>
+
 #include <boost/asio/awaitable.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +29,16 @@ struct stored_event {
   std::string data;
 };
 
+/// What a store keeps of a stream besides its events, so that a server that
+/// did not run the stream knows how to go on when its client resumes it
+/// there (several servers sharing one store, docs/scale-out.md).
+struct stream_record {
+  /// The requests the stream answers (ids as JSON text); empty for a GET stream.
+  std::vector<std::string> owed;
+  /// Its last event is recorded: nothing more will come.
+  bool ended = false;
+};
+
 /// Keeps SSE events per session and stream. Streams are named by ids the
 /// server picks; `seq` counts the events of one stream from 1.
 ///
@@ -36,7 +50,9 @@ class event_store {
 
   /// Records an event. Called on the path of every streamed message, so it
   /// must not block: queue the write if it goes to another process (appends
-  /// of one stream must stay in order).
+  /// of one stream must stay in order). A store shared between servers drops
+  /// an event whose seq is not above the last one its stream recorded, so
+  /// that no event is recorded twice.
   virtual void append(std::string_view session_id, std::string_view stream_id, std::uint64_t seq,
                       std::string_view data) = 0;
 
@@ -48,6 +64,26 @@ class event_store {
 
   /// Drops every event of a session that has ended.
   virtual void forget(std::string_view session_id) = 0;
+
+  // Stream records. A store that only one server uses may keep none (the
+  // defaults): that server knows its own streams. A store shared between
+  // servers keeps them, ordered with the appends, as long as the events.
+
+  /// A stream starts: its events follow, and it answers `owed`.
+  virtual void open_stream(std::string_view session_id, std::string_view stream_id,
+                           std::span<const std::string> owed) {
+    (void)session_id, (void)stream_id, (void)owed;
+  }
+  /// A stream has ended: its last event is appended already.
+  virtual void end_stream(std::string_view session_id, std::string_view stream_id) {
+    (void)session_id, (void)stream_id;
+  }
+  /// The record of a stream; nullopt when none is kept.
+  virtual asio::awaitable<std::optional<stream_record>> find_stream(std::string session_id,
+                                                                    std::string stream_id) {
+    (void)session_id, (void)stream_id;
+    co_return std::nullopt;
+  }
 };
 
 struct memory_event_store_options {

@@ -13,6 +13,7 @@
 #include <mcp/auth/token_verifier.hpp>
 #include <mcp/server/behaviour.hpp>
 #include <mcp/server/event_store.hpp>
+#include <mcp/server/message_bus.hpp>
 #include <mcp/server/serve.hpp>
 #include <mcp/server/session_store.hpp>
 
@@ -79,6 +80,16 @@ struct http_auth_options {
   std::chrono::seconds dpop_proof_window{300};
 };
 
+/// The stores that servers share to serve one set of sessions.
+struct shared_stores {
+  std::shared_ptr<session_store> sessions;
+  std::shared_ptr<event_store> events;
+  std::shared_ptr<message_bus> bus;
+  /// Ends their connections (so that nothing keeps the io_context busy): a
+  /// server that made the stores (make_stores) calls it once it has stopped.
+  std::function<void()> close = nullptr;
+};
+
 struct http_server_options {
   std::string host = "127.0.0.1";  ///< the address to listen on
   std::uint16_t port = 0;          ///< 0 picks a free port (see local_port)
@@ -136,6 +147,16 @@ struct http_server_options {
   /// Where sessions are recorded; null: in memory. Share one between servers
   /// (or back it with a shared database) and any of them serves any session.
   std::shared_ptr<session_store> sessions = nullptr;
+  /// What servers sharing `sessions` and `events` send each other (a stream
+  /// resumed on another server, a GET stream held there, answers and
+  /// cancellations of requests running there, the end of a session). Set
+  /// all three to serve one set of sessions from many servers behind any
+  /// load balancer (docs/scale-out.md); null: this server shares nothing live.
+  std::shared_ptr<message_bus> bus = nullptr;
+  /// Makes the three shared stores on the server's executor, when set: for
+  /// run_http_server, which makes its own io_context
+  /// (cluster::make_redis_stores). Takes precedence over the three above.
+  std::function<shared_stores(asio::any_io_executor)> make_stores = nullptr;
   /// How each session is served (requests in flight, queues, timeouts,
   /// the requestState key).
   session_options session = {};

@@ -5,6 +5,8 @@
 // the session up and serves it from the record (with a store shared between
 // processes, a load balancer need not be sticky).
 
+#include <mcp/server/store_error.hpp>
+
 #include <mcp/server/serve.hpp>
 
 #include <boost/asio/awaitable.hpp>

@@ -3,6 +3,8 @@
 // or did not answer in time (`unavailable`: try later, answer 503), or Redis
 // answered with an error reply (`error_reply`: the command was wrong).
 
+#include <mcp/server/store_error.hpp>
+
 #include <stdexcept>
 #include <string>
 
@@ -18,11 +20,11 @@ enum class unavailable_reason {
 };
 
 /// Redis could not be reached or did not answer in time. The command may or
-/// may not have run.
-class unavailable : public std::runtime_error {
+/// may not have run. A store_unavailable, so that the HTTP server answers 503.
+class unavailable : public store_unavailable {
  public:
   unavailable(unavailable_reason reason, const std::string& message)
-      : std::runtime_error(message), reason_(reason) {}
+      : store_unavailable(message), reason_(reason) {}
   unavailable_reason reason() const noexcept { return reason_; }
 
  private:

@@ -48,8 +48,12 @@ http_server::impl::impl(asio::any_io_executor ex, server_behaviour& b, http_serv
       executor(threads > 1 ? asio::any_io_executor(asio::make_strand(ex)) : ex),
       behaviour(b),
       options(std::move(o)),
-      events(options.events ? options.events : make_memory_event_store()),
-      store(options.sessions ? options.sessions : make_memory_session_store()),
+      shared(options.make_stores ? options.make_stores(ex)
+                                 : shared_stores{options.sessions, options.events, options.bus, nullptr}),
+      events(shared.events ? shared.events : make_memory_event_store()),
+      store(shared.sessions ? shared.sessions : make_memory_session_store()),
+      bus(shared.bus),
+      server_tag(bus ? detail::random_hex(8) : std::string()),
       acceptor(executor),
       reaper(executor),
       quiet(executor) {
@@ -111,6 +115,7 @@ asio::awaitable<void> http_server::impl::run() {
   asio::co_spawn(executor, reap_idle_sessions(), asio::detached);
   co_await accept_loop();
   co_await wait_until_quiet();
+  if (shared.close) shared.close();  // (stores it made: their connections end)
 }
 
 asio::awaitable<bool> http_server::impl::deliver(const std::shared_ptr<http_session>& session,
@@ -195,6 +200,7 @@ asio::awaitable<void> http_server::impl::wait_until_quiet() {
 }
 
 asio::awaitable<void> http_server::impl::forget_session(std::string id) {
+  announce_session_end(id);
   events->forget(id);
   co_await store->remove(std::move(id));
 }
@@ -249,7 +255,7 @@ std::optional<http_server::impl::session_lookup> http_server::impl::find_session
     return session_lookup{nullptr, http::status::bad_request, "Bad Request: Mcp-Session-Id header is required"};
   // A store shared with other servers is the truth: one of them may have
   // ended the session (find_session asks it).
-  if (options.sessions) return std::nullopt;
+  if (shared.sessions) return std::nullopt;
   std::unique_lock lock(tables);
   const auto it = sessions.find(header);
   // Legacy sessions are reached through their own endpoint only.
@@ -306,7 +312,7 @@ asio::awaitable<http_server::impl::session_lookup> http_server::impl::find_sessi
     co_return session_lookup{nullptr, http::status::service_unavailable, "Service Unavailable: too many sessions"};
   auto engine = options.session;
   engine.assume_initialized = *record->negotiated;
-  auto session = co_await start_session(id, req, io, std::move(engine), false);
+  auto session = co_await start_session(id, req, io, std::move(engine), session_kind::streamable);
   // Another request resumed it meanwhile: it is served here now.
   if (!session) co_return co_await find_session(io, req, header);
   sdk_log(log_level::info, "session " + id + " resumed from the session store");
@@ -314,7 +320,8 @@ asio::awaitable<http_server::impl::session_lookup> http_server::impl::find_sessi
 }
 
 asio::awaitable<std::shared_ptr<http_session>> http_server::impl::start_session(
-    std::string id, const served_request& req, connection_io& io, session_options engine, bool legacy) {
+    std::string id, const served_request& req, connection_io& io, session_options engine, session_kind kind) {
+  const bool legacy = kind == session_kind::legacy;
   transport_metadata metadata;
   metadata.kind = "http";
   metadata.peer = io.peer();
@@ -324,7 +331,7 @@ asio::awaitable<std::shared_ptr<http_session>> http_server::impl::start_session(
   auto session = std::make_shared<http_session>(strand, id, std::move(metadata), events);
   if (legacy) session->transport().set_legacy();
   if (engine.assume_initialized) session->transport().set_version(engine.assume_initialized->version);
-  const bool recorded = !legacy && !options.stateless;
+  const bool recorded = kind == session_kind::streamable;
   const std::string owner = req.principal ? req.principal->identity() : std::string();
   if (recorded) {
     engine.on_initialized = [self = shared_from_this(), weak = std::weak_ptr(session), id, owner](
@@ -335,6 +342,7 @@ asio::awaitable<std::shared_ptr<http_session>> http_server::impl::start_session(
                      asio::detached);
     };
   }
+  if (recorded && bus) co_await join_cluster(session);
   session->start(behaviour, std::move(engine));
   bind_principal(*session, req);
   bool taken = false;
@@ -530,13 +538,24 @@ asio::awaitable<bool> http_server::impl::dispatch(connection_io& io, served_requ
     co_await io.write(http::message_generator(std::move(res)));
     co_return keep_alive(req);
   }
-  // (A POST may be a 2026-07-28 request, which the engine answers -32022.)
-  if (req.method() == http::verb::post) co_return co_await handle_post(io, req);
-  if (auto refusal = detail::unknown_version_refusal(req[known_header::mcp_protocol_version]))
-    co_return co_await reply_error(io, req, http::status::bad_request, errc::invalid_request, *refusal);
-  // Stateless serving has no sessions, so no GET stream and nothing to DELETE.
-  if (!options.stateless && req.method() == http::verb::get) co_return co_await handle_get(io, req);
-  if (!options.stateless && req.method() == http::verb::delete_) co_return co_await handle_delete(io, req);
+  // A shared store out of reach fails the request that needs it (before
+  // anything of its response is written), not the connection.
+  std::optional<std::string> unavailable;
+  try {
+    // (A POST may be a 2026-07-28 request, which the engine answers -32022.)
+    if (req.method() == http::verb::post) co_return co_await handle_post(io, req);
+    if (auto refusal = detail::unknown_version_refusal(req[known_header::mcp_protocol_version]))
+      co_return co_await reply_error(io, req, http::status::bad_request, errc::invalid_request, *refusal);
+    // Stateless serving has no sessions, so no GET stream and nothing to DELETE.
+    if (!options.stateless && req.method() == http::verb::get) co_return co_await handle_get(io, req);
+    if (!options.stateless && req.method() == http::verb::delete_) co_return co_await handle_delete(io, req);
+  } catch (const store_unavailable& e) {
+    unavailable = e.what();
+    sdk_log(log_level::warn, "a shared store is unavailable: " + *unavailable);
+  }
+  if (unavailable)
+    co_return co_await reply_error(io, req, http::status::service_unavailable, errc::internal_error,
+                                   "Service Unavailable: the session store cannot be reached (" + *unavailable + ")");
   http::response<http::empty_body> res{http::status::method_not_allowed, req.version()};
   res.set(http::field::allow, options.stateless ? "POST" : "GET, POST, DELETE");
   res.keep_alive(keep_alive(req));

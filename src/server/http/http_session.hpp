@@ -35,6 +35,10 @@ class http_session {
   /// Serves the session's requests: POST bodies go to its accept().
   server_engine& engine() noexcept { return *engine_; }
 
+  /// In a cluster: the session's channel on the message bus, listened to
+  /// while this copy lives (cluster.cpp).
+  std::unique_ptr<message_bus::subscription> relay_subscription;
+
   /// While its engine finishes (on the session's strand, like this): cuts
   /// the finish's drain short when the session is ended meanwhile. Null
   /// until then.

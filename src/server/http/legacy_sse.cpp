@@ -37,7 +37,7 @@ asio::awaitable<bool> http_server::impl::handle_legacy_stream(connection_io& io,
   if (session_count() >= options.max_sessions)
     co_return co_await reply_error(io, req, http::status::service_unavailable, errc::internal_error,
                                    "Service Unavailable: too many sessions");
-  auto session = co_await start_session(detail::random_hex(16), req, io, options.session, true);
+  auto session = co_await start_session(detail::random_hex(16), req, io, options.session, session_kind::legacy);
   auto& streams = session->transport();
   const auto id = streams.id();
   const auto reader = co_await asio::this_coro::executor;

@@ -1,5 +1,6 @@
 // The default event store: per session, a window of the newest events of all
-// its streams, bounded in count and bytes.
+// its streams, bounded in count and bytes, and the records of its newest
+// streams (for servers of one process sharing it).
 
 #include <mcp/server/event_store.hpp>
 
@@ -46,6 +47,31 @@ class memory_event_store final : public event_store {
     sessions_.erase(std::string(session_id));
   }
 
+  void open_stream(std::string_view session_id, std::string_view stream_id,
+                   std::span<const std::string> owed) override {
+    std::lock_guard lock(mutex_);
+    auto it = sessions_.find(session_id);
+    if (it == sessions_.end()) it = sessions_.emplace(std::string(session_id), session_window{}).first;
+    auto& records = it->second.streams;
+    records.push_back({std::string(stream_id), {{owed.begin(), owed.end()}, false}});
+    // A record is worth keeping as long as its stream's events may be.
+    if (records.size() > options_.max_events_per_session) records.pop_front();
+  }
+
+  void end_stream(std::string_view session_id, std::string_view stream_id) override {
+    std::lock_guard lock(mutex_);
+    if (auto* record = find_record(session_id, stream_id)) record->ended = true;
+  }
+
+  asio::awaitable<std::optional<stream_record>> find_stream(std::string session_id, std::string stream_id) override {
+    std::optional<stream_record> found;
+    {
+      std::lock_guard lock(mutex_);
+      if (const auto* record = find_record(session_id, stream_id)) found = *record;
+    }
+    co_return found;
+  }
+
  private:
   struct entry {
     std::string stream;
@@ -54,7 +80,17 @@ class memory_event_store final : public event_store {
   struct session_window {
     std::deque<entry> events;  // in append order, oldest first
     std::size_t bytes = 0;
+    std::deque<std::pair<std::string, stream_record>> streams;  // oldest first
   };
+
+  // With the mutex held.
+  stream_record* find_record(std::string_view session_id, std::string_view stream_id) {
+    const auto it = sessions_.find(session_id);
+    if (it == sessions_.end()) return nullptr;
+    for (auto& [id, record] : it->second.streams)
+      if (id == stream_id) return &record;
+    return nullptr;
+  }
 
   memory_event_store_options options_;
   std::mutex mutex_;

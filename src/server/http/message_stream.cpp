@@ -31,6 +31,14 @@ void message_stream::queue(std::uint64_t seq, std::string frame) {
   }
 }
 
+void message_stream::push_relayed(std::uint64_t seq, std::string frame) {
+  change_and_wake([&] {
+    if (seq <= last_seq_ || done_) return;
+    last_seq_ = seq;
+    if (attached_) queue(seq, std::move(frame));
+  });
+}
+
 bool message_stream::finish() {
   bool read = false;
   change_and_wake([&] {

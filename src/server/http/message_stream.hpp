@@ -70,6 +70,13 @@ class message_stream {
 
   const std::string& id() const noexcept { return id_; }
   bool json_only() const noexcept { return json_only_; }
+  /// Written by another server, whose events are relayed here (push_relayed).
+  /// Set before the stream is shared.
+  void set_relayed() noexcept { relayed_ = true; }
+  /// Numbers its events on from `seq` (a stream taken over from a server
+  /// that died, whose events up to `seq` are recorded). Before it is shared.
+  void continue_after(std::uint64_t seq) noexcept { last_seq_ = seq; }
+  bool relayed() const noexcept { return relayed_; }
   /// Event ids are `<stream id>_<seq>`; seq 0 is the priming event.
   std::string event_id(std::uint64_t seq) const { return id_ + "_" + std::to_string(seq); }
 
@@ -100,6 +107,10 @@ class message_stream {
     });
     return outcome;
   }
+  /// An event another server wrote and recorded, relayed to the response
+  /// here that carries its stream (a stream resumed on another server than
+  /// the one running it). Events it has seen already are skipped.
+  void push_relayed(std::uint64_t seq, std::string frame);
   /// The last message is queued. True when a response still reads the stream.
   bool finish();
   /// Ends the attached response while the stream goes on (SSE polling).
@@ -166,6 +177,7 @@ class message_stream {
 
   const std::string id_;
   const bool json_only_;
+  bool relayed_ = false;
   mutable std::mutex mutex_;
   bool resumable_;
   // Not yet taken by the attached response.

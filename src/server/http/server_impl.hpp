@@ -129,12 +129,17 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   // The session `id` names: served here, or resumed from the session store.
   asio::awaitable<session_lookup> find_session(connection_io& io, const served_request& req,
                                                std::string_view id);
+  // What a session started here is: one of Streamable HTTP (recorded in
+  // the session store, shared in a cluster), a legacy HTTP+SSE one (it
+  // lives and dies with its one stream), or one that serves a single POST
+  // (stateless serving, a 2026-07-28 request).
+  enum class session_kind { streamable, legacy, alone };
   // A new session, its engine started for the request's principal. It runs
   // on the strand of the connection that opens it: a client that keeps to
   // one connection (most do) never makes its requests hop.
   asio::awaitable<std::shared_ptr<http_session>> start_session(std::string id, const served_request& req,
                                                                connection_io& io, session_options engine,
-                                                               bool legacy);
+                                                               session_kind kind);
   // Ends this server's copy of a session (its calls in flight are cancelled)
   // and comes back once it has.
   asio::awaitable<void> end_session(std::shared_ptr<http_session> session);
@@ -172,6 +177,28 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
                                       std::shared_ptr<http_session> session,
                                       std::string_view last_event_id);
   asio::awaitable<bool> handle_delete(connection_io& io, served_request& req);
+
+  // cluster.cpp (servers sharing a message bus, docs/scale-out.md)
+  // The session's copy here joins the others: its streams relay what they
+  // record, and it listens to the session's channel while it lives.
+  asio::awaitable<void> join_cluster(const std::shared_ptr<http_session>& session);
+  // What another copy of a session relayed (on the bus's strand).
+  void on_relayed(const std::weak_ptr<http_session>& session, std::string_view text);
+  // The client's answers, cancellations and progress in a POST body, for
+  // the copies where the requests they concern run.
+  void relay_client_messages(http_session& session, const json::value& body) const;
+  // A stream this server does not have live, when the store has its record
+  // (null otherwise): one relayed from the server that writes it, or, when
+  // that server is dead, what it recorded, with an error for each request
+  // it left unanswered (a GET stream is taken over instead). Fills
+  // `start.replay`.
+  asio::awaitable<std::shared_ptr<message_stream>> resume_from_cluster(http_session_transport& streams,
+                                                                        const std::string& stream_id,
+                                                                        std::uint64_t after_seq,
+                                                                        asio::any_io_executor reader,
+                                                                        stream_start& start);
+  // Every copy of the session ends.
+  void announce_session_end(const std::string& id) const;
 
   // auth_gate.cpp (OAuth 2.1, when options.auth is set)
   bool is_metadata_path(std::string_view path) const;
@@ -229,8 +256,11 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   asio::any_io_executor executor;  // the server's own strand
   server_behaviour& behaviour;
   http_server_options options;
+  shared_stores shared;  // what options named or make_stores made
   std::shared_ptr<event_store> events;
   std::shared_ptr<session_store> store;
+  std::shared_ptr<message_bus> bus;  // null: this server shares nothing live
+  std::string server_tag;            // names this server's messages on the bus
   std::optional<asio::ssl::context> tls;
   tcp::acceptor acceptor;
   asio::steady_timer reaper;   // cancelled by stop(), so that nothing outlives run()

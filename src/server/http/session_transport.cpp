@@ -17,13 +17,32 @@ http_session_transport::http_session_transport(asio::any_io_executor ex, std::st
   metadata_ = std::make_shared<const transport_metadata>(std::move(metadata));
 }
 
+void http_session_transport::set_relay(std::shared_ptr<const session_relay> relay, std::string_view node) {
+  relay_ = std::move(relay);
+  stream_prefix_ = std::string(node) + "-";
+}
+
+std::string http_session_transport::new_stream_id() const { return stream_prefix_ + unique_hex(); }
+
+void http_session_transport::record(const message_stream& stream, std::uint64_t seq, const std::string& data) {
+  events_->append(id_, stream.id(), seq, data);
+  if (relay_) relay_->event(stream.id(), seq, data);
+}
+
+void http_session_transport::record_end(const message_stream& stream) {
+  // (Stream records serve the other servers of a cluster only.)
+  if (!relay_) return;
+  events_->end_stream(id_, stream.id());
+  relay_->stream_ended(stream.id());
+}
+
 bool http_session_transport::primes_streams() const noexcept {
   return !legacy_ && primes_sse_streams(version_);
 }
 
 std::shared_ptr<message_stream> http_session_transport::open_stream(std::span<const std::string> request_ids,
                                                                     bool json_only, asio::any_io_executor reader) {
-  auto stream = std::make_shared<message_stream>(unique_hex(), json_only, false, std::move(reader), request_ids);
+  auto stream = std::make_shared<message_stream>(new_stream_id(), json_only, false, std::move(reader), request_ids);
   std::lock_guard lock(mutex_);
   for (const auto& id : request_ids) by_request_[id] = stream;
   by_id_[stream->id()] = stream;
@@ -31,17 +50,24 @@ std::shared_ptr<message_stream> http_session_transport::open_stream(std::span<co
   return stream;
 }
 
-void http_session_transport::make_resumable(message_stream& stream) {
+void http_session_transport::make_resumable(message_stream& stream, std::span<const std::string> owed) {
   if (legacy_) return;
-  stream.make_resumable([&](std::uint64_t seq, const std::string& data) { events_->append(id_, stream.id(), seq, data); });
+  if (relay_) events_->open_stream(id_, stream.id(), owed);
+  stream.make_resumable([&](std::uint64_t seq, const std::string& data) { record(stream, seq, data); });
+  // (An answer that came first ended the stream before it was recorded.)
+  if (stream.look().done) record_end(stream);
 }
 
 std::shared_ptr<message_stream> http_session_transport::open_standalone(asio::any_io_executor reader) {
   std::lock_guard lock(mutex_);
   if (standalone_ && standalone_->attached() && !standalone_->look().done) return nullptr;
-  if (standalone_) by_id_.erase(standalone_->id());
-  standalone_ = std::make_shared<message_stream>(unique_hex(), false, !legacy_, std::move(reader));
+  if (standalone_) finish(*standalone_);  // (a client that lost it: it will never resume it now)
+  standalone_ = std::make_shared<message_stream>(new_stream_id(), false, !legacy_, std::move(reader));
   by_id_[standalone_->id()] = standalone_;
+  if (relay_) {
+    events_->open_stream(id_, standalone_->id(), {});
+    relay_->took_get_stream(standalone_->id());
+  }
   if (closed_) finish(*standalone_);
   return standalone_;
 }
@@ -71,6 +97,57 @@ std::shared_ptr<message_stream> http_session_transport::open_quiet_stream(const 
   if (closed_) finish(*stream);
   else by_id_[stream_id] = stream;
   return stream;
+}
+
+std::shared_ptr<message_stream> http_session_transport::open_relayed_stream(const std::string& stream_id,
+                                                                            asio::any_io_executor reader) {
+  auto stream = std::make_shared<message_stream>(stream_id, false, true, std::move(reader));
+  stream->set_relayed();
+  std::lock_guard lock(mutex_);
+  if (closed_) finish(*stream);
+  else by_id_[stream_id] = stream;
+  return stream;
+}
+
+void http_session_transport::relayed_event(std::string_view stream_id, std::uint64_t seq, std::string_view data) {
+  std::lock_guard lock(mutex_);
+  const auto it = by_id_.find(stream_id);
+  if (it != by_id_.end() && it->second->relayed()) it->second->push_relayed(seq, std::string(data));
+}
+
+void http_session_transport::relayed_stream_ended(std::string_view stream_id) {
+  std::lock_guard lock(mutex_);
+  const auto it = by_id_.find(stream_id);
+  if (it != by_id_.end() && it->second->relayed()) finish(*it->second);
+}
+
+void http_session_transport::relayed_to_get_stream(std::string_view frame) {
+  std::lock_guard lock(mutex_);
+  if (standalone_ && !standalone_->look().done) push(*standalone_, std::string(frame));
+}
+
+void http_session_transport::get_stream_taken_elsewhere(std::string_view stream_id) {
+  std::lock_guard lock(mutex_);
+  if (standalone_ && standalone_->id() != stream_id && !standalone_->look().done) finish(*standalone_);
+}
+
+void http_session_transport::release_relayed_streams() {
+  std::lock_guard lock(mutex_);
+  for (const auto& [id, stream] : by_id_)
+    if (stream->relayed()) stream->request_release();
+}
+
+std::shared_ptr<message_stream> http_session_transport::take_over_get_stream(const std::string& stream_id,
+                                                                             std::uint64_t last_seq,
+                                                                             asio::any_io_executor reader) {
+  std::lock_guard lock(mutex_);
+  if (closed_ || (standalone_ && standalone_->attached() && !standalone_->look().done)) return nullptr;
+  if (standalone_) finish(*standalone_);
+  standalone_ = std::make_shared<message_stream>(stream_id, false, true, std::move(reader));
+  standalone_->continue_after(last_seq);
+  by_id_[stream_id] = standalone_;
+  if (relay_) relay_->took_get_stream(stream_id);
+  return standalone_;
 }
 
 std::shared_ptr<message_stream> http_session_transport::open_ended_stream(const std::string& stream_id,
@@ -128,15 +205,17 @@ void http_session_transport::write_now(std::string frame, frame_context context)
 
 void http_session_transport::push(message_stream& stream, std::string frame, std::span<const std::string> answers) {
   const auto outcome = stream.push(
-      std::move(frame), [&](std::uint64_t seq, const std::string& data) { events_->append(id_, stream.id(), seq, data); },
-      answers);
+      std::move(frame), [&](std::uint64_t seq, const std::string& data) { record(stream, seq, data); }, answers);
+  if (outcome.last && stream.resumable()) record_end(stream);
   // A finished stream can still be replayed from the store, but is no longer live.
   if (outcome.last && !outcome.read) by_id_.erase(stream.id());
 }
 
 void http_session_transport::finish(message_stream& stream) {
+  const bool ends_now = !stream.look().done && stream.resumable() && !stream.relayed();
   // A finished stream can still be replayed from the store, but is no longer live.
   if (!stream.finish()) by_id_.erase(stream.id());
+  if (ends_now) record_end(stream);
 }
 
 void http_session_transport::abandon(const std::string& request_id) {
@@ -159,6 +238,11 @@ void http_session_transport::close_stream(const std::string& request_id) {
 void http_session_transport::to_standalone(std::string frame) {
   if (standalone_ && !standalone_->look().done) {
     push(*standalone_, std::move(frame));
+    return;
+  }
+  // In a cluster another server may hold the GET stream.
+  if (relay_) {
+    relay_->to_get_stream(frame);
     return;
   }
   // Without a GET stream there is no way to the client: the spec lets such

@@ -15,8 +15,16 @@
 // The engine writes on the session's strand; the connections that read the
 // streams open, find, attach and detach them on theirs. The tables are
 // behind one mutex (held briefly; taken before a stream's own).
+//
+// In a cluster (a message bus shared with other servers, session_relay.hpp)
+// the session has a copy on each server that serves it. A stream is written
+// by the server that made it (its id starts with that server's node), which
+// relays every event it records; a copy whose response carries the stream
+// since the client resumed it there pushes the relayed events. Messages for
+// the GET stream go to the server that holds it.
 
 #include "message_stream.hpp"
+#include "session_relay.hpp"
 
 #include <mcp/protocol/versions.hpp>
 #include <mcp/server/event_store.hpp>
@@ -39,6 +47,12 @@ class http_session_transport final : public message_transport {
   http_session_transport(asio::any_io_executor ex, std::string id, transport_metadata metadata,
                          std::shared_ptr<event_store> events);
 
+  /// In a cluster: the relay to the session's other copies, and the node
+  /// that names this server's streams (their ids start `<node>-`). Set
+  /// before the session is shared.
+  void set_relay(std::shared_ptr<const session_relay> relay, std::string_view node);
+  const session_relay* relay() const noexcept { return relay_.get(); }
+
   const std::string& id() const noexcept { return id_; }
   bool closed() const noexcept { return closed_; }
 
@@ -57,8 +71,9 @@ class http_session_transport final : public message_transport {
   /// The stream that will carry the answers to `request_ids` (JSON texts).
   std::shared_ptr<message_stream> open_stream(std::span<const std::string> request_ids, bool json_only,
                                               asio::any_io_executor reader);
-  /// Makes a POST's stream an SSE stream: its events get ids and are recorded.
-  void make_resumable(message_stream& stream);
+  /// Makes a POST's stream an SSE stream: its events get ids and are
+  /// recorded, with the requests it answers (`owed`, as given to open_stream).
+  void make_resumable(message_stream& stream, std::span<const std::string> owed);
   /// A new standalone stream for a GET; null while another is attached.
   std::shared_ptr<message_stream> open_standalone(asio::any_io_executor reader);
   /// The live stream an event id names, when it is still in this process.
@@ -69,6 +84,28 @@ class http_session_transport final : public message_transport {
   std::shared_ptr<message_stream> open_quiet_stream(const std::string& stream_id, asio::any_io_executor reader);
   /// A stream that has ended here, for a GET that replays what it recorded.
   std::shared_ptr<message_stream> open_ended_stream(const std::string& stream_id, asio::any_io_executor reader);
+  /// A stream another server writes, for a GET that resumed it here: it
+  /// carries the events relayed to it until that server ends it.
+  std::shared_ptr<message_stream> open_relayed_stream(const std::string& stream_id, asio::any_io_executor reader);
+
+  // What the session's other copies relayed (session_relay.hpp).
+
+  /// An event of a stream another server writes.
+  void relayed_event(std::string_view stream_id, std::uint64_t seq, std::string_view data);
+  /// That stream has ended.
+  void relayed_stream_ended(std::string_view stream_id);
+  /// A message for the GET stream, when it is held here.
+  void relayed_to_get_stream(std::string_view frame);
+  /// Another server holds the GET stream from now on: this one's ends.
+  void get_stream_taken_elsewhere(std::string_view stream_id);
+  /// Messages may have been lost on the way here: the responses carrying
+  /// relayed streams end, and their clients resume them from the store.
+  void release_relayed_streams();
+  /// The GET stream `stream_id`, whose server died after it recorded events
+  /// up to `last_seq`, is held here from now on, on the same id; null while
+  /// another GET stream is read here.
+  std::shared_ptr<message_stream> take_over_get_stream(const std::string& stream_id, std::uint64_t last_seq,
+                                                       asio::any_io_executor reader);
   /// A resumed stream gets a response again; false while another has it.
   bool attach(message_stream& stream, asio::any_io_executor reader);
   /// The response carrying `stream` went away; what follows is kept in the store.
@@ -100,11 +137,19 @@ class http_session_transport final : public message_transport {
   void push(message_stream& stream, std::string frame, std::span<const std::string> answers = {});
   void to_standalone(std::string frame);
   void finish(message_stream& stream);
+  // A stream's event goes to the store, and to the other copies in a cluster.
+  void record(const message_stream& stream, std::uint64_t seq, const std::string& data);
+  // A resumable stream has ended: the store and the other copies learn it.
+  void record_end(const message_stream& stream);
+  // A new stream's id: random, after this server's node in a cluster.
+  std::string new_stream_id() const;
 
   asio::any_io_executor executor_;
   std::string id_;
   std::shared_ptr<const transport_metadata> metadata_;
   std::shared_ptr<event_store> events_;
+  std::shared_ptr<const session_relay> relay_;  // null outside a cluster
+  std::string stream_prefix_;                    // "<node>-" in a cluster
   std::atomic<protocol_version> version_ = default_http_version;
   bool legacy_ = false;
   mutable std::mutex mutex_;

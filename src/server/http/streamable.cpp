@@ -90,7 +90,7 @@ asio::awaitable<bool> http_server::impl::handle_post(connection_io& io, served_r
     if (session_count() >= options.max_sessions)
       co_return co_await reply_error(io, req, http::status::service_unavailable, errc::internal_error,
                                      "Service Unavailable: too many sessions");
-    session = co_await start_session(detail::random_hex(16), req, io, options.session, false);
+    session = co_await start_session(detail::random_hex(16), req, io, options.session, session_kind::streamable);
   } else {
     auto found = find_session_here(session_header, req);
     if (!found) {
@@ -138,7 +138,7 @@ asio::awaitable<bool> http_server::impl::serve_alone(connection_io& io, served_r
   // Named by a counter: the client never sees the id, so it need not be
   // unguessable (and getrandom per request costs a system call).
   auto session = co_await start_session("stateless-" + std::to_string(++stateless_requests), req, io,
-                                        std::move(engine), false);
+                                        std::move(engine), session_kind::alone);
   session->engine().set_era(era);
   bool keep = false;
   std::exception_ptr failure;
@@ -158,6 +158,8 @@ asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, served_r
                                                      std::shared_ptr<http_session> session,
                                                      std::span<const std::string> request_ids,
                                                      std::string session_header, bool alone, bool rebind) {
+  // (Before the body is taken: answers may concern a request running on another server.)
+  if (session->transport().relay()) relay_client_messages(*session, body);
   inbound_frame frame;  // (the text stays in the request, whose room the next one reuses)
   frame.parsed = std::move(body);
   if (request_ids.empty()) {  // notifications and responses only
@@ -220,7 +222,7 @@ asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, served_r
                              "application/json", session_header);
   }
   // A POST served alone has no session to resume its stream with.
-  if (!alone) streams.make_resumable(*answers);
+  if (!alone) streams.make_resumable(*answers, request_ids);
   stream_start start;
   start.session_header = std::move(session_header);
   start.prime = answers->resumable() && streams.primes_streams();
@@ -269,16 +271,20 @@ asio::awaitable<bool> http_server::impl::resume_stream(connection_io& io, served
                                    "Conflict: this stream is already being read");
   stream_start start;
   std::exception_ptr failure;
-  try {
-    start.replay = co_await events->replay(streams.id(), position->stream_id, position->seq);
-  } catch (...) {
-    failure = std::current_exception();
-  }
-  if (failure) {
-    if (live) streams.detach(*live);
-    std::rethrow_exception(failure);
+  if (live || !bus) {
+    try {
+      start.replay = co_await events->replay(streams.id(), position->stream_id, position->seq);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    if (failure) {
+      if (live) streams.detach(*live);
+      std::rethrow_exception(failure);
+    }
   }
   auto stream = live;
+  // In a cluster another server may write the stream (or have died writing it).
+  if (!stream && bus) stream = co_await resume_from_cluster(streams, position->stream_id, position->seq, reader, start);
   if (!stream) {
     // Finished, or run by another server: what was recorded is all there is.
     // With nothing left to replay the stream is held open instead of ended,

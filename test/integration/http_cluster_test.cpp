@@ -1,0 +1,198 @@
+// Two servers sharing sessions, events and a message bus, as the processes
+// of a cluster do (docs/scale-out.md), in one process with the memory
+// stores: what a client sees when each of its requests may reach either
+// server. (The same with Redis and separate processes: cluster_test.cpp.)
+
+#include "http_client.hpp"
+#include "http_test_server.hpp"
+#include "test_support.hpp"
+
+#include <string>
+#include <vector>
+
+namespace mcp::test {
+namespace {
+
+struct cluster_pair {
+  cluster_pair(asio::any_io_executor ex, http_server_options options)
+      : a(ex, shared(options, ex)), b(ex, options) {}
+
+  // Gives `options` the stores both servers share.
+  static http_server_options shared(http_server_options& options, asio::any_io_executor ex) {
+    options.sessions = make_memory_session_store();
+    options.events = make_memory_event_store();
+    options.bus = make_memory_message_bus(ex);
+    return options;
+  }
+
+  test_server a;
+  test_server b;
+};
+
+void run_cluster_test(http_server_options options, std::function<asio::awaitable<void>(cluster_pair&)> body) {
+  run_test([&]() -> asio::awaitable<void> {
+    cluster_pair servers(co_await asio::this_coro::executor, options);
+    std::exception_ptr failure;
+    try {
+      co_await body(servers);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    co_await servers.a.stop_and_wait();
+    co_await servers.b.stop_and_wait();
+    if (failure) std::rethrow_exception(failure);
+  });
+}
+
+// Opens a session whose client can answer elicitations.
+asio::awaitable<std::string> open_eliciting_session(http_connection& c) {
+  auto params = initialize_params();
+  params["capabilities"] = json::object{{"elicitation", json::object{}}};
+  const auto init = rpc_request(0, "initialize", std::move(params));
+  const auto req = mcp_post(init);
+  const auto reply = co_await c.send(req);
+  if (reply.status != 200) throw std::runtime_error("initialize answered " + std::to_string(reply.status));
+  auto id = reply.header("Mcp-Session-Id");
+  const auto initialized = rpc_notification("notifications/initialized");
+  const auto note = session_post(initialized, id);
+  co_await c.send(note);
+  co_return id;
+}
+
+// Starts a tool call on `c`, answered as an SSE stream; returns once its head is read.
+asio::awaitable<void> start_streamed_call(http_connection& c, const std::string& session, int id,
+                                          std::string_view tool, const json::object& arguments) {
+  const auto call = rpc_request(id, "tools/call", tool_call(std::string(tool), arguments, "p"));
+  auto req = session_post(call, session);
+  req.set("Accept", "text/event-stream, application/json");
+  co_await c.write(req);
+  const auto head = co_await c.read_head();
+  if (head.status != 200) throw std::runtime_error("the call answered " + std::to_string(head.status));
+}
+
+TEST(HttpCluster, StreamResumedOnAnotherServerGoesOnLive) {
+  run_cluster_test({}, [](cluster_pair& s) -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    http_connection to_a(ex, s.a.port());
+    const auto session = co_await open_session(to_a);
+    // The tool lets its connection go after its first progress, and goes on
+    // for 2 x 300 ms on a: the client resumes on b while it runs.
+    const json::object slow_steps{{"step_ms", 300}};
+    co_await start_streamed_call(to_a, session, 7, "release", slow_steps);
+    std::string last_id;
+    std::vector<std::string> seen;
+    while (auto e = co_await to_a.next_event()) {
+      last_id = e->id;
+      if (!e->data.empty()) seen.push_back(e->data);
+    }
+    CO_ASSERT_TRUE(seen.size() == 1u);  // "before"
+
+    http_connection to_b(ex, s.b.port());
+    auto get = mcp_get(session);
+    get.header("Last-Event-ID", last_id);
+    co_await to_b.write(get);
+    const auto head = co_await to_b.read_head();
+    CO_ASSERT_TRUE(head.status == 200u);
+    std::vector<json::value> messages;
+    while (auto m = co_await to_b.next_message()) messages.push_back(*m);
+    // Both later progress notifications, then the answer, each once, in order.
+    CO_ASSERT_TRUE(messages.size() == 3u);
+    EXPECT_EQ(messages[0].at("params").at("progress").to_number<double>(), 2.0);
+    EXPECT_EQ(messages[1].at("params").at("progress").to_number<double>(), 3.0);
+    EXPECT_EQ(messages[2].at("id"), 7);
+    EXPECT_EQ(first_text(messages[2].at("result").as_object()), "released and done");
+  });
+}
+
+TEST(HttpCluster, GetStreamOnOneServerCarriesWhatAnotherSends) {
+  http_server_options options;
+  options.json_only = true;  // what a handler sends during a call goes to the GET stream
+  run_cluster_test(options, [](cluster_pair& s) -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    http_connection to_a(ex, s.a.port());
+    const auto session = co_await open_session(to_a);
+    http_connection listener(ex, s.b.port());
+    const auto get = mcp_get(session);
+    co_await listener.write(get);
+    CO_ASSERT_TRUE((co_await listener.read_head()).status == 200u);
+    co_await sleep_for(std::chrono::milliseconds(50));  // (the GET stream is b's before the call starts)
+
+    const auto call = rpc_request(3, "tools/call", tool_call("count", json::object{{"steps", 3}}, "tok"));
+    const auto req = session_post(call, session);
+    const auto reply = co_await to_a.send(req);
+    EXPECT_EQ(first_text(reply.json().at("result").as_object()), "counted to 3");
+    for (int step = 1; step <= 3; ++step) {
+      const auto note = co_await listener.next_message();
+      CO_ASSERT_TRUE(note.has_value());
+      EXPECT_EQ(note->at("method"), "notifications/progress");
+      EXPECT_EQ(note->at("params").at("progress").to_number<double>(), double(step));
+    }
+  });
+}
+
+TEST(HttpCluster, AnswerPostedToAnotherServerReachesTheAskingHandler) {
+  run_cluster_test({}, [](cluster_pair& s) -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    http_connection to_a(ex, s.a.port());
+    const auto session = co_await open_eliciting_session(to_a);
+    const json::object no_arguments;
+    co_await start_streamed_call(to_a, session, 5, "confirm", no_arguments);
+    const auto ask = co_await to_a.next_message();
+    CO_ASSERT_TRUE(ask.has_value());
+    CO_ASSERT_TRUE(ask->at("method") == "elicitation/create");
+
+    const json::object content{{"ok", true}};
+    const json::object result{{"action", "accept"}, {"content", content}};
+    const json::object answer{{"jsonrpc", "2.0"}, {"id", ask->at("id")}, {"result", result}};
+    const auto post = session_post(answer, session);
+    const auto accepted = co_await http_call(s.b.port(), post);
+    EXPECT_EQ(accepted.status, 202u);
+
+    const auto done = co_await to_a.next_message();
+    CO_ASSERT_TRUE(done.has_value());
+    EXPECT_EQ(done->at("id"), 5);
+    EXPECT_EQ(first_text(done->at("result").as_object()), "accept");
+  });
+}
+
+TEST(HttpCluster, CancellationPostedToAnotherServerStopsTheCall) {
+  run_cluster_test({}, [](cluster_pair& s) -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    http_connection to_a(ex, s.a.port());
+    const auto session = co_await open_session(to_a);
+    const json::object long_sleep{{"ms", 10'000}};
+    co_await start_streamed_call(to_a, session, 11, "slow", long_sleep);
+    co_await sleep_for(std::chrono::milliseconds(50));
+
+    const json::object params{{"requestId", 11}, {"reason", "changed my mind"}};
+    const auto cancel = rpc_notification("notifications/cancelled", params);
+    const auto post = session_post(cancel, session);
+    const auto accepted = co_await http_call(s.b.port(), post);
+    EXPECT_EQ(accepted.status, 202u);
+    // The call's stream ends at once, with no answer.
+    const auto rest = co_await to_a.next_message(std::chrono::milliseconds(3000));
+    EXPECT_FALSE(rest.has_value());
+  });
+}
+
+TEST(HttpCluster, DeleteOnOneServerEndsTheCallsOfAnother) {
+  run_cluster_test({}, [](cluster_pair& s) -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    http_connection to_a(ex, s.a.port());
+    const auto session = co_await open_session(to_a);
+    const json::object long_sleep{{"ms", 10'000}};
+    co_await start_streamed_call(to_a, session, 12, "slow", long_sleep);
+    co_await sleep_for(std::chrono::milliseconds(50));
+
+    const auto del = mcp_delete(session);
+    const auto deleted = co_await http_call(s.b.port(), del);
+    EXPECT_EQ(deleted.status, 200u);
+    const auto rest = co_await to_a.next_message(std::chrono::milliseconds(3000));
+    EXPECT_FALSE(rest.has_value());
+    const std::function<bool()> ended = [&] { return s.a.http.session_count() == 0; };
+    EXPECT_TRUE(co_await test_server::wait_until(ended, std::chrono::milliseconds(3000)));
+  });
+}
+
+}  // namespace
+}  // namespace mcp::test
