@@ -7,9 +7,14 @@
 // prompts greeting and with_image; completions for greeting's style and the
 // template's id.
 //
-//   build/bin/everything-server [--stdio | --http [HOST:]PORT [--json] [--stateless] [--threads N]] [--page-size N]
+//   build/bin/everything-server [--stdio | --http [HOST:]PORT [--json] [--stateless] [--threads N]
+//                                [--redis URL]] [--page-size N]
 //
 // --threads N: the HTTP server's threads (default one per core).
+// --redis URL: share sessions, events and live streams with the other
+// replicas on the same Redis (redis://[[user]:password@]host[:port][/db]),
+// so that a load balancer need not be sticky (docs/scale-out.md). Not with
+// --stdio or --stateless.
 // --request-state-key-file FILE: the key (hex) that signs 2026-07-28
 // requestStates, shared by every replica (else CADUCEUS_REQUEST_STATE_KEY,
 // else a random key of this process's own).
@@ -29,6 +34,7 @@
 
 #include <mcp/auth/introspection_verifier.hpp>
 #include <mcp/auth/jwt_verifier.hpp>
+#include <mcp/cluster/redis.hpp>
 #include <mcp/server/http_server.hpp>
 #include <mcp/server/serve.hpp>
 #include <mcp/server/server.hpp>
@@ -98,6 +104,8 @@ int main(int argc, char** argv) {
   std::optional<mcp::http_server_options> http;
   bool json_only = false;
   bool stateless = false;
+  bool stdio = false;
+  std::string redis_url;  // --redis: empty, no cluster
   unsigned threads = 0;  // one per core
   std::string request_state_key_file;
   std::string tls_certificate;
@@ -106,7 +114,14 @@ int main(int argc, char** argv) {
   bool auth_allow_http = false;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
-    if (arg == "--stdio") continue;
+    if (arg == "--stdio") {
+      stdio = true;
+      continue;
+    }
+    if (arg == "--redis" && i + 1 < argc) {
+      redis_url = argv[++i];
+      continue;
+    }
     if (arg == "--auth-allow-http") {
       auth_allow_http = true;
       continue;
@@ -149,9 +164,18 @@ int main(int argc, char** argv) {
       continue;
     }
     std::cerr << "usage: everything-server [--stdio | --http [HOST:]PORT [--json] [--stateless] [--threads N] "
-                 "[--tls CERT.pem KEY.pem] [--auth-issuer URL [--auth-resource URL] [--auth-scopes \"A B\"] "
+                 "[--redis URL] [--tls CERT.pem KEY.pem] [--auth-issuer URL [--auth-resource URL] [--auth-scopes \"A B\"] "
                  "[--auth-introspection-url URL --auth-client-id ID --auth-client-secret SECRET] "
                  "[--auth-ca-file FILE] [--auth-allow-http]]] [--page-size N]\n";
+    return 2;
+  }
+  if (!redis_url.empty() && (stdio || !http)) {
+    std::cerr << "everything-server: --redis needs --http (replicas share HTTP sessions; not with --stdio)\n";
+    return 2;
+  }
+  if (!redis_url.empty() && stateless) {
+    std::cerr << "everything-server: --redis does not go with --stateless (a stateless server has no sessions "
+                 "to share)\n";
     return 2;
   }
   mcp::server srv(demo::info(), settings);
@@ -165,6 +189,11 @@ int main(int argc, char** argv) {
     try {
       http->session.request_state_key = mcp::configured_request_state_key(request_state_key_file);
       if (!auth.empty()) http->auth = protection(*http, auth, auth_allow_http);
+      if (!redis_url.empty()) {
+        mcp::cluster::redis_options redis;
+        redis.url = redis_url;
+        http->make_stores = mcp::cluster::make_redis_stores(redis);  // (a bad URL fails the start)
+      }
       return mcp::run_http_server(srv, *http);
     } catch (const std::exception& e) {  // the port is taken, a TLS file is unreadable...
       std::cerr << "everything-server: " << e.what() << "\n";

@@ -90,6 +90,10 @@ TEST(Cli, UsageErrorsExitTwoWithOneLine) {
       {"--timeout", "soon", "--stdio", server_line, "info"},
       {"--url", "ftp://example.com/", "info"},
       {"serve-demo", "--http", "not-a-port"},
+      {"serve-demo", "--redis", "redis://127.0.0.1:6379"},                        // stdio: no sessions
+      {"serve-demo", "--http", "127.0.0.1:0", "--stdio", "--redis", "redis://127.0.0.1:6379"},
+      {"serve-demo", "--http", "127.0.0.1:0", "--redis", "http://127.0.0.1:6379"},  // not redis://
+      {"serve-demo", "--http", "127.0.0.1:0", "--redis"},                         // no URL
   };
   for (const auto& args : cases) {
     const auto r = cli(args);
@@ -97,6 +101,20 @@ TEST(Cli, UsageErrorsExitTwoWithOneLine) {
     expect_one_error_line(r);
     EXPECT_EQ(r.out, "");
   }
+}
+
+TEST(Cli, RedisNeedsHttpSessions) {
+  const auto with_stdio = cli({"serve-demo", "--stdio", "--redis", "redis://127.0.0.1:6379"});
+  EXPECT_EQ(with_stdio.exit_code, 2) << describe(with_stdio);
+  EXPECT_NE(with_stdio.err.find("--redis needs --http"), std::string::npos) << with_stdio.err;
+  // everything-server says the same of --stdio, and refuses --stateless (no sessions to share).
+  const auto server_stdio = run_command({server, "--stdio", "--redis", "redis://127.0.0.1:6379"});
+  EXPECT_EQ(server_stdio.exit_code, 2) << describe(server_stdio);
+  EXPECT_NE(server_stdio.err.find("--redis needs --http"), std::string::npos) << server_stdio.err;
+  const auto stateless =
+      run_command({server, "--http", "127.0.0.1:0", "--stateless", "--redis", "redis://127.0.0.1:6379"});
+  EXPECT_EQ(stateless.exit_code, 2) << describe(stateless);
+  EXPECT_NE(stateless.err.find("--redis does not go with --stateless"), std::string::npos) << stateless.err;
 }
 
 TEST(Cli, UnknownCommandIsAUsageError) {

@@ -15,7 +15,8 @@ namespace {
 
 constexpr std::string_view usage =
     R"(usage: caduceus [OPTIONS] (--url URL | --stdio 'CMD ARGS') COMMAND [ARGS]
-       caduceus serve-demo [--stdio | --http [HOST:]PORT [--threads N] [--request-state-key-file FILE]]
+       caduceus serve-demo [--stdio | --http [HOST:]PORT [--threads N] [--request-state-key-file FILE]
+                           [--redis URL]]
        caduceus --help
 
 Talks to an MCP server, over Streamable HTTP (or the older HTTP+SSE) with
@@ -42,7 +43,9 @@ Commands:
                                       --threads N threads: default one per core;
                                       replicas share --request-state-key-file
                                       FILE, 64+ hex digits, or the variable
-                                      CADUCEUS_REQUEST_STATE_KEY)
+                                      CADUCEUS_REQUEST_STATE_KEY, and their
+                                      sessions with --redis URL, e.g.
+                                      redis://127.0.0.1:6379)
 
 Options:
   --json            print one JSON document (the result) instead of text
@@ -119,13 +122,18 @@ std::uint16_t parse_port(std::string_view text) {
   return static_cast<std::uint16_t>(value);
 }
 
-// serve-demo [--stdio | --http [HOST:]PORT [--threads N] [--request-state-key-file FILE]]
+// serve-demo [--stdio | --http [HOST:]PORT [--threads N] [--request-state-key-file FILE] [--redis URL]]
 void parse_serve_demo(int argc, char** argv, int i, invocation& inv) {
   inv.serve_demo = true;
   for (; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--stdio") {
       inv.http_port.reset();
+    } else if (arg == "--redis") {
+      if (i + 1 >= argc) throw usage_error("--redis needs a URL (redis://host[:port][/db])");
+      inv.redis_url = argv[++i];
+      if (!inv.redis_url.starts_with("redis://"))
+        throw usage_error("--redis needs a redis:// URL, not '" + inv.redis_url + "'");
     } else if (arg == "--http") {
       if (i + 1 >= argc) throw usage_error("--http needs [HOST:]PORT");
       const std::string_view address = argv[++i];
@@ -154,6 +162,8 @@ void parse_serve_demo(int argc, char** argv, int i, invocation& inv) {
       throw usage_error("serve-demo: unexpected argument '" + std::string(arg) + "'");
     }
   }
+  if (!inv.redis_url.empty() && !inv.help && !inv.http_port)  // (stdio)
+    throw usage_error("serve-demo: --redis needs --http (replicas share HTTP sessions; not with --stdio)");
 }
 
 // The words after the command, checked and parsed.

@@ -28,6 +28,7 @@ struct invocation {
   std::optional<std::uint16_t> http_port;
   unsigned threads = 0;  ///< --threads: 0 is one per core
   std::string request_state_key_file;  ///< --request-state-key-file: the replicas' shared key
+  std::string redis_url;  ///< --redis: share sessions with the replicas on this Redis (HTTP only)
 
   // The client commands.
   bool json = false;

@@ -4,6 +4,7 @@
 
 #include <everything_demo.hpp>
 
+#include <mcp/cluster/redis.hpp>
 #include <mcp/server/http_server.hpp>
 #include <mcp/server/serve.hpp>
 
@@ -19,6 +20,11 @@ int serve_demo(const invocation& inv) {
   http.threads = inv.threads;
   try {
     http.session.request_state_key = mcp::configured_request_state_key(inv.request_state_key_file);
+    if (!inv.redis_url.empty()) {  // replicas: sessions, events and live streams in Redis
+      mcp::cluster::redis_options redis;
+      redis.url = inv.redis_url;
+      http.make_stores = mcp::cluster::make_redis_stores(redis);
+    }
     return mcp::run_http_server(srv, http);
   } catch (...) {  // the port is taken, the host is not an address...
     return report_failure(std::current_exception());
