@@ -41,6 +41,10 @@ void session::post_notification(std::string method, json::object params) {
   link_->post_notification(notification{std::move(method), std::move(params)}, {});
 }
 
+void session::post_broadcast(std::string method, json::object params) {
+  link_->post_broadcast(notification{std::move(method), std::move(params)});
+}
+
 request_context::request_context(const mcp::request& req, mcp::session& s,
                                  const std::atomic<bool>& cancelled) noexcept
     : request_(req), session_(s), cancelled_(cancelled),

@@ -42,7 +42,10 @@ struct server_engine::link final : connection_link {
     co_await engine->peer_.send(std::move(frame), std::move(context));
   }
 
-  void post_notification(notification n, std::string related) override;
+  void post_notification(notification n, std::string related) override { post(std::move(n), std::move(related), false); }
+  void post_broadcast(notification n) override { post(std::move(n), {}, true); }
+  // Queues `n`; `if_reaching`: only when the transport reaches the client itself.
+  void post(notification n, std::string related, bool if_reaching);
 
   asio::awaitable<json::object> send_request(std::string method, json::object params,
                                              std::chrono::milliseconds timeout,
@@ -291,11 +294,12 @@ void server_engine::cancel_all() {
   for (auto* runner : core_.requests().cancel_all()) runner->cancel();
 }
 
-void server_engine::link::post_notification(notification n, std::string related) {
+void server_engine::link::post(notification n, std::string related, bool if_reaching) {
   asio::post(executor, [self = std::static_pointer_cast<link>(shared_from_this()),
-                        n = std::move(n), related = std::move(related)]() mutable {
+                        n = std::move(n), related = std::move(related), if_reaching]() mutable {
     if (!self->engine) return;  // the connection has ended
     auto* engine = self->engine;
+    if (if_reaching && !engine->transport_.reaches_client()) return;
     ++engine->background_sends_;
     asio::co_spawn(self->executor, engine->send_in_background(std::move(n), std::move(related)),
                    asio::detached);

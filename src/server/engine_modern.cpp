@@ -43,6 +43,9 @@ class subscription_link final : public connection_link {
     if (filter_.admits(n)) connection_->post_notification(tagged(std::move(n)), id_text_);
   }
 
+  // (The stream of a listen request reaches its client wherever it runs.)
+  void post_broadcast(notification n) override { post_notification(std::move(n), {}); }
+
   asio::awaitable<json::object> send_request(std::string method, json::object, std::chrono::milliseconds,
                                              std::string) override {
     throw capability_error("a subscriptions/listen stream carries notifications only, not " + method);

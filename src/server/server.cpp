@@ -247,11 +247,46 @@ struct server::state {
   std::map<const session*, std::weak_ptr<session>> sessions;
   std::map<std::string, std::set<const session*>, std::less<>> subscriptions;
 
-  void broadcast(std::string_view method) {
-    std::lock_guard lock(sessions_mutex);
-    for (const auto& [_, weak] : sessions)
-      if (auto s = weak.lock()) s->post_notification(std::string(method));
+  // In a cluster: the bus that carries the changes of the whole server to
+  // every server (each tells its own sessions), and this one's subscription.
+  std::shared_ptr<message_bus> bus;  // under sessions_mutex
+  std::unique_ptr<message_bus::subscription> cluster_subscription;
+
+  // A change every session hears of: `method` is a list_changed notification.
+  void broadcast(std::string_view method) { publish_or_deliver(method, {}); }
+  // A resource changed: its subscribers hear of it.
+  void resource_updated(std::string_view uri) { publish_or_deliver(methods::notifications_resources_updated, uri); }
+
+  // In a cluster every server delivers it, this one too, once the bus brings it back.
+  void publish_or_deliver(std::string_view method, std::string_view uri) {
+    {
+      std::lock_guard lock(sessions_mutex);
+      if (bus) {
+        bus->publish(std::string(cluster_channel), std::string(method) + "\n" + std::string(uri));
+        return;
+      }
+    }
+    deliver(method, uri);
   }
+
+  void deliver(std::string_view method, std::string_view uri) {
+    std::lock_guard lock(sessions_mutex);
+    if (method != methods::notifications_resources_updated) {
+      // Each server's copy of a session would say the same: only the one
+      // that reaches the client does.
+      for (const auto& [_, weak] : sessions)
+        if (auto s = weak.lock()) s->post_broadcast(std::string(method));
+      return;
+    }
+    // The copy that took the subscription tells the client, wherever its stream is.
+    const auto it = subscriptions.find(uri);
+    if (it == subscriptions.end()) return;
+    for (const auto* subscriber : it->second)
+      if (auto s = sessions[subscriber].lock())
+        s->post_notification(methods::notifications_resources_updated, {{"uri", uri}});
+  }
+
+  static constexpr std::string_view cluster_channel = "server";
 
   // The tools a session sees: its own first, then the global ones it does not hide.
   std::vector<std::shared_ptr<const tool_entry>> tools_of(session& s) const {
@@ -357,13 +392,28 @@ bool server::remove_resource_template(std::string_view uri_template) {
   return true;
 }
 
-void server::notify_resource_updated(std::string_view uri) {
+void server::notify_resource_updated(std::string_view uri) { state_->resource_updated(uri); }
+
+asio::awaitable<void> server::join_cluster(std::shared_ptr<message_bus> bus) {
+  std::weak_ptr<state> weak = state_;
+  message_bus::handler on_message = [weak](std::string_view text) {
+    const auto st = weak.lock();
+    const auto cut = text.find('\n');
+    if (!st || cut == std::string_view::npos) return;
+    const auto method = text.substr(0, cut);
+    const bool known = method == methods::notifications_resources_updated ||
+                       method == methods::notifications_tools_list_changed ||
+                       method == methods::notifications_prompts_list_changed ||
+                       method == methods::notifications_resources_list_changed;
+    if (known) st->deliver(method, text.substr(cut + 1));
+  };
+  // (Changes published while the bus reconnects are lost, as notifications may be.)
+  std::function<void()> no_recovery;
+  auto channel = std::string(state::cluster_channel);
+  auto subscription = co_await bus->subscribe(std::move(channel), std::move(on_message), std::move(no_recovery));
   std::lock_guard lock(state_->sessions_mutex);
-  const auto it = state_->subscriptions.find(uri);
-  if (it == state_->subscriptions.end()) return;
-  for (const auto* subscriber : it->second)
-    if (auto s = state_->sessions[subscriber].lock())
-      s->post_notification(methods::notifications_resources_updated, {{"uri", uri}});
+  state_->cluster_subscription = std::move(subscription);
+  state_->bus = std::move(bus);
 }
 
 void server::add_prompt(prompt_info info, prompt_handler handler) {

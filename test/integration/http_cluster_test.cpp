@@ -194,5 +194,57 @@ TEST(HttpCluster, DeleteOnOneServerEndsTheCallsOfAnother) {
   });
 }
 
+// Opens a GET stream for `session` on `c`.
+asio::awaitable<void> open_get_stream(http_connection& c, const std::string& session) {
+  const auto get = mcp_get(session);
+  co_await c.write(get);
+  const auto head = co_await c.read_head();
+  if (head.status != 200) throw std::runtime_error("the GET stream answered " + std::to_string(head.status));
+}
+
+TEST(HttpCluster, ResourceUpdateRaisedOnOneServerReachesASubscriberThroughAnother) {
+  run_cluster_test({}, [](cluster_pair& s) -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    http_connection to_a(ex, s.a.port());
+    const auto session = co_await open_session(to_a);
+    const json::object uri{{"uri", "test://watched"}};
+    const auto subscribe = rpc_request(2, "resources/subscribe", uri);
+    const auto subscribe_req = session_post(subscribe, session);
+    CO_ASSERT_TRUE((co_await to_a.send(subscribe_req)).status == 200u);  // a's copy holds the subscription
+    http_connection listener(ex, s.b.port());
+    co_await open_get_stream(listener, session);
+    co_await sleep_for(std::chrono::milliseconds(100));  // (both servers have joined their cluster)
+
+    s.b.tools->notify_resource_updated("test://other");
+    s.b.tools->notify_resource_updated("test://watched");
+    const auto note = co_await listener.next_message();
+    CO_ASSERT_TRUE(note.has_value());
+    EXPECT_EQ(note->at("method"), "notifications/resources/updated");
+    EXPECT_EQ(note->at("params").at("uri"), "test://watched");
+  });
+}
+
+TEST(HttpCluster, ListChangedReachesEachSessionOnceWhateverServersServeIt) {
+  run_cluster_test({}, [](cluster_pair& s) -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    http_connection to_a(ex, s.a.port());
+    const auto session = co_await open_session(to_a);
+    EXPECT_EQ(co_await ping_status(s.b.port(), session), 200u);  // a copy on each server
+    http_connection listener(ex, s.b.port());
+    co_await open_get_stream(listener, session);
+    co_await sleep_for(std::chrono::milliseconds(100));  // (both servers have joined their cluster)
+
+    s.a.tools->notify_tools_changed();
+    const auto note = co_await listener.next_message();
+    CO_ASSERT_TRUE(note.has_value());
+    EXPECT_EQ(note->at("method"), "notifications/tools/list_changed");
+    // Only one copy spoke: the next message is the one sent after it.
+    s.a.tools->notify_prompts_changed();
+    const auto next = co_await listener.next_message();
+    CO_ASSERT_TRUE(next.has_value());
+    EXPECT_EQ(next->at("method"), "notifications/prompts/list_changed");
+  });
+}
+
 }  // namespace
 }  // namespace mcp::test

@@ -5,6 +5,7 @@
 // concurrency, cancellation, progress routing and error containment.
 
 #include <mcp/server/context.hpp>
+#include <mcp/server/message_bus.hpp>
 
 #include <span>
 
@@ -54,6 +55,18 @@ class server_behaviour {
 
   /// The session ended (the peer closed, or the server shuts down).
   virtual void terminate(session& s) { (void)s; }
+
+  /// The server is one of several that share their sessions
+  /// (http_server_options::bus, docs/scale-out.md). A change of the whole
+  /// server that its sessions hear of (a list changed, a resource updated)
+  /// should then go through `bus`, so that every server tells its own
+  /// copies of the sessions (with session::post_broadcast where each copy
+  /// would say the same). Called before serving; a failure
+  /// (store_unavailable) is retried.
+  virtual asio::awaitable<void> join_cluster(std::shared_ptr<message_bus> bus) {
+    (void)bus;
+    co_return;
+  }
 };
 
 }  // namespace mcp

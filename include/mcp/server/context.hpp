@@ -79,6 +79,9 @@ class connection_link : public std::enable_shared_from_this<connection_link> {
   /// Thread safe: queues `n` for sending from the connection's executor;
   /// `related` as for send_notification.
   virtual void post_notification(notification n, std::string related) = 0;
+  /// Thread safe: as post_notification, but `n` is dropped unless the
+  /// transport reaches the client itself (message_transport::reaches_client).
+  virtual void post_broadcast(notification n) = 0;
   virtual asio::awaitable<json::object> send_request(std::string method, json::object params,
                                                      std::chrono::milliseconds timeout,
                                                      std::string related) = 0;
@@ -157,6 +160,13 @@ class session : public std::enable_shared_from_this<session> {
   /// Sends a notification from any thread (it is queued on the session's
   /// executor); dropped once the connection has ended.
   void post_notification(std::string method, json::object params = {});
+
+  /// As post_notification, for a notification that every server of a
+  /// cluster sends to its own copy of the session (a change of the whole
+  /// server, docs/scale-out.md): only the copy that reaches the client sends
+  /// it, so the client gets it once. Outside a cluster the same as
+  /// post_notification.
+  void post_broadcast(std::string method, json::object params = {});
 
  private:
   friend class detail::server_engine;

@@ -154,6 +154,11 @@ class server : public server_behaviour {
   std::optional<std::string> instructions() const override;
   void init(session& s) override;
   void terminate(session& s) override;
+  /// From then on notify_* (and every change of the registries) reach the
+  /// sessions of every server in the cluster: list_changed once per session,
+  /// resources/updated to the sessions subscribed to the resource through
+  /// any server.
+  asio::awaitable<void> join_cluster(std::shared_ptr<message_bus> bus) override;
   asio::awaitable<json::object> handle_request(const request& req, request_context& ctx) override;
   /// Every method but the ones whose handler may wait: tools/call of a tool
   /// that is a non_blocking plain function is served here too.

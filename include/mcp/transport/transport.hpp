@@ -63,6 +63,12 @@ class message_transport {
     return write_frame(std::move(frame));
   }
 
+  /// Whether a frame that belongs to no request reaches the client through
+  /// this transport itself. False for one server's copy of a session that
+  /// servers of a cluster share, while another server holds the session's
+  /// GET stream (the copy relays such frames there).
+  virtual bool reaches_client() const { return true; }
+
   /// True when writing never waits: the transport routes frames in process
   /// (the streams of one HTTP session) instead of writing to a socket. The
   /// engines then call write_now instead of queueing frames for a writer.

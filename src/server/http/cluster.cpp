@@ -10,7 +10,12 @@
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/protocol/methods.hpp>
 
+#include <mcp/log.hpp>
+
+#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -173,6 +178,22 @@ asio::awaitable<std::shared_ptr<message_stream>> http_server::impl::resume_from_
   }
   events->end_stream(session_id, stream_id);
   co_return streams.open_ended_stream(stream_id, reader);
+}
+
+asio::awaitable<void> http_server::impl::join_behaviour_to_cluster() {
+  asio::steady_timer retry(executor);
+  while (!stopping) {
+    std::string failure;
+    try {
+      co_await behaviour.join_cluster(bus);
+      co_return;
+    } catch (const store_unavailable& e) {
+      failure = e.what();
+    }
+    sdk_log(log_level::warn, "the server cannot join its cluster yet (" + failure + "); trying again");
+    retry.expires_after(std::chrono::seconds(1));
+    co_await retry.async_wait(asio::as_tuple(asio::use_awaitable));
+  }
 }
 
 void http_server::impl::announce_session_end(const std::string& id) const {

@@ -113,6 +113,7 @@ asio::awaitable<void> http_server::run() {
 
 asio::awaitable<void> http_server::impl::run() {
   asio::co_spawn(executor, reap_idle_sessions(), asio::detached);
+  if (bus) asio::co_spawn(executor, join_behaviour_to_cluster(), asio::detached);
   co_await accept_loop();
   co_await wait_until_quiet();
   if (shared.close) shared.close();  // (stores it made: their connections end)

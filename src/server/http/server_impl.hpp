@@ -199,6 +199,9 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
                                                                         stream_start& start);
   // Every copy of the session ends.
   void announce_session_end(const std::string& id) const;
+  // The behaviour joins the cluster (server_behaviour::join_cluster), tried
+  // again every second while the bus is unreachable.
+  asio::awaitable<void> join_behaviour_to_cluster();
 
   // auth_gate.cpp (OAuth 2.1, when options.auth is set)
   bool is_metadata_path(std::string_view path) const;

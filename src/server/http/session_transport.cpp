@@ -250,6 +250,11 @@ void http_session_transport::to_standalone(std::string frame) {
   sdk_log(log_level::debug, "session " + id_ + ": no GET stream; dropped " + frame.substr(0, 80));
 }
 
+bool http_session_transport::reaches_client() const {
+  std::lock_guard lock(mutex_);
+  return !relay_ || (standalone_ && !standalone_->look().done);
+}
+
 asio::awaitable<void> http_session_transport::close() {
   end_streams();
   co_return;

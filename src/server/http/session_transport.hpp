@@ -123,6 +123,7 @@ class http_session_transport final : public message_transport {
   bool writes_at_once() const override { return true; }
   void write_now(std::string frame, frame_context context) override;
   asio::awaitable<void> close() override;
+  bool reaches_client() const override;
   /// Ends every stream now (responses waiting on them end); the engine
   /// still has to finish.
   void end_streams();
