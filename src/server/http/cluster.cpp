@@ -150,7 +150,10 @@ asio::awaitable<std::shared_ptr<message_stream>> http_server::impl::resume_from_
   } catch (...) {
     failure = std::current_exception();
   }
-  if (record && !record->ended && writer_alive && !failure) co_return relayed;
+  if (record && !record->ended && writer_alive && !failure) {
+    asio::co_spawn(executor, watch_writer(relayed, node_of_stream(stream_id)), asio::detached);
+    co_return relayed;
+  }
   streams.detach(*relayed);
   if (failure) std::rethrow_exception(failure);
   if (!record || record->ended) co_return nullptr;  // what was recorded is all there is
@@ -178,6 +181,27 @@ asio::awaitable<std::shared_ptr<message_stream>> http_server::impl::resume_from_
   }
   events->end_stream(session_id, stream_id);
   co_return streams.open_ended_stream(stream_id, reader);
+}
+
+asio::awaitable<void> http_server::impl::watch_writer(std::shared_ptr<message_stream> relayed, std::string writer) {
+  asio::steady_timer tick(executor);
+  for (;;) {
+    tick.expires_after(writer_check_interval);
+    co_await tick.async_wait(asio::as_tuple(asio::use_awaitable));
+    const auto now = relayed->look();
+    if (now.done || !relayed->attached()) co_return;
+    bool alive = true;
+    try {
+      alive = co_await bus->node_alive(writer);
+    } catch (const store_unavailable&) {
+      // (Unknown for now: asked again next time.)
+    }
+    if (!alive) {
+      // The client comes back with Last-Event-ID and finds the writer dead.
+      relayed->request_release();
+      co_return;
+    }
+  }
 }
 
 asio::awaitable<void> http_server::impl::join_behaviour_to_cluster() {

@@ -199,6 +199,11 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
                                                                         stream_start& start);
   // Every copy of the session ends.
   void announce_session_end(const std::string& id) const;
+  // While a response carries a stream `writer` relays, checks now and then
+  // that the writer lives; once it does not, lets the response go, and the
+  // client's next resumption answers what the dead writer owed.
+  asio::awaitable<void> watch_writer(std::shared_ptr<message_stream> relayed, std::string writer);
+  static constexpr std::chrono::milliseconds writer_check_interval{1000};
   // The behaviour joins the cluster (server_behaviour::join_cluster), tried
   // again every second while the bus is unreachable.
   asio::awaitable<void> join_behaviour_to_cluster();
