@@ -7,16 +7,18 @@ import subprocess
 import sys
 import time
 
+import cluster
 import machine
 import micro
 import profiles
 import scenarios
+import servers
 import table
 import targets
 from servers import Paths
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-GROUPS = ('http', 'stdio', 'sessions', 'startup', 'micro')
+GROUPS = ('http', 'stdio', 'sessions', 'startup', 'micro', 'cluster')
 
 
 def parse(argv):
@@ -56,29 +58,60 @@ def main(argv):
     planned = [s for s in scenarios.plan(profile) if s.key.split('/')[0] in args.groups]
     load_before = machine.load_average()
     started = time.monotonic()
-    results = scenarios.Runner(profile, paths).run(args.groups)
+    runner = scenarios.Runner(profile, paths)
+    results = runner.run(args.groups)
+    cluster_setups, cluster_skipped, planned_cluster = [], None, []
+    if 'cluster' in args.groups:
+        cluster_skipped = cluster.missing()
+        if cluster_skipped:
+            print(f'  cluster: skipped, {cluster_skipped}', file=sys.stderr, flush=True)
+        else:
+            cluster_setups = cluster.run(runner, smoke=args.smoke)
+            planned_cluster = [scenarios.Scenario(k, label, (), (servers.CADUCEUS,))
+                               for k, label in cluster.planned(cluster_setups, profile.runs)]
     minutes = (time.monotonic() - started) / 60
 
-    print(f'## Caduceus vs the TypeScript SDK ({profile.name} run, {minutes:.1f} min)\n')
+    title = 'Caduceus vs the TypeScript SDK' if planned else 'Caduceus, scale out'
+    print(f'## {title} ({profile.name} run, {minutes:.1f} min)\n')
     print(f'Machine: {machine.describe()}. 1-minute load average before the run {load_before:.2f}, '
           f'after it {machine.load_average():.2f} (the second counts the run’s own server and generator).')
-    print('Server pinned to core 0, load generator (bench/loadgen) to core 1, with taskset. '
-          f'Each figure is the median of {profile.runs} run(s); in brackets the spread, (max − min) / median. '
-          'Ratios are Caduceus ÷ the other. Ceilings: a bare Boost.Beast server answering every POST with a '
-          'fixed JSON body (HTTP), a bare line echo over pipes (stdio). TypeScript SDK: '
-          '@modelcontextprotocol/sdk 1.32.2 (bench/ts).\n')
-    print(table.render(planned, results))
-    problems = table.problems(planned, results)
-    missing = [f'{s.key} {server}' for s in planned for server in s.servers
+    if planned:
+        print('Server pinned to core 0, load generator (bench/loadgen) to core 1, with taskset. '
+              f'Each figure is the median of {profile.runs} run(s); in brackets the spread, (max − min) / median. '
+              'Ratios are Caduceus ÷ the other. Ceilings: a bare Boost.Beast server answering every POST with a '
+              'fixed JSON body (HTTP), a bare line echo over pipes (stdio). TypeScript SDK: '
+              '@modelcontextprotocol/sdk 1.32.2 (bench/ts).\n')
+        print(table.render(planned, results))
+    checked = planned + planned_cluster
+    problems = table.problems(checked, results)
+    missing = [f'{s.key} {server}' for s in checked for server in s.servers
                if len(results.get(s.key, {}).get(server, [])) != profile.runs]
     print('\nEvery reply checked: ' + ('no errors.' if not problems and not missing else 'ERRORS:'))
     for line in problems + [f'- {key}: did not run' for key in missing]:
         print(line)
-    bound = table.generator_bound(planned, results)
+    bound = table.generator_bound(checked, results)
     if bound:
         print('\nThe load generator kept its core ≥90% busy (the figure is partly its limit): ' + ', '.join(bound))
-    print('\n### Targets (issue 6)\n')
-    print('\n'.join(targets.report(results, profile)) if profile.judges_targets else 'Not judged on a smoke run.')
+    if planned:
+        print('\n### Targets (issue 6)\n')
+        print('\n'.join(targets.report(results, profile)) if profile.judges_targets else 'Not judged on a smoke run.')
+
+    if 'cluster' in args.groups:
+        print('\n### Scale out (issue 18): nodes sharing Redis behind HAProxy\n')
+        if cluster_skipped:
+            print(f'Skipped: {cluster_skipped}.')
+        else:
+            print('HTTP stateful, JSON replies (`tools/call echo`, one session per connection, every reply checked). '
+                  f'`everything-server --http 127.0.0.1:0 --json --threads 1`, with `--redis URL` where it says '
+                  f'Redis (one redis-server, `--save \'\' --appendonly no`); HAProxy 1 thread, round robin, no '
+                  'stickiness, `option http-server-close` (a new connection to a node for every request). '
+                  f'On {os.cpu_count()} cores: every process of the server side (the nodes, HAProxy, Redis) is '
+                  'pinned to core 0 and shares it, the load generator has core 1; so more nodes cannot add '
+                  'throughput here: the rows show the cost of the hops, not scaling. Server-side CPU: utime + '
+                  'stime over the window of every node, HAProxy and Redis, per reply. Median of '
+                  f'{profile.runs} run(s), spread in brackets; ÷ reference: req/s over the one node without '
+                  'Redis at the same connections.\n')
+            print(cluster.render(cluster_setups, results))
 
     micro_ok = True
     if 'micro' in args.groups:

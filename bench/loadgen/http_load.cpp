@@ -73,6 +73,7 @@ run_result run_http_load(const options& o) {
   const http_target target = parse_http_url(o.url);
   const http_mode mode = parse_http_mode(o.mode);
   load_run run(io.get_executor(), o.limits, o.server_pid);
+  for (const auto& [name, pid] : o.cpu_pids) run.watch_cpu(name, pid);
   request_ids ids;
   std::vector<std::unique_ptr<http_connection>> connections;
   for (int i = 0; i < o.connections; ++i) connections.push_back(std::make_unique<http_connection>(io.get_executor(), target));

@@ -46,6 +46,7 @@ void load_run::start() {
 void load_run::begin_window() {
   phase_ = phase::measuring;
   if (server_) server_cpu_start_ = process_cpu_time(server_);
+  for (auto& w : watched_) w.start = process_cpu_time(w.pid);
   own_cpu_start_ = own_cpu_time();
   window_start_ = clock::now();
   window_timer_.expires_after(limits_.duration);
@@ -59,6 +60,7 @@ void load_run::end_window() {
   window_end_ = clock::now();
   own_cpu_end_ = own_cpu_time();
   if (server_) server_cpu_end_ = process_cpu_time(server_);
+  for (auto& w : watched_) w.end = process_cpu_time(w.pid);
   phase_ = phase::draining;
   window_timer_.cancel();
   deadline_timer_.expires_after(limits_.grace);
@@ -101,6 +103,16 @@ run_result load_run::result() const {
   r.p99_us = percentile_us(latencies_, 0.99);
   if (server_) r.server_cpu_us = static_cast<double>((server_cpu_end_ - server_cpu_start_).count());
   r.loadgen_cpu_us = static_cast<double>((own_cpu_end_ - own_cpu_start_).count());
+  const double count = measured_ > 0 ? static_cast<double>(measured_) : 1.0;
+  for (const auto& w : watched_) {
+    const auto name = "cpu_us_each_" + w.name;
+    const double each = static_cast<double>((w.end - w.start).count()) / count;
+    const auto same = std::find_if(r.extra.begin(), r.extra.end(), [&](const auto& e) { return e.first == name; });
+    if (same == r.extra.end())
+      r.extra.emplace_back(name, each);
+    else
+      same->second += each;
+  }
   return r;
 }
 

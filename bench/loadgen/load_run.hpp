@@ -39,6 +39,8 @@ class load_run {
  public:
   /// `server`: the process whose CPU time is measured (0: none).
   load_run(asio::any_io_executor ex, load_limits limits, pid_t server);
+  /// Also measures the CPU time of `pid` over the window, as cpu_us_each_NAME.
+  void watch_cpu(std::string name, pid_t pid) { watched_.push_back({std::move(name), pid, {}, {}}); }
 
   /// Starts the warm-up (the measured window at once when there is none).
   void start();
@@ -80,6 +82,12 @@ class load_run {
   std::vector<std::chrono::nanoseconds> latencies_;
   clock::time_point window_start_, window_end_;
   std::chrono::microseconds server_cpu_start_{}, server_cpu_end_{}, own_cpu_start_{}, own_cpu_end_{};
+  struct watched_process {
+    std::string name;
+    pid_t pid;
+    std::chrono::microseconds start, end;
+  };
+  std::vector<watched_process> watched_;
 };
 
 }  // namespace loadgen

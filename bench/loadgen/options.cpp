@@ -37,6 +37,11 @@ options parse_options(int argc, char** argv) {
     else if (flag == "--grace") o.limits.grace = seconds(value);
     else if (flag == "--max-count") o.limits.max_count = std::stoull(value);
     else if (flag == "--server-pid") o.server_pid = std::stoi(value);
+    else if (flag == "--cpu-pid") {
+      const auto equals = value.find('=');
+      if (equals == std::string::npos || equals == 0) throw std::invalid_argument("--cpu-pid takes NAME=PID");
+      o.cpu_pids.emplace_back(value.substr(0, equals), std::stoi(value.substr(equals + 1)));
+    }
     else throw std::invalid_argument("unknown option " + std::string(flag));
   }
   const bool over_http = o.scenario == "http" || o.scenario == "sessions";

@@ -2,12 +2,16 @@
 // The generator's command line.
 //
 //   bench-loadgen http     --url URL [--mode stateful-json|stateful-sse|stateless] [--peer mcp|fixed]
-//                          [--connections N] [LIMITS] [--server-pid PID]
+//                          [--connections N] [LIMITS] [--server-pid PID] [--cpu-pid NAME=PID]...
 //   bench-loadgen sessions --url URL --max-count N [--connections N] [--duration S] --server-pid PID
 //   bench-loadgen stdio    [--peer mcp|echo] [--window N] [LIMITS] -- COMMAND [ARGS...]
 //   bench-loadgen startup  [--peer mcp|echo] -- COMMAND [ARGS...]
 //
 //   LIMITS: [--warmup S] [--duration S] [--max-count N] [--grace S]
+//
+// --cpu-pid (http, sessions; repeatable): the CPU time of another process over
+// the measured window, reported per reply as cpu_us_each_NAME (the processes
+// given one NAME are summed): the nodes, HAProxy and Redis of a cluster.
 //
 // Prints one line of JSON (run_result.hpp); exits 0 when the run completed,
 // whatever its error count (the driver judges that), 2 on a usage error.
@@ -31,6 +35,7 @@ struct options {
   std::size_t window = 1;  ///< stdio: requests in flight
   load_limits limits;
   pid_t server_pid = 0;
+  std::vector<std::pair<std::string, pid_t>> cpu_pids;  ///< --cpu-pid NAME=PID
   std::vector<std::string> command;  ///< stdio and startup: the server to spawn
 };
 

@@ -56,6 +56,7 @@ run_result open_on_connections(const options& o, load_limits limits, std::uint64
   const http_mode mode = parse_http_mode(o.mode);
   limits.max_count = count;
   load_run run(io.get_executor(), limits, o.server_pid);
+  for (const auto& [name, pid] : o.cpu_pids) run.watch_cpu(name, pid);
   std::vector<std::unique_ptr<http_connection>> connections;
   for (int i = 0; i < o.connections; ++i) connections.push_back(std::make_unique<http_connection>(io.get_executor(), target));
   run.on_deadline([&] {
