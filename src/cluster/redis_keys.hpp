@@ -5,6 +5,8 @@
 // that join the parts cannot be confused with theirs.
 //
 //   <prefix>session:<session>              string, the session_record as JSON; PX the session's ttl
+//   <prefix>session-state:<session>        hash, the session's shared state: one field per key
+//                                          (its JSON text), and ~version; PX the session's ttl
 //   <prefix>events:<session>:<stream>      stream, one entry per event: id "<seq>-1", field "data"
 //   <prefix>stream:<session>:<stream>      hash, the stream record: owed (JSON array of ids), ended ("0"/"1")
 //   <prefix>streams:<session>              set of the session's events and stream-record keys (for forget)
@@ -22,6 +24,7 @@ class key_names {
   explicit key_names(std::string prefix) : prefix_(std::move(prefix)) {}
 
   std::string session(std::string_view id) const { return join("session:", id); }
+  std::string session_state(std::string_view id) const { return join("session-state:", id); }
   std::string events(std::string_view session, std::string_view stream) const {
     return join("events:", session, ":", stream);
   }

@@ -17,6 +17,7 @@
 #include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -109,6 +110,7 @@ class redis_message_bus final : public closable_bus, public std::enable_shared_f
 
   asio::awaitable<std::unique_ptr<subscription>> subscribe(std::string channel, handler on_message,
                                                            std::function<void()> on_gap) override {
+    if (closed_) throw store_unavailable("redis message bus: closed");
     auto name = keys_.channel(channel);
     const auto number = locals_->add(name, std::move(on_message), std::move(on_gap));
     // Made first: should Redis refuse, its destructor takes the local one out again.
@@ -127,6 +129,7 @@ class redis_message_bus final : public closable_bus, public std::enable_shared_f
   }
 
   void close() noexcept override {
+    closed_ = true;
     heartbeat_.stop();
     subscriber_->close();
   }
@@ -146,6 +149,8 @@ class redis_message_bus final : public closable_bus, public std::enable_shared_f
   // Without blocking: the Redis side follows on the strand of changes.
   void unsubscribe(const std::string& channel, std::uint64_t number) {
     locals_->remove(channel, number);
+    // Closed, its executor may be gone (a handle that outlives the server's io_context).
+    if (closed_) return;
     try {
       asio::co_spawn(changes_, follow(shared_from_this(), channel), [channel](std::exception_ptr e) {
         if (!e) return;
@@ -183,6 +188,7 @@ class redis_message_bus final : public closable_bus, public std::enable_shared_f
   std::shared_ptr<subscriber> subscriber_;
   asio::strand<asio::any_io_executor> changes_;  // where follow() runs
   heartbeat heartbeat_;
+  std::atomic<bool> closed_ = false;
 };
 
 }  // namespace

@@ -1,10 +1,16 @@
 // Session records in Redis: one string key per session holding the record
-// as JSON, which expires unless touched (SET/GETEX with PX).
+// as JSON, which expires unless touched (SET, and a script that pushes the
+// expiry of both keys back and reads them).
 //
 //   {"id": "3f9c...", "owner": "",
 //    "negotiated": {"protocolVersion": "2025-11-25",
 //                   "clientInfo": {"name": "client", "version": "1.0"},
 //                   "capabilities": {"sampling": {}}}}
+//
+// Beside it, a hash holds the session's shared state (session_record::state):
+// a field per key whose value is its JSON text, so that two servers saving
+// different keys never undo each other's change, and `~version`, counted up
+// by every save.
 
 #include "redis_parts.hpp"
 
@@ -60,6 +66,45 @@ session_record record_from_json(const std::string& text) {
 
 std::int64_t milliseconds(std::chrono::seconds ttl) { return std::chrono::milliseconds(ttl).count(); }
 
+// (Keys of the state are type names and "mcp/logLevel": never this.)
+constexpr std::string_view version_field = "~version";
+
+// KEYS: the record, the state. ARGV: the time to live in ms.
+// Returns nil, or the record's text and the state's fields and values.
+const script touch_script(R"lua(
+local record = redis.call('GET', KEYS[1])
+if not record then return false end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+redis.call('PEXPIRE', KEYS[2], ARGV[1])
+return {record, redis.call('HGETALL', KEYS[2])}
+)lua");
+
+// KEYS: the record, the state. ARGV: fields and their values, in turn.
+// The state lives as long as its record; nothing is saved once that is gone.
+const script save_state_script(R"lua(
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl == -2 then return 0 end
+redis.call('HSET', KEYS[2], unpack(ARGV))
+local version = redis.call('HINCRBY', KEYS[2], '~version', 1)
+if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
+return version
+)lua");
+
+// The state's fields and values (HGETALL's flat array) into the record.
+void read_state(const std::vector<reply>& fields, session_record& record) {
+  for (std::size_t i = 0; i + 1 < fields.size(); i += 2) {
+    const auto& field = fields[i].as_string();
+    const auto& value = fields[i + 1].as_string();
+    if (field == version_field) {
+      record.state_version = std::stoull(value);
+      continue;
+    }
+    boost::system::error_code ec;
+    auto parsed = json::parse(value, ec);
+    if (!ec) record.state[field] = std::move(parsed);
+  }
+}
+
 class redis_session_store final : public session_store {
  public:
   redis_session_store(std::shared_ptr<connection> commands, key_names keys)
@@ -73,11 +118,14 @@ class redis_session_store final : public session_store {
   }
 
   asio::awaitable<std::optional<session_record>> touch(std::string id, std::chrono::seconds ttl) override {
-    const auto key = keys_.session(id);
-    const auto found = co_await commands_->command("GETEX", key, "PX", milliseconds(ttl));
-    const auto text = found.as_optional_string();
-    if (!text) co_return std::nullopt;
-    co_return record_from_json(*text);
+    std::vector<std::string> keys{keys_.session(id), keys_.session_state(id)};
+    std::vector<std::string> args{std::to_string(milliseconds(ttl))};
+    const auto found = co_await commands_->eval(touch_script, std::move(keys), std::move(args));
+    if (found.is_nil()) co_return std::nullopt;
+    const auto& parts = found.as_array();
+    auto record = record_from_json(parts.at(0).as_string());
+    read_state(parts.at(1).as_array(), record);
+    co_return record;
   }
 
   asio::awaitable<bool> alive(std::string id) override {
@@ -88,8 +136,21 @@ class redis_session_store final : public session_store {
 
   asio::awaitable<void> remove(std::string id) override {
     const auto key = keys_.session(id);
-    const auto removed = co_await commands_->command("DEL", key);
+    const auto state = keys_.session_state(id);
+    const auto removed = co_await commands_->command("DEL", key, state);
     removed.as_integer();  // throws error_reply on an error reply
+  }
+
+  asio::awaitable<void> save_state(std::string id, json::object changes) override {
+    if (changes.empty()) co_return;
+    std::vector<std::string> keys{keys_.session(id), keys_.session_state(id)};
+    std::vector<std::string> args;
+    for (const auto& [key, value] : changes) {
+      args.emplace_back(key);
+      args.push_back(json::serialize(value));
+    }
+    const auto saved = co_await commands_->eval(save_state_script, std::move(keys), std::move(args));
+    saved.as_integer();  // throws error_reply on an error reply
   }
 
  private:

@@ -1,3 +1,4 @@
+#include <mcp/log.hpp>
 #include <mcp/protocol/methods.hpp>
 #include <mcp/protocol/wire.hpp>
 #include <mcp/server/behaviour.hpp>
@@ -39,6 +40,45 @@ asio::awaitable<void> session::notify(std::string method, json::object params) {
 
 void session::post_notification(std::string method, json::object params) {
   link_->post_notification(notification{std::move(method), std::move(params)}, {});
+}
+
+namespace {
+// The shared state's key of the log level (a type's name never looks like it).
+constexpr std::string_view log_level_key = "mcp/logLevel";
+}  // namespace
+
+void session::share_state(state_slot& slot, const detail::shared_state_codec& codec, void* value) {
+  slot.shared = &codec;
+  const auto* saved = shared_state_.if_contains(codec.key);
+  if (!saved) return;
+  try {
+    codec.read(value, *saved);
+  } catch (const std::exception& e) {
+    // (A server of an older build, say: the state starts afresh here.)
+    sdk_log(mcp::log_level::warn, "session " + id_ + ": its saved " + codec.key + " does not read: " + e.what());
+  }
+}
+
+void session::load_shared_state(const json::object& state) {
+  shared_state_ = state;
+  if (const auto* level = shared_state_.if_contains(log_level_key); level && level->is_string())
+    log_level_ = parse_logging_level(level->get_string());
+  for (auto& [type, slot] : state_)
+    if (slot.shared) share_state(slot, *slot.shared, slot.value.get());
+}
+
+json::object session::changed_shared_state() {
+  json::object changes;
+  auto note = [&](std::string_view key, json::value now) {
+    const auto* before = shared_state_.if_contains(key);
+    if (before && *before == now) return;
+    changes[key] = now;
+    shared_state_[key] = std::move(now);
+  };
+  if (log_level_) note(log_level_key, json::string(to_string(*log_level_)));
+  for (const auto& [type, slot] : state_)
+    if (slot.shared) note(slot.shared->key, slot.shared->write(slot.value.get()));
+  return changes;
 }
 
 void session::post_broadcast(std::string method, json::object params) {

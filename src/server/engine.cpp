@@ -91,6 +91,7 @@ server_engine::~server_engine() { link_->engine = nullptr; }
 
 void server_engine::start() {
   peer_.start();
+  if (!options_.shared_state.empty()) session_->load_shared_state(options_.shared_state);
   if (options_.assume_initialized) {
     session_->version_ = options_.assume_initialized->version;
     session_->client_info_ = options_.assume_initialized->client_info;
@@ -177,6 +178,17 @@ void server_engine::end() {
 void server_engine::serve(request req, batch_id batch, std::shared_ptr<session> s,
                           std::unique_ptr<input_round> round) {
   if (auto reply = serve_at_once(req, *s, round.get())) {
+    if (options_.save_state && s == session_) {
+      auto changes = session_->changed_shared_state();
+      if (!changes.empty()) {
+        auto entry = std::make_shared<in_flight>();
+        core_.requests().start(req.id, batch, *entry);
+        asio::co_spawn(transport_.get_executor(),
+                       answer_after_saving(std::move(req), std::move(*reply), batch, entry, std::move(changes)),
+                       asio::detached);
+        return;
+      }
+    }
     const auto refused = server_connection::refusal_of(*reply, round != nullptr);
     write(core_.requests().answer(req.id, batch, std::move(*reply), refused));
     return;
@@ -187,6 +199,31 @@ void server_engine::serve(request req, batch_id batch, std::shared_ptr<session> 
                  run_request(std::move(req), entry, batch, std::move(s), std::move(round)),
                  asio::bind_cancellation_slot(entry->signal.slot(),
                                               [entry](std::exception_ptr) {}));
+}
+
+asio::awaitable<void> server_engine::save_shared_state(const request& req, json::object changes, message& reply) {
+  std::string failure;
+  try {
+    co_await options_.save_state(std::move(changes));
+    co_return;
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  sdk_log(log_level::warn, "session " + session_->id() + ": its state could not be saved: " + failure);
+  reply = make_error(req.id, errc::internal_error,
+                     "Internal error: the session's state could not be saved (" + failure + ")");
+}
+
+asio::awaitable<void> server_engine::answer_after_saving(request req, message reply, batch_id batch,
+                                                         std::shared_ptr<in_flight> entry, json::object changes) {
+  co_await save_shared_state(req, std::move(changes), reply);
+  try {
+    const auto refused = server_connection::refusal_of(reply, false);
+    write(core_.requests().answer(req.id, batch, std::move(reply), refused));
+  } catch (const std::exception& e) {
+    sdk_log(log_level::debug, std::string("reply not sent: ") + e.what());
+  }
+  in_flight_changed_.notify();
 }
 
 void server_engine::open_session(server_connection::open_session& hello) {
@@ -200,9 +237,6 @@ void server_engine::open_session(server_connection::open_session& hello) {
     sdk_log(log_level::info, "session " + session_->id() + " initialized, protocol " +
                                  std::string(to_string(hello.version)) + ", client " +
                                  session_->client_info_.name);
-    if (options_.on_initialized)
-      options_.on_initialized(
-          negotiated_session{hello.version, session_->client_info_, session_->client_capabilities_});
     std::get<response>(reply).result = to_json(initialize_result{
         hello.version, behaviour_.capabilities(), behaviour_.server_info(), behaviour_.instructions()});
   } catch (const protocol_error& e) {
@@ -210,7 +244,36 @@ void server_engine::open_session(server_connection::open_session& hello) {
   } catch (const std::exception& e) {
     reply = make_error(id, errc::internal_error, std::string("Internal error: ") + e.what());
   }
+  if (options_.on_initialized && std::holds_alternative<response>(reply)) {
+    negotiated_session settled{hello.version, session_->client_info_, session_->client_capabilities_};
+    ++background_sends_;  // (finish() waits for it)
+    asio::co_spawn(transport_.get_executor(), answer_once_recorded(hello.version, std::move(reply), std::move(settled)),
+                   asio::detached);
+    return;
+  }
   write(core_.session_opened(hello.version, std::move(reply)));
+}
+
+asio::awaitable<void> server_engine::answer_once_recorded(protocol_version version, message reply,
+                                                          negotiated_session settled) {
+  std::string failure;
+  try {
+    co_await options_.on_initialized(std::move(settled));
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  if (!failure.empty()) {
+    sdk_log(log_level::warn, "session " + session_->id() + " could not be recorded: " + failure);
+    reply = make_error(std::get<response>(reply).id, errc::internal_error,
+                       "Internal error: the session could not be recorded (" + failure + ")");
+  }
+  try {
+    write(core_.session_opened(version, std::move(reply)));
+  } catch (const std::exception& e) {
+    sdk_log(log_level::debug, std::string("reply not sent: ") + e.what());
+  }
+  --background_sends_;
+  in_flight_changed_.notify();
 }
 
 message server_engine::success_reply(const request& req, json::object result,
@@ -263,6 +326,10 @@ asio::awaitable<void> server_engine::run_request(request req, std::shared_ptr<in
   }
   // A cancelled request is answered by nothing, but it still closes its batch slot.
   co_await asio::this_coro::reset_cancellation_state();
+  if (options_.save_state && s == session_) {
+    auto changes = session_->changed_shared_state();
+    if (!changes.empty()) co_await save_shared_state(req, std::move(changes), reply);
+  }
   try {
     const auto refused = server_connection::refusal_of(reply, round != nullptr);
     write(core_.requests().answer(req.id, batch, std::move(reply), refused));

@@ -55,6 +55,10 @@ class server_engine {
   /// it from the POST); a stream's first request decides it otherwise.
   void set_era(protocol_era era) noexcept { core_.set_era(era); }
 
+  /// The session's shared state as the session store has it now (another
+  /// copy of the session changed it): read in at once.
+  void load_shared_state(const json::object& state) { session_->load_shared_state(state); }
+
   /// Who the next requests come from (OAuth): their sessions see it, and a
   /// requestState is bound to its identity rather than to the token.
   void set_principal(std::shared_ptr<const auth::principal> who) noexcept { session_->principal_ = std::move(who); }
@@ -91,6 +95,8 @@ class server_engine {
   asio::awaitable<void> handle_notification(notification n);
   // Opens the legacy session `initialize` asked for, and answers it.
   void open_session(server_connection::open_session& hello);
+  // The answer of `initialize` once options_.on_initialized has run.
+  asio::awaitable<void> answer_once_recorded(protocol_version version, message reply, negotiated_session settled);
   // Starts a request (either era) once it is admitted: at once, or as a coroutine.
   void serve(request req, batch_id batch, std::shared_ptr<session> s,
              std::unique_ptr<input_round> round);
@@ -98,6 +104,13 @@ class server_engine {
   std::optional<message> serve_at_once(const request& req, session& s, input_round* round);
   asio::awaitable<void> run_request(request req, std::shared_ptr<in_flight> entry, batch_id batch,
                                     std::shared_ptr<session> s, std::unique_ptr<input_round> round);
+  // Saves `changes` of the session's shared state (options_.save_state); when
+  // it cannot, `reply` becomes an error saying so.
+  asio::awaitable<void> save_shared_state(const request& req, json::object changes, message& reply);
+  // The answer of a request served at once that changed the shared state:
+  // sent once the change is saved.
+  asio::awaitable<void> answer_after_saving(request req, message reply, batch_id batch,
+                                            std::shared_ptr<in_flight> entry, json::object changes);
   // The reply for what the handler returned; `round` is set on a modern request.
   message success_reply(const request& req, json::object result, const input_round* round) const;
   // The error reply for a handler's exception (logged unless the request was

@@ -394,6 +394,16 @@ bool server::remove_resource_template(std::string_view uri_template) {
 
 void server::notify_resource_updated(std::string_view uri) { state_->resource_updated(uri); }
 
+void server::leave_cluster() {
+  std::unique_ptr<message_bus::subscription> subscription;
+  {
+    std::lock_guard lock(state_->sessions_mutex);
+    subscription = std::move(state_->cluster_subscription);
+    state_->bus.reset();
+  }
+  // (Dropped without the lock: a bus may deliver under its own.)
+}
+
 asio::awaitable<void> server::join_cluster(std::shared_ptr<message_bus> bus) {
   std::weak_ptr<state> weak = state_;
   message_bus::handler on_message = [weak](std::string_view text) {

@@ -12,6 +12,7 @@
 
 #include "child_process.hpp"
 #include "everything_replicas.hpp"
+#include "http_client.hpp"
 #include "legacy_client.hpp"
 #include "test_support.hpp"
 
@@ -347,6 +348,48 @@ TEST(Cluster, KilledNodesCallFailsClearlyWhenResumedAfterItsHeartbeatExpired) {
 TEST(Cluster, KilledNodesCallFailsClearlyWhenResumedAtOnce) {
   SKIP_WITHOUT_CLUSTER();
   kill_the_node_running_a_call(false);
+}
+
+// Opens `count` sessions one after another on connections of their own
+// (through HAProxy: every request may reach another node); returns the
+// statuses `notifications/initialized` got that were not 202.
+asio::awaitable<std::vector<unsigned>> open_sessions(std::uint16_t port, int count) {
+  std::vector<unsigned> refused;
+  for (int i = 0; i < count; ++i) {
+    const auto init = rpc_request(0, "initialize", initialize_params());
+    const auto opening = mcp_post(init);
+    const auto opened = co_await http_call(port, opening);
+    const auto id = opened.header("Mcp-Session-Id");
+    const auto note = rpc_notification("notifications/initialized");
+    auto ready = mcp_post(note, id);
+    ready.header("MCP-Protocol-Version", "2025-11-25");
+    const auto acknowledged = co_await http_call(port, ready);
+    if (acknowledged.status != 202) refused.push_back(acknowledged.status);
+  }
+  co_return refused;
+}
+
+TEST(Cluster, SessionsOpenedAtOnceAreFoundByTheirNextRequestOnAnyNode) {
+  SKIP_WITHOUT_CLUSTER();
+  everything_replicas cluster(3);
+  run_cluster_test([&]() -> asio::awaitable<void> {
+    // 8 clients at once, 15 sessions each: the answer to initialize goes out
+    // only once the session is recorded, so the next request finds it.
+    const auto port = static_cast<std::uint16_t>(cluster.proxy->port());
+    auto ex = co_await asio::this_coro::executor;
+    std::vector<std::shared_ptr<std::vector<unsigned>>> results;
+    auto done = std::make_shared<int>(0);
+    for (int client = 0; client < 8; ++client) {
+      auto result = std::make_shared<std::vector<unsigned>>();
+      results.push_back(result);
+      asio::co_spawn(ex, open_sessions(port, 15), [result, done](std::exception_ptr e, std::vector<unsigned> refused) {
+        *result = e ? std::vector<unsigned>{0} : std::move(refused);
+        ++*done;
+      });
+    }
+    while (*done < 8) co_await sleep_for(20ms);
+    for (const auto& result : results) EXPECT_TRUE(result->empty()) << result->size() << " refused, first " << result->front();
+  });
 }
 
 // --- d: Redis is down for a while -------------------------------------------------------

@@ -246,5 +246,34 @@ TEST(HttpCluster, ListChangedReachesEachSessionOnceWhateverServersServeIt) {
   });
 }
 
+TEST(HttpCluster, DescribedSessionStateFollowsTheSessionToEveryServer) {
+  run_cluster_test({}, [](cluster_pair& s) -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    http_connection to_a(ex, s.a.port());
+    const auto session = co_await open_session(to_a);
+    // Each call counts on from what the call before it left, on either server.
+    for (int call = 1; call <= 6; ++call) {
+      const auto tally = rpc_request(call, "tools/call", tool_call("tally", json::object{}));
+      const auto req = session_post(tally, session);
+      const auto reply = co_await http_call(call % 2 ? s.a.port() : s.b.port(), req);
+      CO_ASSERT_TRUE(reply.status == 200u);
+      EXPECT_EQ(first_text(reply.json().at("result").as_object()), std::to_string(call));
+    }
+    // The log level a client sets through one server holds on the other:
+    // a message below it is not sent there.
+    const json::object warning{{"level", "warning"}};
+    const auto set_level = rpc_request(10, "logging/setLevel", warning);
+    const auto set_req = session_post(set_level, session);
+    CO_ASSERT_TRUE((co_await http_call(s.a.port(), set_req)).status == 200u);
+    const auto log = rpc_request(11, "tools/call", tool_call("log", json::object{}));
+    auto log_req = session_post(log, session);
+    log_req.set("Accept", "text/event-stream, application/json");
+    const auto logged = co_await read_sse(s.b.port(), log_req);
+    std::size_t notes = 0;
+    for (const auto& m : logged.messages) notes += m.as_object().contains("method") ? 1 : 0;
+    EXPECT_EQ(notes, 0u) << "an info message went out below the warning level";
+  });
+}
+
 }  // namespace
 }  // namespace mcp::test

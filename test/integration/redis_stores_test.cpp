@@ -195,6 +195,46 @@ TEST_F(RedisStores, ASessionPutByOneNodeIsTouchedAndRemovedByAnother) {
   });
 }
 
+TEST_F(RedisStores, SessionStateSavedByOneNodeIsTouchedByAnotherKeyByKey) {
+  run_on_threads([&](asio::io_context& io) -> asio::awaitable<void> {
+    node a(io, quick_options(*server)), b(io, quick_options(*server));
+    const auto record = sample_record("57a7e");
+    co_await a.sessions().put(record, 60s);
+    const auto fresh = co_await b.sessions().touch("57a7e", 60s);
+    CO_ASSERT_TRUE(fresh.has_value());
+    EXPECT_TRUE(fresh->state.empty());
+    EXPECT_EQ(fresh->state_version, 0u);
+
+    // Two nodes save different keys: neither undoes the other's.
+    const json::object cart{{"cart", json::object{{"items", json::array{"apple", 2}}, {"total", 12.5}}}};
+    co_await a.sessions().save_state("57a7e", cart);
+    const json::object level{{"mcp/logLevel", "warning"}};
+    co_await b.sessions().save_state("57a7e", level);
+    const auto both = co_await b.sessions().touch("57a7e", 60s);
+    CO_ASSERT_TRUE(both.has_value());
+    EXPECT_EQ(both->state.at("cart"), cart.at("cart"));
+    EXPECT_EQ(both->state.at("mcp/logLevel"), "warning");
+    EXPECT_EQ(both->state_version, 2u);
+    EXPECT_EQ(both->negotiated->client_info.name, "inspector") << "the record is as it was";
+
+    // A key saved again takes its new value; the version counts on.
+    const json::object emptied{{"cart", json::object{{"items", json::array{}}, {"total", 0}}}};
+    co_await a.sessions().save_state("57a7e", emptied);
+    const auto again = co_await a.sessions().touch("57a7e", 60s);
+    CO_ASSERT_TRUE(again.has_value());
+    EXPECT_EQ(again->state.at("cart"), emptied.at("cart"));
+    EXPECT_EQ(again->state_version, 3u);
+
+    // The state goes with its session, and is not saved for one that is gone.
+    co_await b.sessions().remove("57a7e");
+    co_await a.sessions().save_state("57a7e", cart);
+    auto raw = redis::connection::create(io.get_executor(), redis::config::from_url(server->url()));
+    const auto left = co_await raw->command("EXISTS", "test:session-state:57a7e");
+    EXPECT_EQ(left.as_integer(), 0);
+    raw->close();
+  });
+}
+
 TEST_F(RedisStores, ASessionExpiresUnlessTouched) {
   run_on_threads([&](asio::io_context& io) -> asio::awaitable<void> {
     node a(io, quick_options(*server)), b(io, quick_options(*server));

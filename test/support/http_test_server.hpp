@@ -10,6 +10,7 @@
 #include "test_support.hpp"
 
 #include <boost/asio/executor_work_guard.hpp>
+#include <boost/describe/class.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
@@ -31,6 +32,14 @@ inline constexpr std::string_view version_header = "MCP-Protocol-Version";
 // The tools every test server has: a quick echo, a counter that reports
 // progress (~100 ms by default), a tool that logs, and one that reads a
 // request header.
+// What the tally tool keeps in its session: a described struct, so it
+// follows the session to every server of a cluster.
+struct tally_state {
+  int calls = 0;
+  std::vector<std::string> callers;
+};
+BOOST_DESCRIBE_STRUCT(tally_state, (), (calls, callers))
+
 inline std::unique_ptr<mcp::server> make_tools() {
   auto srv = std::make_unique<mcp::server>(mcp::implementation{"http-test", "1.0.0"});
 
@@ -108,6 +117,16 @@ inline std::unique_ptr<mcp::server> make_tools() {
     auto schema = json::parse(R"({"type":"object","properties":{"ok":{"type":"boolean"}}})").as_object();
     const auto answer = co_await ctx.elicit(std::move(question), std::move(schema));
     co_return mcp::call_tool_result::text(std::string(answer.at("action").as_string()));
+  });
+
+  mcp::tool_info tally;
+  tally.name = "tally";
+  tally.description = "Counts its calls in the session's state (a described struct: shared in a cluster)";
+  srv->add_tool(tally, [](const json::object&, mcp::request_context& ctx) -> asio::awaitable<mcp::call_tool_result> {
+    auto& state = ctx.session().state<tally_state>();
+    ++state.calls;
+    state.callers.push_back(std::string(ctx.session().client_info().name));
+    co_return mcp::call_tool_result::text(std::to_string(state.calls));
   });
 
   mcp::tool_info slow;

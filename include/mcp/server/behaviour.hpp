@@ -67,6 +67,8 @@ class server_behaviour {
     (void)bus;
     co_return;
   }
+  /// The server that called join_cluster has stopped: let go of its bus.
+  virtual void leave_cluster() {}
 };
 
 }  // namespace mcp

@@ -2,6 +2,7 @@
 // What a server handler sees of its session and of the request it serves.
 
 #include <mcp/auth/principal.hpp>
+#include <mcp/json/convert.hpp>
 #include <mcp/protocol/envelope.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/protocol/lifecycle.hpp>
@@ -67,6 +68,23 @@ struct input_required {
 namespace detail {
 class server_engine;
 struct input_round;
+
+/// How a session's state<T>() of a described T follows the session to the
+/// other servers of a cluster: its key (the type's name) and its JSON form
+/// both ways.
+struct shared_state_codec {
+  std::string key;
+  json::value (*write)(const void* value);
+  void (*read)(void* value, const json::value& json);
+};
+
+template <class T>
+const shared_state_codec& shared_state_codec_of() {
+  static const shared_state_codec codec{
+      typeid(T).name(), [](const void* value) { return to_json_value(*static_cast<const T*>(value)); },
+      [](void* value, const json::value& json) { *static_cast<T*>(value) = from_json<T>(json); }};
+  return codec;
+}
 
 /// Implemented by the engine that owns a connection; handlers reach the
 /// peer through it. Shared, so that a session kept alive elsewhere can still
@@ -136,18 +154,29 @@ class session : public std::enable_shared_from_this<session> {
 
   /// Typed per-session state: one `T`, default-constructed on first use and
   /// destroyed with the session. Sessions never see each other's state.
+  ///
+  /// When servers share their sessions (docs/scale-out.md), a described
+  /// struct T (BOOST_DESCRIBE_STRUCT) follows the session to every server:
+  /// a request that changed it has it saved in the session store before its
+  /// answer goes out, and the next request of the session, on any server,
+  /// finds it there (two servers changing it at once: the last save wins).
+  /// Any other T stays with the server that made it.
   template <class T>
   T& state() {
     auto& slot = state_[std::type_index(typeid(T))];
-    if (!slot) slot = std::make_shared<T>();
-    return *static_cast<T*>(slot.get());
+    if (!slot.value) {
+      auto value = std::make_shared<T>();
+      if constexpr (detail::described_struct<T>) share_state(slot, detail::shared_state_codec_of<T>(), value.get());
+      slot.value = std::move(value);
+    }
+    return *static_cast<T*>(slot.value.get());
   }
 
   /// The session's `T` when state<T>() made one; null otherwise (nothing is created).
   template <class T>
   T* find_state() const {
     const auto it = state_.find(std::type_index(typeid(T)));
-    return it == state_.end() ? nullptr : static_cast<T*>(it->second.get());
+    return it == state_.end() ? nullptr : static_cast<T*>(it->second.value.get());
   }
 
   /// The executor of the session's connection.
@@ -181,7 +210,19 @@ class session : public std::enable_shared_from_this<session> {
   std::optional<logging_level> log_level_;
   bool per_request_ = false;
   std::vector<std::string> resource_subscriptions_;
-  std::map<std::type_index, std::shared_ptr<void>> state_;
+
+  struct state_slot {
+    std::shared_ptr<void> value;
+    const detail::shared_state_codec* shared = nullptr;  // a described T
+  };
+  // A described T's slot joins the shared state: its saved value is read in.
+  void share_state(state_slot& slot, const detail::shared_state_codec& codec, void* value);
+  // The shared state (described states, the log level) as the session store
+  // has it: read in by a copy of the session, and what was changed since.
+  void load_shared_state(const json::object& state);
+  json::object changed_shared_state();
+  std::map<std::type_index, state_slot> state_;
+  json::object shared_state_;  // by key, as last loaded or saved
   std::shared_ptr<detail::connection_link> link_;
 };
 

@@ -38,9 +38,21 @@ struct session_options {
   /// are unknown, so requests to the client are refused) and for a session
   /// a session store recorded earlier, perhaps in another process.
   std::optional<negotiated_session> assume_initialized = std::nullopt;
-  /// Called once `initialize` has been answered, with what it settled (the
-  /// HTTP server records it in its session store).
-  std::function<void(const negotiated_session&)> on_initialized = nullptr;
+  /// Called once `initialize` has been served, with what it settled; its
+  /// answer goes out when this returns, or an error when it throws. (The
+  /// HTTP server records the session in its session store, so that the
+  /// client's next request finds it on any server that shares the store.)
+  std::function<asio::awaitable<void>(negotiated_session)> on_initialized = nullptr;
+  /// The session's shared state as a session store keeps it
+  /// (session_record::state), read in as the session starts: a session
+  /// resumed from the store gets the described states and the log level a
+  /// copy of it elsewhere saved.
+  json::object shared_state = {};
+  /// Saves what a request changed of the session's shared state (session::
+  /// state<T>() of a described T, the log level) before the request's answer
+  /// goes out; a failure answers the request with an error instead. Set by
+  /// the HTTP server when servers share its session store.
+  std::function<asio::awaitable<void>(json::object changes)> save_state = nullptr;
   /// Signs the `requestState` of 2026-07-28 multi-round requests
   /// (HMAC-SHA256), so that a client cannot forge or alter it. Servers that
   /// share clients (behind a load balancer) must share the key

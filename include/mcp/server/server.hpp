@@ -159,6 +159,7 @@ class server : public server_behaviour {
   /// resources/updated to the sessions subscribed to the resource through
   /// any server.
   asio::awaitable<void> join_cluster(std::shared_ptr<message_bus> bus) override;
+  void leave_cluster() override;
   asio::awaitable<json::object> handle_request(const request& req, request_context& ctx) override;
   /// Every method but the ones whose handler may wait: tools/call of a tool
   /// that is a non_blocking plain function is served here too.

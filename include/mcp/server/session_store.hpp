@@ -12,6 +12,7 @@
 #include <boost/asio/awaitable.hpp>
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,6 +29,12 @@ struct session_record {
   /// With OAuth, the identity of the principal that opened the session
   /// (auth::principal::identity): only it may use the session.
   std::string owner = {};
+  /// The session's state that follows it to every server
+  /// (session::state<T>() of a described T, and the log level), by key.
+  json::object state = {};
+  /// Counts the changes of `state` (save_state): a server whose copy of
+  /// the session has seen another version loads it again.
+  std::uint64_t state_version = 0;
 };
 
 /// Keeps session records, each expiring after `ttl` without a `touch`.
@@ -48,6 +55,13 @@ class session_store {
   virtual asio::awaitable<bool> alive(std::string id) = 0;
   /// Ends a session (DELETE, or idle expiry).
   virtual asio::awaitable<void> remove(std::string id) = 0;
+  /// Sets these keys of the record's `state` (the others stay) and counts
+  /// a new state_version; nothing when the record is gone. A store that
+  /// one server only uses need not keep state (the default).
+  virtual asio::awaitable<void> save_state(std::string id, json::object changes) {
+    (void)id, (void)changes;
+    co_return;
+  }
 };
 
 /// A session store in this process's memory.

@@ -116,6 +116,7 @@ asio::awaitable<void> http_server::impl::run() {
   if (bus) asio::co_spawn(executor, join_behaviour_to_cluster(), asio::detached);
   co_await accept_loop();
   co_await wait_until_quiet();
+  if (bus) behaviour.leave_cluster();
   if (shared.close) shared.close();  // (stores it made: their connections end)
 }
 
@@ -301,6 +302,7 @@ asio::awaitable<http_server::impl::session_lookup> http_server::impl::find_sessi
       co_await end_session(served);
       co_return unknown;
     }
+    co_await refresh_shared_state(served, *record);
     co_return session_lookup{served, http::status::ok, {}};
   }
   if (known || stopping) co_return unknown;
@@ -313,11 +315,25 @@ asio::awaitable<http_server::impl::session_lookup> http_server::impl::find_sessi
     co_return session_lookup{nullptr, http::status::service_unavailable, "Service Unavailable: too many sessions"};
   auto engine = options.session;
   engine.assume_initialized = *record->negotiated;
+  engine.shared_state = record->state;
   auto session = co_await start_session(id, req, io, std::move(engine), session_kind::streamable);
   // Another request resumed it meanwhile: it is served here now.
   if (!session) co_return co_await find_session(io, req, header);
+  session->state_version = record->state_version;
   sdk_log(log_level::info, "session " + id + " resumed from the session store");
   co_return session_lookup{session, http::status::ok, {}};
+}
+
+asio::awaitable<void> http_server::impl::refresh_shared_state(std::shared_ptr<http_session> session,
+                                                             const session_record& record) {
+  if (session->state_version == record.state_version) co_return;  // (nearly always)
+  // (Bound first: g++ 12 mishandles a temporary beside co_await in one expression.)
+  const auto here = co_await asio::this_coro::executor;
+  if (session->executor() != here)
+    co_return co_await asio::co_spawn(session->executor(), refresh_shared_state(session, record), asio::use_awaitable);
+  if (session->engine().ended()) co_return;
+  session->engine().load_shared_state(record.state);
+  session->state_version = record.state_version;
 }
 
 asio::awaitable<std::shared_ptr<http_session>> http_server::impl::start_session(
@@ -334,13 +350,17 @@ asio::awaitable<std::shared_ptr<http_session>> http_server::impl::start_session(
   if (engine.assume_initialized) session->transport().set_version(engine.assume_initialized->version);
   const bool recorded = kind == session_kind::streamable;
   const std::string owner = req.principal ? req.principal->identity() : std::string();
+  // A shared store keeps what the session's handlers keep (session::state<T>).
+  if (recorded && shared.sessions)
+    engine.save_state = [store = store, id](json::object changes) { return store->save_state(id, std::move(changes)); };
   if (recorded) {
-    engine.on_initialized = [self = shared_from_this(), weak = std::weak_ptr(session), id, owner](
-                                const negotiated_session& negotiated) {
+    // Recorded before the answer goes out: the client's next request may
+    // reach another server sharing the store.
+    engine.on_initialized = [store = store, ttl = options.idle_timeout, weak = std::weak_ptr(session), id,
+                             owner](negotiated_session negotiated) {
       if (auto s = weak.lock()) s->transport().set_version(negotiated.version);
-      session_record record{id, negotiated, owner};
-      asio::co_spawn(self->executor, self->store->put(std::move(record), self->options.idle_timeout),
-                     asio::detached);
+      session_record record{id, std::move(negotiated), owner};
+      return store->put(std::move(record), ttl);
     };
   }
   if (recorded && bus) co_await join_cluster(session);

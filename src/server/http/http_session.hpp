@@ -9,6 +9,8 @@
 
 #include <boost/asio/cancellation_signal.hpp>
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -38,6 +40,10 @@ class http_session {
   /// In a cluster: the session's channel on the message bus, listened to
   /// while this copy lives (cluster.cpp).
   std::unique_ptr<message_bus::subscription> relay_subscription;
+
+  /// With a shared session store: the version of the session's shared
+  /// state this copy has read in (session_record::state_version).
+  std::atomic<std::uint64_t> state_version = 0;
 
   /// While its engine finishes (on the session's strand, like this): cuts
   /// the finish's drain short when the session is ended meanwhile. Null

@@ -53,6 +53,17 @@ class memory_session_store final : public session_store {
     co_return;
   }
 
+  asio::awaitable<void> save_state(std::string id, json::object changes) override {
+    {
+      std::lock_guard lock(mutex_);
+      if (auto* e = live(id)) {
+        for (auto& [key, value] : changes) e->record.state[key] = std::move(value);
+        ++e->record.state_version;
+      }
+    }
+    co_return;
+  }
+
  private:
   struct entry {
     session_record record;
