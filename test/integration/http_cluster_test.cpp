@@ -246,6 +246,34 @@ TEST(HttpCluster, ListChangedReachesEachSessionOnceWhateverServersServeIt) {
   });
 }
 
+TEST(HttpCluster, ListenStreamOnOneServerHearsOfChangesRaisedOnAnother) {
+  run_cluster_test({}, [](cluster_pair& s) -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    // A 2026-07-28 subscriptions/listen stream, held by b.
+    const json::object meta{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                            {"io.modelcontextprotocol/clientInfo", {{"name", "listener"}, {"version", "1.0"}}},
+                            {"io.modelcontextprotocol/clientCapabilities", json::object{}}};
+    const json::object filter{{"toolsListChanged", true}};
+    const json::object params{{"notifications", filter}, {"_meta", meta}};
+    const auto listen = rpc_request(4, "subscriptions/listen", params);
+    auto req = mcp_post(listen);
+    req.header(std::string(version_header), "2026-07-28");
+    req.header("Mcp-Method", "subscriptions/listen");
+    http_connection listener(ex, s.b.port());
+    co_await listener.write(req);
+    CO_ASSERT_TRUE((co_await listener.read_head()).status == 200u);
+    const auto ack = co_await listener.next_message();
+    CO_ASSERT_TRUE(ack.has_value());
+    EXPECT_EQ(ack->at("method"), "notifications/subscriptions/acknowledged");
+    co_await sleep_for(std::chrono::milliseconds(100));  // (both servers have joined their cluster)
+
+    s.a.tools->notify_tools_changed();
+    const auto note = co_await listener.next_message();
+    CO_ASSERT_TRUE(note.has_value());
+    EXPECT_EQ(note->at("method"), "notifications/tools/list_changed");
+  });
+}
+
 TEST(HttpCluster, DescribedSessionStateFollowsTheSessionToEveryServer) {
   run_cluster_test({}, [](cluster_pair& s) -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
