@@ -4,7 +4,7 @@
 // server. (The same with Redis and separate processes: cluster_test.cpp.)
 
 #include "http_client.hpp"
-#include "http_test_server.hpp"
+#include "server_pair.hpp"
 #include "test_support.hpp"
 
 #include <string>
@@ -13,35 +13,8 @@
 namespace mcp::test {
 namespace {
 
-struct cluster_pair {
-  cluster_pair(asio::any_io_executor ex, http_server_options options)
-      : a(ex, shared(options, ex)), b(ex, options) {}
-
-  // Gives `options` the stores both servers share.
-  static http_server_options shared(http_server_options& options, asio::any_io_executor ex) {
-    options.sessions = make_memory_session_store();
-    options.events = make_memory_event_store();
-    options.bus = make_memory_message_bus(ex);
-    return options;
-  }
-
-  test_server a;
-  test_server b;
-};
-
-void run_cluster_test(http_server_options options, std::function<asio::awaitable<void>(cluster_pair&)> body) {
-  run_test([&]() -> asio::awaitable<void> {
-    cluster_pair servers(co_await asio::this_coro::executor, options);
-    std::exception_ptr failure;
-    try {
-      co_await body(servers);
-    } catch (...) {
-      failure = std::current_exception();
-    }
-    co_await servers.a.stop_and_wait();
-    co_await servers.b.stop_and_wait();
-    if (failure) std::rethrow_exception(failure);
-  });
+void run_cluster_test(http_server_options options, std::function<asio::awaitable<void>(server_pair&)> body) {
+  run_pair_test(std::move(options), true, std::move(body));
 }
 
 // Opens a session whose client can answer elicitations.
@@ -71,7 +44,7 @@ asio::awaitable<void> start_streamed_call(http_connection& c, const std::string&
 }
 
 TEST(HttpCluster, StreamResumedOnAnotherServerGoesOnLive) {
-  run_cluster_test({}, [](cluster_pair& s) -> asio::awaitable<void> {
+  run_cluster_test({}, [](server_pair& s) -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     http_connection to_a(ex, s.a.port());
     const auto session = co_await open_session(to_a);
@@ -107,7 +80,7 @@ TEST(HttpCluster, StreamResumedOnAnotherServerGoesOnLive) {
 TEST(HttpCluster, GetStreamOnOneServerCarriesWhatAnotherSends) {
   http_server_options options;
   options.json_only = true;  // what a handler sends during a call goes to the GET stream
-  run_cluster_test(options, [](cluster_pair& s) -> asio::awaitable<void> {
+  run_cluster_test(options, [](server_pair& s) -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     http_connection to_a(ex, s.a.port());
     const auto session = co_await open_session(to_a);
@@ -131,7 +104,7 @@ TEST(HttpCluster, GetStreamOnOneServerCarriesWhatAnotherSends) {
 }
 
 TEST(HttpCluster, AnswerPostedToAnotherServerReachesTheAskingHandler) {
-  run_cluster_test({}, [](cluster_pair& s) -> asio::awaitable<void> {
+  run_cluster_test({}, [](server_pair& s) -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     http_connection to_a(ex, s.a.port());
     const auto session = co_await open_eliciting_session(to_a);
@@ -156,7 +129,7 @@ TEST(HttpCluster, AnswerPostedToAnotherServerReachesTheAskingHandler) {
 }
 
 TEST(HttpCluster, CancellationPostedToAnotherServerStopsTheCall) {
-  run_cluster_test({}, [](cluster_pair& s) -> asio::awaitable<void> {
+  run_cluster_test({}, [](server_pair& s) -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     http_connection to_a(ex, s.a.port());
     const auto session = co_await open_session(to_a);
@@ -176,7 +149,7 @@ TEST(HttpCluster, CancellationPostedToAnotherServerStopsTheCall) {
 }
 
 TEST(HttpCluster, DeleteOnOneServerEndsTheCallsOfAnother) {
-  run_cluster_test({}, [](cluster_pair& s) -> asio::awaitable<void> {
+  run_cluster_test({}, [](server_pair& s) -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     http_connection to_a(ex, s.a.port());
     const auto session = co_await open_session(to_a);
@@ -203,7 +176,7 @@ asio::awaitable<void> open_get_stream(http_connection& c, const std::string& ses
 }
 
 TEST(HttpCluster, ResourceUpdateRaisedOnOneServerReachesASubscriberThroughAnother) {
-  run_cluster_test({}, [](cluster_pair& s) -> asio::awaitable<void> {
+  run_cluster_test({}, [](server_pair& s) -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     http_connection to_a(ex, s.a.port());
     const auto session = co_await open_session(to_a);
@@ -225,7 +198,7 @@ TEST(HttpCluster, ResourceUpdateRaisedOnOneServerReachesASubscriberThroughAnothe
 }
 
 TEST(HttpCluster, ListChangedReachesEachSessionOnceWhateverServersServeIt) {
-  run_cluster_test({}, [](cluster_pair& s) -> asio::awaitable<void> {
+  run_cluster_test({}, [](server_pair& s) -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     http_connection to_a(ex, s.a.port());
     const auto session = co_await open_session(to_a);
@@ -247,7 +220,7 @@ TEST(HttpCluster, ListChangedReachesEachSessionOnceWhateverServersServeIt) {
 }
 
 TEST(HttpCluster, ListenStreamOnOneServerHearsOfChangesRaisedOnAnother) {
-  run_cluster_test({}, [](cluster_pair& s) -> asio::awaitable<void> {
+  run_cluster_test({}, [](server_pair& s) -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     // A 2026-07-28 subscriptions/listen stream, held by b.
     const json::object meta{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
@@ -275,7 +248,7 @@ TEST(HttpCluster, ListenStreamOnOneServerHearsOfChangesRaisedOnAnother) {
 }
 
 TEST(HttpCluster, DescribedSessionStateFollowsTheSessionToEveryServer) {
-  run_cluster_test({}, [](cluster_pair& s) -> asio::awaitable<void> {
+  run_cluster_test({}, [](server_pair& s) -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     http_connection to_a(ex, s.a.port());
     const auto session = co_await open_session(to_a);

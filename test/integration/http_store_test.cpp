@@ -4,7 +4,7 @@
 // stores, stand for two processes sharing a database.
 
 #include "http_client.hpp"
-#include "http_test_server.hpp"
+#include "server_pair.hpp"
 #include "test_support.hpp"
 
 #include <string>
@@ -13,39 +13,8 @@
 namespace mcp::test {
 namespace {
 
-struct server_pair {
-  server_pair(asio::any_io_executor ex, http_server_options options)
-      : a(ex, with_stores(options)), b(ex, with_stores(options)) {}
-
-  static http_server_options with_stores(http_server_options options) {
-    static auto sessions = make_memory_session_store();
-    static auto events = make_memory_event_store();
-    options.sessions = sessions;
-    options.events = events;
-    return options;
-  }
-
-  test_server a;
-  test_server b;
-};
-
-void run_pair_test(http_server_options options, std::function<asio::awaitable<void>(server_pair&)> body) {
-  run_test([&]() -> asio::awaitable<void> {
-    server_pair servers(co_await asio::this_coro::executor, options);
-    std::exception_ptr failure;
-    try {
-      co_await body(servers);
-    } catch (...) {
-      failure = std::current_exception();
-    }
-    co_await servers.a.stop_and_wait();
-    co_await servers.b.stop_and_wait();
-    if (failure) std::rethrow_exception(failure);
-  });
-}
-
 TEST(HttpSharedStores, AnyServerServesASessionAnotherOpened) {
-  run_pair_test({}, [](server_pair& s) -> asio::awaitable<void> {
+  run_pair_test({}, false, [](server_pair& s) -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     http_connection to_a(ex, s.a.port());
     const auto session = co_await open_session(to_a);
@@ -67,7 +36,7 @@ TEST(HttpSharedStores, AnyServerServesASessionAnotherOpened) {
 }
 
 TEST(HttpSharedStores, DeletedSessionIsGoneForEveryServer) {
-  run_pair_test({}, [](server_pair& s) -> asio::awaitable<void> {
+  run_pair_test({}, false, [](server_pair& s) -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     http_connection to_a(ex, s.a.port());
     const auto session = co_await open_session(to_a);
@@ -80,7 +49,7 @@ TEST(HttpSharedStores, DeletedSessionIsGoneForEveryServer) {
 }
 
 TEST(HttpSharedStores, SessionDeletedThroughOneServerEndsOnTheOtherToo) {
-  run_pair_test({}, [](server_pair& s) -> asio::awaitable<void> {
+  run_pair_test({}, false, [](server_pair& s) -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     http_connection to_a(ex, s.a.port());
     const auto session = co_await open_session(to_a);
@@ -93,14 +62,14 @@ TEST(HttpSharedStores, SessionDeletedThroughOneServerEndsOnTheOtherToo) {
 }
 
 TEST(HttpSharedStores, UnknownSessionIs404Everywhere) {
-  run_pair_test({}, [](server_pair& s) -> asio::awaitable<void> {
+  run_pair_test({}, false, [](server_pair& s) -> asio::awaitable<void> {
     EXPECT_EQ(co_await ping_status(s.b.port(), "0123456789abcdef0123456789abcdef"), 404u);
     EXPECT_EQ(s.b.http.session_count(), 0u);
   });
 }
 
 TEST(HttpSharedStores, StreamRunOnOneServerIsReplayedByAnother) {
-  run_pair_test({}, [](server_pair& s) -> asio::awaitable<void> {
+  run_pair_test({}, false, [](server_pair& s) -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     http_connection to_a(ex, s.a.port());
     const auto session = co_await open_session(to_a);

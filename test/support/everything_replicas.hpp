@@ -14,6 +14,7 @@
 //   cluster.redis.kill(SIGSTOP);         // freeze Redis
 
 #include "haproxy.hpp"
+#include "daemon_child.hpp"
 #include "log_file.hpp"
 #include "redis_server.hpp"
 
@@ -45,22 +46,7 @@ class server_process {
   explicit server_process(std::vector<std::string> args) {
     out_fd_ = open_log();
     err_fd_ = open_log();
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    const pid_t parent = ::getpid();
-    pid_ = ::fork();
-    if (pid_ < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
-    if (pid_ == 0) {  // only async-signal-safe calls until exec
-      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-      if (::getppid() != parent) ::_exit(127);
-      const int null_fd = ::open("/dev/null", O_RDONLY);
-      ::dup2(null_fd, STDIN_FILENO);
-      ::dup2(out_fd_, STDOUT_FILENO);
-      ::dup2(err_fd_, STDERR_FILENO);
-      ::execv(argv[0], argv.data());
-      ::_exit(127);
-    }
+    pid_ = start_daemon_child(std::move(args), out_fd_, err_fd_);
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
     for (;;) {
       const auto out = stdout_text();

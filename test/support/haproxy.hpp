@@ -21,6 +21,7 @@
 // connection is refused goes to another server (`option redispatch`).
 // Timeouts fit SSE: an hour for client and server, 2 s to connect.
 
+#include "daemon_child.hpp"
 #include "log_file.hpp"
 
 #include <cerrno>
@@ -288,24 +289,9 @@ class haproxy {
       if (!out) throw std::runtime_error("cannot write " + file);
     }
     std::vector<std::string> args{program, "-f", file, "-db"};
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
     const auto log_start = log().size();
 
-    const pid_t parent = ::getpid();
-    pid_ = ::fork();
-    if (pid_ < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
-    if (pid_ == 0) {  // only async-signal-safe calls until exec
-      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-      if (::getppid() != parent) ::_exit(127);
-      const int null_fd = ::open("/dev/null", O_RDONLY);
-      ::dup2(null_fd, STDIN_FILENO);
-      ::dup2(log_fd_, STDOUT_FILENO);
-      ::dup2(log_fd_, STDERR_FILENO);
-      ::execv(argv[0], argv.data());
-      ::_exit(127);
-    }
+    pid_ = start_daemon_child(std::move(args), log_fd_, log_fd_);
 
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
     for (;;) {
