@@ -7,8 +7,10 @@
 //   carries everything, and an endpoint for POSTs), on the same sessions.
 //
 // One coroutine per HTTP connection, no thread per connection. The server
-// runs on the executor it is given: run that io_context on one thread (the
-// sessions share state without locks).
+// runs on the executor it is given, on as many threads as
+// http_server_options::threads says (docs/http.md, "Threads"); servers that
+// share their stores and a message bus serve one set of sessions, in one
+// process or many (docs/scale-out.md).
 
 #include <mcp/auth/token_verifier.hpp>
 #include <mcp/server/behaviour.hpp>
