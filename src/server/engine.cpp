@@ -217,9 +217,13 @@ asio::awaitable<void> server_engine::save_shared_state(const request& req, json:
 asio::awaitable<void> server_engine::answer_after_saving(request req, message reply, batch_id batch,
                                                          std::shared_ptr<in_flight> entry, json::object changes) {
   co_await save_shared_state(req, std::move(changes), reply);
+  send_answer(req.id, batch, std::move(reply), false);
+}
+
+void server_engine::send_answer(const request_id& id, batch_id batch, message reply, bool modern) {
   try {
-    const auto refused = server_connection::refusal_of(reply, false);
-    write(core_.requests().answer(req.id, batch, std::move(reply), refused));
+    const auto refused = server_connection::refusal_of(reply, modern);
+    write(core_.requests().answer(id, batch, std::move(reply), refused));
   } catch (const std::exception& e) {
     sdk_log(log_level::debug, std::string("reply not sent: ") + e.what());
   }
@@ -330,13 +334,7 @@ asio::awaitable<void> server_engine::run_request(request req, std::shared_ptr<in
     auto changes = session_->changed_shared_state();
     if (!changes.empty()) co_await save_shared_state(req, std::move(changes), reply);
   }
-  try {
-    const auto refused = server_connection::refusal_of(reply, round != nullptr);
-    write(core_.requests().answer(req.id, batch, std::move(reply), refused));
-  } catch (const std::exception& e) {
-    sdk_log(log_level::debug, std::string("reply not sent: ") + e.what());
-  }
-  in_flight_changed_.notify();
+  send_answer(req.id, batch, std::move(reply), round != nullptr);
 }
 
 void server_engine::write(std::optional<outgoing_frame>&& frame) {

@@ -107,8 +107,12 @@ class server_engine {
   // Saves `changes` of the session's shared state (options_.save_state); when
   // it cannot, `reply` becomes an error saying so.
   asio::awaitable<void> save_shared_state(const request& req, json::object changes, message& reply);
+  // The answer of a request that was started (in flight): written, and the
+  // waiters for requests in flight woken.
+  void send_answer(const request_id& id, batch_id batch, message reply, bool modern);
   // The answer of a request served at once that changed the shared state:
-  // sent once the change is saved.
+  // sent once the change is saved (`entry` is its place among the requests
+  // in flight until then).
   asio::awaitable<void> answer_after_saving(request req, message reply, batch_id batch,
                                             std::shared_ptr<in_flight> entry, json::object changes);
   // The reply for what the handler returned; `round` is set on a modern request.

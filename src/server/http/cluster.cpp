@@ -144,14 +144,14 @@ asio::awaitable<std::shared_ptr<message_stream>> http_server::impl::resume_from_
   try {
     record = co_await events->find_stream(session_id, stream_id);
     start.replay = co_await events->replay(session_id, stream_id, after_seq);
-    if (record && !record->ended) writer_alive = co_await bus->node_alive(std::move(writer));
+    if (record && !record->ended) writer_alive = co_await bus->node_alive(writer);
     if (record && !record->ended && !writer_alive && !record->owed.empty())
       whole = co_await events->replay(session_id, stream_id, 0);
   } catch (...) {
     failure = std::current_exception();
   }
   if (record && !record->ended && writer_alive && !failure) {
-    asio::co_spawn(executor, watch_writer(relayed, node_of_stream(stream_id)), asio::detached);
+    asio::co_spawn(executor, watch_writer(relayed, std::move(writer)), asio::detached);
     co_return relayed;
   }
   streams.detach(*relayed);

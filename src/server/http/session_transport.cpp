@@ -30,8 +30,6 @@ void http_session_transport::record(const message_stream& stream, std::uint64_t 
 }
 
 void http_session_transport::record_end(const message_stream& stream) {
-  // (Stream records serve the other servers of a cluster only.)
-  if (!relay_) return;
   events_->end_stream(id_, stream.id());
   relay_->stream_ended(stream.id());
 }
@@ -55,19 +53,15 @@ void http_session_transport::make_resumable(message_stream& stream, std::span<co
   if (relay_) events_->open_stream(id_, stream.id(), owed);
   stream.make_resumable([&](std::uint64_t seq, const std::string& data) { record(stream, seq, data); });
   // (An answer that came first ended the stream before it was recorded.)
-  if (stream.look().done) record_end(stream);
+  if (relay_ && stream.look().done) record_end(stream);
 }
 
 std::shared_ptr<message_stream> http_session_transport::open_standalone(asio::any_io_executor reader) {
   std::lock_guard lock(mutex_);
-  if (standalone_ && standalone_->attached() && !standalone_->look().done) return nullptr;
-  if (standalone_) finish(*standalone_);  // (a client that lost it: it will never resume it now)
-  standalone_ = std::make_shared<message_stream>(new_stream_id(), false, !legacy_, std::move(reader));
-  by_id_[standalone_->id()] = standalone_;
-  if (relay_) {
-    events_->open_stream(id_, standalone_->id(), {});
-    relay_->took_get_stream(standalone_->id());
-  }
+  if (get_stream_read()) return nullptr;
+  auto stream = std::make_shared<message_stream>(new_stream_id(), false, !legacy_, std::move(reader));
+  if (relay_) events_->open_stream(id_, stream->id(), {});
+  become_get_stream(stream);
   if (closed_) finish(*standalone_);
   return standalone_;
 }
@@ -92,20 +86,20 @@ void http_session_transport::detach(message_stream& stream) {
 
 std::shared_ptr<message_stream> http_session_transport::open_quiet_stream(const std::string& stream_id,
                                                                           asio::any_io_executor reader) {
-  auto stream = std::make_shared<message_stream>(stream_id, false, true, std::move(reader));
-  std::lock_guard lock(mutex_);
-  if (closed_) finish(*stream);
-  else by_id_[stream_id] = stream;
-  return stream;
+  return hold(std::make_shared<message_stream>(stream_id, false, true, std::move(reader)));
 }
 
 std::shared_ptr<message_stream> http_session_transport::open_relayed_stream(const std::string& stream_id,
                                                                             asio::any_io_executor reader) {
   auto stream = std::make_shared<message_stream>(stream_id, false, true, std::move(reader));
   stream->set_relayed();
+  return hold(std::move(stream));
+}
+
+std::shared_ptr<message_stream> http_session_transport::hold(std::shared_ptr<message_stream> stream) {
   std::lock_guard lock(mutex_);
   if (closed_) finish(*stream);
-  else by_id_[stream_id] = stream;
+  else by_id_[stream->id()] = stream;
   return stream;
 }
 
@@ -141,13 +135,22 @@ std::shared_ptr<message_stream> http_session_transport::take_over_get_stream(con
                                                                              std::uint64_t last_seq,
                                                                              asio::any_io_executor reader) {
   std::lock_guard lock(mutex_);
-  if (closed_ || (standalone_ && standalone_->attached() && !standalone_->look().done)) return nullptr;
-  if (standalone_) finish(*standalone_);
-  standalone_ = std::make_shared<message_stream>(stream_id, false, true, std::move(reader));
-  standalone_->continue_after(last_seq);
-  by_id_[stream_id] = standalone_;
-  if (relay_) relay_->took_get_stream(stream_id);
+  if (closed_ || get_stream_read()) return nullptr;
+  auto stream = std::make_shared<message_stream>(stream_id, false, true, std::move(reader));
+  stream->continue_after(last_seq);
+  become_get_stream(stream);
   return standalone_;
+}
+
+bool http_session_transport::get_stream_read() const {
+  return standalone_ && standalone_->attached() && !standalone_->look().done;
+}
+
+void http_session_transport::become_get_stream(std::shared_ptr<message_stream> stream) {
+  if (standalone_) finish(*standalone_);  // (a client that lost it: it will never resume it now)
+  standalone_ = std::move(stream);
+  by_id_[standalone_->id()] = standalone_;
+  if (relay_) relay_->took_get_stream(standalone_->id());
 }
 
 std::shared_ptr<message_stream> http_session_transport::open_ended_stream(const std::string& stream_id,
@@ -206,13 +209,13 @@ void http_session_transport::write_now(std::string frame, frame_context context)
 void http_session_transport::push(message_stream& stream, std::string frame, std::span<const std::string> answers) {
   const auto outcome = stream.push(
       std::move(frame), [&](std::uint64_t seq, const std::string& data) { record(stream, seq, data); }, answers);
-  if (outcome.last && stream.resumable()) record_end(stream);
+  if (relay_ && outcome.last && stream.resumable()) record_end(stream);
   // A finished stream can still be replayed from the store, but is no longer live.
   if (outcome.last && !outcome.read) by_id_.erase(stream.id());
 }
 
 void http_session_transport::finish(message_stream& stream) {
-  const bool ends_now = !stream.look().done && stream.resumable() && !stream.relayed();
+  const bool ends_now = relay_ && !stream.look().done && stream.resumable() && !stream.relayed();
   // A finished stream can still be replayed from the store, but is no longer live.
   if (!stream.finish()) by_id_.erase(stream.id());
   if (ends_now) record_end(stream);

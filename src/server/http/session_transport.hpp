@@ -138,9 +138,18 @@ class http_session_transport final : public message_transport {
   void push(message_stream& stream, std::string frame, std::span<const std::string> answers = {});
   void to_standalone(std::string frame);
   void finish(message_stream& stream);
+  // Whether a response reads the GET stream now.
+  bool get_stream_read() const;
+  // `stream` is the GET stream from now on; the one before ends.
+  void become_get_stream(std::shared_ptr<message_stream> stream);
+
+  // A resumed stream held open for its reader (ended at once when the
+  // session is). Takes the mutex.
+  std::shared_ptr<message_stream> hold(std::shared_ptr<message_stream> stream);
   // A stream's event goes to the store, and to the other copies in a cluster.
   void record(const message_stream& stream, std::uint64_t seq, const std::string& data);
-  // A resumable stream has ended: the store and the other copies learn it.
+  // In a cluster (stream records serve the other servers only): a resumable
+  // stream has ended, and the store and the other copies learn it.
   void record_end(const message_stream& stream);
   // A new stream's id: random, after this server's node in a cluster.
   std::string new_stream_id() const;
