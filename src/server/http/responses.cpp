@@ -61,10 +61,13 @@ enum class pump_end { ended, released, client_gone };
 // (head, priming event, answer and last chunk, for a quick answer). The
 // connection is watched only once the stream has to wait: a client that goes
 // away is then noticed at once, so its stream is free for the resumption
-// that follows; `client_spoke` says whether it sent bytes meanwhile.
-asio::awaitable<pump_end> pump_events(connection_io& io, message_stream& stream, std::string out,
-                                      std::uint64_t written, std::chrono::seconds keep_alive_interval,
-                                      std::chrono::milliseconds retry, bool& client_spoke) {
+// that follows; `client_spoke` says whether it sent bytes meanwhile. An
+// ended or released stream is detached from `session` before the last
+// bytes go (`detached`): a client that has them may resume it at once.
+asio::awaitable<pump_end> pump_events(connection_io& io, http_session_transport& session, message_stream& stream,
+                                      std::string out, std::uint64_t written,
+                                      std::chrono::seconds keep_alive_interval, std::chrono::milliseconds retry,
+                                      bool& client_spoke, bool& detached) {
   std::optional<close_watch> watch;
   std::string events;  // (one buffer for every round)
   const bool resumable = stream.resumable();  // (made so before its response starts)
@@ -87,12 +90,16 @@ asio::awaitable<pump_end> pump_events(connection_io& io, message_stream& stream,
       // send its next request at once, which is for the next read, not the
       // watch.
       watch.reset();
+      session.detach(stream);
+      detached = true;
       co_await io.write_bytes(out);
       co_return pump_end::ended;
     }
     if (now.release_requested) {
       detail::append_chunk(out, detail::sse_retry(retry));
       out += detail::last_chunk;  // the response ends; the stream goes on elsewhere
+      session.detach(stream);
+      detached = true;
       co_await io.write_bytes(out);
       co_return pump_end::released;
     }
@@ -124,10 +131,11 @@ asio::awaitable<bool> http_server::impl::write_event_stream(connection_io& io, c
   head.no_cache = true;
   head.field = {session_id_field, start.session_header};
 
-  // The stream stays attached to this response until it returns, whatever
-  // happens; afterwards what the stream gets is kept for a resumption.
+  // The stream stays attached to this response until its last bytes go (or
+  // it fails); afterwards what the stream gets is kept for a resumption.
   auto end = pump_end::client_gone;
   bool client_spoke = false;
+  bool detached = false;
   std::exception_ptr failure;
   try {
     std::string opening = std::move(start.preamble);
@@ -141,12 +149,12 @@ asio::awaitable<bool> http_server::impl::write_event_stream(connection_io& io, c
     const std::size_t ready = opening.size() + 64 + stream->pending_bytes();
     std::string out = detail::head_text(head, ready);
     if (!opening.empty()) detail::append_chunk(out, opening);
-    end = co_await pump_events(io, *stream, std::move(out), written, options.keep_alive_interval,
-                               options.retry_interval, client_spoke);
+    end = co_await pump_events(io, session, *stream, std::move(out), written, options.keep_alive_interval,
+                               options.retry_interval, client_spoke, detached);
   } catch (...) {
     failure = std::current_exception();
   }
-  session.detach(*stream);
+  if (!detached) session.detach(*stream);
   if (failure) std::rethrow_exception(failure);
   // A released stream goes on elsewhere: close this connection, as the spec's
   // polling expects. A client that sent bytes mid-stream broke HTTP framing.

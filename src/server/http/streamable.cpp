@@ -266,9 +266,6 @@ asio::awaitable<bool> http_server::impl::resume_stream(connection_io& io, served
   auto& streams = session->transport();
   const auto reader = co_await asio::this_coro::executor;
   auto live = streams.find_stream(position->stream_id);
-  // A stream that has ended while its response still writes its last bytes
-  // is live no more: its client, which has them, may be here already.
-  if (live && live->look().done) live = nullptr;
   if (live && !streams.attach(*live, reader))
     co_return co_await reply_error(io, req, http::status::conflict, errc::invalid_request,
                                    "Conflict: this stream is already being read");
