@@ -1,13 +1,15 @@
 // conformance-server: the fixture server of the official MCP conformance
 // suite (@modelcontextprotocol/conformance). It serves the tools, resources,
 // resource template and prompts the suite's server scenarios call by name
-// (conformance_fixtures*.cpp), on the high-level mcp::server, in both eras:
+// (conformance_fixtures*.cpp), and the skills of the Skills extension's
+// scenarios, on the high-level mcp::server, in both eras:
 // legacy sessions and 2026-07-28 requests on the same endpoint.
 //
 //   build/bin/conformance-server --port PORT   (Streamable HTTP on 127.0.0.1, /mcp)
 //   build/bin/conformance-server --stdio       (MCP on stdin/stdout)
 
 #include "conformance_fixtures.hpp"
+#include "conformance_fixtures_skills.hpp"
 
 #include <mcp/server/http_server.hpp>
 #include <mcp/server/serve.hpp>
@@ -19,6 +21,7 @@ int main(int argc, char** argv) {
   const std::string_view mode = argc > 1 ? argv[1] : "";
   mcp::server server({"caduceus-conformance-server", "0.1.0"});
   add_conformance_fixtures(server);
+  add_skill_conformance_fixtures(server);  // the Skills extension (SEP-2640)
   if (argc == 2 && mode == "--stdio") return mcp::run_stdio_server(server);
   if (argc == 3 && mode == "--port") {
     mcp::http_server_options options;  // 127.0.0.1, endpoint /mcp

@@ -16,6 +16,7 @@
 #include "../protocol/shaping.hpp"
 #include "../protocol/x_mcp_header.hpp"
 #include "registry.hpp"
+#include "skills_catalog.hpp"
 
 #include <atomic>
 #include <mutex>
@@ -472,6 +473,7 @@ json::object server::capabilities() const {
   if (state_->has_resources) caps["resources"] = {{"subscribe", true}, {"listChanged", true}};
   if (state_->has_prompts) caps["prompts"] = {{"listChanged", true}};
   if (state_->has_prompts || !state_->templates.empty()) caps["completions"] = json::object{};
+  detail::declare_skills(*skills_, caps);
   for (const auto& [key, value] : state_->settings.capabilities) caps[key] = value;
   return caps;
 }
@@ -497,6 +499,7 @@ std::optional<json::object> server::handle_request_at_once(const request& req, r
   const auto& d = dialect_of(ctx.version());
   const auto page_size = st.settings.page_size;
   const auto* cache = detail::carries_cache_hints(d) ? &st.settings.cache : nullptr;
+  if (auto served = detail::serve_skills_at_once(*skills_, req, ctx, page_size, cache)) return served;
   const auto& m = req.method;
   if (m == methods::tools_call) return st.call_tool_at_once(req.params, ctx);
   if (m == methods::tools_list) {

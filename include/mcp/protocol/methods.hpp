@@ -80,6 +80,11 @@ inline constexpr char tasks_get[] = "tasks/get";
 inline constexpr char tasks_list[] = "tasks/list";
 inline constexpr char tasks_result[] = "tasks/result";
 inline constexpr char tasks_cancel[] = "tasks/cancel";
+// The skills extension (SEP-2640, `io.modelcontextprotocol/skills`), outside
+// every revision's schema, so outside the table below.
+inline constexpr char skills_list[] = "skills/list";
+inline constexpr char skills_get[] = "skills/get";
+inline constexpr char resources_directory_read[] = "resources/directory/read";
 // Server to client (in 2026-07-28: the input requests of a multi-round request).
 inline constexpr char sampling_create_message[] = "sampling/createMessage";
 inline constexpr char elicitation_create[] = "elicitation/create";

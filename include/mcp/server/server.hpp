@@ -9,6 +9,7 @@
 #include <mcp/server/behaviour.hpp>
 #include <mcp/server/content.hpp>
 #include <mcp/server/serve.hpp>
+#include <mcp/server/skills.hpp>
 
 #include <functional>
 #include <map>
@@ -143,6 +144,28 @@ class server : public server_behaviour {
   void add_template_completion(std::string uri_template, std::string variable,
                                completion_handler handler);
 
+  // Skills (SEP-2640, the io.modelcontextprotocol/skills extension;
+  // <mcp/server/skills.hpp>, docs/server.md "Skills"). A skill is read when
+  // it is added and served from memory; adding one with the same URI again
+  // replaces it. Each returns the entry skills/list sends.
+  /// The skill in `directory`: its SKILL.md (whose frontmatter names it)
+  /// and every file below it. Symbolic links that lead outside the
+  /// directory and files other than regular ones are left out.
+  /// @throws std::invalid_argument (no SKILL.md, a frontmatter without a
+  ///         valid name and description, a skill over the limits) or
+  ///         std::filesystem::filesystem_error
+  skill_entry add_skill(const std::filesystem::path& directory);
+  skill_entry add_skill(const std::filesystem::path& directory, const skill_options& options);
+  /// A skill given in memory; one of the files is "SKILL.md".
+  skill_entry add_skill(std::vector<skill_source_file> files, const skill_options& options);
+  /// Every skill below `root`: each directory holding a SKILL.md, at most 8
+  /// levels down, the directories on the way becoming its prefix
+  /// (root/acme/refunds/SKILL.md is skill://acme/refunds/SKILL.md).
+  std::vector<skill_entry> add_skills_directory(const std::filesystem::path& root);
+  std::vector<skill_entry> add_skills_directory(const std::filesystem::path& root, const skill_options& options);
+  /// `uri`: the skill's SKILL.md.
+  bool remove_skill(std::string_view uri);
+
   /// Where plain-function handlers run: a pool of `worker_threads` threads,
   /// started on first use.
   asio::any_io_executor worker_executor();
@@ -171,6 +194,7 @@ class server : public server_behaviour {
 
   struct state;
   std::shared_ptr<state> state_;
+  std::shared_ptr<detail::skill_catalog> skills_ = detail::make_skill_catalog();
 };
 
 /// The user's answer to a typed form elicitation.

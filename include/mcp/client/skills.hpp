@@ -1,0 +1,88 @@
+#pragma once
+// Using the skills a server serves (SEP-2640, the `io.modelcontextprotocol/skills`
+// extension) from an mcp::client: discovery, and the host's skill-loading
+// path, which verifies every file it reads against the skill's entry.
+//
+//   if (mcp::offers_skills(c)) {
+//     auto skills = co_await mcp::list_skills(c);          // reads no file
+//     auto skill = co_await mcp::load_skill(c, skills[0]); // SKILL.md, verified
+//     auto forms = co_await mcp::read_skill_file(c, skill, "references/FORMS.md");
+//   }
+//
+// Listing fetches nothing else: files are read when they are needed (the
+// SEP's "no prefetch"). A read is used only once it matches the entry: its
+// size, its SHA-256 digest and, for SKILL.md, its YAML frontmatter field by
+// field; a file the entry does not list is not read at all. Any mismatch
+// throws skill_verification_error and the content is dropped. A stale entry
+// is refreshed with get_skill. Digests prove the listing and the content
+// agree, not that either is trustworthy: skill content is untrusted input.
+
+#include <mcp/client/client.hpp>
+#include <mcp/protocol/skills.hpp>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace mcp {
+
+/// Whether the server declared the skills extension
+/// (`capabilities.extensions["io.modelcontextprotocol/skills"]`, 2026-07-28).
+bool offers_skills(const client& c);
+/// Whether it also declared `directoryRead: true` (read_directory).
+bool offers_directory_read(const client& c);
+
+/// `skills/list`, following `nextCursor` (at most 1,000 pages). An empty or
+/// partial listing does not mean the server has no other skills.
+asio::awaitable<std::vector<skill_entry>> list_skills(client& c);
+/// `skills/get`: the current entry of the skill whose SKILL.md is at `uri`,
+/// listed or not; protocol_error -32602 when the server serves none there.
+asio::awaitable<skill_entry> get_skill(client& c, std::string uri);
+/// `resources/directory/read` of a directory resource, following
+/// `nextCursor`: its direct children, subdirectories with mime type
+/// inode/directory. Only for a server that offers_directory_read.
+asio::awaitable<std::vector<resource_info>> read_directory(client& c, std::string uri);
+
+/// A skill file that does not match the entry it was read under.
+class skill_verification_error : public std::runtime_error {
+ public:
+  enum class reason {
+    malformed_entry,       ///< the entry breaks the SEP's rules (no manifest, a name not in its URI ...)
+    over_limits,           ///< more than 512 files or 16 MiB (skills::max_files, max_total_bytes)
+    unlisted_file,         ///< the file is not in the entry's manifest, or outside the skill
+    no_content,            ///< the read returned nothing usable
+    size_mismatch,         ///< byte length differs from the entry's `size`
+    digest_mismatch,       ///< SHA-256 differs from the entry's `digest`
+    frontmatter_mismatch,  ///< SKILL.md's frontmatter differs from the entry's (or is unreadable)
+  };
+  skill_verification_error(reason why, std::string uri, const std::string& message)
+      : std::runtime_error(message), reason_(why), uri_(std::move(uri)) {}
+  reason why() const noexcept { return reason_; }
+  const std::string& uri() const noexcept { return uri_; }
+
+ private:
+  reason reason_;
+  std::string uri_;
+};
+
+/// A skill loaded through the host's skill-loading path.
+struct loaded_skill {
+  skill_entry entry;  ///< the entry it was loaded under: later reads are verified against it
+  std::string root;   ///< the skill's directory, `skill://<skill-path>`
+  std::string instructions;  ///< the verified SKILL.md
+};
+
+/// Reads the skill's SKILL.md and verifies it against `entry`: the entry's
+/// own rules, then the size and digest of the bytes read, then the
+/// frontmatter. A "dynamic" skill (no digests) gets the frontmatter check.
+/// @throws skill_verification_error; nothing of an unverified read is kept.
+asio::awaitable<loaded_skill> load_skill(client& c, skill_entry entry);
+
+/// A supporting file of a loaded skill: `path` relative to the skill's root
+/// as SKILL.md writes it ("references/FORMS.md", "./a/../b.md"), or a full
+/// URI. Only a file the entry lists is read, and its bytes are verified.
+/// Returns the raw bytes (a blob is decoded).
+/// @throws skill_verification_error
+asio::awaitable<std::string> read_skill_file(client& c, const loaded_skill& skill, std::string path);
+
+}  // namespace mcp

@@ -1,0 +1,235 @@
+// The client side of the Skills extension (client/skills.hpp): discovery
+// and the verified skill-loading path.
+
+#include <mcp/base64.hpp>
+#include <mcp/client/skills.hpp>
+#include <mcp/protocol/errors.hpp>
+#include <mcp/protocol/methods.hpp>
+
+#include "../protocol/wire_readers.hpp"
+
+#include <set>
+
+namespace mcp {
+
+namespace {
+
+constexpr std::size_t max_pages = 1000;
+
+using reason = skill_verification_error::reason;
+
+[[noreturn]] void fail(reason why, const std::string& uri, const std::string& message) {
+  throw skill_verification_error(why, uri, uri + ": " + message);
+}
+
+const json::object* skills_declaration(const client& c) {
+  const auto& caps = c.server().capabilities;
+  const auto* extensions = caps.if_contains("extensions");
+  if (!extensions || !extensions->is_object()) return nullptr;
+  const auto* declared = extensions->get_object().if_contains(skills_extension_id);
+  return declared && declared->is_object() ? &declared->get_object() : nullptr;
+}
+
+skill_entry read_entry(const json::value& v) {
+  try {
+    return from_json<skill_entry>(v);
+  } catch (const conversion_error& e) {
+    throw protocol_error(errc::invalid_params, std::string("a skill entry the server sent does not read: ") + e.what());
+  }
+}
+
+// The rules an entry must keep before anything of it is loaded.
+void check_entry(const skill_entry& entry, std::string& root) {
+  const auto dir = skills::skill_root(entry.uri);
+  const auto in_uri = skills::name_in_uri(entry.uri);
+  if (!dir || !in_uri) fail(reason::malformed_entry, entry.uri, "the skill's URI does not end in /SKILL.md");
+  root = std::string(*dir);
+  const auto name = entry.name();
+  if (name.empty() || entry.description().empty())
+    fail(reason::malformed_entry, entry.uri, "the entry's frontmatter lacks a name or a description");
+  if (name != *in_uri)
+    fail(reason::malformed_entry, entry.uri, "the frontmatter names the skill \"" + name + "\", its URI \"" +
+                                                 std::string(*in_uri) + "\"");
+  if (entry.dynamic()) return;
+  const auto* files = entry.files();
+  if (!files) fail(reason::malformed_entry, entry.uri, "the entry's resources is neither a list nor \"dynamic\"");
+  if (files->size() > skills::max_files)
+    fail(reason::over_limits, entry.uri, "the skill has " + std::to_string(files->size()) + " files, more than " +
+                                             std::to_string(skills::max_files));
+  std::uint64_t total = 0;
+  std::set<std::string_view> seen;
+  bool has_manifest = false;
+  for (const auto& f : *files) {
+    if (!seen.insert(f.uri).second) fail(reason::malformed_entry, entry.uri, f.uri + " is listed twice");
+    if (f.uri != entry.uri && !(f.uri.starts_with(root) && f.uri.size() > root.size() && f.uri[root.size()] == '/'))
+      fail(reason::malformed_entry, entry.uri, f.uri + " is outside the skill's directory");
+    if (!skills::is_digest(f.digest)) fail(reason::malformed_entry, entry.uri, f.uri + " has no sha256 digest");
+    has_manifest = has_manifest || f.uri == entry.uri;
+    total += f.size;
+  }
+  if (!has_manifest) fail(reason::malformed_entry, entry.uri, "the entry's resources do not list SKILL.md");
+  if (total > skills::max_total_bytes)
+    fail(reason::over_limits, entry.uri, "the skill's files hold " + std::to_string(total) + " bytes, more than " +
+                                             std::to_string(skills::max_total_bytes));
+}
+
+// The raw bytes a resources/read returned for `uri`.
+std::string bytes_of(const std::vector<resource_contents>& contents, const std::string& uri) {
+  const resource_contents* found = nullptr;
+  for (const auto& c : contents)
+    if (c.uri == uri) found = &c;
+  if (!found && contents.size() == 1) found = &contents.front();
+  if (!found) fail(reason::no_content, uri, "the read returned no content for it");
+  if (found->text) return *found->text;
+  if (found->blob) {
+    auto decoded = base64_decode(*found->blob);
+    if (!decoded) fail(reason::no_content, uri, "the read returned a blob that is not base64");
+    return std::move(*decoded);
+  }
+  fail(reason::no_content, uri, "the read returned neither text nor a blob");
+}
+
+// Size first (a truncated or padded read is caught before hashing), then the digest.
+void verify(const skill_file& expected, std::string_view bytes) {
+  if (bytes.size() != expected.size)
+    fail(reason::size_mismatch, expected.uri, "read " + std::to_string(bytes.size()) + " bytes, the entry says " +
+                                                  std::to_string(expected.size));
+  if (skills::digest(bytes) != expected.digest)
+    fail(reason::digest_mismatch, expected.uri, "the content does not match the entry's digest");
+}
+
+const skill_file* listed(const skill_entry& entry, std::string_view uri) {
+  const auto* files = entry.files();
+  if (!files) return nullptr;
+  for (const auto& f : *files)
+    if (f.uri == uri) return &f;
+  return nullptr;
+}
+
+// `path` against the skill's root; ".." never leaves it.
+std::string resolve(const loaded_skill& skill, const std::string& path) {
+  if (path.find("://") != std::string::npos) return path;
+  std::vector<std::string_view> segments;
+  std::string_view rest = path;
+  while (!rest.empty()) {
+    const auto slash = rest.find('/');
+    const auto segment = rest.substr(0, slash);
+    rest = slash == std::string_view::npos ? std::string_view() : rest.substr(slash + 1);
+    if (segment.empty() || segment == ".") continue;
+    if (segment == "..") {
+      if (segments.empty()) fail(reason::unlisted_file, skill.root + "/" + path, "the path leads outside the skill");
+      segments.pop_back();
+      continue;
+    }
+    segments.push_back(segment);
+  }
+  if (segments.empty()) fail(reason::unlisted_file, skill.root + "/" + path, "the path names no file");
+  std::string uri = skill.root;
+  for (const auto s : segments) (uri += '/') += s;
+  return uri;
+}
+
+}  // namespace
+
+bool offers_skills(const client& c) { return skills_declaration(c) != nullptr; }
+
+bool offers_directory_read(const client& c) {
+  const auto* declared = skills_declaration(c);
+  const auto* flag = declared ? declared->if_contains("directoryRead") : nullptr;
+  return flag && flag->is_bool() && flag->get_bool();
+}
+
+asio::awaitable<std::vector<skill_entry>> list_skills(client& c) {
+  std::vector<skill_entry> all;
+  std::optional<std::string> cursor;
+  for (std::size_t page = 0; page < max_pages; ++page) {
+    json::object params;
+    if (cursor) params["cursor"] = *cursor;
+    const auto result = co_await c.request(methods::skills_list, std::move(params));
+    const auto* skills = result.if_contains("skills");
+    if (!skills || !skills->is_array())
+      throw protocol_error(errc::invalid_params, "skills/list: the result has no skills array");
+    for (const auto& item : skills->get_array()) all.push_back(read_entry(item));
+    const auto* next = result.if_contains("nextCursor");
+    if (!next || !next->is_string() || next->get_string().empty()) co_return all;
+    cursor = std::string(next->get_string());
+  }
+  throw protocol_error(errc::internal_error, "skills/list: the server kept paging past " + std::to_string(max_pages) +
+                                                 " pages");
+}
+
+asio::awaitable<skill_entry> get_skill(client& c, std::string uri) {
+  json::object params{{"uri", std::move(uri)}};
+  const auto result = co_await c.request(methods::skills_get, std::move(params));
+  const auto* skill = result.if_contains("skill");
+  if (!skill) throw protocol_error(errc::invalid_params, "skills/get: the result has no skill");
+  co_return read_entry(*skill);
+}
+
+asio::awaitable<std::vector<resource_info>> read_directory(client& c, std::string uri) {
+  std::vector<resource_info> all;
+  std::optional<std::string> cursor;
+  for (std::size_t page = 0; page < max_pages; ++page) {
+    json::object params{{"uri", uri}};
+    if (cursor) params["cursor"] = *cursor;
+    const auto result = co_await c.request(methods::resources_directory_read, std::move(params));
+    const auto* resources = result.if_contains("resources");
+    if (!resources || !resources->is_array())
+      throw protocol_error(errc::invalid_params, "resources/directory/read: the result has no resources array");
+    for (const auto& item : resources->get_array()) all.push_back(detail::read_resource(item));
+    const auto* next = result.if_contains("nextCursor");
+    if (!next || !next->is_string() || next->get_string().empty()) co_return all;
+    cursor = std::string(next->get_string());
+  }
+  throw protocol_error(errc::internal_error, "resources/directory/read: the server kept paging past " +
+                                                 std::to_string(max_pages) + " pages");
+}
+
+asio::awaitable<loaded_skill> load_skill(client& c, skill_entry entry) {
+  loaded_skill skill;
+  check_entry(entry, skill.root);
+  auto uri = entry.uri;
+  const auto contents = co_await c.read_resource(std::move(uri));
+  auto bytes = bytes_of(contents, entry.uri);
+  if (const auto* expected = listed(entry, entry.uri))
+    verify(*expected, bytes);
+  else if (bytes.size() > skills::max_total_bytes)
+    fail(reason::over_limits, entry.uri, "SKILL.md is larger than " + std::to_string(skills::max_total_bytes) + " bytes");
+  json::object frontmatter;
+  try {
+    frontmatter = skills::parse_frontmatter(bytes);
+  } catch (const skills::frontmatter_error& e) {
+    fail(reason::frontmatter_mismatch, entry.uri, e.what());
+  }
+  for (const auto& [key, value] : entry.frontmatter) {
+    const auto* own = frontmatter.if_contains(key);
+    if (!own || !skills::same_json(*own, value))
+      fail(reason::frontmatter_mismatch, entry.uri, "the frontmatter's " + std::string(key) + " differs from the entry's");
+  }
+  for (const auto& [key, _] : frontmatter)
+    if (!entry.frontmatter.contains(key))
+      fail(reason::frontmatter_mismatch, entry.uri, "the frontmatter has " + std::string(key) + ", the entry does not");
+  skill.instructions = std::move(bytes);
+  skill.entry = std::move(entry);
+  co_return skill;
+}
+
+asio::awaitable<std::string> read_skill_file(client& c, const loaded_skill& skill, std::string path) {
+  auto uri = resolve(skill, path);
+  const auto* expected = listed(skill.entry, uri);
+  if (!skill.entry.dynamic()) {
+    if (!expected) fail(reason::unlisted_file, uri, "the skill's entry does not list it (refresh it with skills/get)");
+  } else if (!(uri.starts_with(skill.root) && uri.size() > skill.root.size() && uri[skill.root.size()] == '/')) {
+    fail(reason::unlisted_file, uri, "the file is outside the skill's directory");
+  }
+  auto requested = uri;
+  const auto contents = co_await c.read_resource(std::move(requested));
+  auto bytes = bytes_of(contents, uri);
+  if (expected)
+    verify(*expected, bytes);
+  else if (bytes.size() > skills::max_total_bytes)
+    fail(reason::over_limits, uri, "the file is larger than " + std::to_string(skills::max_total_bytes) + " bytes");
+  co_return bytes;
+}
+
+}  // namespace mcp
