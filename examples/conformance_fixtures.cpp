@@ -377,4 +377,5 @@ void add_conformance_fixtures(mcp::server& server) {
   // completes to {values: [], total: 0, hasMore: false}, as the reference
   // server answers (`completion-complete` accepts an empty array).
   add_modern_conformance_fixtures(server);
+  add_task_conformance_fixtures(server);
 }

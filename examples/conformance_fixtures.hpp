@@ -18,3 +18,8 @@ void add_conformance_fixtures(mcp::server& server);
 /// multi-round requests and the server-stateless diagnostics. Called by
 /// add_conformance_fixtures.
 void add_modern_conformance_fixtures(mcp::server& server);
+
+/// The fixtures of the tasks scenarios (the tasks extension of 2026-07-28,
+/// and the tasks of 2025-11-25): tools that run as tasks. Called by
+/// add_conformance_fixtures.
+void add_task_conformance_fixtures(mcp::server& server);

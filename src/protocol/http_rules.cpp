@@ -33,6 +33,10 @@ routing_values routing_values_of(const json::object& request) {
     values.protocol_version = string_member(meta->get_object(), meta_key::protocol_version);
   values.method = string_member(request, "method");
   const bool by_uri = values.method == methods::resources_read;
+  // The tasks extension (SEP-2663) routes its methods by the task's id.
+  const bool by_task = values.method == methods::tasks_get || values.method == methods::tasks_update ||
+                       values.method == methods::tasks_cancel;
+  if (by_task) values.name = string_member(params, "taskId");
   if (by_uri || values.method == methods::tools_call || values.method == methods::prompts_get)
     values.name = string_member(params, by_uri ? "uri" : "name");
   return values;

@@ -25,7 +25,7 @@ struct key_rule {
 constexpr key_rule listing_keys[] = {
     {"title", &dialect::titles},
     {"outputSchema", &dialect::structured_content}, {"_meta", &dialect::structured_content},
-    {"icons", &dialect::icons}, {"execution", &dialect::icons}};
+    {"icons", &dialect::icons}, {"execution", &dialect::tasks}};
 constexpr key_rule tool_keys[] = {{"annotations", &dialect::tool_annotations}};
 constexpr key_rule prompt_argument_keys[] = {{"title", &dialect::titles}};
 constexpr key_rule implementation_keys[] = {

@@ -17,7 +17,12 @@ json::object write_object(const auto& value) { return to_json_value(value).as_ob
 }  // namespace
 
 json::object tool_annotations::to_json() const { return write_object(*this); }
-json::object tool_info::to_json() const { return write_object(*this); }
+json::object tool_info::to_json() const {
+  auto tool = write_object(*this);
+  if (task_support != mcp::task_support::forbidden)
+    tool["execution"] = {{"taskSupport", task_support == mcp::task_support::required ? "required" : "optional"}};
+  return tool;
+}
 json::object resource_info::to_json() const { return write_object(*this); }
 json::object resource_template_info::to_json() const { return write_object(*this); }
 json::object prompt_info::to_json() const { return write_object(*this); }

@@ -21,7 +21,16 @@ T read_from_server(const Json& value, std::string_view what) {
 
 }  // namespace
 
-tool_info read_tool(const json::value& value) { return read_from_server<tool_info>(value, "tool"); }
+tool_info read_tool(const json::value& value) {
+  auto tool = read_from_server<tool_info>(value, "tool");
+  // execution.taskSupport (2025-11-25): an unknown value reads as forbidden.
+  if (const auto* execution = value.as_object().if_contains("execution"); execution && execution->is_object())
+    if (const auto* support = execution->get_object().if_contains("taskSupport"); support && support->is_string()) {
+      if (*support == "optional") tool.task_support = task_support::optional;
+      if (*support == "required") tool.task_support = task_support::required;
+    }
+  return tool;
+}
 
 resource_info read_resource(const json::value& value) {
   auto resource = read_from_server<resource_info>(value, "resource");

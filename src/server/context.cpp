@@ -121,21 +121,20 @@ asio::awaitable<void> request_context::progress(double value, std::optional<doub
   last_progress_ = value;
   notification n{methods::notifications_progress,
                  detail::progress_params(*token, value, total, message, dialect_of(version()))};
-  co_await session_.link_->send_notification(std::move(n), id_text_);
+  co_await link().send_notification(std::move(n), id_text_);
 }
 
 asio::awaitable<void> request_context::notify(std::string method, json::object params) {
   notification n{std::move(method), std::move(params)};
-  co_await session_.link_->send_notification(std::move(n), id_text_);
+  co_await link().send_notification(std::move(n), id_text_);
 }
 
-void request_context::close_stream() { session_.link_->close_stream(id_text_); }
+void request_context::close_stream() { link().close_stream(id_text_); }
 
 asio::awaitable<json::object> request_context::request(std::string method, json::object params,
                                                        std::chrono::milliseconds timeout) {
   if (!round_)
-    co_return co_await session_.link_->send_request(std::move(method), std::move(params), timeout,
-                                                   id_text_);
+    co_return co_await link().send_request(std::move(method), std::move(params), timeout, id_text_);
   if (!detail::is_input_request(method))
     throw capability_error("protocol version 2026-07-28 has no server-to-client request " + method);
   co_return co_await ask_one(std::move(method), std::move(params), timeout);
@@ -152,6 +151,7 @@ asio::awaitable<json::object> request_context::ask_one(std::string method, json:
 
 asio::awaitable<input_responses> request_context::ask(input_requests requests,
                                                       std::chrono::milliseconds timeout) {
+  if (task_) co_return co_await task_->ask(std::move(requests), timeout);
   input_responses answers;
   if (!round_) {
     // All checked before the first is sent: none is sent when one cannot be.
@@ -163,8 +163,8 @@ asio::awaitable<input_responses> request_context::ask(input_requests requests,
     }
     for (auto& [key, input] : requests) {
       detail::shape_input_params(input.params, d);
-      answers[key] = co_await session_.link_->send_request(std::move(input.method), std::move(input.params),
-                                                          timeout, id_text_);
+      answers[key] = co_await link().send_request(std::move(input.method), std::move(input.params), timeout,
+                                                  id_text_);
     }
     co_return answers;
   }

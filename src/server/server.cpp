@@ -17,6 +17,7 @@
 #include "../protocol/x_mcp_header.hpp"
 #include "registry.hpp"
 #include "skills_catalog.hpp"
+#include "tasks/task_manager.hpp"
 
 #include <atomic>
 #include <mutex>
@@ -225,7 +226,8 @@ std::vector<prompt_argument> detail::prompt_arguments_from_schema(const std::str
 }
 
 struct server::state {
-  state(implementation i, server_options s) : info(std::move(i)), settings(std::move(s)) {}
+  state(implementation i, server_options s)
+      : info(std::move(i)), settings(std::move(s)), tasks(settings.tasks) {}
   ~state() {
     if (workers) workers->join();
   }
@@ -240,6 +242,9 @@ struct server::state {
 
   // Whether a kind was ever registered: its capability stays declared.
   std::atomic<bool> has_tools{false}, has_resources{false}, has_prompts{false};
+  // Whether a tool that may run as a task was: tasks are served from then on.
+  std::atomic<bool> has_task_tools{false};
+  detail::task_manager tasks;
 
   std::once_flag workers_started;
   std::unique_ptr<asio::thread_pool> workers;
@@ -315,6 +320,8 @@ struct server::state {
   static tool_call prepare_call(std::shared_ptr<const tool_entry> tool, const json::object& params,
                                 protocol_version version);
   static json::object finish_call(const tool_call& call, call_tool_result result, protocol_version version);
+  // The handler of a checked call, and its result shaped (what it threw: a tool error).
+  static asio::awaitable<json::object> run_tool(tool_call call, request_context& ctx);
   std::optional<json::object> call_tool_at_once(const json::object& params, request_context& ctx) const;
   asio::awaitable<json::object> call_tool(const json::object& params, request_context& ctx);
   asio::awaitable<json::object> read_resource(const json::object& params, request_context& ctx);
@@ -336,6 +343,7 @@ void server::add_tool(tool_info info, tool_handler handler) {
 
 void server::add_tool(tool_info info, tool_handler handler, detail::tool_handler_at_once at_once) {
   auto name = info.name;
+  if (info.task_support != task_support::forbidden) state_->has_task_tools = true;
   state_->tools.put(std::move(name), make_tool_entry(std::move(info), std::move(handler), std::move(at_once)));
   state_->has_tools = true;
   state_->broadcast(methods::notifications_tools_list_changed);
@@ -355,6 +363,7 @@ void server::notify_resources_changed() { state_->broadcast(methods::notificatio
 
 void server::add_tool(session& s, tool_info info, tool_handler handler) {
   auto name = info.name;
+  if (info.task_support != task_support::forbidden) state_->has_task_tools = true;
   s.state<session_tools>().tools.put(std::move(name), make_tool_entry(std::move(info), std::move(handler)));
   state_->has_tools = true;
   s.post_notification(methods::notifications_tools_list_changed);
@@ -473,6 +482,7 @@ json::object server::capabilities() const {
   if (state_->has_resources) caps["resources"] = {{"subscribe", true}, {"listChanged", true}};
   if (state_->has_prompts) caps["prompts"] = {{"listChanged", true}};
   if (state_->has_prompts || !state_->templates.empty()) caps["completions"] = json::object{};
+  if (state_->has_task_tools) state_->tasks.add_capabilities(caps);
   detail::declare_skills(*skills_, caps);
   for (const auto& [key, value] : state_->settings.capabilities) caps[key] = value;
   return caps;
@@ -537,6 +547,7 @@ asio::awaitable<json::object> server::handle_request(const request& req, request
   if (m == methods::resources_read) co_return co_await st.read_resource(req.params, ctx);
   if (m == methods::prompts_get) co_return co_await st.get_prompt(req.params, ctx);
   if (m == methods::completion_complete) co_return co_await st.complete(req.params, ctx);
+  if (st.has_task_tools && detail::task_manager::is_tasks_method(m)) co_return co_await st.tasks.handle(req, ctx);
   if (auto served = handle_request_at_once(req, ctx)) co_return std::move(*served);
   throw protocol_error(errc::method_not_found, "Method not found: " + m);
 }
@@ -583,7 +594,8 @@ std::optional<json::object> server::state::call_tool_at_once(const json::object&
   const auto* name = params.if_contains("name");
   if (!name || !name->is_string()) return std::nullopt;
   auto tool = find_tool(ctx.session(), name->get_string());
-  if (!tool || !tool->at_once) return std::nullopt;
+  // (A tool that may run as a task is decided on in call_tool.)
+  if (!tool || !tool->at_once || tool->info.task_support != task_support::forbidden) return std::nullopt;
   require_scopes(tool->info.required_scopes, ctx);
   auto call = prepare_call(std::move(tool), params, ctx.version());
   check_mirrored_headers(*call.tool, *call.arguments, ctx);
@@ -608,6 +620,17 @@ asio::awaitable<json::object> server::state::call_tool(const json::object& param
   auto call = prepare_call(std::move(tool), params, ctx.version());
   check_mirrored_headers(*call.tool, *call.arguments, ctx);
   if (call.refusal) co_return std::move(*call.refusal);
+  if (!tasks.runs_as_task(call.tool->info.task_support, name, ctx)) co_return co_await run_tool(call, ctx);
+  // The task's own copy of the request gives the arguments from now on.
+  detail::task_body body = [tool = call.tool](const json::object& arguments,
+                                              request_context& c) -> asio::awaitable<json::object> {
+    tool_call on_copy{tool, &arguments, std::nullopt};
+    co_return co_await run_tool(std::move(on_copy), c);
+  };
+  co_return co_await tasks.call(ctx, std::move(body));
+}
+
+asio::awaitable<json::object> server::state::run_tool(tool_call call, request_context& ctx) {
   call_tool_result result;
   try {
     result = co_await call.tool->handler(*call.arguments, ctx);

@@ -52,7 +52,10 @@
 //                           temporary folder, removed when everything passed)
 //   --suite next            run conformance 0.2.0-alpha.12 instead of 0.1.16
 //   --spec-version V        (--suite next) the requirement set: 2026-07-28
-//                           (default) or 2025-11-25; repeatable
+//                           (default) or 2025-11-25; or `extension`: the
+//                           scenarios of the official extensions (`list
+//                           --server` tags them [extension]; not scored by
+//                           the suite, run at its default wire); repeatable
 //   --min-passed V=K        (--suite next) minimum for version V (repeatable);
 //                           a plain K applies to every version without V=K;
 //                           default: what the TypeScript reference server
@@ -63,6 +66,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+    EXTENSION_SET,
     SUITE_PACKAGES,
     commonOptions,
     isGlob,
@@ -83,7 +87,8 @@ const USAGE = `usage: node conformance_server.mjs [--min-passed K] [--scenario N
          [--] <server-command> [args...]
 The server must print its URL (e.g. http://127.0.0.1:PORT/mcp) as the first line of stdout.
 --suite next: conformance 0.2.0-alpha.12, the scored server scenarios of --spec-version
-2026-07-28 (default) and/or 2025-11-25, each version counted and summarised on its own.`;
+2026-07-28 (default) and/or 2025-11-25, each version counted and summarised on its own;
+--spec-version extension: the scenarios of the official extensions (not scored by the suite).`;
 
 // ------------------------------------------------------------------ options
 function usageError(msg) {
@@ -102,7 +107,10 @@ function parseArgs(argv) {
         commandName: 'server-command'
     });
     const filtered = o.only.length > 0 || o.skip.length > 0;
-    resolveSuiteOptions(o, usageError, { defaultMinPassed: v => (filtered ? 0 : NEXT_REFERENCE_PASSED[v] ?? 0) });
+    resolveSuiteOptions(o, usageError, {
+        defaultMinPassed: v => (filtered ? 0 : NEXT_REFERENCE_PASSED[v] ?? 0),
+        extensions: true
+    });
     if (o.minPassed === undefined) o.minPassed = 47;
     return o;
 }
@@ -211,8 +219,9 @@ async function runScenario(scenario, url, version) {
     const outDir = run.scenarioDir(scenario, version);
     const timeoutMs = Math.min(opts.scenarioTimeout * 1000, run.remainingMs());
     const t0 = Date.now();
+    const wire = version === EXTENSION_SET ? [] : ['--spec-version', version, '--force'];
     const args = version
-        ? ['server', '--url', url, '--scenario', scenario, '--spec-version', version, '--force', '-o', outDir]
+        ? ['server', '--url', url, '--scenario', scenario, ...wire, '-o', outDir]
         : ['server', '--url', url, '--scenario', scenario, '-o', outDir];
     const r = await run.cli(args, timeoutMs);
     const secs = ((Date.now() - t0) / 1000).toFixed(1);
@@ -243,7 +252,10 @@ async function plan() {
     const passes = [];
     if (NEXT) {
         for (const version of opts.specVersions) {
-            const { scored, notScored } = await run.listRequirements('server', version);
+            const { scored, notScored } =
+                version === EXTENSION_SET
+                    ? { scored: await run.listScenarios('server', EXTENSION_SET), notScored: [] }
+                    : await run.listRequirements('server', version);
             passes.push({ version, all: scored, notScored });
         }
     } else passes.push({ version: undefined, all: await run.listScenarios('server'), notScored: [] });

@@ -102,6 +102,11 @@ inline constexpr char notifications_roots_list_changed[] = "notifications/roots/
 inline constexpr char notifications_subscriptions_acknowledged[] = "notifications/subscriptions/acknowledged";
 inline constexpr char notifications_elicitation_complete[] = "notifications/elicitation/complete";
 inline constexpr char notifications_tasks_status[] = "notifications/tasks/status";
+// The tasks extension of 2026-07-28 (SEP-2663, `io.modelcontextprotocol/tasks`),
+// outside every revision's schema, so outside the table below; it also has
+// tasks/get and tasks/cancel, with its own shapes.
+inline constexpr char tasks_update[] = "tasks/update";
+inline constexpr char notifications_tasks[] = "notifications/tasks";
 }  // namespace methods
 
 enum class method_kind : std::uint8_t { request, notification };

@@ -43,6 +43,14 @@ struct cache_hint {
   bool shared = false;
 };
 
+/// Whether a tool may run as a task (`execution.taskSupport`, the tasks of
+/// 2025-11-25 and the tasks extension of 2026-07-28).
+enum class task_support {
+  forbidden,  ///< never a task (the default)
+  optional,   ///< a task when the client can take one
+  required,   ///< only as a task: refused to a client that cannot take one
+};
+
 struct tool_info {
   std::string name;  ///< 1-128 characters of A-Z a-z 0-9 _ - .
   std::string description = {};
@@ -59,6 +67,9 @@ struct tool_info {
   /// scope challenge (a JSON-RPC error, code auth::insufficient_scope_code,
   /// where HTTP cannot). Not sent to clients; unchecked without OAuth.
   std::vector<std::string> required_scopes = {};
+  /// Whether the server runs a call of it as a task (docs/tasks.md); sent
+  /// as `execution.taskSupport` to 2025-11-25 clients.
+  mcp::task_support task_support = mcp::task_support::forbidden;
 
   /// The Tool object of `tools/list`.
   json::object to_json() const;

@@ -67,7 +67,19 @@ struct input_required {
 
 namespace detail {
 class server_engine;
+class task_run;
 struct input_round;
+
+/// A request that runs as a task takes its input here: the task asks the
+/// client (2025-11-25: requests tagged with the task; 2026-07-28: the
+/// task's inputRequests, answered by tasks/update) and waits.
+class task_inputs {
+ public:
+  virtual asio::awaitable<input_responses> ask(input_requests requests, std::chrono::milliseconds timeout) = 0;
+
+ protected:
+  ~task_inputs() = default;
+};
 
 /// How a session's state<T>() of a described T follows the session to the
 /// other servers of a cluster: its key (the type's name) and its JSON form
@@ -199,6 +211,7 @@ class session : public std::enable_shared_from_this<session> {
 
  private:
   friend class detail::server_engine;
+  friend class detail::task_run;
   friend class request_context;
   std::string id_;
   asio::any_io_executor executor_;
@@ -253,6 +266,8 @@ class request_context {
 
   const request_id& id() const noexcept { return request_.id; }
   const std::string& method() const noexcept { return request_.method; }
+  /// The request's params as the client sent them.
+  const json::object& params() const noexcept { return request_.params; }
   /// `params._meta`, or an empty object.
   const json::object& meta() const noexcept;
   mcp::session& session() noexcept { return session_; }
@@ -319,6 +334,11 @@ class request_context {
   asio::awaitable<json::array> roots(std::chrono::milliseconds timeout = std::chrono::seconds(30));
 
  private:
+  friend class detail::task_run;
+  // Where notifications and requests go: the session's connection, or the
+  // task's own way out once the request runs as a task.
+  detail::connection_link& link() const noexcept { return link_ ? *link_ : *session_.link_; }
+
   // ask() with one request, under a key of its own.
   asio::awaitable<json::object> ask_one(std::string method, json::object params,
                                         std::chrono::milliseconds timeout);
@@ -331,6 +351,8 @@ class request_context {
   detail::input_round* round_ = nullptr;  // set on 2026-07-28 requests
   json::value carried_;                   // legacy: what carry() set
   std::size_t auto_keys_ = 0;             // names the inputs of request() and the shorthands
+  std::shared_ptr<detail::connection_link> link_;  // a task's; null: the session's
+  detail::task_inputs* task_ = nullptr;            // set while the request runs as a task
 };
 
 }  // namespace mcp

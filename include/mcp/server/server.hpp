@@ -10,6 +10,7 @@
 #include <mcp/server/content.hpp>
 #include <mcp/server/serve.hpp>
 #include <mcp/server/skills.hpp>
+#include <mcp/server/task_store.hpp>
 
 #include <functional>
 #include <map>
@@ -59,6 +60,25 @@ struct completion_request {
 using completion_handler =
     std::function<asio::awaitable<std::vector<std::string>>(const completion_request& req, request_context& ctx)>;
 
+/// How the server runs tools whose tool_info::task_support allows tasks
+/// (docs/tasks.md).
+struct task_options {
+  /// Where task records live; null: this process's memory
+  /// (make_memory_task_store). A shared store (cluster::make_redis_stores)
+  /// lets every server of a cluster answer for any task.
+  std::shared_ptr<task_store> store = {};
+  /// 2026-07-28: a call that the client lets become a task is answered
+  /// directly when it finishes within this time, as a task otherwise. At 0
+  /// a call becomes a task as soon as its handler has to wait.
+  std::chrono::milliseconds immediate_window{0};
+  /// The ttl of a task whose client asks for none (every task of the
+  /// 2026-07-28 extension), and the most a 2025-11-25 client may ask for.
+  std::chrono::milliseconds default_ttl = std::chrono::hours(1);
+  std::chrono::milliseconds max_ttl = std::chrono::hours(24);
+  /// The pollInterval suggested to clients.
+  std::chrono::milliseconds poll_interval = std::chrono::seconds(1);
+};
+
 struct server_options {
   std::optional<std::string> instructions = {};
   /// Items per page of every list method; 0 sends everything in one page.
@@ -74,6 +94,8 @@ struct server_options {
   /// items that set none: a page gets the shortest ttl of its items, and is
   /// `public` only when all of them are.
   cache_hint cache = {};
+  /// Tasks, for the tools that allow them.
+  task_options tasks = {};
 };
 
 class server : public server_behaviour {

@@ -137,6 +137,9 @@ TEST(ConformanceFixtures, ToolsListHasEveryToolWithADescriptionAndAnObjectSchema
     }
     std::set<std::string> expected = no_argument_tools;
     expected.insert({"test_sampling", "test_elicitation", "json_schema_2020_12_tool", "test_x_mcp_header"});
+    // The tasks scenarios' (the tasks extension, SEP-2663).
+    expected.insert({"greet", "slow_compute", "failing_job", "protocol_error_job", "confirm_delete", "multi_input",
+                     "test_tool_with_task"});
     EXPECT_EQ(names, expected);
     const auto tools = result.at("tools").as_array();
     for (const auto& tool : tools) {

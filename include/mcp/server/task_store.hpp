@@ -1,0 +1,94 @@
+#pragma once
+// Where a server keeps its tasks (docs/tasks.md): a tool call the server runs
+// in the background, which the client polls, answers and cancels by the
+// task's id, and whose result outlives the request and the connection that
+// started it. The task runs in the process that created it; its record lives
+// here, so that whoever asks for it (another connection, another session
+// with the same principal, another server of a cluster) finds it.
+
+#include <mcp/server/store_error.hpp>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/json/object.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mcp {
+
+namespace asio = boost::asio;
+namespace json = boost::json;
+
+enum class task_status { working, input_required, completed, failed, cancelled };
+std::string_view to_string(task_status status) noexcept;
+/// The three statuses a task never leaves.
+inline bool is_terminal(task_status status) noexcept {
+  return status == task_status::completed || status == task_status::failed || status == task_status::cancelled;
+}
+
+/// What a task store keeps of one task.
+struct task_record {
+  std::string id;  ///< unguessable: with no principal it is the only key to the task
+  task_status status = task_status::working;
+  std::optional<std::string> status_message = std::nullopt;
+  std::chrono::system_clock::time_point created_at = {};
+  std::chrono::system_clock::time_point last_updated_at = {};
+  /// From creation; unset: kept until the server restarts (memory) or forever.
+  std::optional<std::chrono::milliseconds> ttl = std::nullopt;
+  std::optional<std::chrono::milliseconds> poll_interval = std::nullopt;
+  /// Who may see the task: the OAuth principal's identity, or (without
+  /// OAuth) the session that created it in the 2025-11-25 era; empty for a
+  /// 2026-07-28 task of an anonymous client, whose id is its only key.
+  std::string owner = {};
+  /// Which wire the task speaks: "2025-11-25" or "2026-07-28".
+  std::string version = {};
+  /// The input requests the task waits for (2026-07-28), by key.
+  json::object input_requests = {};
+  /// The request's result once completed; the JSON-RPC error once failed.
+  std::optional<json::object> result = std::nullopt;
+  std::optional<json::object> error = std::nullopt;
+
+  /// When the store may forget it (created_at + ttl); max without a ttl.
+  std::chrono::system_clock::time_point expires_at() const noexcept;
+};
+
+/// One page of task_store::list.
+struct task_page {
+  std::vector<task_record> tasks;
+  std::optional<std::string> next_cursor;
+};
+
+/// Keeps task records. The server writes a task's record as it changes
+/// (create, then put) from the process that runs it, and reads records
+/// for every tasks/* request.
+///
+/// @par Thread safety
+/// Called from every thread that serves; implementations synchronise.
+class task_store {
+ public:
+  virtual ~task_store() = default;
+
+  /// Records a new task; returns once a find() anywhere would see it (the
+  /// spec's "durably created"). Throws store_unavailable when it cannot,
+  /// and std::length_error when the store is full.
+  virtual asio::awaitable<void> create(task_record record) = 0;
+  /// Replaces the record of a known task (its status, result...).
+  virtual asio::awaitable<void> put(task_record record) = 0;
+  /// The record; nullopt when unknown or expired.
+  virtual asio::awaitable<std::optional<task_record>> find(std::string id) = 0;
+  /// The owner's tasks, oldest first, `limit` at most, from `cursor` (a
+  /// next_cursor of an earlier page; empty: the first page).
+  virtual asio::awaitable<task_page> list(std::string owner, std::string cursor, std::size_t limit) = 0;
+};
+
+/// Tasks in this process's memory: at most `max_tasks` records; each is
+/// forgotten when its ttl has passed, and when the store is full the oldest
+/// finished task makes room (a store full of running tasks refuses more).
+std::shared_ptr<task_store> make_memory_task_store(std::size_t max_tasks = 10000);
+
+}  // namespace mcp

@@ -1,0 +1,48 @@
+#include "task_wire.hpp"
+
+#include <ctime>
+#include <cstdio>
+
+namespace mcp::detail {
+
+std::string iso8601(std::chrono::system_clock::time_point when) {
+  using namespace std::chrono;
+  const auto ms = duration_cast<milliseconds>(when.time_since_epoch()).count();
+  const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  char text[32];
+  std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900, utc.tm_mon + 1,
+                utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, static_cast<int>(ms % 1000));
+  return text;
+}
+
+bool is_extension_task(const task_record& task) noexcept { return task.version != "2025-11-25"; }
+
+json::object task_json(const task_record& task) {
+  const bool extension = is_extension_task(task);
+  json::object out{{"taskId", task.id}, {"status", to_string(task.status)}};
+  if (task.status_message) out["statusMessage"] = *task.status_message;
+  out["createdAt"] = iso8601(task.created_at);
+  out["lastUpdatedAt"] = iso8601(task.last_updated_at);
+  out[extension ? "ttlMs" : "ttl"] = task.ttl ? json::value(task.ttl->count()) : json::value(nullptr);
+  if (task.poll_interval) out[extension ? "pollIntervalMs" : "pollInterval"] = task.poll_interval->count();
+  return out;
+}
+
+json::object create_task_result(const task_record& task) {
+  if (!is_extension_task(task)) return {{"task", task_json(task)}};
+  auto created = task_json(task);
+  created["resultType"] = "task";
+  return created;
+}
+
+json::object detailed_task_json(const task_record& task) {
+  auto out = task_json(task);
+  if (task.status == task_status::input_required) out["inputRequests"] = task.input_requests;
+  if (task.status == task_status::completed && task.result) out["result"] = *task.result;
+  if (task.status == task_status::failed && task.error) out["error"] = *task.error;
+  return out;
+}
+
+}  // namespace mcp::detail
