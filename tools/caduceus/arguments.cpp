@@ -7,6 +7,7 @@
 #include <boost/json/parse.hpp>
 
 #include <charconv>
+#include <filesystem>
 #include <set>
 
 namespace caduceus {
@@ -34,6 +35,11 @@ Commands:
   complete prompt NAME ARG VALUE      complete a prompt argument
   complete resource URI_TEMPLATE VAR VALUE
                                       complete a resource template variable
+  ping [COUNT]                        ping the server (COUNT times, 1 s apart)
+                                      and print each round-trip time
+  watch [URI...]                      print the server's list changes, and
+                                      updates of the resources named, one a
+                                      line, until Ctrl-C
   login                               sign in to a protected server (OAuth) in a
                                       browser; later commands use the token
                                       and refresh it
@@ -55,6 +61,17 @@ Options:
                     on stderr
   --header 'NAME: VALUE'
                     add a header to every HTTP request (repeatable)
+  --root DIR        offer DIR to the server as a root (repeatable)
+  --sampling-command CMD
+                    answer the server's sampling requests by running CMD
+                    (split like --stdio) with the request's params as JSON on
+                    its stdin; its stdout is the answer (a JSON
+                    CreateMessageResult, or plain text). Without it they are
+                    declined
+
+When the server asks you something (elicitation), the questions come on
+stderr and your answers are read from stdin; Ctrl-C or the end of input
+cancels the question (not the command).
 
 Signing in (--url only):
   --client-id ID    a client id registered at the authorization server (else
@@ -72,8 +89,8 @@ Ctrl-C cancels a running command (exit 130). Exit codes: 0 success, 1 failure
 (server, connection, tool error), 2 usage error.
 )";
 
-const std::set<std::string, std::less<>> commands{"info",   "tools",  "call",     "resources", "read",
-                                                  "prompts", "prompt", "complete", "login",     "logout"};
+const std::set<std::string, std::less<>> commands{"info",     "tools", "call",  "resources", "read",  "prompts",
+                                                  "prompt",   "complete", "ping", "watch", "login", "logout"};
 
 /// The value of `--name VALUE` or `--name=VALUE`, advancing `i` past it.
 std::string option_value(int argc, char** argv, int& i, std::string_view name,
@@ -181,6 +198,17 @@ void parse_operands(invocation& inv, std::vector<std::string> words) {
     words.resize(1);
   } else if (c == "read") {
     expect(1, 1, "read URI");
+  } else if (c == "ping") {
+    expect(0, 1, "ping [COUNT]");
+    if (count == 1) {
+      unsigned n = 0;
+      const auto& text = words[0];
+      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+      if (ec != std::errc() || end != text.data() + text.size() || n == 0 || n > 100000)
+        throw usage_error("ping: COUNT must be a number from 1 to 100000, not '" + text + "'");
+    }
+  } else if (c == "watch") {
+    // any number of resource URIs
   } else if (c == "prompt") {
     expect(1, 2, "prompt NAME [JSON]");
     if (count == 2) inv.prompt_arguments = parse_prompt_arguments(words[1]);
@@ -197,6 +225,27 @@ void parse_operands(invocation& inv, std::vector<std::string> words) {
 }  // namespace
 
 std::string_view usage_text() { return usage; }
+
+std::string file_uri(const std::string& directory) {
+  std::error_code ec;
+  auto path = std::filesystem::absolute(directory, ec).lexically_normal().string();
+  if (path.size() > 1 && path.ends_with('/')) path.pop_back();
+  static constexpr char hex[] = "0123456789ABCDEF";
+  std::string uri = "file://";
+  for (const char c : path) {
+    const auto byte = static_cast<unsigned char>(c);
+    const bool unreserved = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                            c == '-' || c == '.' || c == '_' || c == '~';
+    if (unreserved || c == '/') {
+      uri += c;
+    } else {
+      uri += '%';
+      uri += hex[byte >> 4];
+      uri += hex[byte & 0xF];
+    }
+  }
+  return uri;
+}
 
 invocation parse_arguments(int argc, char** argv) {
   invocation inv;
@@ -237,6 +286,25 @@ invocation parse_arguments(int argc, char** argv) {
       auto value = header.substr(colon + 1);
       value.erase(0, value.find_first_not_of(" \t"));
       inv.headers.emplace_back(header.substr(0, colon), std::move(value));
+    } else if (name == "--root") {
+      const auto directory = option_value(argc, argv, i, name, inline_value);
+      std::error_code ec;
+      if (directory.empty() || !std::filesystem::is_directory(directory, ec))
+        throw usage_error("--root: not a directory: '" + directory + "'");
+      auto absolute = std::filesystem::absolute(directory, ec).lexically_normal().string();
+      if (absolute.size() > 1 && absolute.ends_with('/')) absolute.pop_back();
+      auto label = std::filesystem::path(absolute).filename().string();  // empty for "/"
+      mcp::root root{file_uri(directory)};
+      if (!label.empty()) root.name = std::move(label);
+      inv.roots.push_back(std::move(root));
+    } else if (name == "--sampling-command") {
+      const auto line = option_value(argc, argv, i, name, inline_value);
+      try {
+        inv.sampling_command = mcp::split_command_line(line);
+      } catch (const std::exception& e) {
+        throw usage_error("--sampling-command: " + std::string(e.what()));
+      }
+      if (inv.sampling_command.empty()) throw usage_error("--sampling-command needs a command");
     } else if (name == "--client-id") {
       inv.client_id = option_value(argc, argv, i, name, inline_value);
     } else if (name == "--client-secret") {

@@ -44,7 +44,13 @@ struct invocation {
   std::optional<std::uint16_t> callback_port;  ///< --callback-port: the login's redirect receiver
   bool headless_login = false;    ///< --headless: login follows the authorization URL itself
   std::vector<std::string> stdio;  ///< --stdio, split: the program, then its arguments
-  std::string command;  ///< info, tools, call, resources, read, prompts, prompt, complete, login, logout
+  /// --root DIR (repeatable): offered to the server as roots (file:// URIs)
+  std::vector<mcp::root> roots;
+  /// --sampling-command, split: answers the server's sampling requests
+  std::vector<std::string> sampling_command;
+  /// info, tools, call, resources, read, prompts, prompt, complete, ping,
+  /// watch, login, logout
+  std::string command;
   std::vector<std::string> operands;  ///< the command's words (tool name, URI, ...)
   json::object tool_arguments;        ///< call: the JSON object
   std::map<std::string, std::string> prompt_arguments;  ///< prompt: the JSON object
@@ -52,6 +58,10 @@ struct invocation {
 
 /// Parses argv. Throws usage_error, whose message is the one-line reason.
 invocation parse_arguments(int argc, char** argv);
+
+/// The file:// URI of a directory: absolute, normalized, percent-encoded
+/// (RFC 3986: all but unreserved characters and '/').
+std::string file_uri(const std::string& directory);
 
 /// The text of `caduceus --help`.
 std::string_view usage_text();

@@ -66,7 +66,12 @@ progress_bar::~progress_bar() { clear(); }
 void progress_bar::update(const mcp::progress_update& update) {
   if (!enabled_) return;
   line_ = render_progress(update, terminal_width());
-  draw();
+  if (!held_) draw();
+}
+
+void progress_bar::hold(bool held) {
+  if (held) clear();
+  held_ = held;
 }
 
 void progress_bar::draw() {

@@ -24,12 +24,16 @@ class progress_bar {
   void clear();
   /// Writes one line on stderr above the bar (a log message, the server's stderr).
   void note(std::string_view line);
+  /// While held (a question is on the terminal) the bar is not drawn; it
+  /// comes back with the next update after release.
+  void hold(bool held);
 
  private:
   void draw();
 
   bool enabled_;
   bool shown_ = false;
+  bool held_ = false;
   std::string line_;
 };
 
