@@ -119,6 +119,19 @@ struct http_server_options {
   /// initialized with the version of its MCP-Protocol-Version header
   /// (2025-03-26 when absent); GET and DELETE answer 405.
   bool stateless = false;
+  /// MCP over WebSocket on `path` as well, our own extension (the spec has
+  /// no WebSocket binding; docs/transports.md): a GET with `Upgrade:
+  /// websocket` offering the `mcp` subprotocol is upgraded once it has met
+  /// the rules every request meets (Origin and Host, OAuth, 503 while
+  /// shutting down, `max_sessions`). The connection is then one MCP
+  /// connection with a session of its own, like stdio, in either era (also
+  /// when `stateless`): one JSON-RPC message per text message, none over
+  /// `max_body_size` (else closed with 1009). Off unless asked for, as
+  /// extensions should be.
+  bool websocket = false;
+  /// WebSocket keep-alive: a ping after this long without a frame from the
+  /// client; a client that sends nothing back within as long again is dropped.
+  std::chrono::milliseconds websocket_ping_interval{30'000};
   /// Browser origins allowed besides localhost ones (exact `scheme://host[:port]`).
   std::vector<std::string> allowed_origins = {};
   /// Host header values allowed besides localhost ones, when listening on loopback.

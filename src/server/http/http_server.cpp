@@ -99,7 +99,7 @@ std::size_t http_server::session_count() const { return impl_->session_count(); 
 
 std::size_t http_server::impl::session_count() const {
   std::lock_guard lock(tables);
-  return sessions.size();
+  return sessions.size() + websocket_sessions;
 }
 
 asio::any_io_executor http_server::impl::make_strand() const {
@@ -166,6 +166,7 @@ void http_server::impl::begin_shutdown() {
       const auto it = self->connections.find(n);
       if (it == self->connections.end()) return;
       if (it->second.handshake_stop) it->second.handshake_stop->cancel();
+      if (it->second.stop_websocket) it->second.stop_websocket(false);
       if (it->second.io && !it->second.busy) it->second.io->stop_reading();
     });
 }
@@ -179,7 +180,9 @@ void http_server::impl::force_shutdown() {
     asio::post(connection.executor, [self = shared_from_this(), n] {
       std::lock_guard lock(self->tables);
       const auto it = self->connections.find(n);
-      if (it != self->connections.end() && it->second.io) it->second.io->stop_reading();
+      if (it == self->connections.end()) return;
+      if (it->second.stop_websocket) it->second.stop_websocket(true);
+      if (it->second.io) it->second.io->stop_reading();
     });
 }
 
@@ -549,6 +552,8 @@ asio::awaitable<bool> http_server::impl::dispatch(connection_io& io, served_requ
     const bool admitted = co_await authenticate(io, req, keep);
     if (!admitted) co_return keep;
   }
+  if (options.websocket && path == options.path && req.method() == http::verb::get && wants_websocket(req))
+    co_return co_await handle_websocket(io, req);
   if (legacy_stream && req.method() == http::verb::get) co_return co_await handle_legacy_stream(io, req);
   if (legacy_post && req.method() == http::verb::post) co_return co_await handle_legacy_post(io, req);
   if (legacy_stream || legacy_post) {

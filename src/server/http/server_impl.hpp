@@ -83,6 +83,8 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
     connection_io* io = nullptr;
     asio::steady_timer* handshake_stop = nullptr;  // while its TLS handshake runs: cancelled by stop()
     bool busy = false;  // between reading a request and finishing its response
+    // A WebSocket connection's: ends it, in order or (forced) at once (websocket.cpp).
+    std::function<void(bool forced)> stop_websocket = nullptr;
   };
 
   // The live session a request names, or why not (400 without an id, 404 unknown or ended).
@@ -248,6 +250,14 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   // legacy_sse.cpp
   asio::awaitable<bool> handle_legacy_stream(connection_io& io, served_request& req);
   asio::awaitable<bool> handle_legacy_post(connection_io& io, served_request& req);
+
+  // websocket.cpp (MCP over WebSocket, docs/transports.md)
+  // A GET asking for a WebSocket upgrade.
+  static bool wants_websocket(const http_request& req);
+  // Upgrades the connection (after the checks of dispatch) and serves it as
+  // one MCP connection until it ends; false: the connection is done.
+  asio::awaitable<bool> handle_websocket(connection_io& io, served_request& req);
+  std::atomic<std::size_t> websocket_sessions = 0;  // counted in session_count()
 
   // responses.cpp
   asio::awaitable<bool> reply(connection_io& io, const http_request& req, http::status status,

@@ -140,6 +140,14 @@ class stream_io final : public connection_io {
 
   asio::awaitable<void> close() override { co_await stream_.close(); }
 
+  asio::awaitable<std::unique_ptr<websocket::connection>> accept_websocket(const http_request& req,
+                                                                          websocket::settings settings,
+                                                                          transport_metadata metadata) override {
+    // The WebSocket stream reads and writes the stream in place; the
+    // watchdog sleeps (no deadline is armed) and Beast keeps its own.
+    co_return co_await websocket::accept(stream_.raw(), req, std::move(settings), std::move(metadata));
+  }
+
  private:
   struct watch_state {
     std::function<void(bool)> on_close;

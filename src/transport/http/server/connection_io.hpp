@@ -5,6 +5,7 @@
 // responses, watching for the client going away.
 
 #include "http_request.hpp"
+#include "../../websocket/websocket_connection.hpp"
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -56,6 +57,13 @@ class connection_io {
   virtual void stop_reading() = 0;
   /// Ends the connection (for TLS, with close_notify), within a deadline.
   virtual asio::awaitable<void> close() = 0;
+
+  /// Hands the connection over to WebSocket: answers the upgrade request
+  /// `req` with 101 (transport/websocket). The connection carries nothing
+  /// else from then on but must outlive what this returns, and is closed
+  /// after it. Throws system_error when the handshake fails.
+  virtual asio::awaitable<std::unique_ptr<websocket::connection>> accept_websocket(
+      const http_request& req, websocket::settings settings, transport_metadata metadata) = 0;
 };
 
 /// Watches the connection for as long as it lives (see connection_io::watch_close).
