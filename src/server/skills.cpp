@@ -222,7 +222,7 @@ std::vector<skill_source_file> read_skill_directory(const fs::path& root, const 
       const auto budget = options.max_total_bytes - total;
       auto bytes = read_file(path, budget);
       total += bytes.size();
-      files.push_back(skill_source_file{fs::relative(path, root).generic_string(), std::move(bytes)});
+      files.push_back(skill_source_file{path.lexically_relative(root).generic_string(), std::move(bytes)});
     }
   }
   return files;
@@ -418,7 +418,7 @@ std::vector<skill_entry> server::add_skills_directory(const std::filesystem::pat
     for (const auto& [dir, depth] : level) {
       if (dir != base && fs::is_regular_file(fs::symlink_status(dir / "SKILL.md"))) {
         auto local = options;
-        const auto between = fs::relative(dir, base).parent_path().generic_string();
+        const auto between = dir.lexically_relative(base).parent_path().generic_string();
         if (!between.empty()) local.prefix = local.prefix.empty() ? between : local.prefix + "/" + between;
         added.push_back(add_skill(dir, local));
       }
