@@ -128,6 +128,8 @@ void client::impl::handle_notification(const detail::client_connection::deliver_
       run_callback(on_resource_updated, "on_resource_updated", std::string(n.subject));
       break;
     case notice::other:
+      if (n.note.method == methods::notifications_tasks_status && on_task_status)
+        run_callback(on_task_status, "on_task_status", task_info::from_json(n.note.params));
       break;
   }
   run_callback(on_notification, "on_notification", n.note);

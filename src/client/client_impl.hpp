@@ -101,6 +101,14 @@ struct client::impl : std::enable_shared_from_this<impl> {
   /// (re)opened is acknowledged: what follows a subscribe() is not missed.
   asio::awaitable<void> listen_acknowledgement();
 
+  // tasks.cpp
+  /// Waits for task `id` to end and returns its tool result (raw), answering
+  /// its input requests on the way; see client::wait_for_task.
+  asio::awaitable<json::object> task_result(std::string id, task_wait_options options);
+  /// 2026-07-28: the rounds of polling and tasks/update until the end.
+  asio::awaitable<json::object> poll_task(task_info task, task_wait_options options,
+                                          std::chrono::steady_clock::time_point deadline);
+
   // server_requests.cpp
   asio::awaitable<void> answer_server_request(std::shared_ptr<client_link> link, mcp::request req);
   asio::awaitable<json::object> serve_server_request(const mcp::request& req);
@@ -128,6 +136,7 @@ struct client::impl : std::enable_shared_from_this<impl> {
   std::function<void(const log_message&)> on_log;
   std::function<void(std::string_view)> on_list_changed;
   std::function<void(const std::string&)> on_resource_updated;
+  std::function<void(const task_info&)> on_task_status;
   server_request_handler on_sampling;
   server_request_handler on_elicitation;
   std::optional<std::vector<root>> roots;

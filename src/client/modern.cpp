@@ -28,6 +28,15 @@ constexpr std::chrono::milliseconds probe_timeout{10'000};
 // A listen stream is asked again after this long, in case it went quiet.
 constexpr std::chrono::hours listen_renewal{24};
 
+// The request declares the tasks extension itself (call_tool_as_task): its
+// caller takes a CreateTaskResult as it is.
+bool declares_tasks_extension(const json::object& params) {
+  const auto* meta = params.if_contains("_meta");
+  const auto* caps = meta && meta->is_object() ? meta->get_object().if_contains(meta_key::client_capabilities) : nullptr;
+  const auto* extensions = caps && caps->is_object() ? caps->get_object().if_contains("extensions") : nullptr;
+  return extensions && extensions->is_object() && extensions->get_object().contains("io.modelcontextprotocol/tasks");
+}
+
 }  // namespace
 
 json::object client::impl::envelope(protocol_version version) const {
@@ -37,7 +46,24 @@ json::object client::impl::envelope(protocol_version version) const {
 void client::impl::add_envelope(json::object& params) const {
   auto& meta = params["_meta"];
   if (!meta.is_object()) meta = json::object{};
-  for (auto& [key, value] : envelope(*modern)) meta.get_object()[key] = std::move(value);
+  auto& fields = meta.get_object();
+  // Capabilities a request declares for itself (an extension for this call
+  // only, say) join those of the client.
+  json::object own;
+  if (auto* given = fields.if_contains(meta_key::client_capabilities); given && given->is_object())
+    own = std::move(given->get_object());
+  for (auto& [key, value] : envelope(*modern)) fields[key] = std::move(value);
+  if (own.empty()) return;
+  auto& slot = fields[meta_key::client_capabilities];
+  if (!slot.is_object()) slot = json::object{};
+  auto& declared = slot.get_object();
+  for (auto& [key, value] : own) {
+    auto* both = declared.if_contains(key);
+    if (both && both->is_object() && value.is_object())
+      for (auto& [inner, setting] : value.get_object()) both->get_object()[inner] = std::move(setting);
+    else
+      declared[key] = std::move(value);
+  }
 }
 
 asio::awaitable<bool> client::impl::discover(std::shared_ptr<client_link> on) {
@@ -70,6 +96,7 @@ asio::awaitable<bool> client::impl::discover(std::shared_ptr<client_link> on) {
 
 asio::awaitable<json::object> client::impl::call_modern(std::shared_ptr<client_link> on, std::string method,
                                                         json::object params, detail::call_settings settings) {
+  const bool asks_for_task_itself = declares_tasks_extension(params);
   add_envelope(params);
   detail::request_rounds rounds(method);
   bool version_retried = false;
@@ -89,7 +116,19 @@ asio::awaitable<json::object> client::impl::call_modern(std::shared_ptr<client_l
       continue;
     }
     auto asked = rounds.input_asked(result);
-    if (!asked) co_return result;
+    if (!asked) {
+      // A task the caller did not ask to see (the client declared the tasks
+      // extension for every request): the call waits for its result.
+      const auto* type = result.if_contains("resultType");
+      if (type && *type == "task" && !asks_for_task_itself) {
+        task_wait_options wait;
+        wait.timeout = settings.max_total;
+        auto task = task_info::from_json(result);
+        const auto deadline = std::chrono::steady_clock::now() + settings.max_total;
+        co_return co_await poll_task(std::move(task), std::move(wait), deadline);
+      }
+      co_return result;
+    }
     // Answered one after the other, in the order asked, by the handlers that
     // answer a legacy server's requests.
     json::object answers;

@@ -2,6 +2,7 @@
 // The client: connects over any transport, negotiates the protocol version,
 // and multiplexes any number of requests over the one connection.
 
+#include <mcp/client/tasks.hpp>
 #include <mcp/json/convert.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/protocol/lifecycle.hpp>
@@ -170,6 +171,38 @@ class client {
   asio::awaitable<call_tool_result> call_tool(std::string name, json::object arguments = {});
   asio::awaitable<call_tool_result> call_tool(std::string name, json::object arguments,
                                               call_options options);
+
+  // Tasks (docs/tasks.md): a tool call the server runs in the background,
+  // in either era. A client that declares the `io.modelcontextprotocol/tasks`
+  // extension in client_options::capabilities lets the server turn any
+  // call into a task; call_tool then waits for it (answering what it asks)
+  // and returns its result as if it had come at once.
+
+  /// `tools/call` that may run as a task: 2025-11-25 asks for one
+  /// (`params.task`, when the server's capabilities offer tasks for
+  /// tools/call); 2026-07-28 declares the tasks extension for this request
+  /// and lets the server decide. A call the server answers directly (or a
+  /// server without tasks) gives a task_info without id, its result set.
+  asio::awaitable<task_info> call_tool_as_task(std::string name, json::object arguments = {});
+  asio::awaitable<task_info> call_tool_as_task(std::string name, json::object arguments,
+                                               task_call_options options);
+  /// `tasks/get`: where the task stands now.
+  asio::awaitable<task_info> get_task(std::string id);
+  /// Waits for the task's end and returns its tool result, answering on the
+  /// way what it asks (through on_elicitation, on_sampling and the roots):
+  /// 2026-07-28 polls tasks/get at the task's pollInterval and answers its
+  /// inputRequests with tasks/update; 2025-11-25 waits on tasks/result,
+  /// which brings the task's requests. A failed or cancelled task is a
+  /// task_error; the timeout is boost::system::system_error(timed_out).
+  asio::awaitable<call_tool_result> wait_for_task(std::string id);
+  asio::awaitable<call_tool_result> wait_for_task(std::string id, task_wait_options options);
+  /// `tasks/cancel`: asks the server to stop the task (it may already have ended).
+  asio::awaitable<void> cancel_task(std::string id);
+  /// `tasks/list` (2025-11-25 only: the extension has none, so a modern
+  /// server answers -32601), one page.
+  asio::awaitable<task_page> list_tasks(std::string cursor = {});
+  /// Status notifications of tasks (`notifications/tasks/status`, 2025-11-25).
+  void on_task_status(std::function<void(const task_info&)> handler);
 
   /// `tools/call` with typed arguments and a typed result. `Arguments` is a
   /// json::object or any type from_json/to_json_value know (a described

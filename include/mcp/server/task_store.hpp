@@ -58,7 +58,7 @@ struct task_record {
 };
 
 /// One page of task_store::list.
-struct task_page {
+struct task_record_page {
   std::vector<task_record> tasks;
   std::optional<std::string> next_cursor;
 };
@@ -83,7 +83,7 @@ class task_store {
   virtual asio::awaitable<std::optional<task_record>> find(std::string id) = 0;
   /// The owner's tasks, oldest first, `limit` at most, from `cursor` (a
   /// next_cursor of an earlier page; empty: the first page).
-  virtual asio::awaitable<task_page> list(std::string owner, std::string cursor, std::size_t limit) = 0;
+  virtual asio::awaitable<task_record_page> list(std::string owner, std::string cursor, std::size_t limit) = 0;
 };
 
 /// Tasks in this process's memory: at most `max_tasks` records; each is

@@ -67,8 +67,8 @@ class memory_task_store final : public task_store {
     co_return found;
   }
 
-  asio::awaitable<task_page> list(std::string owner, std::string cursor, std::size_t limit) override {
-    task_page page;
+  asio::awaitable<task_record_page> list(std::string owner, std::string cursor, std::size_t limit) override {
+    task_record_page page;
     {
       std::lock_guard lock(mutex_);
       std::uint64_t from = 0;

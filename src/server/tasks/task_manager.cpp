@@ -409,8 +409,9 @@ class task_run final : public task_inputs, public std::enable_shared_from_this<t
       for (auto& [key, input] : requests) {
         shape_input_params(input.params, d);
         tag_with_task(input.params, record_.id);
+        auto on_stream = route();
         answers[key] = co_await link_->origin().send_request(std::move(input.method), std::move(input.params),
-                                                             timeout, route());
+                                                             timeout, std::move(on_stream));
       }
     } catch (...) {
       failure = std::current_exception();
@@ -608,7 +609,7 @@ asio::awaitable<json::object> task_manager::handle(const request& req, request_c
   if (m == methods::tasks_list) {
     const auto* cursor = req.params.if_contains("cursor");
     std::string from = cursor && cursor->is_string() ? std::string(cursor->get_string()) : std::string();
-    task_page page;
+    task_record_page page;
     try {
       page = co_await store.list(owner, std::move(from), 100);
     } catch (const std::invalid_argument&) {

@@ -1,0 +1,77 @@
+#pragma once
+// Tasks as a client sees them (docs/tasks.md), in either era: the tasks of
+// 2025-11-25 and the tasks extension of 2026-07-28 (SEP-2663). The calls
+// are mcp::client's (call_tool_as_task, get_task, wait_for_task,
+// cancel_task, list_tasks); these are the types they exchange.
+
+#include <mcp/protocol/errors.hpp>
+#include <mcp/protocol/types.hpp>
+
+#include <boost/json/object.hpp>
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace mcp {
+
+/// A task: where a tool call the server runs in the background stands.
+struct task_info {
+  /// Empty when the server answered the call directly (no task was made:
+  /// `result` holds the answer).
+  std::string id;
+  std::string status;  ///< working, input_required, completed, failed or cancelled
+  std::optional<std::string> status_message;
+  std::string created_at;       ///< ISO 8601, as the server wrote it
+  std::string last_updated_at;  ///< ISO 8601
+  std::optional<std::chrono::milliseconds> ttl;  ///< unset: unlimited
+  std::optional<std::chrono::milliseconds> poll_interval;
+  /// What the task waits for (2026-07-28 input_required), by key.
+  json::object input_requests;
+  /// The tool's result once completed (2026-07-28 inlines it; a 2025-11-25
+  /// task gets it from wait_for_task).
+  std::optional<json::object> result;
+  /// The JSON-RPC error of a failed task (2026-07-28).
+  std::optional<rpc_error> error;
+
+  bool terminal() const noexcept {
+    return status == "completed" || status == "failed" || status == "cancelled";
+  }
+  /// Reads a Task object of either era (ttl or ttlMs, pollInterval or pollIntervalMs).
+  static task_info from_json(const json::object& task);
+};
+
+struct task_call_options {
+  /// 2025-11-25: the ttl asked for (the server may shorten it). The
+  /// extension's server decides the ttl itself.
+  std::optional<std::chrono::milliseconds> ttl;
+};
+
+struct task_wait_options {
+  /// How long to wait in all; then boost::system::system_error(timed_out).
+  std::chrono::milliseconds timeout{std::chrono::minutes(10)};
+  /// Each status the client sees while it waits.
+  std::function<void(const task_info&)> on_status;
+};
+
+/// One page of list_tasks (2025-11-25).
+struct task_page {
+  std::vector<task_info> tasks;
+  std::optional<std::string> next_cursor;
+};
+
+/// A task that ended without a result: failed (its JSON-RPC error in
+/// task().error when the server sent one) or cancelled.
+class task_error : public std::runtime_error {
+ public:
+  explicit task_error(task_info task);
+  const task_info& task() const noexcept { return task_; }
+
+ private:
+  task_info task_;
+};
+
+}  // namespace mcp
