@@ -1,7 +1,8 @@
-// simulate-research-query runs only as a task (SEP-1686, 2025-11-25). Our
-// client has no typed calls for tasks, so the test drives them with
-// request(): create the task, look at it, and wait for its result, answering
-// the elicitation the server sends meanwhile on the tasks/result stream.
+// simulate-research-query runs only as a task (SEP-1686, 2025-11-25): our
+// client's task API (call_tool_as_task, get_task, list_tasks,
+// wait_for_task) creates the task, looks at it, and waits for its result,
+// answering the elicitation the server sends meanwhile on the tasks/result
+// stream.
 
 #include "everything_fixture.hpp"
 
@@ -27,26 +28,32 @@ TEST_P(EverythingTasks, ResearchQueryRunsAsATaskThatAsksTheUser) {
     EXPECT_TRUE(plain.is_error);
     EXPECT_NE(plain.text_content().find("requires task augmentation"), std::string::npos) << plain.text_content();
 
-    json::object call{{"name", "simulate-research-query"},
-                      {"arguments", {{"topic", "python"}, {"ambiguous", true}}},
-                      {"task", {{"ttl", 60000}}}};
-    const auto created = co_await c.request("tools/call", call);
-    const auto task_id = std::string(created.at("task").at("taskId").as_string());
-    EXPECT_EQ(created.at("task").at("status"), "working");
+    // The typed task API: 2025-11-25 asks for the task with params.task.
+    json::object arguments{{"topic", "python"}, {"ambiguous", true}};
+    task_call_options ask_for;
+    ask_for.ttl = 60s;
+    const auto created = co_await c.call_tool_as_task("simulate-research-query", std::move(arguments),
+                                                      std::move(ask_for));
+    CO_ASSERT_TRUE(!created.id.empty());
+    EXPECT_EQ(created.status, "working");
 
-    json::object which{{"taskId", task_id}};
-    const auto status = co_await c.request("tasks/get", which);
-    EXPECT_EQ(status.at("taskId").as_string(), task_id);
+    const auto status = co_await c.get_task(created.id);
+    EXPECT_EQ(status.id, created.id);
+    const auto listed = co_await c.list_tasks();
+    EXPECT_TRUE(std::ranges::any_of(listed.tasks, [&](const task_info& t) { return t.id == created.id; }));
 
-    // Blocks until the task ends; its stream carries the server's question.
-    const auto result = co_await c.request("tasks/result", which);
+    // Waits on tasks/result; its stream carries the server's question,
+    // which the elicitation handler answers.
+    task_wait_options wait;
+    wait.timeout = 20s;
+    const auto result = co_await c.wait_for_task(created.id, std::move(wait));
     CO_ASSERT_TRUE(asked.size() == 1);
     EXPECT_NE(asked[0].at("message").as_string().find("python"), std::string::npos);
-    const auto report = std::string(result.at("content").at(0).at("text").as_string());
+    const auto report = result.text_content();
     EXPECT_TRUE(report.starts_with("# Research Report: python (snake)")) << report;
 
-    const auto done = co_await c.request("tasks/get", which);
-    EXPECT_EQ(done.at("status"), "completed");
+    const auto done = co_await c.get_task(created.id);
+    EXPECT_EQ(done.status, "completed");
     co_await c.close();
   }, 30s);
 }
