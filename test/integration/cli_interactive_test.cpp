@@ -430,6 +430,70 @@ TEST(CliInteractive, HeaderReachesTheServer) {
   EXPECT_EQ(team.out, "blue\n") << describe(team);
 }
 
+// --- tasks -------------------------------------------------------------------------------
+
+const std::string conformance = "'" + bin_dir + "/conformance-server' --stdio";
+
+// On a terminal the task's status line is on stderr while it runs, and gone at its end.
+TEST(CliInteractive, TasksCallShowsTheTaskOnTheTerminal) {
+  pty_process p(cli_args({"--stdio", conformance, "tasks", "call", "slow_compute", R"({"seconds": 1.5, "label": "pi"})"}));
+  p.expect("  working  ");
+  EXPECT_EQ(finish(p), 0) << p.screen();
+  EXPECT_EQ(p.out(), "Computed pi in 1.500000 s\n");
+}
+
+TEST(CliInteractive, TasksStartGetWaitAndCancel) {  // 2026-07-28: a task outlives the command that started it
+  http_server server({bin_dir + "/conformance-server", "--port", "0"});
+  const auto started = cli({"--url", server.url, "tasks", "start", "slow_compute", R"({"seconds": 1})"});
+  ASSERT_EQ(started.exit_code, 0) << describe(started);
+  const auto id = started.out.substr(0, started.out.find('\n'));
+  ASSERT_FALSE(id.empty());
+
+  const auto got = cli({"--url", server.url, "tasks", "get", id});
+  EXPECT_EQ(got.exit_code, 0) << describe(got);
+  EXPECT_TRUE(got.out.starts_with("task        " + id + "\nstatus      ")) << got.out;
+  const auto json_got = cli({"--url", server.url, "--json", "tasks", "get", id});
+  EXPECT_EQ(parse_or_fail(json_got.out).at("taskId"), json::value(id)) << describe(json_got);
+
+  const auto waited = cli({"--url", server.url, "tasks", "wait", id});
+  EXPECT_EQ(waited.exit_code, 0) << describe(waited);
+  EXPECT_EQ(waited.out, "Computed result in 1.000000 s\n");
+
+  const auto other = cli({"--url", server.url, "tasks", "start", "slow_compute", R"({"seconds": 30})"});
+  const auto other_id = other.out.substr(0, other.out.find('\n'));
+  const auto cancel = cli({"--url", server.url, "tasks", "cancel", other_id});
+  EXPECT_EQ(cancel.exit_code, 0) << describe(cancel);
+  EXPECT_EQ(cancel.out, "asked the server to cancel task " + other_id + "\n");
+  const auto after = cli({"--url", server.url, "tasks", "wait", other_id});
+  EXPECT_EQ(after.exit_code, 1) << describe(after);
+  EXPECT_NE(after.err.find("caduceus: task " + other_id + " cancelled"), std::string::npos) << after.err;
+
+  const auto failing = cli({"--url", server.url, "tasks", "call", "failing_job"});  // a tool error, as for call
+  EXPECT_EQ(failing.exit_code, 1) << describe(failing);
+  EXPECT_EQ(failing.out, "The job failed: the input could not be processed\n");
+}
+
+// A task's question is asked like any other (here: nobody answers).
+TEST(CliInteractive, TaskThatAsksAQuestion) {
+  const auto r = cli({"--stdio", conformance, "tasks", "call", "confirm_delete", R"({"filename": "a.txt"})"});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(r.out, "Kept a.txt\n");
+  EXPECT_NE(r.err.find("asks: Delete a.txt?"), std::string::npos) << r.err;
+}
+
+TEST(CliInteractive, TasksInALegacySession) {  // 2025-11-25: params.task, tasks/result, tasks/list
+  const auto server = legacy_peer();
+  const auto call = cli({"--url", server.url, "tasks", "call", "slow", R"({"ms": 200})"});
+  EXPECT_EQ(call.exit_code, 0) << describe(call);
+  EXPECT_EQ(call.out, "slept\n");
+  const auto list = cli({"--url", server.url, "--json", "tasks", "list"});  // a new session has none
+  EXPECT_EQ(list.exit_code, 0) << describe(list);
+  EXPECT_EQ(parse_or_fail(list.out), json::value(json::object{{"tasks", json::array{}}})) << list.out;
+  const auto modern = cli({"--stdio", conformance, "tasks", "list"});  // the extension has no tasks/list
+  EXPECT_EQ(modern.exit_code, 1) << describe(modern);
+  EXPECT_NE(modern.err.find("-32601"), std::string::npos) << modern.err;
+}
+
 // --- usage ---------------------------------------------------------------------------------
 
 TEST(CliInteractive, UsageErrors) {
@@ -441,6 +505,12 @@ TEST(CliInteractive, UsageErrors) {
       {"--stdio", everything, "ping", "0"},
       {"--stdio", everything, "ping", "many"},
       {"--stdio", everything, "ping", "1", "2"},
+      {"--stdio", everything, "tasks"},
+      {"--stdio", everything, "tasks", "frob"},
+      {"--stdio", everything, "tasks", "get"},
+      {"--stdio", everything, "tasks", "start"},
+      {"--stdio", everything, "tasks", "list", "x"},
+      {"--stdio", everything, "tasks", "call", "t", "[1]"},
   };
   for (const auto& args : cases) {
     const auto r = cli(args);

@@ -13,6 +13,9 @@
 #include <mcp/server/serve.hpp>
 #include <mcp/server/server.hpp>
 
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
 #include <boost/json.hpp>
 
 #include <string>
@@ -115,6 +118,17 @@ void add_tools(mcp::server& srv) {
                               });
                  co_return mcp::call_tool_result::text("added");
                });
+
+  auto slow = tool("slow", "Works for `ms` milliseconds, as a task when the client asks for one",
+                   R"json({"type":"object","properties":{"ms":{"type":"integer","minimum":0}}})json");
+  slow.task_support = mcp::task_support::optional;
+  srv.add_tool(slow, [](const json::object& args, mcp::request_context&) -> asio::awaitable<mcp::call_tool_result> {
+    const auto* ms = args.if_contains("ms");
+    asio::steady_timer timer(co_await asio::this_coro::executor);
+    timer.expires_after(std::chrono::milliseconds(ms && ms->is_int64() ? ms->get_int64() : 100));
+    co_await timer.async_wait(asio::use_awaitable);
+    co_return mcp::call_tool_result::text("slept");
+  });
 
   srv.add_resource({"peer://note", "note", std::nullopt, "A note that changes", "text/plain"},
                    [](const std::string& uri, mcp::request_context&) -> asio::awaitable<std::vector<mcp::resource_contents>> {

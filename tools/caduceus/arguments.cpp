@@ -40,6 +40,13 @@ Commands:
   watch [URI...]                      print the server's list changes, and
                                       updates of the resources named, one a
                                       line, until Ctrl-C
+  tasks start TOOL [JSON]             call a tool as a task, print its id
+  tasks call TOOL [JSON]              the same, then wait for its result
+  tasks list                          the server's tasks (2025-11-25)
+  tasks get ID                        where a task stands
+  tasks cancel ID                     ask the server to stop a task
+  tasks wait ID                       wait for a task's result (its status
+                                      on a line at the bottom of a terminal)
   login                               sign in to a protected server (OAuth) in a
                                       browser; later commands use the token
                                       and refresh it
@@ -90,7 +97,7 @@ Ctrl-C cancels a running command (exit 130). Exit codes: 0 success, 1 failure
 )";
 
 const std::set<std::string, std::less<>> commands{"info",     "tools", "call",  "resources", "read",  "prompts",
-                                                  "prompt",   "complete", "ping", "watch", "login", "logout"};
+                                                  "prompt",   "complete", "ping", "watch", "tasks", "login", "logout"};
 
 /// The value of `--name VALUE` or `--name=VALUE`, advancing `i` past it.
 std::string option_value(int argc, char** argv, int& i, std::string_view name,
@@ -209,6 +216,22 @@ void parse_operands(invocation& inv, std::vector<std::string> words) {
     }
   } else if (c == "watch") {
     // any number of resource URIs
+  } else if (c == "tasks") {
+    const std::string_view form =
+        "tasks start TOOL [JSON] | tasks call TOOL [JSON] | tasks list | tasks (get | cancel | wait) ID";
+    if (count == 0) throw usage_error("usage: " + std::string(form));
+    const auto& sub = words[0];
+    if (sub == "start" || sub == "call") {
+      if (count < 2 || count > 3) throw usage_error("usage: tasks " + sub + " TOOL [JSON]");
+      if (count == 3) inv.tool_arguments = parse_object(words[2], "tool arguments");
+      words.resize(2);
+    } else if (sub == "list") {
+      if (count != 1) throw usage_error("usage: tasks list");
+    } else if (sub == "get" || sub == "cancel" || sub == "wait") {
+      if (count != 2) throw usage_error("usage: tasks " + sub + " ID");
+    } else {
+      throw usage_error("usage: " + std::string(form));
+    }
   } else if (c == "prompt") {
     expect(1, 2, "prompt NAME [JSON]");
     if (count == 2) inv.prompt_arguments = parse_prompt_arguments(words[1]);

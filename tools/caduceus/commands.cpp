@@ -2,6 +2,7 @@
 
 #include "failure.hpp"
 #include "json_output.hpp"
+#include "tasks.hpp"
 #include "text_output.hpp"
 
 #include <mcp/protocol/methods.hpp>
@@ -273,6 +274,7 @@ asio::awaitable<int> run_command(mcp::client& client, const invocation& inv, pro
   if (command == "complete") co_return co_await complete(client, inv);
   if (command == "ping") co_return co_await ping(client, inv);
   if (command == "watch") co_return co_await watch(client, inv, state);
+  if (command == "tasks") co_return co_await run_tasks(client, inv, bar);
   throw usage_error("unknown command '" + command + "'");
 }
 

@@ -69,6 +69,15 @@ void progress_bar::update(const mcp::progress_update& update) {
   if (!held_) draw();
 }
 
+void progress_bar::status(std::string_view line) {
+  if (!enabled_) return;
+  const auto width = terminal_width();
+  line_ = fit(std::string(line), width > 1 ? width - 1 : width);
+  for (auto& c : line_)
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  if (!held_) draw();
+}
+
 void progress_bar::hold(bool held) {
   if (held) clear();
   held_ = held;

@@ -20,6 +20,8 @@ class progress_bar {
 
   /// Redraws the line for this update.
   void update(const mcp::progress_update& update);
+  /// Redraws the line with this text (cut to the terminal's width).
+  void status(std::string_view line);
   /// Erases the line (idempotent).
   void clear();
   /// Writes one line on stderr above the bar (a log message, the server's stderr).
