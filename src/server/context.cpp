@@ -81,6 +81,22 @@ json::object session::changed_shared_state() {
   return changes;
 }
 
+void session::post_elicitation_complete(std::string elicitation_id) {
+  // (A 2026-07-28 request's session has no URL-mode elicitation of this kind.)
+  const auto& d = dialect_of(version_);
+  if (!d.url_elicitation || d.era != protocol_era::legacy) return;
+  post_notification(methods::notifications_elicitation_complete, {{"elicitationId", std::move(elicitation_id)}});
+}
+
+protocol_error url_elicitation_required(std::string message, std::string url, std::string elicitation_id) {
+  json::object elicitation{{"mode", "url"},
+                           {"elicitationId", std::move(elicitation_id)},
+                           {"url", std::move(url)},
+                           {"message", message}};
+  json::object data{{"elicitations", json::array{std::move(elicitation)}}};
+  return protocol_error(errc::url_elicitation_required, "URL elicitation required: " + message, std::move(data));
+}
+
 void session::post_broadcast(std::string method, json::object params) {
   link_->post_broadcast(notification{std::move(method), std::move(params)});
 }

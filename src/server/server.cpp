@@ -103,10 +103,34 @@ std::string completion_key(std::string_view kind, std::string_view target, std::
   return key;
 }
 
-// Tools a single session sees in addition to (or instead of) the global ones.
-struct session_tools {
+// What a single session sees in addition to (or instead of) the global
+// registries. (Not described: it stays with the server that made it.)
+struct session_registries {
   detail::registry<tool_entry> tools;
+  detail::registry<resource_entry> resources;
+  detail::registry<prompt_entry> prompts;
 };
+
+// A session's own entries first, then the global ones it does not hide.
+template <class Entry>
+std::vector<std::shared_ptr<const Entry>> own_then_global(const detail::registry<Entry>* own,
+                                                          const detail::registry<Entry>& global) {
+  const auto mine = own ? own->snapshot() : nullptr;
+  std::vector<std::shared_ptr<const Entry>> all;
+  if (mine) all.assign(mine->begin(), mine->end());
+  for (const auto& e : *global.snapshot())
+    if (!mine || std::ranges::none_of(*mine, [&](const auto& o) { return o->key() == e->key(); }))
+      all.push_back(e);
+  return all;
+}
+
+template <class Entry>
+std::shared_ptr<const Entry> own_or_global(const detail::registry<Entry>* own, const detail::registry<Entry>& global,
+                                           std::string_view key) {
+  if (own)
+    if (auto found = own->find(key)) return found;
+  return global.find(key);
+}
 
 // A 2026-07-28 tools/call over HTTP: its Mcp-Param-* headers must match the
 // arguments they mirror (streamable-http, "Server Behavior for Custom Headers").
@@ -294,20 +318,31 @@ struct server::state {
 
   static constexpr std::string_view cluster_channel = "server";
 
-  // The tools a session sees: its own first, then the global ones it does not hide.
+  // What a session sees: its own entries first, then the global ones it does not hide.
+  static const session_registries* own(session& s) { return s.find_state<session_registries>(); }
   std::vector<std::shared_ptr<const tool_entry>> tools_of(session& s) const {
-    const auto own = s.state<session_tools>().tools.snapshot();
-    std::vector<std::shared_ptr<const tool_entry>> all(own->begin(), own->end());
-    for (const auto& t : *tools.snapshot())
-      if (std::ranges::none_of(*own, [&](const auto& o) { return o->key() == t->key(); }))
-        all.push_back(t);
-    return all;
+    const auto* mine = own(s);
+    return own_then_global(mine ? &mine->tools : nullptr, tools);
   }
-
+  std::vector<std::shared_ptr<const resource_entry>> resources_of(session& s) const {
+    const auto* mine = own(s);
+    return own_then_global(mine ? &mine->resources : nullptr, resources);
+  }
+  std::vector<std::shared_ptr<const prompt_entry>> prompts_of(session& s) const {
+    const auto* mine = own(s);
+    return own_then_global(mine ? &mine->prompts : nullptr, prompts);
+  }
   std::shared_ptr<const tool_entry> find_tool(session& s, std::string_view name) const {
-    if (const auto* own = s.find_state<session_tools>())
-      if (auto found = own->tools.find(name)) return found;
-    return tools.find(name);
+    const auto* mine = own(s);
+    return own_or_global(mine ? &mine->tools : nullptr, tools, name);
+  }
+  std::shared_ptr<const resource_entry> find_resource(session& s, std::string_view uri) const {
+    const auto* mine = own(s);
+    return own_or_global(mine ? &mine->resources : nullptr, resources, uri);
+  }
+  std::shared_ptr<const prompt_entry> find_prompt(session& s, std::string_view name) const {
+    const auto* mine = own(s);
+    return own_or_global(mine ? &mine->prompts : nullptr, prompts, name);
   }
 
   // A tools/call is served in three steps: the tool and its arguments, the
@@ -364,14 +399,40 @@ void server::notify_resources_changed() { state_->broadcast(methods::notificatio
 void server::add_tool(session& s, tool_info info, tool_handler handler) {
   auto name = info.name;
   if (info.task_support != task_support::forbidden) state_->has_task_tools = true;
-  s.state<session_tools>().tools.put(std::move(name), make_tool_entry(std::move(info), std::move(handler)));
+  s.state<session_registries>().tools.put(std::move(name), make_tool_entry(std::move(info), std::move(handler)));
   state_->has_tools = true;
   s.post_notification(methods::notifications_tools_list_changed);
 }
 
 bool server::remove_tool(session& s, std::string_view name) {
-  if (!s.state<session_tools>().tools.remove(name)) return false;
+  if (!s.state<session_registries>().tools.remove(name)) return false;
   s.post_notification(methods::notifications_tools_list_changed);
+  return true;
+}
+
+void server::add_resource(session& s, resource_info info, resource_handler handler) {
+  auto uri = info.uri;
+  s.state<session_registries>().resources.put(std::move(uri), {std::move(info), std::move(handler)});
+  state_->has_resources = true;
+  s.post_notification(methods::notifications_resources_list_changed);
+}
+
+bool server::remove_resource(session& s, std::string_view uri) {
+  if (!s.state<session_registries>().resources.remove(uri)) return false;
+  s.post_notification(methods::notifications_resources_list_changed);
+  return true;
+}
+
+void server::add_prompt(session& s, prompt_info info, prompt_handler handler) {
+  auto name = info.name;
+  s.state<session_registries>().prompts.put(std::move(name), {std::move(info), std::move(handler)});
+  state_->has_prompts = true;
+  s.post_notification(methods::notifications_prompts_list_changed);
+}
+
+bool server::remove_prompt(session& s, std::string_view name) {
+  if (!s.state<session_registries>().prompts.remove(name)) return false;
+  s.post_notification(methods::notifications_prompts_list_changed);
   return true;
 }
 
@@ -517,7 +578,7 @@ std::optional<json::object> server::handle_request_at_once(const request& req, r
                      [&](const auto& t) { return detail::shape_tool(t->info.to_json(), d); }, cache);
   }
   if (m == methods::resources_list) {
-    return list_page(*st.resources.snapshot(), req.params, page_size, "resources",
+    return list_page(st.resources_of(ctx.session()), req.params, page_size, "resources",
                      [&](const auto& r) { return detail::shape_listing(r->info.to_json(), d); }, cache);
   }
   if (m == methods::resources_templates_list) {
@@ -527,7 +588,7 @@ std::optional<json::object> server::handle_request_at_once(const request& req, r
   if (m == methods::resources_subscribe) return st.subscribe(req.params, ctx.session(), true);
   if (m == methods::resources_unsubscribe) return st.subscribe(req.params, ctx.session(), false);
   if (m == methods::prompts_list) {
-    return list_page(*st.prompts.snapshot(), req.params, page_size, "prompts",
+    return list_page(st.prompts_of(ctx.session()), req.params, page_size, "prompts",
                      [&](const auto& p) { return detail::shape_listing(p->info.to_json(), d); }, cache);
   }
   if (m == methods::logging_set_level) {
@@ -648,7 +709,7 @@ asio::awaitable<json::object> server::state::read_resource(const json::object& p
   const auto uri = string_param(params, "uri");
   std::vector<resource_contents> contents;
   std::optional<cache_hint> hint;
-  if (const auto resource = resources.find(uri)) {
+  if (const auto resource = find_resource(ctx.session(), uri)) {
     hint = resource->info.cache;
     require_scopes(resource->info.required_scopes, ctx);
     contents = co_await resource->handler(uri, ctx);
@@ -679,7 +740,7 @@ asio::awaitable<json::object> server::state::read_resource(const json::object& p
 asio::awaitable<json::object> server::state::get_prompt(const json::object& params,
                                                         request_context& ctx) {
   const auto name = string_param(params, "name");
-  const auto prompt = prompts.find(name);
+  const auto prompt = find_prompt(ctx.session(), name);
   if (!prompt) invalid_params("Unknown prompt: " + name, json::object{{"name", name}});
   require_scopes(prompt->info.required_scopes, ctx);
   prompt_arguments args;
@@ -716,11 +777,11 @@ asio::awaitable<json::object> server::state::complete(const json::object& params
   std::string key;
   if (type == "ref/prompt") {
     const auto name = string_param(ref->get_object(), "name");
-    if (!prompts.find(name)) invalid_params("Unknown prompt: " + name);
+    if (!find_prompt(ctx.session(), name)) invalid_params("Unknown prompt: " + name);
     key = completion_key("prompt", name, request.argument);
   } else if (type == "ref/resource") {
     const auto uri = string_param(ref->get_object(), "uri");
-    if (!templates.find(uri) && !resources.find(uri)) invalid_params("Unknown resource: " + uri);
+    if (!templates.find(uri) && !find_resource(ctx.session(), uri)) invalid_params("Unknown resource: " + uri);
     key = completion_key("template", uri, request.argument);
   } else {
     invalid_params("ref.type must be ref/prompt or ref/resource");

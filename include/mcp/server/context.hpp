@@ -36,6 +36,13 @@ class capability_error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The error a handler throws when it cannot go on until the user has
+/// visited `url` (URL-mode elicitation, 2025-11-25: -32042 with
+/// `data.elicitations`): the client shows the URL and may retry the request
+/// once session::post_elicitation_complete has told it the user is done.
+/// (2026-07-28 has no such error: there, co_await ctx.elicit_url(...).)
+protocol_error url_elicitation_required(std::string message, std::string url, std::string elicitation_id);
+
 /// Something a handler needs from the client to go on: an
 /// `elicitation/create`, `sampling/createMessage` or `roots/list` request.
 struct input_request {
@@ -208,6 +215,11 @@ class session : public std::enable_shared_from_this<session> {
   /// it, so the client gets it once. Outside a cluster the same as
   /// post_notification.
   void post_broadcast(std::string method, json::object params = {});
+
+  /// Tells the client that the URL-mode elicitation `elicitation_id` is
+  /// complete (`notifications/elicitation/complete`), from any thread; its
+  /// revision must have URL-mode elicitation (2025-11-25), else nothing is sent.
+  void post_elicitation_complete(std::string elicitation_id);
 
  private:
   friend class detail::server_engine;

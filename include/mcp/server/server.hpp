@@ -138,6 +138,10 @@ class server : public server_behaviour {
   bool remove_resource(std::string_view uri);
   void add_resource_template(resource_template_info info, resource_template_handler handler);
   bool remove_resource_template(std::string_view uri_template);
+  /// A resource only `s` sees (and that hides a global one of the same URI);
+  /// the session hears resources/list_changed. It stays with this server.
+  void add_resource(session& s, resource_info info, resource_handler handler);
+  bool remove_resource(session& s, std::string_view uri);
   /// As notify_tools_changed(), for resources and templates.
   void notify_resources_changed();
   /// Sends notifications/resources/updated to every session subscribed to `uri`.
@@ -158,6 +162,9 @@ class server : public server_behaviour {
   /// A prompt with its arguments declared in `info`.
   void add_prompt(prompt_info info, prompt_handler handler);
   bool remove_prompt(std::string_view name);
+  /// A prompt only `s` sees (and that hides a global one of the same name).
+  void add_prompt(session& s, prompt_info info, prompt_handler handler);
+  bool remove_prompt(session& s, std::string_view name);
   /// As notify_tools_changed(), for prompts.
   void notify_prompts_changed();
 

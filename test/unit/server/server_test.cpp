@@ -274,6 +274,92 @@ TEST(Server, SessionToolsAreSeenByTheirSessionOnly) {
   });
 }
 
+// Adds a resource and a prompt to the calling session only, and tells the
+// client of a URL-mode elicitation (2025-11-25 helpers).
+class session_content_server final : public server {
+ public:
+  session_content_server() : server({"per-session-content", "1.0"}) {
+    add_tool({"unlock", "Unlocks a resource and a prompt for this session"},
+             [this](const json::object&, request_context& ctx) -> asio::awaitable<call_tool_result> {
+               resource_info notes{"mem://notes", "notes"};
+               add_resource(ctx.session(), std::move(notes),
+                            [](const std::string& uri, request_context&) -> asio::awaitable<std::vector<resource_contents>> {
+                              co_return std::vector<resource_contents>{resource_contents::from_text(uri, "private notes")};
+                            });
+               prompt_info brief{"brief", "A private prompt"};
+               add_prompt(ctx.session(), std::move(brief),
+                          [](const prompt_arguments&, request_context&) -> asio::awaitable<get_prompt_result> {
+                            get_prompt_result result;
+                            result.messages.push_back(prompt_message{"user", content::text("be brief")});
+                            co_return result;
+                          });
+               co_return call_tool_result::text("unlocked");
+             });
+    add_tool({"lock", "Takes them back"},
+             [this](const json::object&, request_context& ctx) -> asio::awaitable<call_tool_result> {
+               const bool both = remove_resource(ctx.session(), "mem://notes") && remove_prompt(ctx.session(), "brief");
+               co_return call_tool_result::text(both ? "locked" : "nothing to lock");
+             });
+    add_tool({"needs_browser", "Needs the user at a URL"},
+             [](const json::object&, request_context& ctx) -> asio::awaitable<call_tool_result> {
+               ctx.session().post_elicitation_complete("e-1");
+               throw url_elicitation_required("Sign in to the bank", "https://bank.example/consent", "e-1");
+             });
+  }
+};
+
+TEST(Server, SessionResourcesAndPromptsAreSeenByTheirSessionOnly) {
+  run_test([]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    auto srv = std::make_shared<session_content_server>();
+    harness one(ex, srv), two(ex, srv);
+    co_await one.initialize();
+    co_await two.initialize();
+    co_await call_tool(one, 1, "unlock");
+    auto first_change = co_await read_json(*one.client);  // (posted: after the answer)
+    auto second_change = co_await read_json(*one.client);
+    EXPECT_EQ(first_change.at("method"), "notifications/resources/list_changed");
+    EXPECT_EQ(second_change.at("method"), "notifications/prompts/list_changed");
+    auto mine = co_await one.call(2, "resources/list");
+    auto theirs = co_await two.call(2, "resources/list");
+    EXPECT_EQ(mine.at("result").at("resources").as_array().size(), 1u);
+    EXPECT_TRUE(theirs.at("result").at("resources").as_array().empty());
+    json::object notes{{"uri", "mem://notes"}};
+    auto read = co_await one.call(3, "resources/read", notes);
+    EXPECT_EQ(read.at("result").at("contents").at(0).at("text"), "private notes");
+    auto refused = co_await two.call(3, "resources/read", notes);
+    EXPECT_TRUE(refused.as_object().contains("error"));
+    json::object brief{{"name", "brief"}};
+    auto prompt = co_await one.call(4, "prompts/get", brief);
+    EXPECT_EQ(prompt.at("result").at("messages").at(0).at("content").at("text"), "be brief");
+    auto unknown = co_await two.call(4, "prompts/get", brief);
+    EXPECT_EQ(error_code(unknown), errc::invalid_params);
+    auto prompts = co_await two.call(5, "prompts/list");
+    EXPECT_TRUE(prompts.at("result").at("prompts").as_array().empty());
+    auto locked = co_await call_tool(one, 6, "lock");
+    EXPECT_EQ(locked.at("result").at("content").at(0).at("text"), "locked");
+  });
+}
+
+TEST(Server, UrlElicitationRequiredAndItsCompletion) {
+  run_test([]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    auto srv = std::make_shared<session_content_server>();
+    harness h(ex, srv);
+    co_await h.initialize();  // 2025-11-25
+    auto error = co_await call_tool(h, 1, "needs_browser");
+    EXPECT_EQ(error_code(error), errc::url_elicitation_required);
+    // (Posted: it follows the answer.)
+    auto complete = co_await read_json(*h.client);
+    EXPECT_EQ(complete.at("method"), "notifications/elicitation/complete");
+    EXPECT_EQ(complete.at("params").at("elicitationId"), "e-1");
+    const auto& elicitation = error.at("error").at("data").at("elicitations").at(0);
+    EXPECT_EQ(elicitation.at("mode"), "url");
+    EXPECT_EQ(elicitation.at("url"), "https://bank.example/consent");
+    EXPECT_EQ(elicitation.at("elicitationId"), "e-1");
+  });
+}
+
 TEST(Server, ListsPageByCursor) {
   run_test([]() -> asio::awaitable<void> {
     server_options settings;
