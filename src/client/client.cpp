@@ -44,7 +44,7 @@ client_link::client_link(std::unique_ptr<message_transport> t, const client_opti
 }
 
 client::impl::impl(asio::any_io_executor ex, client_options opts)
-    : executor(ex), options(std::move(opts)), listen_changed(ex), state_changed(ex), backoff(ex) {
+    : executor(ex), options(std::move(opts)), listen_changed(ex), state_changed(ex), backoff(ex), hosted(ex) {
   state_changed.expires_at(std::chrono::steady_clock::time_point::max());
   listen_changed.expires_at(std::chrono::steady_clock::time_point::max());
 }
@@ -63,6 +63,7 @@ json::object client::impl::declared_capabilities() const {
   if (on_elicitation && !capabilities.contains("elicitation"))
     capabilities["elicitation"] = json::object{{"form", json::object()}, {"url", json::object()}};
   if (roots && !capabilities.contains("roots")) capabilities["roots"] = json::object{{"listChanged", true}};
+  if (options.host_tasks && !capabilities.contains("tasks")) capabilities["tasks"] = detail::hosted_tasks::capability();
   return capabilities;
 }
 

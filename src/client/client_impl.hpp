@@ -8,6 +8,7 @@
 #include <mcp/log.hpp>
 
 #include "../detail/rpc_peer.hpp"
+#include "hosted_tasks.hpp"
 #include "../protocol/client_connection.hpp"
 #include "../protocol/x_mcp_header.hpp"
 
@@ -140,6 +141,7 @@ struct client::impl : std::enable_shared_from_this<impl> {
   server_request_handler on_sampling;
   server_request_handler on_elicitation;
   std::optional<std::vector<root>> roots;
+  detail::hosted_tasks hosted;  // the tasks a 2025-11-25 server asked us to run
 
   // What a new session is asked again (restore_session_state).
   std::set<std::string, std::less<>> subscriptions;

@@ -40,7 +40,9 @@ bool declares_tasks_extension(const json::object& params) {
 }  // namespace
 
 json::object client::impl::envelope(protocol_version version) const {
-  return client_envelope(version, options.client_info, declared_capabilities(), log_level);
+  auto capabilities = declared_capabilities();
+  capabilities.erase("tasks");  // the 2025-11-25 capability: the modern era has the extension instead
+  return client_envelope(version, options.client_info, std::move(capabilities), log_level);
 }
 
 void client::impl::add_envelope(json::object& params) const {

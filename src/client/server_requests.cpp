@@ -43,6 +43,16 @@ void fill_form_defaults(const json::object& params, json::object& result) {
 
 asio::awaitable<json::object> client::impl::serve_server_request(const mcp::request& req) {
   if (req.method == methods::ping) co_return json::object();
+  if (detail::hosted_tasks::serves(req.method)) {
+    if (!options.host_tasks) not_offered(req.method);
+    co_return co_await hosted.serve(req);
+  }
+  if (options.host_tasks && detail::hosted_tasks::asks_for_task(req)) {
+    detail::hosted_tasks::runner run = [self = shared_from_this()](mcp::request plain) -> asio::awaitable<json::object> {
+      co_return co_await self->serve_server_request(plain);
+    };
+    co_return hosted.start(req, std::move(run));
+  }
   if (req.method == methods::sampling_create_message) {
     if (!on_sampling) not_offered(req.method);
     co_return co_await on_sampling(req.params);

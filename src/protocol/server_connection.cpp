@@ -63,8 +63,13 @@ protocol_era server_connection::era_of(const request& req) {
   if (!era_) {
     // A session resumed without a handshake is legacy already. Otherwise a
     // request with an envelope, or the modern probe, opens the modern era.
-    const bool modern =
-        !operating() && (carries_envelope(req.params) || req.method == methods::server_discover);
+    // A server without a modern version stays legacy: a client's probe is
+    // then refused as any request before initialize, and the client goes on
+    // with initialize on the same stream.
+    const bool serves_modern =
+        std::ranges::any_of(supported_, [](auto v) { return dialect_of(v).era == protocol_era::modern; });
+    const bool modern = serves_modern && !operating() &&
+                        (carries_envelope(req.params) || req.method == methods::server_discover);
     era_ = modern ? protocol_era::modern : protocol_era::legacy;
   }
   return *era_;

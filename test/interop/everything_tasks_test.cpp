@@ -58,6 +58,38 @@ TEST_P(EverythingTasks, ResearchQueryRunsAsATaskThatAsksTheUser) {
   }, 30s);
 }
 
+// trigger-elicitation-request-async asks our client to run its
+// elicitation as a task (2025-11-25, params.task): with host_tasks the client
+// answers with a CreateTaskResult, runs its handler in the background and
+// answers the server's tasks/get polls and tasks/result.
+TEST_P(EverythingTasks, TheServerHasTheClientRunAnElicitationAsATask) {
+  run_test([this]() -> asio::awaitable<void> {
+    client_options options;
+    options.host_tasks = true;
+    mcp::client c(co_await asio::this_coro::executor, std::move(options));
+    int asked = 0;
+    c.on_elicitation([&](json::object) -> asio::awaitable<json::object> {
+      ++asked;
+      json::object answer{{"action", "accept"}, {"content", {{"name", "Ada"}, {"favoriteColor", "Green"}}}};
+      co_return answer;
+    });
+    co_await connect(c);
+    const auto tools = co_await c.list_tools();
+    const bool offered = std::ranges::any_of(tools, [](const tool_info& t) { return t.name == "trigger-elicitation-request-async"; });
+    CO_ASSERT_TRUE(offered);  // registered for a client that declares tasks.requests.elicitation.create
+    json::object none;
+    call_options patient;
+    patient.timeout = 20s;
+    const auto result = co_await c.call_tool("trigger-elicitation-request-async", std::move(none), std::move(patient));
+    const auto text = result.text_content();
+    EXPECT_NE(text.find("[COMPLETED] User provided the requested information!"), std::string::npos) << text;
+    EXPECT_NE(text.find("- Name: Ada"), std::string::npos) << text;
+    EXPECT_NE(text.find("Task created: "), std::string::npos) << text;
+    EXPECT_EQ(asked, 1);
+    co_await c.close();
+  }, 40s);
+}
+
 INSTANTIATE_TEST_SUITE_P(Transports, EverythingTasks, every_transport(), transport_name);
 
 }  // namespace

@@ -53,6 +53,12 @@ struct client_options {
   std::size_t max_queued_bytes = 16 * 1024 * 1024;
   std::chrono::milliseconds write_timeout{30'000};
   reconnect_policy reconnect = {};
+  /// 2025-11-25: run as tasks the elicitation and sampling requests a server
+  /// asks to be tasks (`params.task`): declares the `tasks` capability, answers
+  /// such a request with a CreateTaskResult, runs the handler in the
+  /// background and answers the server's tasks/get, tasks/result, tasks/list
+  /// and tasks/cancel about it (docs/tasks.md).
+  bool host_tasks = false;
 };
 
 struct progress_update {

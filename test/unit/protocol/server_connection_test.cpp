@@ -269,6 +269,16 @@ TEST(ServerConnection, TheFirstRequestChoosesTheEra) {
   EXPECT_EQ(legacy.step(enveloped(1, "tools/list")),
             std::vector<std::string>{R"(write {"jsonrpc":"2.0","id":1,"result":{"served":"tools/list"}} answers 1)"});
 
+  // A server without a modern version refuses the probe as any request
+  // before initialize, and the client's initialize then opens the session.
+  driver legacy_only(legacy_versions());
+  EXPECT_EQ(legacy_only.step(enveloped(1, "server/discover")),
+            std::vector<std::string>{
+                R"(write {"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: the session is not initialized; send initialize first"}} answers 1)"});
+  const auto opened = legacy_only.step(hello);
+  ASSERT_FALSE(opened.empty());
+  EXPECT_EQ(opened[0], "open 2025-03-26 for c");
+
   driver fixed;
   fixed.connection().set_era(protocol_era::legacy);
   EXPECT_EQ(fixed.step(enveloped(1, "tools/list")),
