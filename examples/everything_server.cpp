@@ -8,8 +8,10 @@
 // template's id.
 //
 //   build/bin/everything-server [--stdio | --http [HOST:]PORT [--json] [--stateless] [--threads N]
-//                                [--redis URL]] [--page-size N]
+//                                [--redis URL] [--websocket]] [--page-size N]
 //
+// --websocket: also MCP over WebSocket on the same endpoint (ws://HOST:PORT/mcp,
+// subprotocol mcp), our own extension (docs/transports.md).
 // --threads N: the HTTP server's threads (default one per core).
 // --redis URL: share sessions, events and live streams with the other
 // replicas on the same Redis (redis://[[user]:password@]host[:port][/db]),
@@ -105,6 +107,7 @@ int main(int argc, char** argv) {
   bool json_only = false;
   bool stateless = false;
   bool stdio = false;
+  bool websocket = false;
   std::string redis_url;  // --redis: empty, no cluster
   unsigned threads = 0;  // one per core
   std::string request_state_key_file;
@@ -128,6 +131,10 @@ int main(int argc, char** argv) {
     }
     if (arg.starts_with("--auth-") && i + 1 < argc) {
       auth[std::string(arg.substr(7))] = argv[++i];
+      continue;
+    }
+    if (arg == "--websocket") {
+      websocket = true;
       continue;
     }
     if (arg == "--json") {
@@ -163,7 +170,7 @@ int main(int argc, char** argv) {
       tls_key = argv[++i];
       continue;
     }
-    std::cerr << "usage: everything-server [--stdio | --http [HOST:]PORT [--json] [--stateless] [--threads N] "
+    std::cerr << "usage: everything-server [--stdio | --http [HOST:]PORT [--json] [--stateless] [--threads N] [--websocket] "
                  "[--redis URL] [--tls CERT.pem KEY.pem] [--auth-issuer URL [--auth-resource URL] [--auth-scopes \"A B\"] "
                  "[--auth-introspection-url URL --auth-client-id ID --auth-client-secret SECRET] "
                  "[--auth-ca-file FILE] [--auth-allow-http]]] [--page-size N]\n";
@@ -183,6 +190,7 @@ int main(int argc, char** argv) {
   if (http) {
     http->json_only = json_only;
     http->stateless = stateless;
+    http->websocket = websocket;
     http->threads = threads;
     http->tls_certificate_file = tls_certificate;
     http->tls_private_key_file = tls_key;

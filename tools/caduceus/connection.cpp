@@ -5,6 +5,7 @@
 
 #include <mcp/transport/http_client.hpp>
 #include <mcp/transport/process.hpp>
+#include <mcp/transport/websocket.hpp>
 
 #include <stdexcept>
 
@@ -27,6 +28,18 @@ boost::asio::awaitable<std::unique_ptr<mcp::message_transport>> open_transport(
     co_return mcp::spawn_process(ex, std::move(process));
   }
   std::string url = inv.url;
+  // ws:// and wss:// ask for MCP over WebSocket (docs/transports.md); no
+  // other URL falls back to it, nor it to HTTP.
+  if (url.starts_with("ws://") || url.starts_with("wss://")) {
+    mcp::websocket_client_options websocket;
+    for (const auto& [name, value] : inv.headers) websocket.headers[name] = value;
+    websocket.authorizer = command_authorizer(ex, inv);
+    try {
+      co_return co_await mcp::connect_websocket(ex, std::move(url), std::move(websocket));
+    } catch (const std::invalid_argument& e) {  // no host, credentials in it, a bad header
+      throw usage_error("--url: " + std::string(e.what()));
+    }
+  }
   mcp::http_client_options http;
   for (const auto& [name, value] : inv.headers) http.headers[name] = value;
   http.authorizer = command_authorizer(ex, inv);

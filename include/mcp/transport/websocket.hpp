@@ -85,7 +85,7 @@ class websocket_upgrade_error : public std::runtime_error {
 ///
 /// The transport runs on `ex` (use a strand when the io_context has several
 /// threads). read_frame() returns std::nullopt once closed, or when the
-/// server closed the connection normally (codes 1000 and 1001); it throws
+/// server closed the connection normally (1000, 1001, or no code); it throws
 /// (a system_error whose message names the cause) when the connection failed:
 /// no answer to pings, a close frame with another code, a binary message
 /// (then closed with code 1003), a message over `max_message_size`.

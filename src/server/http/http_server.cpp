@@ -166,7 +166,8 @@ void http_server::impl::begin_shutdown() {
       const auto it = self->connections.find(n);
       if (it == self->connections.end()) return;
       if (it->second.handshake_stop) it->second.handshake_stop->cancel();
-      if (it->second.stop_websocket) it->second.stop_websocket(false);
+      if (const auto ws = self->websocket_stops.find(it->second.io); ws != self->websocket_stops.end())
+        ws->second(false);
       if (it->second.io && !it->second.busy) it->second.io->stop_reading();
     });
 }
@@ -181,7 +182,8 @@ void http_server::impl::force_shutdown() {
       std::lock_guard lock(self->tables);
       const auto it = self->connections.find(n);
       if (it == self->connections.end()) return;
-      if (it->second.stop_websocket) it->second.stop_websocket(true);
+      if (const auto ws = self->websocket_stops.find(it->second.io); ws != self->websocket_stops.end())
+        ws->second(true);
       if (it->second.io) it->second.io->stop_reading();
     });
 }

@@ -83,8 +83,6 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
     connection_io* io = nullptr;
     asio::steady_timer* handshake_stop = nullptr;  // while its TLS handshake runs: cancelled by stop()
     bool busy = false;  // between reading a request and finishing its response
-    // A WebSocket connection's: ends it, in order or (forced) at once (websocket.cpp).
-    std::function<void(bool forced)> stop_websocket = nullptr;
   };
 
   // The live session a request names, or why not (400 without an id, 404 unknown or ended).
@@ -258,6 +256,9 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   // one MCP connection until it ends; false: the connection is done.
   asio::awaitable<bool> handle_websocket(connection_io& io, served_request& req);
   std::atomic<std::size_t> websocket_sessions = 0;  // counted in session_count()
+  // What ends each WebSocket connection, by its connection (under `tables`;
+  // called on the connection's strand): in order, or (forced) at once.
+  std::unordered_map<const connection_io*, std::function<void(bool forced)>> websocket_stops;
 
   // responses.cpp
   asio::awaitable<bool> reply(connection_io& io, const http_request& req, http::status status,

@@ -152,8 +152,7 @@ asio::awaitable<bool> http_server::impl::handle_websocket(connection_io& io, ser
   const auto control = std::make_shared<session_control>(*transport);
   {
     std::lock_guard lock(tables);
-    for (auto& [n, connection] : connections)
-      if (connection.io == &io) connection.stop_websocket = [control](bool forced) { control->stop(forced); };
+    websocket_stops[&io] = [control](bool forced) { control->stop(forced); };
   }
   if (stopping) control->stop(false);  // (begin_shutdown came before the entry had the hook)
 
@@ -198,8 +197,7 @@ asio::awaitable<bool> http_server::impl::handle_websocket(connection_io& io, ser
   co_await transport->close();  // (done by finish(); this waits for the reader in any case)
   {
     std::lock_guard lock(tables);
-    for (auto& [n, connection] : connections)
-      if (connection.io == &io) connection.stop_websocket = nullptr;
+    websocket_stops.erase(&io);
   }
   if (const auto peer = transport->closed_by_peer())
     sdk_log(log_level::debug, "WebSocket session " + session_id + " closed by the client: " +

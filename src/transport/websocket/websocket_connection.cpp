@@ -42,6 +42,7 @@ using tcp = asio::ip::tcp;
 using clock = std::chrono::steady_clock;
 
 constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
+constexpr std::size_t read_piece = 64 * 1024;  // read of a message at most at once
 
 // An event: a timer that never expires; notify() wakes whoever waits.
 class event {
@@ -81,7 +82,13 @@ struct core {
         readable(ws.get_executor()),
         room(ws.get_executor()),
         done(ws.get_executor()) {
-    ws.read_message_max(config.max_message_size);
+    // The size bound is kept by read_loop, not by Beast: Beast fails a frame
+    // whose header announces too much at once, sends 1009, and then (1.81)
+    // closes the socket after reading one more piece, so a peer still
+    // sending gets a reset and often never sees the 1009. read_loop closes
+    // with 1009 itself, and Beast's closing handshake then reads and drops
+    // the rest (within the handshake timeout), so the peer sees the code.
+    ws.read_message_max(0);  // (no limit of Beast's own)
     ws.auto_fragment(false);  // one message, one frame
     ws.text(true);
     set_timeouts(config.handshake_timeout);
@@ -120,8 +127,11 @@ struct core {
       const auto& why = ws.reason();
       peer_closed = peer_close{static_cast<std::uint16_t>(why.code),
                                std::string(why.reason.data(), why.reason.size())};
-      // Our own close answered, or the peer's normal end: the input ends in order.
-      if (close_started || why.code == ws::close_code::normal || why.code == ws::close_code::going_away) return;
+      // Our own close answered, or the peer's normal end (a close frame
+      // without a code, as browsers' close() sends, is one): the input ends in order.
+      if (close_started || why.code == ws::close_code::normal || why.code == ws::close_code::going_away ||
+          why.code == ws::close_code::none)
+        return;
       failure = make_error_code(asio::error::connection_reset);
       failure_what = "the peer closed the WebSocket connection with code " + close_text(why);
       return;
@@ -132,9 +142,6 @@ struct core {
       failure = make_error_code(asio::error::timed_out);
       failure_what = "the WebSocket peer did not answer a ping within " +
                      std::to_string(config.ping_interval.count()) + " ms";
-    } else if (ec == ws::error::message_too_big) {
-      failure_what = "a WebSocket message over " + std::to_string(config.max_message_size) +
-                     " bytes (closed with code 1009)";
     } else {
       failure_what = "WebSocket read: " + ec.message();
     }
@@ -182,9 +189,24 @@ asio::awaitable<void> read_loop(std::shared_ptr<core<Stream>> c) {
     // A full queue pauses reading, unless the input was stopped (then what
     // comes is dropped, and reading goes on for the pongs and the close).
     while (!c->stopped && !c->close_started && !c->may_queue()) co_await c->room.wait();
-    auto [ec, n] = co_await c->ws.async_read(buffer, as_tuple_awaitable);
+    // One message, read a piece at a time so that its size is checked as it grows.
+    boost::system::error_code ec;
+    bool too_big = false;
+    do {
+      auto [piece_ec, n] = co_await c->ws.async_read_some(buffer, read_piece, as_tuple_awaitable);
+      ec = piece_ec;
+      too_big = !ec && buffer.size() > c->config.max_message_size;
+    } while (!ec && !too_big && !c->ws.is_message_done());
     if (ec) {
       c->ended_with(ec);
+      break;
+    }
+    if (too_big) {
+      c->failure = make_error_code(boost::system::errc::message_size);
+      c->failure_what = "a WebSocket message over " + std::to_string(c->config.max_message_size) +
+                        " bytes (closed with code 1009)";
+      ws::close_reason why(ws::close_code::too_big, "message too big");
+      co_await close_with(c, std::move(why));
       break;
     }
     if (!c->ws.got_text()) {

@@ -53,7 +53,7 @@ enum class close_code : std::uint16_t {
   unsupported_data = 1003,  ///< a binary message: MCP messages are text
   invalid_payload = 1007,   ///< text that is not UTF-8 (Beast sends it)
   policy_violation = 1008,  ///< the access token expired
-  too_big = 1009,           ///< a message over the size bound (Beast sends it)
+  too_big = 1009,           ///< a message over the size bound
   internal_error = 1011,
 };
 
