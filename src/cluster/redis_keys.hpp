@@ -12,6 +12,11 @@
 //   <prefix>streams:<session>              set of the session's events and stream-record keys (for forget)
 //                                          (these three: PX event_ttl from the stream's last write)
 //   <prefix>node:<node>                    string, set every heartbeat_interval; PX node_ttl
+//   <prefix>task:<task>                    hash, a task: status, record (the task_record as JSON);
+//                                          PEXPIREAT created_at + ttl
+//   <prefix>tasks:<owner>                  sorted set of the owner's task ids, scored by task-seq;
+//                                          PEXPIREAT of its longest-lived task
+//   <prefix>task-seq                       integer, the sequence that orders tasks/list
 //   <prefix>bus:<channel>                  a pub/sub channel of the message bus
 
 #include <string>
@@ -33,6 +38,9 @@ class key_names {
   }
   std::string session_streams(std::string_view session) const { return join("streams:", session); }
   std::string node(std::string_view id) const { return join("node:", id); }
+  std::string task(std::string_view id) const { return join("task:", id); }
+  std::string task_index(std::string_view owner) const { return join("tasks:", owner); }
+  std::string task_sequence() const { return join("task-seq"); }
   std::string channel(std::string_view name) const { return join("bus:", name); }
 
  private:

@@ -1,5 +1,5 @@
 #pragma once
-// The three Redis stores, made separately by redis_stores (redis_stores.cpp)
+// The Redis stores, made separately by redis_stores (redis_stores.cpp)
 // on one connection for commands: so a bus message is ordered after the
 // event appends queued before it.
 
@@ -22,6 +22,9 @@ std::shared_ptr<event_store> make_event_store(std::shared_ptr<connection> comman
 /// The event store's Lua scripts: its connection's config::scripts, since it
 /// sends them without waiting (connection::send_eval).
 std::vector<std::string> event_store_scripts();
+
+/// Task records (redis_task_store.cpp).
+std::shared_ptr<task_store> make_task_store(std::shared_ptr<connection> commands, key_names keys);
 
 /// A message bus whose subscriptions and heartbeat can be ended.
 class closable_bus : public message_bus {

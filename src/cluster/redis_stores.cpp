@@ -1,5 +1,5 @@
-// The three stores on one Redis: one connection for the commands of all
-// three (so that a bus message is ordered after the event appends made
+// The stores on one Redis: one connection for the commands of all of
+// them (so that a bus message is ordered after the event appends made
 // before it: a node that subscribes, then replays, misses nothing), and the
 // bus's subscriber on a connection of its own.
 
@@ -23,6 +23,7 @@ shared_stores redis_stores(asio::any_io_executor ex, redis_options options) {
   stores.sessions = redis::make_session_store(commands, keys);
   stores.events = redis::make_event_store(commands, keys, options);
   stores.bus = bus;
+  stores.tasks = redis::make_task_store(commands, keys);
   stores.close = [commands, bus] {
     bus->close();
     commands->close();

@@ -473,9 +473,14 @@ void server::leave_cluster() {
     state_->bus.reset();
   }
   // (Dropped without the lock: a bus may deliver under its own.)
+  state_->tasks.leave_cluster();
 }
 
+void server::share_task_store(std::shared_ptr<task_store> store) { state_->tasks.use_store(std::move(store)); }
+
 asio::awaitable<void> server::join_cluster(std::shared_ptr<message_bus> bus) {
+  auto tasks_bus = bus;
+  co_await state_->tasks.join_cluster(std::move(tasks_bus));
   std::weak_ptr<state> weak = state_;
   message_bus::handler on_message = [weak](std::string_view text) {
     const auto st = weak.lock();

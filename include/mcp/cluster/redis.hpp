@@ -1,5 +1,5 @@
 #pragma once
-// Sessions, events and the message bus in Redis, so that any number of
+// Sessions, events, the message bus and task records in Redis, so that any number of
 // server processes behind a load balancer serve the same sessions with no
 // stickiness (docs/scale-out.md). Link caduceus::cluster.
 //
@@ -36,8 +36,10 @@ struct redis_options {
   std::chrono::milliseconds node_ttl{3000};
 };
 
-/// The three stores on one Redis (one connection for commands, one for the
-/// bus's subscriptions, both on strands of `ex`). Throws
+/// The stores on one Redis (one connection for commands, one for the bus's
+/// subscriptions, both on strands of `ex`): sessions, events, the bus, and
+/// `tasks`, which an HTTP server made with them gives its server (a server
+/// whose task_options name a store keeps that one). Throws
 /// std::invalid_argument for a malformed URL; connects in the background
 /// (until Redis answers, requests that need it fail with 503).
 shared_stores redis_stores(asio::any_io_executor ex, redis_options options);

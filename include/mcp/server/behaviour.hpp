@@ -11,6 +11,8 @@
 
 namespace mcp {
 
+class task_store;
+
 class server_behaviour {
  public:
   virtual ~server_behaviour() = default;
@@ -69,6 +71,11 @@ class server_behaviour {
   }
   /// The server that called join_cluster has stopped: let go of its bus.
   virtual void leave_cluster() {}
+
+  /// The task store the servers of a cluster share (shared_stores::tasks):
+  /// given by the HTTP server before it serves, taken back (null) once it
+  /// has stopped. A behaviour that runs tasks keeps their records there.
+  virtual void share_task_store(std::shared_ptr<task_store> store) { (void)store; }
 };
 
 }  // namespace mcp

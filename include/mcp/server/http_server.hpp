@@ -18,6 +18,7 @@
 #include <mcp/server/message_bus.hpp>
 #include <mcp/server/serve.hpp>
 #include <mcp/server/session_store.hpp>
+#include <mcp/server/task_store.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
@@ -87,6 +88,10 @@ struct shared_stores {
   std::shared_ptr<session_store> sessions;
   std::shared_ptr<event_store> events;
   std::shared_ptr<message_bus> bus;
+  /// Task records (docs/tasks.md); null: each server keeps its own. While
+  /// the HTTP server runs, its behaviour keeps its tasks here unless it was
+  /// given a store of its own (server_behaviour::share_task_store).
+  std::shared_ptr<task_store> tasks = nullptr;
   /// Ends their connections (so that nothing keeps the io_context busy): a
   /// server that made the stores (make_stores) calls it once it has stopped.
   std::function<void()> close = nullptr;

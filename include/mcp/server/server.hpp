@@ -64,8 +64,9 @@ using completion_handler =
 /// (docs/tasks.md).
 struct task_options {
   /// Where task records live; null: this process's memory
-  /// (make_memory_task_store). A shared store (cluster::make_redis_stores)
-  /// lets every server of a cluster answer for any task.
+  /// (make_memory_task_store), or, served over HTTP with shared stores
+  /// (cluster::make_redis_stores), theirs: every server of a cluster then
+  /// answers for any task (docs/scale-out.md).
   std::shared_ptr<task_store> store = {};
   /// 2026-07-28: a call that the client lets become a task is answered
   /// directly when it finishes within this time, as a task otherwise. At 0
@@ -210,8 +211,14 @@ class server : public server_behaviour {
   /// sessions of every server in the cluster: list_changed once per session,
   /// resources/updated to the sessions subscribed to the resource through
   /// any server.
+  /// Tasks too: a tasks/cancel or tasks/update that reaches another server
+  /// reaches the one that runs the task, and a task whose server died is
+  /// failed by the others (docs/scale-out.md, "Tasks").
   asio::awaitable<void> join_cluster(std::shared_ptr<message_bus> bus) override;
   void leave_cluster() override;
+  /// Tasks created from now on are kept in `store` (null: the server's own
+  /// again), unless task_options::store names one.
+  void share_task_store(std::shared_ptr<task_store> store) override;
   asio::awaitable<json::object> handle_request(const request& req, request_context& ctx) override;
   /// Every method but the ones whose handler may wait: tools/call of a tool
   /// that is a non_blocking plain function is served here too.

@@ -52,6 +52,9 @@ struct task_record {
   /// The request's result once completed; the JSON-RPC error once failed.
   std::optional<json::object> result = std::nullopt;
   std::optional<json::object> error = std::nullopt;
+  /// In a cluster, the node that runs the task (message_bus::node_id):
+  /// another node fails the task once that node is dead. Empty otherwise.
+  std::string node = {};
 
   /// When the store may forget it (created_at + ttl); max without a ttl.
   std::chrono::system_clock::time_point expires_at() const noexcept;
@@ -77,7 +80,9 @@ class task_store {
   /// spec's "durably created"). Throws store_unavailable when it cannot,
   /// and std::length_error when the store is full.
   virtual asio::awaitable<void> create(task_record record) = 0;
-  /// Replaces the record of a known task (its status, result...).
+  /// Replaces the record of a known task (its status, result...). A task
+  /// unknown, expired or finished (is_terminal) is left as it is: a late
+  /// write of the process that ran a task cancelled elsewhere loses.
   virtual asio::awaitable<void> put(task_record record) = 0;
   /// The record; nullopt when unknown or expired.
   virtual asio::awaitable<std::optional<task_record>> find(std::string id) = 0;

@@ -49,7 +49,7 @@ http_server::impl::impl(asio::any_io_executor ex, server_behaviour& b, http_serv
       behaviour(b),
       options(std::move(o)),
       shared(options.make_stores ? options.make_stores(ex)
-                                 : shared_stores{options.sessions, options.events, options.bus, nullptr}),
+                                 : shared_stores{options.sessions, options.events, options.bus, nullptr, nullptr}),
       events(shared.events ? shared.events : make_memory_event_store()),
       store(shared.sessions ? shared.sessions : make_memory_session_store()),
       bus(shared.bus),
@@ -112,11 +112,13 @@ asio::awaitable<void> http_server::run() {
 }
 
 asio::awaitable<void> http_server::impl::run() {
+  if (shared.tasks) behaviour.share_task_store(shared.tasks);
   asio::co_spawn(executor, reap_idle_sessions(), asio::detached);
   if (bus) asio::co_spawn(executor, join_behaviour_to_cluster(), asio::detached);
   co_await accept_loop();
   co_await wait_until_quiet();
   if (bus) behaviour.leave_cluster();
+  if (shared.tasks) behaviour.share_task_store(nullptr);
   if (shared.close) shared.close();  // (stores it made: their connections end)
 }
 

@@ -47,7 +47,10 @@ class memory_task_store final : public task_store {
   asio::awaitable<void> put(task_record record) override {
     {
       std::lock_guard lock(mutex_);
-      if (const auto it = by_id_.find(record.id); it != by_id_.end()) by_seq_[it->second] = std::move(record);
+      if (const auto it = by_id_.find(record.id); it != by_id_.end()) {
+        auto& now = by_seq_[it->second];
+        if (!is_terminal(now.status)) now = std::move(record);
+      }
     }
     co_return;
   }

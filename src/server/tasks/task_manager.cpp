@@ -21,6 +21,8 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
 #include <boost/system/system_error.hpp>
 
 #include <algorithm>
@@ -30,6 +32,7 @@
 #include <stdexcept>
 #include <system_error>
 #include <unordered_map>
+#include <utility>
 
 namespace mcp::detail {
 
@@ -37,6 +40,8 @@ namespace {
 
 constexpr std::string_view extension_id = "io.modelcontextprotocol/tasks";
 constexpr std::string_view related_task_key = "io.modelcontextprotocol/related-task";
+// The message bus channel of tasks in a cluster (docs/scale-out.md, "Tasks").
+constexpr std::string_view tasks_channel = "tasks";
 
 // A wait of a cancelled coroutine ends as Asio's own operations do.
 void throw_if_cancelled(asio::cancellation_type cancelled) {
@@ -88,12 +93,28 @@ class task_run;
 
 struct task_state : std::enable_shared_from_this<task_state> {
   explicit task_state(const task_options& o)
-      : options(o), store(o.store ? o.store : make_memory_task_store()) {}
+      : options(o), own_store(o.store ? o.store : make_memory_task_store()), store(own_store) {}
 
   task_options options;
-  std::shared_ptr<task_store> store;
+  const std::shared_ptr<task_store> own_store;  // the options', or memory
   std::mutex mutex;
+  std::shared_ptr<task_store> store;  // where tasks are: own_store, or the cluster's
+  // In a cluster: the bus that carries tasks/cancel and tasks/update to the
+  // node that runs the task, and this node's subscription.
+  std::shared_ptr<message_bus> bus;
+  std::unique_ptr<message_bus::subscription> subscription;
   std::unordered_map<std::string, std::weak_ptr<task_run>> running;  // tasks this process runs
+
+  std::shared_ptr<task_store> current_store() {
+    std::lock_guard lock(mutex);
+    return store;
+  }
+  std::shared_ptr<message_bus> current_bus() {
+    std::lock_guard lock(mutex);
+    return bus;
+  }
+  // A signal of the bus, for a task this node may run (after task_run).
+  void on_signal(std::string_view text);
 
   std::shared_ptr<task_run> find_running(const std::string& id) {
     std::lock_guard lock(mutex);
@@ -141,7 +162,8 @@ class task_link final : public connection_link {
 class task_run final : public task_inputs, public std::enable_shared_from_this<task_run> {
  public:
   task_run(std::shared_ptr<task_state> state, request_context& origin, task_body body)
-      : state_(std::move(state)), request_(copy_request(origin)), session_(origin.session().shared_from_this()),
+      : state_(std::move(state)), store_(state_->current_store()), request_(copy_request(origin)),
+        session_(origin.session().shared_from_this()),
         executor_(session_->get_executor()), body_(std::move(body)), settled_event_(executor_),
         changed_(executor_) {
     link_ = std::make_shared<task_link>(session_->link_, *this);
@@ -154,6 +176,8 @@ class task_run final : public task_inputs, public std::enable_shared_from_this<t
   bool is_task() const noexcept { return is_task_; }
   bool extension() const noexcept { return is_extension_era(session_->version()); }
   const std::string& task_id() const noexcept { return record_.id; }
+  // Where its record lives: the store of the moment it began.
+  task_store& store() const noexcept { return *store_; }
 
   // Starts the handler (in request mode unless begin_task came first).
   void start() {
@@ -335,7 +359,7 @@ class task_run final : public task_inputs, public std::enable_shared_from_this<t
   asio::awaitable<void> save() {
     record_.last_updated_at = std::chrono::system_clock::now();
     try {
-      co_await state_->store->put(record_);
+      co_await store_->put(record_);
     } catch (const std::exception& e) {
       sdk_log(log_level::warn, "task " + record_.id + ": its record could not be saved: " + e.what());
     }
@@ -430,6 +454,7 @@ class task_run final : public task_inputs, public std::enable_shared_from_this<t
   };
 
   std::shared_ptr<task_state> state_;
+  std::shared_ptr<task_store> store_;
   request request_;
   std::shared_ptr<mcp::session> session_;
   asio::any_io_executor executor_;
@@ -499,7 +524,7 @@ std::chrono::milliseconds requested_ttl(const json::object& params, const task_o
   return std::clamp(std::chrono::milliseconds(asked), std::chrono::milliseconds(1), options.max_ttl);
 }
 
-task_record new_record(request_context& ctx, const task_options& options) {
+task_record new_record(request_context& ctx, const task_options& options, std::string node) {
   task_record record;
   record.id = random_hex(16);
   record.status = task_status::working;
@@ -509,6 +534,7 @@ task_record new_record(request_context& ctx, const task_options& options) {
   record.poll_interval = options.poll_interval;
   record.owner = owner_of(ctx);
   record.version = std::string(to_string(ctx.version()));
+  record.node = std::move(node);
   return record;
 }
 
@@ -525,6 +551,40 @@ std::string task_id_param(const json::object& params) {
 // Runs `op` on `run`'s executor and waits for it.
 asio::awaitable<void> on_run(const std::shared_ptr<task_run>& run, asio::awaitable<void> op) {
   co_await asio::co_spawn(run->executor(), std::move(op), asio::use_awaitable);
+}
+
+// What a signal of the bus does on the run's executor.
+asio::awaitable<void> cancel_run(std::shared_ptr<task_run> run) { co_await run->cancel(); }
+asio::awaitable<void> deliver_to_run(std::shared_ptr<task_run> run, json::object responses) {
+  co_await run->deliver(std::move(responses));
+}
+
+// A task that another node ran, once that node is dead (its heartbeat has
+// expired, message_bus::node_alive), would stay unfinished until its ttl:
+// the first node that reads it fails it instead. Returns the record as it
+// now is (nullopt: gone meanwhile).
+asio::awaitable<std::optional<task_record>> settle_orphan(std::shared_ptr<message_bus> bus, task_store& store,
+                                                          task_record task) {
+  if (!bus || task.node.empty() || task.node == bus->node_id() || is_terminal(task.status)) co_return task;
+  bool alive = true;
+  try {
+    auto node = task.node;
+    alive = co_await bus->node_alive(std::move(node));
+  } catch (const store_unavailable&) {
+    // (Unknown for now: asked again next time.)
+  }
+  if (alive) co_return task;
+  const rpc_error stopped{errc::internal_error,
+                          "The server process running this task stopped before the task finished", nullptr};
+  task.status = task_status::failed;
+  task.status_message = stopped.message;
+  task.input_requests = {};
+  task.error = error_json(stopped);
+  task.last_updated_at = std::chrono::system_clock::now();
+  co_await store.put(task);  // (refused if the task finished meanwhile: it stays as it finished)
+  auto id = task.id;
+  auto now = co_await store.find(std::move(id));
+  co_return now;
 }
 
 }  // namespace
@@ -566,11 +626,12 @@ asio::awaitable<json::object> task_manager::call(request_context& ctx, task_body
     }
     if (settled) co_return run->take_result();
   }
-  auto record = new_record(ctx, state_->options);
+  const auto bus = state_->current_bus();
+  auto record = new_record(ctx, state_->options, bus ? bus->node_id() : std::string());
   run->begin_task(record);
   std::string refused;
   try {
-    co_await state_->store->create(record);
+    co_await run->store().create(record);
   } catch (const std::length_error& e) {
     refused = e.what();
   } catch (const store_unavailable&) {
@@ -604,7 +665,9 @@ asio::awaitable<json::object> task_manager::handle(const request& req, request_c
                                                      (extension ? " with the tasks extension" : ""));
   if (extension && !declares_extension(ctx.session().client_capabilities())) throw missing_extension(m);
 
-  auto& store = *state_->store;
+  const auto store_in_use = state_->current_store();
+  auto& store = *store_in_use;
+  const auto bus = state_->current_bus();
   const auto owner = owner_of(ctx);
   if (m == methods::tasks_list) {
     const auto* cursor = req.params.if_contains("cursor");
@@ -627,6 +690,10 @@ asio::awaitable<json::object> task_manager::handle(const request& req, request_c
   // Another principal's (or session's) task is as unknown as a made-up id.
   if (!found || found->owner != owner || is_extension_task(*found) != extension) task_not_found();
   auto run = state_->find_running(id);
+  if (!run) {
+    found = co_await settle_orphan(bus, store, std::move(*found));
+    if (!found) task_not_found();
+  }
 
   if (m == methods::tasks_get) co_return extension ? detailed_task_json(*found) : task_json(*found);
 
@@ -636,6 +703,9 @@ asio::awaitable<json::object> task_manager::handle(const request& req, request_c
     if (run) {
       auto delivery = run->deliver(responses->get_object());  // (named: see docs/compilers.md)
       co_await on_run(run, std::move(delivery));
+    } else if (bus && !is_terminal(found->status)) {
+      // Another node runs it (or ran it): that one takes the answers.
+      bus->publish(std::string(tasks_channel), "update " + id + "\n" + json::serialize(responses->get_object()));
     }
     co_return json::object{};
   }
@@ -650,11 +720,15 @@ asio::awaitable<json::object> task_manager::handle(const request& req, request_c
       auto cancellation = run->cancel();
       co_await on_run(run, std::move(cancellation));
     } else {
-      // Its process is gone: the record is all there is to cancel.
+      // Another node runs it, or its process is gone: the record says
+      // cancelled at once (the put loses if the task ended meanwhile), and
+      // the node that runs it, if any, stops it.
       found->status = task_status::cancelled;
       found->status_message = "Cancelled by the client";
+      found->input_requests = {};
       found->last_updated_at = std::chrono::system_clock::now();
       co_await store.put(*found);
+      if (bus) bus->publish(std::string(tasks_channel), "cancel " + id);
     }
     if (extension) co_return json::object{};
     auto now = co_await store.find(id);
@@ -675,6 +749,10 @@ asio::awaitable<json::object> task_manager::handle(const request& req, request_c
     found = co_await store.find(id);
     if (!found) task_not_found();
     run = state_->find_running(id);
+    if (!run) {
+      found = co_await settle_orphan(bus, store, std::move(*found));
+      if (!found) task_not_found();
+    }
   }
   if (found->status == task_status::cancelled)
     throw protocol_error(errc::internal_error, "Internal error: the task was cancelled");
@@ -696,6 +774,60 @@ void task_manager::add_capabilities(json::object& capabilities) const {
   auto& extensions = capabilities["extensions"];
   if (!extensions.is_object()) extensions = json::object{};
   extensions.get_object()[extension_id] = json::object{};
+}
+
+void task_manager::use_store(std::shared_ptr<task_store> store) {
+  if (state_->options.store) return;  // the server's own choice stands
+  std::lock_guard lock(state_->mutex);
+  state_->store = store ? std::move(store) : state_->own_store;
+}
+
+asio::awaitable<void> task_manager::join_cluster(std::shared_ptr<message_bus> bus) {
+  std::weak_ptr<task_state> weak = state_;
+  message_bus::handler on_message = [weak](std::string_view text) {
+    if (const auto st = weak.lock()) st->on_signal(text);
+  };
+  // (A signal lost while the bus reconnects is lost: a cancellation is in
+  // the store already, and the client sends its answers again.)
+  std::function<void()> no_recovery;
+  auto channel = std::string(tasks_channel);
+  auto subscription = co_await bus->subscribe(std::move(channel), std::move(on_message), std::move(no_recovery));
+  std::unique_ptr<message_bus::subscription> previous;
+  std::lock_guard lock(state_->mutex);
+  previous = std::exchange(state_->subscription, std::move(subscription));
+  state_->bus = std::move(bus);
+}
+
+void task_manager::leave_cluster() {
+  std::unique_ptr<message_bus::subscription> subscription;
+  std::lock_guard lock(state_->mutex);
+  subscription = std::move(state_->subscription);
+  state_->bus.reset();
+}
+
+// "cancel <id>", or "update <id>\n<inputResponses>": acted on by the node
+// that runs the task, ignored by the others. On the bus's strand: it only
+// hands the work to the run's executor.
+void task_state::on_signal(std::string_view text) {
+  const auto space = text.find(' ');
+  if (space == std::string_view::npos) return;
+  const auto verb = text.substr(0, space);
+  auto id = text.substr(space + 1);
+  std::string_view body;
+  if (const auto cut = id.find('\n'); cut != std::string_view::npos) {
+    body = id.substr(cut + 1);
+    id = id.substr(0, cut);
+  }
+  const auto run = find_running(std::string(id));
+  if (!run || !run->is_task()) return;
+  if (verb == "cancel") {
+    asio::co_spawn(run->executor(), cancel_run(run), asio::detached);
+  } else if (verb == "update") {
+    boost::system::error_code ec;
+    auto responses = json::parse(body, ec);
+    if (ec || !responses.is_object()) return;
+    asio::co_spawn(run->executor(), deliver_to_run(run, std::move(responses.get_object())), asio::detached);
+  }
 }
 
 }  // namespace mcp::detail

@@ -19,6 +19,7 @@
 // out (notifications, input) the running task takes over.
 
 #include <mcp/server/context.hpp>
+#include <mcp/server/message_bus.hpp>
 #include <mcp/server/task_store.hpp>
 
 #include <functional>
@@ -63,6 +64,17 @@ class task_manager {
 
   /// The capabilities tasks add: `tasks` (2025-11-25) and the extension.
   void add_capabilities(json::object& capabilities) const;
+
+  /// Where tasks created from now on are recorded: the store of the
+  /// servers of a cluster; null: the options' (or this process's memory)
+  /// again. Ignored when task_options::store names a store.
+  void use_store(std::shared_ptr<task_store> store);
+  /// In a cluster: tasks/cancel and tasks/update of a task that another
+  /// node runs go to it on `bus` (channel "tasks": "cancel <id>", "update
+  /// <id>\n<inputResponses>"), and this node acts on the ones for the
+  /// tasks it runs. Throws store_unavailable when the bus is unreachable.
+  asio::awaitable<void> join_cluster(std::shared_ptr<message_bus> bus);
+  void leave_cluster();
 
  private:
   std::shared_ptr<task_state> state_;
