@@ -2,7 +2,6 @@
 // server feature. Results are built for the newest revision and shaped for
 // the session's (shaping.hpp).
 
-#include <mcp/base64.hpp>
 #include <mcp/json/validate.hpp>
 #include <mcp/log.hpp>
 #include <mcp/protocol/methods.hpp>
@@ -15,6 +14,7 @@
 #include "../protocol/invalid_params.hpp"
 #include "../protocol/shaping.hpp"
 #include "../protocol/x_mcp_header.hpp"
+#include "list_pages.hpp"
 #include "registry.hpp"
 #include "skills_catalog.hpp"
 #include "tasks/task_manager.hpp"
@@ -144,41 +144,13 @@ void check_mirrored_headers(const tool_entry& tool, const json::object& argument
 }
 
 using detail::invalid_params;
+using detail::paginate;
+using detail::put_cache_hint;
 
 std::string string_param(const json::object& params, std::string_view key) {
   const auto* v = params.if_contains(key);
   if (!v || !v->is_string()) invalid_params(std::string(key) + " must be a string");
   return std::string(v->get_string());
-}
-
-// Cursor pagination: a cursor is the base64 of "offset:N", opaque to clients.
-struct page {
-  std::size_t begin = 0;
-  std::size_t end = 0;
-  std::optional<std::string> next_cursor;
-};
-
-page paginate(std::size_t total, const json::object& params, std::size_t page_size) {
-  std::size_t begin = 0;
-  if (const auto* cursor = params.if_contains("cursor"); cursor && !cursor->is_null()) {
-    const auto decoded = cursor->is_string() ? base64_decode(cursor->get_string()) : std::nullopt;
-    constexpr std::string_view prefix = "offset:";
-    if (!decoded || !decoded->starts_with(prefix)) invalid_params("unknown cursor");
-    try {
-      std::size_t used = 0;
-      const auto text = decoded->substr(prefix.size());
-      begin = std::stoull(text, &used);
-      if (used != text.size() || begin > total) invalid_params("unknown cursor");
-    } catch (const std::logic_error&) {
-      invalid_params("unknown cursor");
-    }
-  }
-  page p{begin, total, std::nullopt};
-  if (page_size > 0 && total - begin > page_size) {
-    p.end = begin + page_size;
-    p.next_cursor = base64_encode("offset:" + std::to_string(p.end));
-  }
-  return p;
 }
 
 // A tool, resource or prompt whose scopes the request's token lacks is
@@ -195,11 +167,6 @@ void require_scopes(const std::vector<std::string>& required, request_context& c
   }
   throw protocol_error(auth::insufficient_scope_code, "Forbidden: this needs the scopes " + listed,
                        json::object{{"requiredScopes", std::move(needed)}});
-}
-
-void put_cache_hint(json::object& result, const cache_hint& hint) {
-  result["ttlMs"] = std::max<std::int64_t>(0, hint.ttl.count());
-  result["cacheScope"] = hint.shared ? "public" : "private";
 }
 
 // `fallback`: the server's hint, on a 2026-07-28 request (null before it).

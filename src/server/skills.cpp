@@ -4,7 +4,6 @@
 // snapshot: skills/list, skills/get, resources/directory/read and
 // resources/read of a skill's files.
 
-#include <mcp/base64.hpp>
 #include <mcp/log.hpp>
 #include <mcp/protocol/methods.hpp>
 #include <mcp/protocol/wire.hpp>
@@ -13,11 +12,11 @@
 
 #include "../protocol/invalid_params.hpp"
 #include "../protocol/shaping.hpp"
+#include "list_pages.hpp"
 #include "skills_catalog.hpp"
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <fstream>
 #include <set>
 #include <stdexcept>
@@ -226,35 +225,6 @@ std::vector<skill_source_file> read_skill_directory(const fs::path& root, const 
     }
   }
   return files;
-}
-
-// Cursor pagination as the server's lists: the base64 of "offset:N".
-struct page {
-  std::size_t begin = 0, end = 0;
-  std::optional<std::string> next_cursor;
-};
-
-page paginate(std::size_t total, const json::object& params, std::size_t page_size) {
-  std::size_t begin = 0;
-  if (const auto* cursor = params.if_contains("cursor"); cursor && !cursor->is_null()) {
-    const auto decoded = cursor->is_string() ? base64_decode(cursor->get_string()) : std::nullopt;
-    constexpr std::string_view prefix = "offset:";
-    if (!decoded || !decoded->starts_with(prefix)) invalid_params("unknown cursor");
-    const auto text = std::string_view(*decoded).substr(prefix.size());
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), begin);
-    if (ec != std::errc() || end != text.data() + text.size() || begin > total) invalid_params("unknown cursor");
-  }
-  page p{begin, total, std::nullopt};
-  if (page_size > 0 && total - begin > page_size) {
-    p.end = begin + page_size;
-    p.next_cursor = base64_encode("offset:" + std::to_string(p.end));
-  }
-  return p;
-}
-
-void put_cache_hint(json::object& result, const cache_hint& hint) {
-  result["ttlMs"] = std::max<std::int64_t>(0, hint.ttl.count());
-  result["cacheScope"] = hint.shared ? "public" : "private";
 }
 
 std::string uri_param(const json::object& params) {
