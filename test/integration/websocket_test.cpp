@@ -9,6 +9,7 @@
 // shutdown lets calls finish and closes 1001.
 
 #include <mcp/auth/token_verifier.hpp>
+#include <mcp/base64.hpp>
 #include <mcp/client/client.hpp>
 #include <mcp/server/http_server.hpp>
 #include <mcp/transport/websocket.hpp>
@@ -21,7 +22,10 @@
 
 #include <boost/asio/detached.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read_until.hpp>
 #include <boost/asio/write.hpp>
+
+#include <openssl/sha.h>
 
 #include <cstdint>
 #include <memory>
@@ -529,6 +533,68 @@ TEST(Websocket, ShutdownLetsCallsFinishThenCloses1001) {
     EXPECT_TRUE(co_await test_server::wait_until(let_go, 5s));
     co_await server.stop_and_wait();
     co_await c->close();
+  });
+}
+
+// --- the client's own rules, against a server by hand --------------------------------
+
+/// Answers one WebSocket upgrade on `acceptor` (naming the mcp subprotocol
+/// or not), then reads what comes and answers nothing: no pong, no close.
+asio::awaitable<void> mute_server(tcp::acceptor& acceptor, bool name_mcp) {
+  auto socket = co_await acceptor.async_accept(asio::use_awaitable);
+  std::string request;
+  co_await asio::async_read_until(socket, asio::dynamic_buffer(request), "\r\n\r\n", asio::use_awaitable);
+  std::string key;
+  for (std::size_t at = 0; at < request.size();) {
+    const auto end = request.find("\r\n", at);
+    const auto line = request.substr(at, end - at);
+    at = end + 2;
+    const auto colon = line.find(':');
+    if (colon != std::string::npos && beast::iequals(line.substr(0, colon), "sec-websocket-key"))
+      key = line.substr(line.find_first_not_of(' ', colon + 1));
+  }
+  const std::string salted = key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+  unsigned char digest[SHA_DIGEST_LENGTH];
+  SHA1(reinterpret_cast<const unsigned char*>(salted.data()), salted.size(), digest);
+  const auto accept = base64_encode(std::string_view(reinterpret_cast<const char*>(digest), sizeof digest));
+  const std::string answer = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                             "Sec-WebSocket-Accept: " + accept + "\r\n" +
+                             (name_mcp ? "Sec-WebSocket-Protocol: mcp\r\n" : "") + "\r\n";
+  co_await asio::async_write(socket, asio::buffer(answer), asio::use_awaitable);
+  char sink[4096];
+  for (;;) {
+    auto [ec, n] = co_await socket.async_read_some(asio::buffer(sink), asio::as_tuple(asio::use_awaitable));
+    if (ec) break;
+  }
+}
+
+TEST(WebsocketClient, DropsAServerThatAnswersNoPingAndRefusesOneWithoutTheSubprotocol) {
+  run_test([]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    tcp::acceptor acceptor(ex, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+    const auto port = acceptor.local_endpoint().port();
+
+    asio::co_spawn(ex, mute_server(acceptor, true), asio::detached);
+    websocket_client_options quick;
+    quick.ping_interval = 100ms;
+    auto t = co_await connect_websocket(ex, ws_url(port), std::move(quick));
+    std::string failure;
+    try {
+      co_await read_text(*t, 5s);
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+    EXPECT_NE(failure.find("ping"), std::string::npos) << failure;
+    co_await t->close();
+
+    asio::co_spawn(ex, mute_server(acceptor, false), asio::detached);
+    std::optional<unsigned> status;
+    try {
+      co_await connect_websocket(ex, ws_url(port));
+    } catch (const websocket_upgrade_error& e) {
+      status = e.status();
+    }
+    EXPECT_EQ(status, 101u) << "a server that does not name the mcp subprotocol is refused";
   });
 }
 

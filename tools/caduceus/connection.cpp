@@ -33,7 +33,10 @@ boost::asio::awaitable<std::unique_ptr<mcp::message_transport>> open_transport(
   if (url.starts_with("ws://") || url.starts_with("wss://")) {
     mcp::websocket_client_options websocket;
     for (const auto& [name, value] : inv.headers) websocket.headers[name] = value;
-    websocket.authorizer = command_authorizer(ex, inv);
+    // OAuth knows the endpoint by its http(s) URL: the one the upgrade request goes to.
+    invocation as_http = inv;
+    as_http.url = (url.starts_with("wss://") ? "https://" : "http://") + url.substr(url.find("://") + 3);
+    websocket.authorizer = command_authorizer(ex, as_http);
     try {
       co_return co_await mcp::connect_websocket(ex, std::move(url), std::move(websocket));
     } catch (const std::invalid_argument& e) {  // no host, credentials in it, a bad header

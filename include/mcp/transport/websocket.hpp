@@ -38,7 +38,9 @@ struct websocket_client_options {
   std::map<std::string, std::string> headers = {};
   /// Sets the Authorization header (and DPoP proof) of the upgrade request
   /// over `headers`, and answers a 401 or 403 refusal of it (then the
-  /// upgrade is tried once more), e.g. by signing in with OAuth.
+  /// upgrade is tried once more), e.g. by signing in with OAuth. It is
+  /// asked for the URL of the upgrade request, the http(s) form of the
+  /// ws(s) one, which is how OAuth knows the resource.
   std::shared_ptr<http_authorizer> authorizer = nullptr;
   /// Name resolution, TCP connect, TLS handshake and the WebSocket opening
   /// handshake, together.

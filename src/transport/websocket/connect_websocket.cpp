@@ -43,12 +43,16 @@ void set_header(std::vector<std::pair<std::string, std::string>>& headers, std::
 }
 
 // The ws(s) URL as the http(s) one with the same authority and target: the
-// opening handshake is an HTTP request to it (RFC 6455 section 3).
+// opening handshake is an HTTP request to it (RFC 6455 section 3), and that
+// is the URL OAuth knows the resource by (a DPoP proof's `htu`).
+std::string http_form(const std::string& url) {
+  if (starts_with_nocase(url, "ws://")) return "http://" + url.substr(5);
+  if (starts_with_nocase(url, "wss://")) return "https://" + url.substr(6);
+  throw std::invalid_argument("not a ws or wss URL: " + url);
+}
+
 ws::client_target target_of(const std::string& url, const websocket_client_options& options) {
-  std::string http_url;
-  if (starts_with_nocase(url, "ws://")) http_url = "http://" + url.substr(5);
-  else if (starts_with_nocase(url, "wss://")) http_url = "https://" + url.substr(6);
-  else throw std::invalid_argument("not a ws or wss URL: " + url);
+  const std::string http_url = http_form(url);
   detail::http_client::http_endpoint ep;
   try {
     ep = detail::http_client::parse_endpoint(http_url);
@@ -102,6 +106,7 @@ asio::awaitable<std::unique_ptr<message_transport>> connect_websocket(asio::any_
 asio::awaitable<std::unique_ptr<message_transport>> connect_websocket(asio::any_io_executor ex, std::string url,
                                                                       websocket_client_options options) {
   const auto base = target_of(url, options);
+  const auto http_url = http_form(url);
   const auto tls = base.tls ? tls_context(options) : nullptr;
   ws::settings settings;
   settings.subprotocol = std::string(websocket_subprotocol);
@@ -114,7 +119,7 @@ asio::awaitable<std::unique_ptr<message_transport>> connect_websocket(asio::any_
     auto target = base;
     std::string sent_authorization;
     if (options.authorizer) {
-      for (auto& [name, value] : options.authorizer->credentials("GET", url)) {
+      for (auto& [name, value] : options.authorizer->credentials("GET", http_url)) {
         check_header(name, value);
         set_header(target.headers, name, value);
       }
@@ -129,7 +134,7 @@ asio::awaitable<std::unique_ptr<message_transport>> connect_websocket(asio::any_
     const bool challenged = refused.status == 401 || refused.status == 403;
     if (challenged && options.authorizer && attempt == 0) {
       authorization_challenge challenge;
-      challenge.url = url;
+      challenge.url = http_url;
       challenge.status = refused.status;
       challenge.sent_authorization = sent_authorization;
       challenge.www_authenticate = refused.www_authenticate;

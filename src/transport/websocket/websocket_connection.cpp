@@ -414,11 +414,8 @@ asio::awaitable<std::unique_ptr<connection>> connect_on(asio::any_io_executor ex
     const auto nonce = res["DPoP-Nonce"];
     refused.dpop_nonce.assign(nonce.data(), nonce.size());
     refused.body = res.body();
-    if (!hs) {
-      // Upgraded, but not to MCP: fail the connection (RFC 6455 section 4.1).
-      ws::close_reason why(ws::close_code::protocol_error, "the mcp subprotocol is required");
-      co_await close_with(c, std::move(why));
-    }
+    // (Upgraded but not to MCP: the connection is failed, RFC 6455 section
+    // 4.1, at once rather than waiting for a closing handshake.)
     c->kill();
     co_return nullptr;
   }
