@@ -11,7 +11,7 @@
 #include <mcp/server/server.hpp>
 #include <mcp/transport/http_client.hpp>
 
-#include "test_support.hpp"
+#include "http_test_server.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -34,10 +34,14 @@ asio::awaitable<void> work(std::chrono::milliseconds how_long) {
   co_await timer.async_wait(asio::use_awaitable);
 }
 
-// A server with tools that run as tasks, on the test's executor.
+// A server with tools that run as tasks, on the test's executor or on
+// threads of its own (CADUCEUS_TEST_SERVER_THREADS: the ThreadSanitizer job
+// runs it on 4, where a task runs on its session's strand while other
+// connections read, answer and cancel it on theirs).
 struct task_server {
   explicit task_server(asio::any_io_executor ex)
-      : tools({"tasks-test", "1.0.0"}, settings()), http(ex, tools, http_options()) {
+      : own(test_server_threads() > 1 ? std::make_unique<server_threads>(test_server_threads()) : nullptr),
+        tools({"tasks-test", "1.0.0"}, settings()), http(own ? own->executor() : ex, tools, http_options()) {
     add("slow", R"({"type":"object","properties":{"ms":{"type":"integer"}}})", task_support::optional,
         [](const json::object& args, request_context&) -> asio::awaitable<call_tool_result> {
           const auto ms = args.contains("ms") ? args.at("ms").to_number<int>() : 200;
@@ -67,7 +71,10 @@ struct task_server {
         [](const json::object&, request_context&) -> asio::awaitable<call_tool_result> {
           co_return call_tool_result::text("done at once");
         });
-    asio::co_spawn(ex, http.run(), asio::detached);
+    asio::co_spawn(own ? own->executor() : ex, http.run(), asio::detached);
+  }
+  ~task_server() {
+    if (own) own->join();  // its threads end before the tools go
   }
 
   static server_options settings() {
@@ -78,6 +85,7 @@ struct task_server {
   static http_server_options http_options() {
     http_server_options options;
     options.port = 0;
+    if (test_server_threads() > 1) options.threads = test_server_threads();
     return options;
   }
 
@@ -92,6 +100,7 @@ struct task_server {
 
   std::string url() const { return "http://127.0.0.1:" + std::to_string(http.local_port()) + "/mcp"; }
 
+  std::unique_ptr<server_threads> own;  // first: the server and the tools go before its io_context
   mcp::server tools;
   http_server http;
 };
