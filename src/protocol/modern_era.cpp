@@ -73,7 +73,19 @@ json::object finish_modern_result(const request& req, json::object result, const
   return result;
 }
 
-listen_filter listen_filter::read(const json::object& params, const json::object& capabilities) {
+namespace {
+
+constexpr std::string_view tasks_extension = "io.modelcontextprotocol/tasks";
+
+bool declares_tasks_extension(const json::object& capabilities) {
+  const auto* extensions = capabilities.if_contains("extensions");
+  return extensions && extensions->is_object() && extensions->get_object().contains(tasks_extension);
+}
+
+}  // namespace
+
+listen_filter listen_filter::read(const json::object& params, const json::object& capabilities,
+                                  const json::object& client_capabilities) {
   static const json::object nothing;
   const auto* given = params.if_contains("notifications");
   if (given && !given->is_object()) invalid_params("notifications must be an object");
@@ -90,6 +102,20 @@ listen_filter listen_filter::read(const json::object& params, const json::object
       if (declares_feature(capabilities, "resources", "subscribe")) honored.resource_uris.emplace_back(uri.get_string());
     }
   }
+  if (const auto* ids = filter.if_contains("taskIds")) {
+    if (!ids->is_array()) invalid_params("notifications.taskIds must be an array of task ids");
+    if (!declares_tasks_extension(client_capabilities)) {
+      json::object required{{"extensions", json::object{{tasks_extension, json::object{}}}}};
+      throw protocol_error(errc::missing_client_capability,
+                           "Missing required client capability: task notifications need the " +
+                               std::string(tasks_extension) + " extension",
+                           json::object{{"requiredCapabilities", std::move(required)}});
+    }
+    for (const auto& id : ids->get_array()) {
+      if (!id.is_string()) invalid_params("notifications.taskIds must be an array of task ids");
+      if (declares_tasks_extension(capabilities)) honored.task_ids.emplace_back(id.get_string());
+    }
+  }
   return honored;
 }
 
@@ -99,7 +125,13 @@ json::object listen_filter::to_json() const {
   if (prompts) honored.prompts_list_changed = true;
   if (resources) honored.resources_list_changed = true;
   if (!resource_uris.empty()) honored.resource_subscriptions = resource_uris;
-  return to_json_value(std::move(honored)).as_object();
+  auto out = to_json_value(std::move(honored)).as_object();
+  if (!task_ids.empty()) {
+    json::array ids;
+    for (const auto& id : task_ids) ids.emplace_back(id);
+    out["taskIds"] = std::move(ids);
+  }
+  return out;
 }
 
 bool listen_filter::admits(const notification& n) const {
@@ -111,6 +143,12 @@ bool listen_filter::admits(const notification& n) const {
     if (!uri || !uri->is_string()) return false;
     const std::string_view wanted = uri->get_string();
     return std::ranges::find(resource_uris, wanted) != resource_uris.end();
+  }
+  if (n.method == methods::notifications_tasks) {
+    const auto* id = n.params.if_contains("taskId");
+    if (!id || !id->is_string()) return false;
+    const std::string_view wanted = id->get_string();
+    return std::ranges::find(task_ids, wanted) != task_ids.end();
   }
   return false;
 }

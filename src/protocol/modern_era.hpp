@@ -51,9 +51,14 @@ struct listen_filter {
   bool prompts = false;
   bool resources = false;
   std::vector<std::string> resource_uris;
+  /// `notifications/tasks` of these tasks (the tasks extension, SEP-2663).
+  std::vector<std::string> task_ids;
 
-  /// Throws protocol_error(-32602) for a malformed `notifications` filter.
-  static listen_filter read(const json::object& params, const json::object& capabilities);
+  /// Throws protocol_error(-32602) for a malformed `notifications` filter,
+  /// and -32021 for `taskIds` from a client (`client_capabilities`) that
+  /// does not declare the tasks extension.
+  static listen_filter read(const json::object& params, const json::object& capabilities,
+                            const json::object& client_capabilities);
   json::object to_json() const;
   /// Whether the stream carries `n`.
   bool admits(const notification& n) const;

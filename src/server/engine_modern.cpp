@@ -106,10 +106,11 @@ std::shared_ptr<session> server_engine::make_request_session(request_envelope& e
 }
 
 void server_engine::start_listen(request req, request_envelope& envelope, protocol_version version) {
-  auto filter = listen_filter::read(req.params, behaviour_.capabilities());
+  auto filter = listen_filter::read(req.params, behaviour_.capabilities(), envelope.client_capabilities);
   auto acknowledgement = listen_acknowledgement(req.id, filter);
   auto s = make_request_session(envelope, version);
   s->resource_subscriptions_ = filter.resource_uris;
+  s->task_subscriptions_ = filter.task_ids;
   s->link_ = std::make_shared<subscription_link>(session_->link_, req.id, std::move(filter));
   auto entry = std::make_shared<in_flight>();
   core_.requests().start(req.id, 0, *entry, true);

@@ -18,6 +18,7 @@
 #include "registry.hpp"
 #include "skills_catalog.hpp"
 #include "tasks/task_manager.hpp"
+#include "tasks/task_wire.hpp"
 
 #include <atomic>
 #include <mutex>
@@ -283,6 +284,21 @@ struct server::state {
         s->post_notification(methods::notifications_resources_updated, {{"uri", uri}});
   }
 
+  // notifications/tasks (the tasks extension) to the listen streams that
+  // asked for the task and may see it.
+  void notify_task(const task_record& task) {
+    std::vector<std::shared_ptr<session>> listening;
+    {
+      std::lock_guard lock(sessions_mutex);
+      for (const auto& [key, weak] : sessions)
+        if (auto s = weak.lock(); s && std::ranges::find(s->task_subscriptions(), task.id) != s->task_subscriptions().end())
+          listening.push_back(std::move(s));
+    }
+    for (const auto& s : listening)
+      if (detail::task_manager::visible_to(task, *s))
+        s->post_notification(methods::notifications_tasks, detail::detailed_task_json(task));
+  }
+
   static constexpr std::string_view cluster_channel = "server";
 
   // What a session sees: its own entries first, then the global ones it does not hide.
@@ -335,7 +351,12 @@ struct server::state {
 server::server(implementation info) : server(std::move(info), server_options{}) {}
 
 server::server(implementation info, server_options settings)
-    : state_(std::make_shared<state>(std::move(info), std::move(settings))) {}
+    : state_(std::make_shared<state>(std::move(info), std::move(settings))) {
+  std::weak_ptr<state> weak = state_;
+  state_->tasks.on_change([weak](const task_record& task) {
+    if (const auto st = weak.lock()) st->notify_task(task);
+  });
+}
 
 server::~server() = default;
 

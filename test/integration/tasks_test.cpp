@@ -13,6 +13,7 @@
 
 #include "http_test_server.hpp"
 
+#include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -268,6 +269,30 @@ TEST(TasksExtension, WithoutTheExtensionCallsRunDirectlyAndTasksMethodsAreRefuse
     const auto at_once = co_await c->call_tool_as_task("never_task");
     EXPECT_TRUE(at_once.id.empty());  // answered directly
     CO_ASSERT_TRUE(at_once.result.has_value());
+  });
+}
+
+TEST(TasksExtension, AListenStreamHearsTheTasksItAskedFor) {
+  run_tasks_test([](task_server& server) -> asio::awaitable<void> {
+    auto c = co_await connected(server);
+    std::vector<std::string> heard;  // the statuses notifications/tasks brought
+    c->on_notification([&](const notification& n) {
+      if (n.method == "notifications/tasks") heard.emplace_back(n.params.at("status").as_string());
+    });
+    json::object args{{"ms", 600}};
+    const auto task = co_await c->call_tool_as_task("slow", std::move(args));
+    json::object extension{{"extensions", {{"io.modelcontextprotocol/tasks", json::object{}}}}};
+    json::object listen{{"notifications", {{"taskIds", json::array{json::value(task.id)}}}},
+                        {"_meta", {{"io.modelcontextprotocol/clientCapabilities", std::move(extension)}}}};
+    asio::cancellation_signal stop;
+    auto stream = c->request("subscriptions/listen", std::move(listen));
+    const auto ex = co_await asio::this_coro::executor;
+    asio::co_spawn(ex, std::move(stream), asio::bind_cancellation_slot(stop.slot(), [](std::exception_ptr, json::object) {}));
+    const std::function<bool()> ended = [&] { return std::ranges::find(heard, "completed") != heard.end(); };
+    const bool done = co_await test_server::wait_until(ended, 5s);
+    EXPECT_TRUE(done) << heard.size() << " notifications";
+    stop.emit(asio::cancellation_type::terminal);
+    co_await sleep_for(50ms);
   });
 }
 

@@ -169,6 +169,9 @@ class session : public std::enable_shared_from_this<session> {
   /// asked `notifications/resources/updated` for. (Its other notifications
   /// are filtered on the way out; a behaviour just sends them.)
   const std::vector<std::string>& resource_subscriptions() const noexcept { return resource_subscriptions_; }
+  /// The session of a `subscriptions/listen` stream: the tasks it asked
+  /// `notifications/tasks` for (the tasks extension).
+  const std::vector<std::string>& task_subscriptions() const noexcept { return task_subscriptions_; }
   void set_log_level(logging_level level) noexcept { log_level_ = level; }
 
   /// Typed per-session state: one `T`, default-constructed on first use and
@@ -235,6 +238,7 @@ class session : public std::enable_shared_from_this<session> {
   std::optional<logging_level> log_level_;
   bool per_request_ = false;
   std::vector<std::string> resource_subscriptions_;
+  std::vector<std::string> task_subscriptions_;
 
   struct state_slot {
     std::shared_ptr<void> value;

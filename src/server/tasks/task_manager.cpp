@@ -104,6 +104,7 @@ struct task_state : std::enable_shared_from_this<task_state> {
   std::shared_ptr<message_bus> bus;
   std::unique_ptr<message_bus::subscription> subscription;
   std::unordered_map<std::string, std::weak_ptr<task_run>> running;  // tasks this process runs
+  std::function<void(const task_record&)> changed;  // task_manager::on_change
 
   std::shared_ptr<task_store> current_store() {
     std::lock_guard lock(mutex);
@@ -365,6 +366,8 @@ class task_run final : public task_inputs, public std::enable_shared_from_this<t
     }
     if (!extension())
       link_->origin().post_notification(notification{methods::notifications_tasks_status, task_json(record_)}, {});
+    else if (state_->changed)
+      state_->changed(record_);
   }
 
   // The extension: the requests wait in the task's inputRequests (each key
@@ -765,6 +768,14 @@ asio::awaitable<json::object> task_manager::handle(const request& req, request_c
   auto result = found->result.value_or(json::object{});
   tag_with_task(result, id);
   co_return result;
+}
+
+void task_manager::on_change(std::function<void(const task_record&)> hook) { state_->changed = std::move(hook); }
+
+bool task_manager::visible_to(const task_record& task, const session& s) {
+  if (task.owner.empty()) return true;
+  if (const auto* who = s.principal()) return task.owner == "principal:" + who->identity();
+  return task.owner == "session:" + s.id();
 }
 
 void task_manager::add_capabilities(json::object& capabilities) const {

@@ -65,6 +65,14 @@ class task_manager {
   /// The capabilities tasks add: `tasks` (2025-11-25) and the extension.
   void add_capabilities(json::object& capabilities) const;
 
+  /// Called with an extension task's record each time this process changes
+  /// it (status, input requests, end): the server's notifications/tasks.
+  /// Set before serving.
+  void on_change(std::function<void(const task_record&)> hook);
+  /// Whether `s` may see `task`: its owner's (the principal, or the
+  /// 2025-11-25 session), or anyone's with the id when it has no owner.
+  static bool visible_to(const task_record& task, const session& s);
+
   /// Where tasks created from now on are recorded: the store of the
   /// servers of a cluster; null: the options' (or this process's memory)
   /// again. Ignored when task_options::store names a store.

@@ -46,7 +46,7 @@ TEST(ModernEraRules, AListenStreamHonorsWhatTheCapabilitiesAnnounce) {
   const auto caps = object(R"({"tools":{"listChanged":true},"resources":{"subscribe":true}})");
   const auto honored = listen_filter::read(
       object(R"({"notifications":{"toolsListChanged":true,"promptsListChanged":true,"resourceSubscriptions":["a://x"]}})"),
-      caps);
+      caps, {});
   EXPECT_EQ(json::serialize(listen_acknowledgement(request_id{7}, honored)),
             R"({"notifications":{"toolsListChanged":true,"resourceSubscriptions":["a://x"]},"_meta":{"io.modelcontextprotocol/subscriptionId":7}})");
   EXPECT_TRUE(honored.admits({methods::notifications_tools_list_changed, {}}));
@@ -58,13 +58,32 @@ TEST(ModernEraRules, AListenStreamHonorsWhatTheCapabilitiesAnnounce) {
             R"({"resultType":"complete","_meta":{"io.modelcontextprotocol/subscriptionId":"s"}})");
 }
 
+TEST(ModernEraRules, TaskNotificationsNeedTheExtensionOnBothSides) {
+  const auto tasks = object(R"({"extensions":{"io.modelcontextprotocol/tasks":{}}})");
+  const auto asked = object(R"({"notifications":{"taskIds":["t1","t2"]}})");
+  const auto honored = listen_filter::read(asked, tasks, tasks);
+  EXPECT_EQ(json::serialize(honored.to_json()), R"({"taskIds":["t1","t2"]})");
+  EXPECT_TRUE(honored.admits({methods::notifications_tasks, object(R"({"taskId":"t2","status":"working"})")}));
+  EXPECT_FALSE(honored.admits({methods::notifications_tasks, object(R"({"taskId":"t3","status":"working"})")}));
+  // A server without the extension honors none; a client without it is refused.
+  EXPECT_TRUE(listen_filter::read(asked, {}, tasks).task_ids.empty());
+  try {
+    listen_filter::read(asked, tasks, {});
+    ADD_FAILURE() << "taskIds without the extension";
+  } catch (const protocol_error& e) {
+    EXPECT_EQ(e.code(), errc::missing_client_capability);
+    EXPECT_EQ(json::serialize(e.error().data),
+              R"({"requiredCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}})");
+  }
+}
+
 TEST(ModernEraRules, AMalformedListenFilterIsInvalidParams) {
   const json::object caps;
   for (const auto* params : {R"({"notifications":1})", R"({"notifications":{"toolsListChanged":"yes"}})",
                              R"({"notifications":{"resourceSubscriptions":"a://x"}})",
                              R"({"notifications":{"resourceSubscriptions":[1]}})"}) {
     try {
-      listen_filter::read(object(params), caps);
+      listen_filter::read(object(params), caps, {});
       ADD_FAILURE() << params;
     } catch (const protocol_error& e) {
       EXPECT_EQ(e.code(), errc::invalid_params) << params;
