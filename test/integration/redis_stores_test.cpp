@@ -10,7 +10,7 @@
 
 #include "cluster/redis/connection.hpp"
 
-#include "redis_server.hpp"
+#include "redis_node.hpp"
 #include "run_on_threads.hpp"
 #include "test_support.hpp"
 
@@ -45,33 +45,8 @@ using mcp::test::sleep_for;
 using namespace std::chrono_literals;
 using clock_type = std::chrono::steady_clock;
 
-/// Short deadlines and a fast heartbeat, so that failures and deaths show in
-/// well under a second.
-mcp::cluster::redis_options quick_options(const redis_server& server) {
-  mcp::cluster::redis_options options;
-  options.url = server.url();
-  options.prefix = "test:";
-  options.command_timeout = 500ms;
-  options.connect_timeout = 500ms;
-  options.heartbeat_interval = 100ms;
-  options.node_ttl = 300ms;
-  return options;
-}
-
-/// One server process's stores, closed when it goes.
-struct node {
-  node(asio::io_context& io, const mcp::cluster::redis_options& options)
-      : stores(mcp::cluster::redis_stores(io.get_executor(), options)) {}
-  ~node() { stores.close(); }
-  node(const node&) = delete;
-  node& operator=(const node&) = delete;
-
-  mcp::session_store& sessions() { return *stores.sessions; }
-  mcp::event_store& events() { return *stores.events; }
-  mcp::message_bus& bus() { return *stores.bus; }
-
-  mcp::shared_stores stores;
-};
+using mcp::test::quick_options;
+using node = mcp::test::redis_node;
 
 mcp::session_record sample_record(std::string id) {
   mcp::negotiated_session negotiated;

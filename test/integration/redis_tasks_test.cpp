@@ -16,7 +16,7 @@
 
 #include "cluster/redis/connection.hpp"
 
-#include "redis_server.hpp"
+#include "redis_node.hpp"
 #include "run_on_threads.hpp"
 #include "test_support.hpp"
 
@@ -46,31 +46,8 @@ using mcp::test::run_on_threads;
 using mcp::test::sleep_for;
 using namespace std::chrono_literals;
 
-/// Short deadlines and a fast heartbeat, so that failures and deaths show in
-/// well under a second.
-mcp::cluster::redis_options quick_options(const redis_server& server) {
-  mcp::cluster::redis_options options;
-  options.url = server.url();
-  options.prefix = "test:";
-  options.command_timeout = 500ms;
-  options.connect_timeout = 500ms;
-  options.heartbeat_interval = 100ms;
-  options.node_ttl = 300ms;
-  return options;
-}
-
-/// One server process's stores, closed when it goes.
-struct node {
-  node(asio::io_context& io, const mcp::cluster::redis_options& options)
-      : stores(mcp::cluster::redis_stores(io.get_executor(), options)) {}
-  ~node() { stores.close(); }
-  node(const node&) = delete;
-  node& operator=(const node&) = delete;
-
-  mcp::task_store& tasks() { return *stores.tasks; }
-
-  mcp::shared_stores stores;
-};
+using mcp::test::quick_options;
+using node = mcp::test::redis_node;
 
 mcp::task_record sample_task(std::string id, std::string owner, std::chrono::milliseconds ttl) {
   mcp::task_record r;
