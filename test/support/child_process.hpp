@@ -15,13 +15,12 @@
 #include <string>
 #include <vector>
 
+#include "spawn_child.hpp"
+
 #include <fcntl.h>
 #include <poll.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-extern char** environ;
 
 namespace mcp::test {
 
@@ -52,28 +51,11 @@ class child_process {
     err_fd_ = err[0];
 
     posix_spawn_file_actions_t actions;
-    posix_spawnattr_t attributes;
     posix_spawn_file_actions_init(&actions);
-    posix_spawnattr_init(&attributes);
     posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
     posix_spawn_file_actions_adddup2(&actions, err[1], STDERR_FILENO);
-    sigset_t defaults, empty;
-    sigemptyset(&defaults);
-    sigaddset(&defaults, SIGPIPE);
-    sigaddset(&defaults, SIGINT);
-    sigaddset(&defaults, SIGTERM);
-    sigemptyset(&empty);
-    posix_spawnattr_setsigdefault(&attributes, &defaults);
-    posix_spawnattr_setsigmask(&attributes, &empty);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-
-    std::vector<char*> args;
-    for (auto& a : argv) args.push_back(a.data());
-    args.push_back(nullptr);
-    const int rc = ::posix_spawn(&pid_, argv[0].c_str(), &actions, &attributes, args.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attributes);
+    const int rc = spawn_child(pid_, argv, actions);
     ::close(out[1]);
     ::close(err[1]);
     if (rc != 0) {
@@ -84,12 +66,7 @@ class child_process {
   }
 
   ~child_process() {
-    if (pid_ > 0 && !reaped_) {
-      ::kill(pid_, SIGKILL);
-      int ignored;
-      while (::waitpid(pid_, &ignored, 0) < 0 && errno == EINTR) {
-      }
-    }
+    if (pid_ > 0 && !reaped_) kill_and_reap(pid_);
     close_pipes();
   }
 

@@ -20,13 +20,12 @@
 #include <string_view>
 #include <vector>
 
+#include "spawn_child.hpp"
+
 #include <fcntl.h>
 #include <poll.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-extern char** environ;
 
 namespace mcp::test {
 
@@ -45,29 +44,13 @@ class pty_process {
     out_fd_ = out[0];
 
     posix_spawn_file_actions_t actions;
-    posix_spawnattr_t attributes;
     posix_spawn_file_actions_init(&actions);
-    posix_spawnattr_init(&attributes);
     // A new session first (glibc runs it before the file actions), so that
     // opening the terminal makes it the session's controlling terminal.
     posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, slave.c_str(), O_RDWR, 0);
     posix_spawn_file_actions_adddup2(&actions, STDIN_FILENO, STDERR_FILENO);
     posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-    sigset_t defaults, empty;
-    sigemptyset(&defaults);
-    sigaddset(&defaults, SIGPIPE);
-    sigaddset(&defaults, SIGINT);
-    sigaddset(&defaults, SIGTERM);
-    sigemptyset(&empty);
-    posix_spawnattr_setsigdefault(&attributes, &defaults);
-    posix_spawnattr_setsigmask(&attributes, &empty);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-    std::vector<char*> args;
-    for (auto& a : argv) args.push_back(a.data());
-    args.push_back(nullptr);
-    const int rc = ::posix_spawn(&pid_, argv[0].c_str(), &actions, &attributes, args.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attributes);
+    const int rc = spawn_child(pid_, argv, actions, POSIX_SPAWN_SETSID);
     ::close(out[1]);
     if (rc != 0) {
       pid_ = -1;
@@ -77,12 +60,7 @@ class pty_process {
   }
 
   ~pty_process() {
-    if (pid_ > 0 && !reaped_) {
-      ::kill(pid_, SIGKILL);
-      int ignored;
-      while (::waitpid(pid_, &ignored, 0) < 0 && errno == EINTR) {
-      }
-    }
+    if (pid_ > 0 && !reaped_) kill_and_reap(pid_);
     close_all();
   }
 
