@@ -100,14 +100,7 @@ struct inbox {
   }
 };
 
-class RedisClient : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (!redis_server::available()) GTEST_SKIP() << redis_server::program << " is not installed";
-    server.emplace();
-  }
-  std::optional<redis_server> server;
-};
+class RedisClient : public mcp::test::redis_test {};
 
 // Each co_await below stands on its own line, its result named, and no
 // lambda is made inside a co_await expression: g++ 12 miscompiles co_await in

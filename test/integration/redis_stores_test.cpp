@@ -109,14 +109,7 @@ std::vector<std::string> numbered(int from, int to) {
   return out;
 }
 
-class RedisStores : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (!redis_server::available()) GTEST_SKIP() << redis_server::program << " is not installed";
-    server.emplace();
-  }
-  std::optional<redis_server> server;
-};
+class RedisStores : public mcp::test::redis_test {};
 
 // As in redis_client_test: each co_await on its own line, its result named,
 // no braced list, lambda or aggregate temporary inside a co_await expression

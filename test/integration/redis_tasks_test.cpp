@@ -80,14 +80,7 @@ asio::awaitable<std::optional<std::string>> failure_of(asio::awaitable<T> call) 
   co_return std::nullopt;
 }
 
-class RedisTaskStore : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (!redis_server::available()) GTEST_SKIP() << redis_server::program << " is not installed";
-    server.emplace();
-  }
-  std::optional<redis_server> server;
-};
+class RedisTaskStore : public mcp::test::redis_test {};
 
 // Each co_await on its own line, its result named, no braced list, lambda or
 // aggregate temporary inside a co_await expression (docs/compilers.md).

@@ -14,11 +14,14 @@
 #include "daemon_child.hpp"
 #include "log_file.hpp"
 
+#include <gtest/gtest.h>
+
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -155,6 +158,17 @@ class redis_server {
   int log_fd_ = -1;
   int port_ = 0;
   pid_t pid_ = -1;
+};
+
+/// A test with a redis-server of its own, started for each test (its
+/// `server`); skipped where redis-server is not installed.
+class redis_test : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!redis_server::available()) GTEST_SKIP() << redis_server::program << " is not installed";
+    server.emplace();
+  }
+  std::optional<redis_server> server;
 };
 
 }  // namespace mcp::test
