@@ -83,9 +83,7 @@ asio::awaitable<void> hosted_tasks::run_task(std::shared_ptr<task> t, mcp::reque
     } else {
       r.status = task_status::failed;
       r.status_message = failure->message;
-      json::object error{{"code", failure->code}, {"message", failure->message}};
-      if (!failure->data.is_null()) error["data"] = failure->data;
-      r.error = std::move(error);
+      r.error = error_json(*failure);
     }
     r.last_updated_at = std::chrono::system_clock::now();
   }
@@ -128,19 +126,7 @@ asio::awaitable<json::object> hosted_tasks::serve(const mcp::request& req) {
     if (state.cancelled() != asio::cancellation_type::none)
       throw boost::system::system_error(asio::error::operation_aborted);
   }
-  if (r.status == task_status::cancelled)
-    throw protocol_error(errc::internal_error, "Internal error: the task was cancelled");
-  if (r.status == task_status::failed) {
-    const auto& e = *r.error;
-    const auto* data = e.if_contains("data");
-    throw protocol_error(static_cast<int>(e.at("code").to_number<std::int64_t>()),
-                         std::string(e.at("message").as_string()), data ? *data : json::value(nullptr));
-  }
-  auto result = *r.result;
-  auto* meta = result.if_contains("_meta");
-  if (!meta || !meta->is_object()) meta = &(result["_meta"] = json::object{});
-  meta->get_object()["io.modelcontextprotocol/related-task"] = json::object{{"taskId", r.id}};
-  co_return result;
+  co_return finished_task_result(r);
 }
 
 void hosted_tasks::prune() {

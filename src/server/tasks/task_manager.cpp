@@ -39,7 +39,6 @@ namespace mcp::detail {
 namespace {
 
 constexpr std::string_view extension_id = "io.modelcontextprotocol/tasks";
-constexpr std::string_view related_task_key = "io.modelcontextprotocol/related-task";
 // The message bus channel of tasks in a cluster (docs/scale-out.md, "Tasks").
 constexpr std::string_view tasks_channel = "tasks";
 
@@ -62,20 +61,6 @@ protocol_error missing_extension(std::string_view what) {
                         "Missing required client capability: " + std::string(what) + " needs the " +
                             std::string(extension_id) + " extension",
                         json::object{{"requiredCapabilities", std::move(required)}});
-}
-
-json::object error_json(const rpc_error& error) {
-  json::object out{{"code", error.code}, {"message", error.message}};
-  if (!error.data.is_null()) out["data"] = error.data;
-  return out;
-}
-
-// `_meta.io.modelcontextprotocol/related-task` (2025-11-25): what ties a
-// message to its task.
-void tag_with_task(json::object& params, const std::string& task_id) {
-  auto* meta = params.if_contains("_meta");
-  if (!meta || !meta->is_object()) meta = &(params["_meta"] = json::object{});
-  meta->get_object()[related_task_key] = json::object{{"taskId", task_id}};
 }
 
 std::string owner_of(request_context& ctx) {
@@ -757,17 +742,7 @@ asio::awaitable<json::object> task_manager::handle(const request& req, request_c
       if (!found) task_not_found();
     }
   }
-  if (found->status == task_status::cancelled)
-    throw protocol_error(errc::internal_error, "Internal error: the task was cancelled");
-  if (found->error) {
-    const auto& e = *found->error;
-    const auto* data = e.if_contains("data");
-    throw protocol_error(static_cast<int>(e.at("code").to_number<std::int64_t>()),
-                         std::string(e.at("message").as_string()), data ? *data : json::value(nullptr));
-  }
-  auto result = found->result.value_or(json::object{});
-  tag_with_task(result, id);
-  co_return result;
+  co_return finished_task_result(*found);
 }
 
 void task_manager::on_change(std::function<void(const task_record&)> hook) { state_->changed = std::move(hook); }

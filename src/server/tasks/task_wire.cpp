@@ -19,6 +19,32 @@ std::string iso8601(std::chrono::system_clock::time_point when) {
 
 bool is_extension_task(const task_record& task) noexcept { return task.version != "2025-11-25"; }
 
+json::object error_json(const rpc_error& error) {
+  json::object out{{"code", error.code}, {"message", error.message}};
+  if (!error.data.is_null()) out["data"] = error.data;
+  return out;
+}
+
+void tag_with_task(json::object& params, const std::string& task_id) {
+  auto* meta = params.if_contains("_meta");
+  if (!meta || !meta->is_object()) meta = &(params["_meta"] = json::object{});
+  meta->get_object()["io.modelcontextprotocol/related-task"] = json::object{{"taskId", task_id}};
+}
+
+json::object finished_task_result(const task_record& task) {
+  if (task.status == task_status::cancelled)
+    throw protocol_error(errc::internal_error, "Internal error: the task was cancelled");
+  if (task.error) {
+    const auto& e = *task.error;
+    const auto* data = e.if_contains("data");
+    throw protocol_error(static_cast<int>(e.at("code").to_number<std::int64_t>()),
+                         std::string(e.at("message").as_string()), data ? *data : json::value(nullptr));
+  }
+  auto result = task.result.value_or(json::object{});
+  tag_with_task(result, task.id);
+  return result;
+}
+
 json::object task_json(const task_record& task) {
   const bool extension = is_extension_task(task);
   json::object out{{"taskId", task.id}, {"status", to_string(task.status)}};

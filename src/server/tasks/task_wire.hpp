@@ -5,6 +5,7 @@
 // CreateTaskResult is the task itself with resultType "task", and tasks/get
 // inlines inputRequests, result or error). No I/O here.
 
+#include <mcp/protocol/errors.hpp>
 #include <mcp/server/task_store.hpp>
 
 #include <chrono>
@@ -25,5 +26,16 @@ json::object detailed_task_json(const task_record& task);
 
 /// True for a record of the 2026-07-28 extension.
 bool is_extension_task(const task_record& task) noexcept;
+
+/// A JSON-RPC error as a task's `error` keeps it.
+json::object error_json(const rpc_error& error);
+
+/// `_meta.io.modelcontextprotocol/related-task` (2025-11-25): what ties a
+/// message to its task.
+void tag_with_task(json::object& params, const std::string& task_id);
+
+/// What tasks/result (2025-11-25) answers for a finished task: its result,
+/// tagged with the task; a failed or cancelled one throws its protocol_error.
+json::object finished_task_result(const task_record& task);
 
 }  // namespace mcp::detail
