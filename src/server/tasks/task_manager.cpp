@@ -63,13 +63,18 @@ protocol_error missing_extension(std::string_view what) {
                         json::object{{"requiredCapabilities", std::move(required)}});
 }
 
+// Who `s` stands for as an owner of tasks: its OAuth principal (another
+// session of it finds the task), or else the session itself.
+std::string owner_key(const session& s) {
+  if (const auto* who = s.principal()) return "principal:" + who->identity();
+  return "session:" + s.id();
+}
+
+// The owner of a task the request creates: without OAuth, an extension task
+// has none (whoever holds its unguessable id may use it).
 std::string owner_of(request_context& ctx) {
-  // With OAuth a task belongs to the principal (another session of it finds
-  // it); otherwise to the 2025-11-25 session, or, in the extension, to
-  // whoever holds its unguessable id.
-  if (const auto* who = ctx.principal()) return "principal:" + who->identity();
-  if (is_extension_era(ctx.version())) return {};
-  return "session:" + ctx.session().id();
+  if (!ctx.principal() && is_extension_era(ctx.version())) return {};
+  return owner_key(ctx.session());
 }
 
 }  // namespace
@@ -748,9 +753,7 @@ asio::awaitable<json::object> task_manager::handle(const request& req, request_c
 void task_manager::on_change(std::function<void(const task_record&)> hook) { state_->changed = std::move(hook); }
 
 bool task_manager::visible_to(const task_record& task, const session& s) {
-  if (task.owner.empty()) return true;
-  if (const auto* who = s.principal()) return task.owner == "principal:" + who->identity();
-  return task.owner == "session:" + s.id();
+  return task.owner.empty() || task.owner == owner_key(s);
 }
 
 void task_manager::add_capabilities(json::object& capabilities) const {
