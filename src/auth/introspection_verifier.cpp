@@ -65,7 +65,7 @@ class introspection_verifier final : public token_verifier {
     try {
       answer = co_await introspect(token);
     } catch (const std::exception& e) {
-      sdk_log(log_level::warn, std::string("token introspection failed: ") + e.what());
+      sdk_log(log_category::auth, log_level::warn, "token introspection failed", {{"error", e.what()}});
       co_return verification::unavailable("the authorization server cannot be reached", options_.retry_after);
     }
     auto outcome = check(answer, now);

@@ -46,7 +46,7 @@ key_set parse_jwks(std::string_view document) {
     cjose_err err;
     auto* jwk = cjose_jwk_import(text.data(), text.size(), &err);
     if (!jwk) {
-      sdk_log(log_level::warn, std::string("a key of the JWKS cannot be read: ") + err.message);
+      sdk_log(log_category::auth, log_level::warn, "a key of the JWKS cannot be read", {{"error", err.message}});
       continue;
     }
     k.jwk = std::shared_ptr<_cjose_jwk_int>(jwk, [](cjose_jwk_t* p) { cjose_jwk_release(p); });
@@ -101,7 +101,7 @@ asio::awaitable<void> jwks_cache::refresh() {
   } catch (const std::exception& e) {
     failed_ = true;
     failure_ = e.what();
-    sdk_log(log_level::warn, "cannot fetch the authorization server's keys: " + failure_);
+    sdk_log(log_category::auth, log_level::warn, "cannot fetch the authorization server's keys", {{"error", failure_}});
   }
   fetching_ = false;
   fetched_.cancel();

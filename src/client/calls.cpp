@@ -62,7 +62,7 @@ asio::awaitable<std::vector<tool_info>> client::list_tools() {
     std::erase_if(tools, [&](const tool_info& tool) {
       std::string why;
       auto params = detail::mirrored_params(tool.input_schema, why);
-      if (!params) sdk_log(log_level::warn, "ignoring tool " + tool.name + ": " + why);
+      if (!params) sdk_log(log_category::client, log_level::warn, "ignoring a tool", {{"tool", tool.name}, {"reason", why}});
       else if (!params->empty()) keep->mirrored[tool.name] = std::move(*params);
       return !params;
     });
@@ -120,7 +120,8 @@ void client::impl::check_output(const std::string& tool, const call_tool_result&
       check.validator = std::make_shared<const schema_validator>(*check.schema);
     } catch (const std::invalid_argument& e) {
       // The server's schema is broken; its results cannot be checked.
-      sdk_log(log_level::warn, "tool " + tool + " has an outputSchema that does not compile: " + e.what());
+      sdk_log(log_category::client, log_level::warn, "a tool's outputSchema does not compile",
+              {{"tool", tool}, {"error", e.what()}});
       check.schema.reset();
       return;
     }
@@ -252,7 +253,7 @@ void client::set_roots(std::vector<root> roots) {
     try {
       co_await self->send_notification(std::move(frame));
     } catch (const std::exception& e) {
-      sdk_log(log_level::debug, std::string("roots/list_changed not sent: ") + e.what());
+      sdk_log(log_category::client, log_level::debug, "roots/list_changed not sent", {{"error", e.what()}});
     }
   };
   asio::co_spawn(d.executor, announce(), asio::detached);

@@ -184,7 +184,7 @@ asio::awaitable<void> client::impl::listen(std::shared_ptr<client_link> on, json
     try {
       co_await on->peer.call(methods::subscriptions_listen, std::move(params), std::move(forever));
     } catch (const std::exception& e) {
-      sdk_log(log_level::debug, std::string("subscriptions/listen ended: ") + e.what());
+      sdk_log(log_category::client, log_level::debug, "subscriptions/listen ended", {{"error", e.what()}});
       co_return;
     }
   }

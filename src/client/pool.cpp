@@ -53,7 +53,8 @@ asio::awaitable<void> client_pool::impl::connect_member(std::size_t i, bool firs
       co_return;
     } catch (const std::exception& e) {
       if (first_attempt_only || closing) throw;
-      sdk_log(log_level::warn, "pooled connection " + std::to_string(i) + " failed to connect: " + e.what());
+      sdk_log(log_category::client, log_level::warn, "a pooled connection failed to connect",
+              {{"connection", i}, {"error", e.what()}});
     }
     asio::steady_timer pause(executor, delays.next());
     co_await (pause.async_wait(asio::as_tuple(asio::use_awaitable)) ||

@@ -83,7 +83,8 @@ asio::awaitable<void> client::impl::answer_server_request(std::shared_ptr<client
   } catch (const protocol_error& e) {
     reply = error_response{req.id, e.error()};
   } catch (const std::exception& e) {
-    if (!runner.cancelled) sdk_log(log_level::warn, "handler for " + req.method + " threw: " + e.what());
+    if (!runner.cancelled)
+      sdk_log(log_category::client, log_level::warn, "handler threw", {{"method", req.method}, {"error", e.what()}});
     reply = make_error(req.id, errc::internal_error, std::string("Internal error: ") + e.what());
   }
   auto answer = core.requests().answer(req.id, 0, std::move(reply));
@@ -92,7 +93,7 @@ asio::awaitable<void> client::impl::answer_server_request(std::shared_ptr<client
   try {
     co_await from->peer.send(std::move(answer.write->frame));
   } catch (const std::exception& e) {
-    sdk_log(log_level::debug, std::string("answer to the server not sent: ") + e.what());
+    sdk_log(log_category::transport, log_level::debug, "answer to the server not sent", {{"error", e.what()}});
   }
 }
 

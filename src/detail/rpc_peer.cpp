@@ -93,7 +93,7 @@ asio::awaitable<void> rpc_peer::write_loop() {
     write_deadline_ = clock::time_point::max();
     if (write_stalled_) failure = make_error_code(asio::error::timed_out);
     if (failure) {
-      sdk_log(log_level::info, "connection write failed: " + failure.message());
+      sdk_log(log_category::transport, log_level::info, "connection write failed", {{"error", failure.message()}});
       shutdown();
       q_->frames.clear();
       q_->bytes = 0;

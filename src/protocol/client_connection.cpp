@@ -23,7 +23,7 @@ std::optional<std::string_view> list_changed_subject(std::string_view method) {
 client_connection::frame_cursor client_connection::receive(inbound_frame&& frame) {
   frame_cursor cursor;
   if (frame.oversized) {
-    sdk_log(log_level::warn, "server sent a message over the size limit; dropped");
+    sdk_log(log_category::protocol, log_level::warn, "server sent a message over the size limit; dropped");
     return cursor;
   }
   cursor.items = parse_frame(frame.text).items;
@@ -34,7 +34,8 @@ std::optional<client_connection::action> client_connection::next(frame_cursor& f
   if (frame.position == frame.items.size()) return std::nullopt;
   auto& item = frame.items[frame.position++];
   if (auto* bad = std::get_if<invalid_message>(&item)) {
-    sdk_log(log_level::warn, "server sent an invalid message: " + bad->reply.error.message);
+    sdk_log(log_category::protocol, log_level::warn, "server sent an invalid message",
+            {{"error", bad->reply.error.message}});
     return *requests_.reply(std::move(bad->reply), 0);
   }
   auto& msg = std::get<message>(item);

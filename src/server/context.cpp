@@ -55,7 +55,8 @@ void session::share_state(state_slot& slot, const detail::shared_state_codec& co
     codec.read(value, *saved);
   } catch (const std::exception& e) {
     // (A server of an older build, say: the state starts afresh here.)
-    sdk_log(mcp::log_level::warn, "session " + id_ + ": its saved " + codec.key + " does not read: " + e.what());
+    sdk_log(log_category::session, log_level::warn, "a session's saved state does not read",
+            {{"session_id", id_}, {"state", codec.key}, {"error", e.what()}});
   }
 }
 

@@ -19,7 +19,7 @@ int run_stdio_server(server_behaviour& behaviour, session_options options) {
   asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&](const boost::system::error_code& ec, int signal_number) {
     if (ec) return;
-    sdk_log(log_level::info, "signal " + std::to_string(signal_number) + ": shutting down");
+    sdk_log(log_category::server, log_level::info, "shutting down", {{"signal", signal_number}});
     stop.emit(asio::cancellation_type::terminal);
   });
   int exit_code = 0;
@@ -31,7 +31,7 @@ int run_stdio_server(server_behaviour& behaviour, session_options options) {
                    try {
                      std::rethrow_exception(failure);
                    } catch (const std::exception& e) {
-                     sdk_log(log_level::error, std::string("server failed: ") + e.what());
+                     sdk_log(log_category::server, log_level::error, "server failed", {{"error", e.what()}});
                    }
                  }));
   io.run();

@@ -204,8 +204,9 @@ std::vector<skill_source_file> read_skill_directory(const fs::path& root, const 
         std::error_code ec;
         const auto target = fs::canonical(path, ec);
         if (ec || !within(target, root) || !fs::is_regular_file(target)) {
-          sdk_log(log_level::warn, "add_skill: " + path.string() + " is a link that leads outside the skill "
-                                   "or not to a file: left out");
+          sdk_log(log_category::server, log_level::warn,
+                  "add_skill: a link that leads outside the skill or not to a file is left out",
+                  {{"path", path.string()}});
           continue;
         }
         status = fs::status(target);

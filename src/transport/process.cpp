@@ -159,12 +159,12 @@ class process_transport final : public detail::line_transport {
     close_output();  // the child reads end of stream on stdin
     bool exited = co_await wait_exit(options_.exit_grace);
     if (!exited) {
-      sdk_log(log_level::info, "child " + options_.command + " did not exit; sending SIGTERM");
+      sdk_log(log_category::transport, log_level::info, "child did not exit; sending SIGTERM", {{"command", options_.command}});
       ::kill(pid_, SIGTERM);
       exited = co_await wait_exit(options_.terminate_grace);
     }
     if (!exited) {
-      sdk_log(log_level::warn, "child " + options_.command + " ignored SIGTERM; sending SIGKILL");
+      sdk_log(log_category::transport, log_level::warn, "child ignored SIGTERM; sending SIGKILL", {{"command", options_.command}});
       ::kill(pid_, SIGKILL);
       co_await wait_exit(kill_grace);
     }

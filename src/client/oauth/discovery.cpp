@@ -94,8 +94,9 @@ boost::asio::awaitable<discovery> discover(http_client::http_fetcher& fetcher, s
     found.server_metadata_found = true;
     co_return found;
   }
-  sdk_log(log_level::debug, "OAuth: no protected resource metadata for " + server_url +
-                                "; trying the 2025-03-26 discovery at the server's origin");
+  sdk_log(log_category::auth, log_level::debug,
+          "OAuth: no protected resource metadata; trying the 2025-03-26 discovery at the server's origin",
+          {{"url", server_url}});
   found.resource = canonical_resource(server_url);
   found.issuer = origin_of(server_url);
   if (auto server = co_await read_server_metadata(fetcher, found.issuer, true)) {

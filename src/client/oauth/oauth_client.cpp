@@ -271,8 +271,8 @@ asio::awaitable<void> oauth_client::impl::sign_in(const std::string& key, const 
     if (state.record->registration == "preregistered" && options.client_issuer.empty())
       throw oauth_error("the client id was used with " + state.record->issuer + ", but " + url + " now names " +
                         found.issuer + "; refusing to send it another authorization server (sign out first)");
-    sdk_log(log_level::info, "OAuth: " + url + " moved from " + state.record->issuer + " to " + found.issuer +
-                                 "; registering anew");
+    sdk_log(log_category::auth, log_level::info, "OAuth: the server moved to another authorization server; registering anew",
+            {{"url", url}, {"from", state.record->issuer}, {"to", found.issuer}});
     state.record.reset();
     store->erase(key);
   }
@@ -367,7 +367,7 @@ asio::awaitable<bool> oauth_client::impl::refresh(const std::string& key, server
     co_return true;
   } catch (const oauth_error& e) {
     // An expired or revoked refresh token: sign in again.
-    sdk_log(log_level::info, std::string("OAuth: refreshing the token failed (") + e.what() + "); signing in again");
+    sdk_log(log_category::auth, log_level::info, "OAuth: refreshing the token failed; signing in again", {{"error", e.what()}});
     auto record = *state.record;
     record.refresh_token.clear();
     record.access_token.clear();

@@ -352,7 +352,8 @@ class task_run final : public task_inputs, public std::enable_shared_from_this<t
     try {
       co_await store_->put(record_);
     } catch (const std::exception& e) {
-      sdk_log(log_level::warn, "task " + record_.id + ": its record could not be saved: " + e.what());
+      sdk_log(log_category::server, log_level::warn, "a task's record could not be saved",
+              {{"task_id", record_.id}, {"error", e.what()}});
     }
     if (!extension())
       link_->origin().post_notification(notification{methods::notifications_tasks_status, task_json(record_)}, {});
