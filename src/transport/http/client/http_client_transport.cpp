@@ -91,8 +91,9 @@ class http_client_transport final : public message_transport {
   // the initialize there.
   asio::awaitable<void> fall_back(std::string initialize) {
     const auto status = streamable_->fallback_status();
-    sdk_log(log_level::info, "HTTP transport: POST " + core_->endpoint.url + " of initialize answered HTTP " +
-                                 std::to_string(status) + "; trying the HTTP+SSE transport (2024-11-05)");
+    sdk_log(log_category::transport, log_level::info,
+            "the POST of initialize was refused; trying the HTTP+SSE transport (2024-11-05)",
+            {{"url", core_->endpoint.url}, {"status", status}});
     auto legacy = std::make_shared<legacy_engine>(core_);
     std::string failure;
     try {
@@ -105,7 +106,7 @@ class http_client_transport final : public message_transport {
       const auto frame = core_->messages->inspect_outgoing(initialize);
       std::string message = "POST " + core_->endpoint.url + " of initialize answered HTTP " +
                             std::to_string(status) + " and the HTTP+SSE transport failed too: " + failure;
-      sdk_log(log_level::info, "HTTP transport: " + message);
+      sdk_log(log_category::transport, log_level::info, "no HTTP transport the server speaks", {{"error", message}});
       for (const auto& request : frame.requests) {
         auto answer = core_->messages->failure_answer(request, message);
         co_await core_->inbound->push(std::move(answer));

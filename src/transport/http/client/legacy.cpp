@@ -32,14 +32,14 @@ asio::awaitable<bool> legacy_engine::take_events() {
   const auto& where = stream_->description();
   if (parser_->dropped() > dropped_) {
     dropped_ = parser_->dropped();
-    sdk_log(log_level::warn, "HTTP transport: dropped an SSE event over max_message_size from " + where);
+    sdk_log(log_category::transport, log_level::warn, "dropped an SSE event over max_message_size", {{"from", where}});
   }
   while (!parser_->events().empty()) {
     auto event = std::move(parser_->events().front());
     parser_->events().pop_front();
     if (event.type == "endpoint") {
       if (post_to_) {
-        sdk_log(log_level::debug, "HTTP transport: ignored a second endpoint event from " + where);
+        sdk_log(log_category::transport, log_level::debug, "ignored a second endpoint event", {{"from", where}});
         continue;
       }
       try {
@@ -50,11 +50,11 @@ asio::awaitable<bool> legacy_engine::take_events() {
       co_return true;
     }
     if (event.type != "message") {
-      sdk_log(log_level::debug, "HTTP transport: ignored an SSE event of type " + event.type + " from " + where);
+      sdk_log(log_category::transport, log_level::debug, "ignored an SSE event", {{"type", event.type}, {"from", where}});
       continue;
     }
     if (!core_->messages->inspect_inbound(event.data).valid) {
-      sdk_log(log_level::warn, "HTTP transport: dropped an SSE event that is not valid JSON from " + where);
+      sdk_log(log_category::transport, log_level::warn, "dropped an SSE event that is not valid JSON", {{"from", where}});
       continue;
     }
     co_await core_->inbound->push(std::move(event.data));
@@ -91,7 +91,7 @@ asio::awaitable<void> legacy_engine::start() {
   }
   started_ = true;
   pumping_ = true;
-  sdk_log(log_level::info, "HTTP transport: HTTP+SSE stream open, posting to " + post_to_->url);
+  sdk_log(log_category::transport, log_level::info, "HTTP+SSE stream open", {{"post_to", post_to_->url}});
   asio::co_spawn(core_->executor, pump(shared_from_this()), [self = shared_from_this()](std::exception_ptr) {
     self->pumping_ = false;
     self->pump_done_.cancel();
@@ -120,7 +120,7 @@ asio::awaitable<void> legacy_engine::pump(std::shared_ptr<legacy_engine> self) {
   stream_->abort();
   if (closed_) co_return;
   if (ended) {
-    sdk_log(log_level::info, "HTTP transport: the HTTP+SSE stream from " + core_->endpoint.url + " ended");
+    sdk_log(log_category::transport, log_level::info, "the HTTP+SSE stream ended", {{"url", core_->endpoint.url}});
     core_->inbound->end();
   } else {
     core_->inbound->fail("the HTTP+SSE stream failed: " + failure);
@@ -129,10 +129,10 @@ asio::awaitable<void> legacy_engine::pump(std::shared_ptr<legacy_engine> self) {
 
 asio::awaitable<void> legacy_engine::answer_all(const outgoing_facts& facts, const std::string& message) {
   if (facts.requests.empty()) {
-    sdk_log(log_level::warn, "HTTP transport: a notification or response was not delivered: " + message);
+    sdk_log(log_category::transport, log_level::warn, "a notification or response was not delivered", {{"error", message}});
     co_return;
   }
-  sdk_log(log_level::info, "HTTP transport: " + message);
+  sdk_log(log_category::transport, log_level::info, "requests failed", {{"error", message}});
   for (const auto& request : facts.requests) {
     auto answer = core_->messages->failure_answer(request, message);
     co_await core_->inbound->push(std::move(answer));
@@ -167,8 +167,8 @@ asio::awaitable<void> legacy_engine::write(std::string frame) {
   const auto status = reply.status;
   if (success(status)) co_return;  // the answers come on the stream
   if (facts.requests.empty()) {
-    sdk_log(log_level::warn, "HTTP transport: " + exchange.description() + " of a notification or response answered HTTP " +
-                                 std::to_string(status));
+    sdk_log(log_category::transport, log_level::warn, "a notification or response was refused",
+            {{"request", exchange.description()}, {"status", status}});
     co_return;
   }
   const auto reason = exchange.reason();

@@ -142,7 +142,8 @@ void streamable_engine::spawn(asio::awaitable<void> task) {
       try {
         std::rethrow_exception(e);
       } catch (const std::exception& x) {
-        if (!self->closed_) sdk_log(log_level::warn, std::string("HTTP transport: background task failed: ") + x.what());
+        if (!self->closed_)
+          sdk_log(log_category::transport, log_level::warn, "HTTP transport: background task failed", {{"error", x.what()}});
       } catch (...) {
       }
     }
@@ -195,7 +196,7 @@ void streamable_engine::forget(const std::string& request) {
 void streamable_engine::adopt_session(const std::string& header) {
   if (header.empty()) return;  // a server without sessions
   if (!valid_session_id(header)) {
-    sdk_log(log_level::warn, "HTTP transport: ignored an Mcp-Session-Id that is not visible ASCII");
+    sdk_log(log_category::transport, log_level::warn, "ignored an Mcp-Session-Id that is not visible ASCII");
     return;
   }
   session_id_ = header;
@@ -263,15 +264,17 @@ asio::awaitable<void> streamable_engine::send_notice(std::string frame, outgoing
   const auto reply = co_await exchange.run_to_end(max_error_body, core_->options.response_timeout);
   if (closed_) co_return;
   if (!reply.failure.empty()) {
-    sdk_log(log_level::warn, "HTTP transport: a notification or response was not delivered: " + reply.failure);
+    sdk_log(log_category::transport, log_level::warn, "a notification or response was not delivered",
+            {{"error", reply.failure}});
     co_return;
   }
   const auto status = reply.status;
   if (!success(status)) {
-    std::string why = exchange.description() + " of a notification or response answered HTTP " + std::to_string(status);
     const auto session = exchange.request_header("Mcp-Session-Id");
-    if (status == 404 && !session.empty()) why += " (the session " + session + " has expired)";
-    sdk_log(log_level::warn, "HTTP transport: " + why);
+    sdk_log(log_category::transport, log_level::warn,
+            status == 404 && !session.empty() ? "a notification or response was refused: the session has expired"
+                                              : "a notification or response was refused",
+            {{"request", exchange.description()}, {"status", status}, {"session_id", session}});
     co_return;
   }
   if (facts.session_ready && core_->options.listen && !listening_) {
@@ -332,8 +335,8 @@ asio::awaitable<void> streamable_engine::answer(self_ptr self, std::shared_ptr<h
     }
     if (has_body || !type.empty()) {
       exchange->abort();
-      sdk_log(log_level::warn, "HTTP transport: " + exchange->description() + " answered with Content-Type " +
-                                   (type.empty() ? std::string("(none)") : type) + "; dropped");
+      sdk_log(log_category::transport, log_level::warn, "dropped an answer of an unexpected Content-Type",
+              {{"request", exchange->description()}, {"content_type", type}});
       unanswered = exchange->description() + " answered with Content-Type " + type +
                    ", neither application/json nor text/event-stream";
     } else {
@@ -359,7 +362,8 @@ asio::awaitable<void> streamable_engine::read_json(http_exchange& exchange, pend
   if (!failure.empty()) {
     exchange.abort();
     if (pending.empty() || closed_) co_return;  // cancelled meanwhile
-    sdk_log(log_level::warn, "HTTP transport: dropped the answer of " + exchange.description() + ": " + failure);
+    sdk_log(log_category::transport, log_level::warn, "dropped an answer",
+            {{"request", exchange.description()}, {"error", failure}});
     const std::string message = exchange.description() + ": " + failure;
     co_await fail_all(pending, message);
     co_return;
@@ -367,7 +371,8 @@ asio::awaitable<void> streamable_engine::read_json(http_exchange& exchange, pend
   if (body.empty()) co_return;
   const auto facts = core_->messages->inspect_inbound(body);
   if (!facts.valid) {
-    sdk_log(log_level::warn, "HTTP transport: dropped the answer of " + exchange.description() + ": not valid JSON");
+    sdk_log(log_category::transport, log_level::warn, "dropped an answer that is not valid JSON",
+            {{"request", exchange.description()}});
     const std::string message = exchange.description() + ": the answer is not valid JSON";
     co_await fail_all(pending, message);
     co_return;
@@ -385,12 +390,12 @@ asio::awaitable<void> streamable_engine::deliver(std::string data, std::string_v
                                                  const std::string& where) {
   if (data.empty()) co_return;  // a priming event: an id to resume from, no message
   if (type != "message") {
-    sdk_log(log_level::debug, "HTTP transport: ignored an SSE event of type " + std::string(type) + " from " + where);
+    sdk_log(log_category::transport, log_level::debug, "ignored an SSE event", {{"type", type}, {"from", where}});
     co_return;
   }
   const auto facts = core_->messages->inspect_inbound(data);
   if (!facts.valid) {
-    sdk_log(log_level::warn, "HTTP transport: dropped an SSE event that is not valid JSON from " + where);
+    sdk_log(log_category::transport, log_level::warn, "dropped an SSE event that is not valid JSON", {{"from", where}});
     co_return;
   }
   if (pending) pending->answered(facts.answered);
@@ -421,7 +426,7 @@ asio::awaitable<void> streamable_engine::read_events(http_exchange& exchange, pe
     if (parser.retry()) state.retry = parser.retry();
     if (parser.dropped() > dropped) {
       dropped = parser.dropped();
-      sdk_log(log_level::warn, "HTTP transport: dropped an SSE event over max_message_size from " + where);
+      sdk_log(log_category::transport, log_level::warn, "dropped an SSE event over max_message_size", {{"from", where}});
     }
     if (closed_) break;
     const bool answered = pending && pending->empty();
@@ -475,7 +480,7 @@ asio::awaitable<void> streamable_engine::resume(pending_answers& pending, stream
     }
     if (closed_ || pending.empty()) co_return;
     if (!failure.empty()) {
-      sdk_log(log_level::debug, "HTTP transport: resuming a stream failed: " + failure);
+      sdk_log(log_category::transport, log_level::debug, "resuming a stream failed", {{"error", failure}});
       state.failure = failure;
       continue;
     }
@@ -506,7 +511,8 @@ asio::awaitable<void> streamable_engine::answer_http_error(http_exchange& exchan
   } catch (const std::exception&) {
     exchange.abort();
   }
-  sdk_log(log_level::info, "HTTP transport: " + exchange.description() + " answered HTTP " + std::to_string(status));
+  sdk_log(log_category::transport, log_level::info, "a request was refused",
+          {{"request", exchange.description()}, {"status", status}});
   const auto reason = exchange.reason();
   // The session the request went in: a newer one may have begun since.
   const auto session = exchange.request_header("Mcp-Session-Id");
@@ -520,7 +526,7 @@ asio::awaitable<void> streamable_engine::answer_http_error(http_exchange& exchan
 }
 
 asio::awaitable<void> streamable_engine::fail_all(pending_answers& pending, const std::string& message) {
-  if (!pending.empty()) sdk_log(log_level::info, "HTTP transport: " + message);
+  if (!pending.empty()) sdk_log(log_category::transport, log_level::info, "requests failed", {{"error", message}});
   // Taken out first: forget() may erase from the set while a push waits.
   const auto ids = std::exchange(pending.ids, {});
   for (const auto& request : ids) {
@@ -550,11 +556,12 @@ asio::awaitable<void> streamable_engine::listen(self_ptr self, std::uint64_t gen
     if (failure.empty()) {
       const auto status = exchange.status();
       if (status == 405) {
-        sdk_log(log_level::debug, "HTTP transport: the server offers no GET stream (405)");
+        sdk_log(log_category::transport, log_level::debug, "the server offers no GET stream (405)");
         co_return;
       }
       if (status == 404 && !session_id_.empty()) {
-        sdk_log(log_level::info, "HTTP transport: GET stream refused, the session " + session_id_ + " has expired");
+        sdk_log(log_category::transport, log_level::info, "GET stream refused: the session has expired",
+                {{"session_id", session_id_}});
         co_return;
       }
       if (success(status) && exchange.media_type() == "text/event-stream") {
@@ -570,11 +577,11 @@ asio::awaitable<void> streamable_engine::listen(self_ptr self, std::uint64_t gen
     }
     if (!current()) co_return;
     if (attempts >= core_->options.max_reconnects) {
-      sdk_log(log_level::warn, "HTTP transport: stopped listening on the GET stream after " +
-                                   std::to_string(attempts) + " failed attempts: " + failure);
+      sdk_log(log_category::transport, log_level::warn, "stopped listening on the GET stream",
+              {{"attempts", attempts}, {"error", failure}});
       co_return;
     }
-    sdk_log(log_level::debug, "HTTP transport: GET stream: " + failure + "; reconnecting");
+    sdk_log(log_category::transport, log_level::debug, "GET stream failed; reconnecting", {{"error", failure}});
     const auto delay = core_->reconnect_delay(state.retry, attempts);
     ++attempts;
     if (!co_await sleep(delay)) co_return;
@@ -614,7 +621,8 @@ asio::awaitable<void> streamable_engine::close() {
     }
     exchange.abort();
     watchdog.cancel();
-    if (!failure.empty()) sdk_log(log_level::debug, "HTTP transport: DELETE of the session: " + failure);
+    if (!failure.empty())
+      sdk_log(log_category::transport, log_level::debug, "the DELETE of the session failed", {{"error", failure}});
   }
   core_->inbound->close();
   tasks_done_.expires_after(timeout);
