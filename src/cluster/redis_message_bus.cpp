@@ -157,8 +157,8 @@ class redis_message_bus final : public closable_bus, public std::enable_shared_f
         try {
           std::rethrow_exception(e);
         } catch (const std::exception& failure) {
-          sdk_log(log_level::warn, "redis message bus: cannot update the subscription of " + channel + ": " +
-                                       failure.what());
+          sdk_log(log_category::cluster, log_level::warn, "the Redis message bus cannot update a subscription",
+                  {{"channel", channel}, {"error", failure.what()}});
         }
       });
     } catch (...) {

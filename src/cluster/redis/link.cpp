@@ -85,7 +85,7 @@ asio::awaitable<void> link::run() {
       state_ = state::ready;
       up_ = true;
       backoff_.reset();
-      if (quiet) sdk_log(log_level::info, where_ + ": connected again");
+      if (quiet) sdk_log(log_category::cluster, log_level::info, "Redis connected again", {{"where", where_}});
       quiet = false;
       on_ready(first);
       flush();
@@ -97,7 +97,8 @@ asio::awaitable<void> link::run() {
       state_ = state::down;
       fail_all(waiting_, unavailable_reason::not_connected, failure);
     }
-    sdk_log(quiet ? log_level::debug : log_level::warn, where_ + ": " + failure + "; trying again");
+    sdk_log(log_category::cluster, quiet ? log_level::debug : log_level::warn, "Redis connection failed; trying again",
+            {{"where", where_}, {"error", failure}});
     quiet = true;
     retry_timer_.expires_after(backoff_.next());
     co_await retry_timer_.async_wait(as_tuple_awaitable);
@@ -234,7 +235,8 @@ void link::finish(pending_command& p, std::exception_ptr error) {
     if (error) return note_lost(error);
     for (const auto& r : p.got)
       if (r.is_error())
-        sdk_log(log_level::warn, where_ + ": " + p.name + " (sent without waiting) failed: " + std::string(r.error_message()));
+        sdk_log(log_category::cluster, log_level::warn, "a Redis command sent without waiting failed",
+                {{"where", where_}, {"command", p.name}, {"error", r.error_message()}});
     return;
   }
   auto work = p.work ? std::move(p.work) : asio::any_io_executor(strand_);
@@ -256,7 +258,8 @@ void link::note_lost(std::exception_ptr error) {
   } catch (const std::exception& e) {
     why = e.what();
   }
-  sdk_log(log_level::warn, std::to_string(std::exchange(lost_, 0)) + " command(s) sent without waiting were lost: " + why);
+  sdk_log(log_category::cluster, log_level::warn, "Redis commands sent without waiting were lost",
+          {{"where", where_}, {"lost", std::exchange(lost_, 0)}, {"error", why}});
 }
 
 }  // namespace mcp::detail::redis

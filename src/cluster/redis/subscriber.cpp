@@ -92,9 +92,9 @@ struct subscriber::impl final : link {
     try {
       f();
     } catch (const std::exception& e) {
-      sdk_log(log_level::error, "redis subscriber: a handler threw: " + std::string(e.what()));
+      sdk_log(log_category::cluster, log_level::error, "a Redis subscriber's handler threw", {{"error", e.what()}});
     } catch (...) {
-      sdk_log(log_level::error, "redis subscriber: a handler threw");
+      sdk_log(log_category::cluster, log_level::error, "a Redis subscriber's handler threw");
     }
   }
 
@@ -140,7 +140,8 @@ struct subscriber::impl final : link {
       auto self = weak.lock();
       if (!self || error) return;  // the link failed again: the next one tries again
       for (const auto& c : confirmations)
-        if (c.is_error()) sdk_log(log_level::error, "redis subscriber: resubscribing failed: " + std::string(c.error_message()));
+        if (c.is_error())
+          sdk_log(log_category::cluster, log_level::error, "Redis resubscribing failed", {{"error", c.error_message()}});
       if (self->on_reconnect_) self->call(self->on_reconnect_);
     });
     if (p.replies == 0) {

@@ -194,7 +194,7 @@ asio::awaitable<bool> http_server::impl::authenticate(connection_io& io, served_
     else checked = co_await asio::co_spawn(verifier_strand, a.verifier->verify(std::move(token)), asio::use_awaitable);
   } catch (const std::exception& e) {
     // A verifier must not throw; if one does, the client is not at fault.
-    sdk_log(log_level::error, std::string("the token verifier failed: ") + e.what());
+    sdk_log(log_category::auth, log_level::error, "the token verifier failed", {{"error", e.what()}});
     checked = auth::verification::unavailable("the token cannot be checked now", std::chrono::seconds(5));
   }
   switch (checked.result) {

@@ -214,7 +214,8 @@ asio::awaitable<void> http_server::impl::join_behaviour_to_cluster() {
     } catch (const store_unavailable& e) {
       failure = e.what();
     }
-    sdk_log(log_level::warn, "the server cannot join its cluster yet (" + failure + "); trying again");
+    sdk_log(log_category::cluster, log_level::warn, "the server cannot join its cluster yet; trying again",
+            {{"error", failure}});
     retry.expires_after(std::chrono::seconds(1));
     co_await retry.async_wait(asio::as_tuple(asio::use_awaitable));
   }

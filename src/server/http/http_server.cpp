@@ -199,7 +199,7 @@ asio::awaitable<void> http_server::impl::wait_until_quiet() {
       if (sessions.empty() && connections.empty()) break;
     }
     if (!forced && clock::now() >= deadline) {
-      sdk_log(log_level::warn, "shutdown deadline passed; cancelling what is left");
+      sdk_log(log_category::server, log_level::warn, "shutdown deadline passed; cancelling what is left");
       force_shutdown();
       forced = true;
     }
@@ -327,7 +327,7 @@ asio::awaitable<http_server::impl::session_lookup> http_server::impl::find_sessi
   // Another request resumed it meanwhile: it is served here now.
   if (!session) co_return co_await find_session(io, req, header);
   session->state_version = record->state_version;
-  sdk_log(log_level::info, "session " + id + " resumed from the session store");
+  sdk_log(log_category::session, log_level::info, "session resumed from the session store", {{"session_id", id}});
   co_return session_lookup{session, http::status::ok, {}};
 }
 
@@ -400,7 +400,7 @@ asio::awaitable<void> http_server::impl::accept_loop() {
     auto [ec, socket] = co_await acceptor.async_accept(make_strand(), as_tuple_awaitable);
     if (ec) {
       if (stopping || ec == asio::error::operation_aborted) break;
-      sdk_log(log_level::warn, "accept failed: " + ec.message());
+      sdk_log(log_category::transport, log_level::warn, "accept failed", {{"error", ec.message()}});
       continue;
     }
     std::size_t open = 0;
@@ -409,7 +409,7 @@ asio::awaitable<void> http_server::impl::accept_loop() {
       open = connections.size();
     }
     if (open >= options.max_connections) {
-      sdk_log(log_level::warn, "connection limit reached; closing a new connection");
+      sdk_log(log_category::transport, log_level::warn, "connection limit reached; closing a new connection");
       boost::system::error_code ignored;
       socket.close(ignored);
       continue;
@@ -445,7 +445,7 @@ asio::awaitable<void> http_server::impl::reap_idle_sessions() {
       // only this server's copy ends.
       const bool elsewhere = co_await store->alive(id);
       if (!elsewhere) {
-        sdk_log(log_level::info, "session " + id + " expired");
+        sdk_log(log_category::session, log_level::info, "session expired", {{"session_id", id}});
         co_await forget_session(id);
       }
       co_await end_session(session);
@@ -478,7 +478,7 @@ asio::awaitable<void> http_server::impl::serve_connection(tcp::socket socket) {
       try {
         co_return co_await detail::make_tls_io(std::move(s), *tls, options.write_timeout);
       } catch (const std::exception& e) {
-        sdk_log(log_level::debug, std::string("TLS handshake failed: ") + e.what());
+        sdk_log(log_category::transport, log_level::debug, "TLS handshake failed", {{"error", e.what()}});
       }
       co_return nullptr;
     };
@@ -527,7 +527,7 @@ asio::awaitable<void> http_server::impl::serve_connection(tcp::socket socket) {
       if (!keep_alive) break;
     }
   } catch (const std::exception& e) {
-    sdk_log(log_level::debug, std::string("HTTP connection ended: ") + e.what());
+    sdk_log(log_category::transport, log_level::debug, "HTTP connection ended", {{"error", e.what()}});
   }
   {
     std::lock_guard lock(tables);
@@ -581,7 +581,7 @@ asio::awaitable<bool> http_server::impl::dispatch(connection_io& io, served_requ
     if (!options.stateless && req.method() == http::verb::delete_) co_return co_await handle_delete(io, req);
   } catch (const store_unavailable& e) {
     unavailable = e.what();
-    sdk_log(log_level::warn, "a shared store is unavailable: " + *unavailable);
+    sdk_log(log_category::cluster, log_level::warn, "a shared store is unavailable", {{"error", *unavailable}});
   }
   if (unavailable)
     co_return co_await reply_error(io, req, http::status::service_unavailable, errc::internal_error,
@@ -609,7 +609,7 @@ int run_http_server(server_behaviour& behaviour, http_server_options options) {
   asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&](const boost::system::error_code& ec, int) {
     if (!ec) {
-      sdk_log(log_level::info, "shutting down");
+      sdk_log(log_category::server, log_level::info, "shutting down");
       server.stop();
     }
   });

@@ -26,7 +26,8 @@ void message_stream::forget_owed(std::string_view request_id) {
 void message_stream::queue(std::uint64_t seq, std::string frame) {
   pending_.push_back({seq, std::move(frame)});
   if (pending_.size() > max_pending_events && !release_requested_) {
-    sdk_log(log_level::warn, "stream " + id_ + ": an SSE reader fell too far behind; closing its connection");
+    sdk_log(log_category::transport, log_level::warn, "an SSE reader fell too far behind; closing its connection",
+            {{"stream_id", id_}});
     release_requested_ = true;
   }
 }

@@ -139,14 +139,15 @@ asio::awaitable<bool> http_server::impl::handle_websocket(connection_io& io, ser
   try {
     transport = co_await io.accept_websocket(req, std::move(settings), std::move(metadata));
   } catch (const std::exception& e) {
-    sdk_log(log_level::debug, std::string("WebSocket upgrade failed: ") + e.what());
+    sdk_log(log_category::transport, log_level::debug, "WebSocket upgrade failed", {{"error", e.what()}});
   }
   if (!transport) {
     --websocket_sessions;
     note_ended();
     co_return false;
   }
-  sdk_log(log_level::debug, "WebSocket session " + session_id + " opened by " + io.peer());
+  sdk_log(log_category::transport, log_level::debug, "WebSocket session opened",
+          {{"session_id", session_id}, {"peer", io.peer()}});
 
   // Shutdown reaches the session through its connection's entry.
   const auto control = std::make_shared<session_control>(*transport);
@@ -182,7 +183,7 @@ asio::awaitable<bool> http_server::impl::handle_websocket(connection_io& io, ser
       }
     } catch (const std::exception& e) {
       input_failed = true;
-      sdk_log(log_level::debug, "WebSocket session " + session_id + " read ended: " + e.what());
+      sdk_log(log_category::transport, log_level::debug, "WebSocket read ended", {{"session_id", session_id}, {"error", e.what()}});
     }
     // The input ended: the server stops (drain, unless forced meanwhile),
     // the token expired (forced), or the client closed (input_failed, or a
@@ -200,8 +201,8 @@ asio::awaitable<bool> http_server::impl::handle_websocket(connection_io& io, ser
     websocket_stops.erase(&io);
   }
   if (const auto peer = transport->closed_by_peer())
-    sdk_log(log_level::debug, "WebSocket session " + session_id + " closed by the client: " +
-                                  std::to_string(peer->code) + " " + peer->reason);
+    sdk_log(log_category::transport, log_level::debug, "WebSocket session closed by the client",
+            {{"session_id", session_id}, {"code", peer->code}, {"reason", peer->reason}});
   transport.reset();
   --websocket_sessions;
   note_ended();
