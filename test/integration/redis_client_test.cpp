@@ -188,10 +188,13 @@ TEST_F(RedisClient, APipelineAndTenThousandSendsKeepTheirOrder) {
 
 TEST_F(RedisClient, ASentCommandThatFailsIsLoggedNotThrown) {
   std::mutex mutex;
-  std::vector<std::string> lines;
-  mcp::set_sdk_log_sink([&](mcp::log_level, std::string_view text) {
+  std::vector<std::string> failures;  // command: error, of each failed command logged
+  mcp::set_sdk_log_sink([&](const mcp::log_record& r) {
+    const auto* command = r.field("command");
+    const auto* error = r.field("error");
+    if (!command || !error) return;
     std::lock_guard lock(mutex);
-    lines.emplace_back(text);
+    failures.push_back(std::string(command->text) + ": " + std::string(error->text));
   });
   run_on_threads([&](asio::io_context& io) -> asio::awaitable<void> {
     auto c = redis::connection::create(io.get_executor(), redis::config::from_url(server->url()));
@@ -203,8 +206,8 @@ TEST_F(RedisClient, ASentCommandThatFailsIsLoggedNotThrown) {
   });
   mcp::set_sdk_log_sink({});
   std::lock_guard lock(mutex);
-  const auto logged = std::count_if(lines.begin(), lines.end(), [](const std::string& line) {
-    return line.find("INCR (sent without waiting) failed: ERR value is not an integer") != std::string::npos;
+  const auto logged = std::count_if(failures.begin(), failures.end(), [](const std::string& failure) {
+    return failure.starts_with("INCR: ERR value is not an integer");
   });
   EXPECT_EQ(logged, 1);
 }
