@@ -71,7 +71,6 @@ std::unique_ptr<input_round> input_rounds::open(const request& req, request_enve
                                                 std::string_view principal) const {
   auto round = std::make_unique<input_round>();
   round->client_capabilities = envelope.client_capabilities;
-  round->trace = std::move(envelope.trace);
   round->accepts_input = accepts_input(req.method);
   if (!round->accepts_input) return round;
   if (const auto* given = req.params.if_contains("inputResponses"); given && !given->is_null()) {

@@ -26,7 +26,6 @@ namespace json = boost::json;
 
 struct input_round {
   json::object client_capabilities;  // of this request's envelope
-  trace_context trace;
   bool accepts_input = false;  // tools/call, prompts/get and resources/read may ask for input
   json::object given;    // the request's own inputResponses
   json::object answers;  // answers taken: carried from earlier rounds, then those ask() accepted
@@ -40,7 +39,7 @@ class input_rounds {
  public:
   input_rounds(std::string key, std::chrono::seconds ttl) : states_(std::move(key), ttl) {}
 
-  /// The round of a modern request: its envelope's capabilities and trace,
+  /// The round of a modern request: its envelope's capabilities,
   /// and for a method that accepts input the answers it brings and those an
   /// earlier round carried. Throws protocol_error(-32602) for malformed
   /// inputResponses or requestState, or a state that does not open

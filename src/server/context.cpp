@@ -105,17 +105,12 @@ void session::post_broadcast(std::string method, json::object params) {
 request_context::request_context(const mcp::request& req, mcp::session& s,
                                  const std::atomic<bool>& cancelled) noexcept
     : request_(req), session_(s), cancelled_(cancelled),
-      id_text_(to_json_text(req.id)) {}
+      id_text_(to_json_text(req.id)), trace_(trace_of(req.params)) {}
 
 request_context::request_context(const mcp::request& req, mcp::session& s, const std::atomic<bool>& cancelled,
                                  detail::input_round& round) noexcept
     : request_context(req, s, cancelled) {
   round_ = &round;
-}
-
-const trace_context& request_context::trace() const noexcept {
-  static const trace_context none;
-  return round_ ? round_->trace : none;
 }
 
 const json::value& request_context::carried() const noexcept {

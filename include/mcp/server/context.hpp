@@ -291,8 +291,15 @@ class request_context {
   const auth::principal* principal() const noexcept { return session_.principal(); }
   protocol_version version() const noexcept { return session_.version(); }
   bool cancelled() const noexcept { return cancelled_.load(std::memory_order_relaxed); }
-  /// The W3C trace context the client sent in `_meta` (2026-07-28); empty otherwise.
-  const trace_context& trace() const noexcept;
+  /// The W3C trace context the request runs in: the server span's while a
+  /// tracing link (telemetry/mcp_tracing.hpp) wraps it; otherwise what the
+  /// client sent in `params._meta` (either era; over HTTP, the POST's
+  /// `traceparent` header when `_meta` has none). Empty when none. Pass it
+  /// as `call_options::trace` to continue the trace in a call of your own.
+  const trace_context& trace() const noexcept { return trace_; }
+  /// Makes `trace` the context the rest of the request runs in (a tracing
+  /// link sets its span's).
+  void set_trace(trace_context trace) noexcept { trace_ = std::move(trace); }
 
   /// Reports progress when the client asked for it (`_meta.progressToken`);
   /// otherwise does nothing. Values that do not increase are dropped, as the
@@ -365,6 +372,7 @@ class request_context {
   std::string id_text_;  // the id as JSON text, to route frames that serve this request
   std::optional<double> last_progress_;
   detail::input_round* round_ = nullptr;  // set on 2026-07-28 requests
+  trace_context trace_;
   json::value carried_;                   // legacy: what carry() set
   std::size_t auto_keys_ = 0;             // names the inputs of request() and the shorthands
   std::shared_ptr<detail::connection_link> link_;  // a task's; null: the session's

@@ -3,6 +3,7 @@
 // live in streamable.cpp and legacy_sse.cpp.
 
 #include "server_impl.hpp"
+#include "trace_headers.hpp"
 
 #include "../../detail/random.hpp"
 
@@ -136,6 +137,7 @@ asio::awaitable<bool> http_server::impl::deliver(const std::shared_ptr<http_sess
   if (rebind) bind_principal(*session, req);
   if (wait_for_room) co_await engine.wait_for_room();
   if (engine.ended()) co_return false;
+  if (frame.parsed) adopt_trace_headers(req, *frame.parsed);
   co_await engine.accept(std::move(frame));
   co_return true;
 }

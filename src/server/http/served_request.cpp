@@ -14,7 +14,9 @@ constexpr std::pair<std::string_view, known_header> named_headers[] = {
     {"mcp-protocol-version", known_header::mcp_protocol_version},
     {"last-event-id", known_header::last_event_id},
     {"mcp-method", known_header::mcp_method},
-    {"mcp-name", known_header::mcp_name}};
+    {"mcp-name", known_header::mcp_name},
+    {"traceparent", known_header::traceparent},
+    {"tracestate", known_header::tracestate}};
 
 std::size_t slot(known_header name) { return static_cast<std::size_t>(name); }
 

@@ -29,6 +29,8 @@ enum class known_header : std::uint8_t {
   last_event_id,
   mcp_method,
   mcp_name,
+  traceparent,  // W3C trace context
+  tracestate,
   count_  // not a header
 };
 static_assert(static_cast<std::size_t>(known_header::count_) <= http_request::max_slots);
