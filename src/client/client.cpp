@@ -53,6 +53,7 @@ detail::call_settings client::impl::settings(const call_options& call) const {
   detail::call_settings s{call.timeout.value_or(options.request_timeout), options.max_request_timeout, {}};
   if (call.on_progress)
     s.on_progress = [cb = call.on_progress](const json::object& params) { cb(to_progress(params)); };
+  s.trace = call.trace;
   return s;
 }
 
@@ -153,7 +154,60 @@ asio::awaitable<void> client::impl::close_link(std::shared_ptr<client_link> endi
   while (ending->reading) co_await ending->reader_done.async_wait(asio::as_tuple(asio::use_awaitable));
 }
 
+namespace {
+
+// Continues `trace` in the request's `_meta`, unless a link set a traceparent there.
+void write_trace(json::object& params, const trace_context& trace) {
+  if (trace.empty()) return;
+  auto& meta = params["_meta"];
+  if (!meta.is_object()) meta = json::object{};
+  auto& fields = meta.get_object();
+  if (fields.contains("traceparent")) return;
+  fields["traceparent"] = trace.traceparent;
+  if (!trace.tracestate.empty()) fields["tracestate"] = trace.tracestate;
+  if (!trace.baggage.empty()) fields["baggage"] = trace.baggage;
+}
+
+}  // namespace
+
 asio::awaitable<json::object> client::impl::call(std::string method, json::object params,
+                                                 detail::call_settings settings) {
+  if (middleware->empty()) {
+    write_trace(params, settings.trace);
+    co_return co_await send_observed(std::move(method), std::move(params), std::move(settings));
+  }
+  // Each link may rewrite the request; the last one hands it to the send.
+  detail::client_chain chain{middleware, nullptr};
+  chain.send = [self = shared_from_this(), &settings](outgoing_request req) {
+    write_trace(req.params, req.trace);
+    return self->send_observed(std::move(req.method), std::move(req.params), settings);
+  };
+  outgoing_request first_request{std::move(method), std::move(params), std::move(settings.trace)};
+  const auto first = chain.first();
+  co_return co_await first(std::move(first_request));
+}
+
+asio::awaitable<json::object> client::impl::send_observed(std::string method, json::object params,
+                                                          detail::call_settings settings) {
+  if (!detail::client_call_report::wanted())
+    co_return co_await send(std::move(method), std::move(params), std::move(settings));
+  const auto trace = trace_of(params);
+  const auto trace_id = trace.empty() ? std::string_view() : std::string_view(trace.traceparent).substr(3, 32);
+  const auto transport = link ? link->transport->shared_metadata() : nullptr;
+  const detail::client_call_report report(method, server ? server->server_info.name : std::string(),
+                                          transport ? transport->kind : std::string(), trace_id);
+  json::object result;
+  try {
+    result = co_await send(std::move(method), std::move(params), std::move(settings));
+  } catch (...) {
+    report.failed(std::current_exception());
+    throw;
+  }
+  report.succeeded();
+  co_return result;
+}
+
+asio::awaitable<json::object> client::impl::send(std::string method, json::object params,
                                                  detail::call_settings settings) {
   const auto deadline = std::chrono::steady_clock::now() + settings.timeout;
   auto self = shared_from_this();  // the client may be destroyed while we wait
@@ -169,6 +223,7 @@ asio::awaitable<json::object> client::impl::call(std::string method, json::objec
   } catch (const protocol_error& e) {
     if (!detail::says_session_expired(e.error()) || closing) throw;
     sdk_log(log_level::info, std::string("session expired: ") + e.what());
+    detail::report_retry(std::get<0>(again), "session_expired");
   }
   // Only the first call to see the expiry renews; the others wait for it.
   // The renewal runs on its own: cancelling this call must not cut it short.
@@ -267,6 +322,20 @@ asio::awaitable<void> client::ping() {
 asio::awaitable<void> client::ping(call_options options) {
   // The modern era has no ping: its probe says as much about the server.
   co_await request(impl_->modern ? methods::server_discover : methods::ping, json::object{}, std::move(options));
+}
+
+void client::use(std::shared_ptr<client_middleware> link) {
+  if (!link) return;
+  auto links = std::make_shared<detail::client_links>(*impl_->middleware);
+  links->push_back(std::move(link));
+  impl_->middleware = std::move(links);
+}
+
+bool client::remove_middleware(const std::shared_ptr<client_middleware>& link) {
+  auto links = std::make_shared<detail::client_links>(*impl_->middleware);
+  if (std::erase(*links, link) == 0) return false;
+  impl_->middleware = std::move(links);
+  return true;
 }
 
 asio::awaitable<void> client::close() {

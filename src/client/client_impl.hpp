@@ -8,6 +8,7 @@
 #include <mcp/log.hpp>
 
 #include "../detail/rpc_peer.hpp"
+#include "client_telemetry.hpp"
 #include "hosted_tasks.hpp"
 #include "../protocol/client_connection.hpp"
 #include "../protocol/x_mcp_header.hpp"
@@ -55,9 +56,15 @@ struct client::impl : std::enable_shared_from_this<impl> {
   // Runs what the core asks for, except an answer to write (read_loop awaits it).
   void perform(const std::shared_ptr<client_link>& link, detail::client_connection::action&& action);
   void handle_notification(const detail::client_connection::deliver_notification& n);
-  /// Sends a request once the client is ready (waiting, within the call's
-  /// timeout, while it reconnects), renewing an expired session once.
+  /// Sends a request through the client's middleware (client::use), then
+  /// once the client is ready (waiting, within the call's timeout, while it
+  /// reconnects), renewing an expired session once.
   asio::awaitable<json::object> call(std::string method, json::object params, detail::call_settings settings);
+  /// The end of call()'s middleware chain: send() with its telemetry events.
+  asio::awaitable<json::object> send_observed(std::string method, json::object params,
+                                              detail::call_settings settings);
+  /// The request itself: on the ready link, in its era, renewed once on expiry.
+  asio::awaitable<json::object> send(std::string method, json::object params, detail::call_settings settings);
   asio::awaitable<void> send_notification(std::string frame);
   /// close(): no reconnection after it.
   asio::awaitable<void> shut_down();
@@ -131,6 +138,10 @@ struct client::impl : std::enable_shared_from_this<impl> {
   std::uint64_t session_generation = 0;
   asio::steady_timer state_changed;  // an event: cancelled at every state change
   asio::steady_timer backoff;        // the pause between reconnection attempts
+
+  /// The links every call goes through (client::use): replaced, never
+  /// changed, so that a call keeps the chain it started with.
+  std::shared_ptr<const detail::client_links> middleware = std::make_shared<const detail::client_links>();
 
   std::function<void(connection_state)> on_state_change;
   std::function<void(const notification&)> on_notification;

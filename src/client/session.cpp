@@ -131,7 +131,8 @@ asio::awaitable<void> client::impl::reconnect() {
   set_state(connection_state::connecting);
   detail::backoff_delays delays(options.reconnect);
   for (std::size_t attempt = 1; attempt <= options.reconnect.max_attempts && !closing; ++attempt) {
-    backoff.expires_after(delays.next());
+    const auto delay = delays.next();
+    backoff.expires_after(delay);
     co_await backoff.async_wait(asio::as_tuple(asio::use_awaitable));
     if (closing) break;
     std::shared_ptr<client_link> fresh;
@@ -150,15 +151,20 @@ asio::awaitable<void> client::impl::reconnect() {
     }
     if (failure.empty() && !closing) {
       reconnecting = false;
+      detail::report_reconnect(attempt, delay, "connected", {});
       set_state(connection_state::ready);
       co_return;
     }
     sdk_log(log_level::warn, "reconnection attempt " + std::to_string(attempt) + " failed: " + failure);
+    detail::report_reconnect(attempt, delay, "failed", failure);
     if (!closing) set_state(connection_state::connecting);
     if (fresh) co_await close_link(std::move(fresh));
   }
   reconnecting = false;
-  if (!closing) set_state(connection_state::disconnected);
+  if (!closing) {
+    detail::report_reconnect(options.reconnect.max_attempts, std::chrono::milliseconds(0), "gave_up", {});
+    set_state(connection_state::disconnected);
+  }
 }
 
 }  // namespace mcp

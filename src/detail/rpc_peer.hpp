@@ -10,6 +10,7 @@
 
 #include "../protocol/call_table.hpp"
 
+#include <mcp/protocol/envelope.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/transport/transport.hpp>
 
@@ -42,6 +43,9 @@ struct call_settings {
   std::function<void(const json::object&)> on_progress = {};
   /// Transport headers of the request (frame_context::headers).
   std::vector<std::pair<std::string, std::string>> headers = {};
+  /// The trace the request continues: the client writes it to `_meta`
+  /// before the request reaches the peer, which ignores it.
+  trace_context trace = {};
 };
 
 class rpc_peer {

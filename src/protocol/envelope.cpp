@@ -24,22 +24,6 @@ bool all_zero(std::string_view text) noexcept {
   return std::ranges::all_of(text, [](char c) { return c == '0'; });
 }
 
-// W3C Trace Context, "traceparent Header": version-traceid-parentid-flags in
-// lower-case hex; version ff, an all-zero trace id or parent id are invalid.
-// A later version may append fields after the flags.
-bool valid_traceparent(std::string_view text) noexcept {
-  if (text.size() < 55 || text[2] != '-' || text[35] != '-' || text[52] != '-') return false;
-  if (text.size() > 55 && text[55] != '-') return false;
-  const auto version = text.substr(0, 2);
-  const auto trace_id = text.substr(3, 32);
-  const auto parent_id = text.substr(36, 16);
-  const auto flags = text.substr(53, 2);
-  if (!is_lower_hex(version) || !is_lower_hex(trace_id) || !is_lower_hex(parent_id) || !is_lower_hex(flags))
-    return false;
-  if (version == "ff" || (version == "00" && text.size() != 55)) return false;
-  return !all_zero(trace_id) && !all_zero(parent_id);
-}
-
 std::string string_or_empty(const json::object& meta, std::string_view key) {
   const auto* value = meta.if_contains(key);
   return value && value->is_string() ? std::string(value->get_string()) : std::string();
@@ -67,6 +51,28 @@ trace_context read_trace(const json::object& meta) {
 }
 
 }  // namespace
+
+// W3C Trace Context, "traceparent Header": version-traceid-parentid-flags in
+// lower-case hex; version ff, an all-zero trace id or parent id are invalid.
+// A later version may append fields after the flags.
+bool valid_traceparent(std::string_view text) noexcept {
+  if (text.size() < 55 || text[2] != '-' || text[35] != '-' || text[52] != '-') return false;
+  if (text.size() > 55 && text[55] != '-') return false;
+  const auto version = text.substr(0, 2);
+  const auto trace_id = text.substr(3, 32);
+  const auto parent_id = text.substr(36, 16);
+  const auto flags = text.substr(53, 2);
+  if (!is_lower_hex(version) || !is_lower_hex(trace_id) || !is_lower_hex(parent_id) || !is_lower_hex(flags))
+    return false;
+  if (version == "ff" || (version == "00" && text.size() != 55)) return false;
+  return !all_zero(trace_id) && !all_zero(parent_id);
+}
+
+trace_context trace_of(const json::object& params) {
+  const auto* meta = meta_of(params);
+  return meta ? read_trace(*meta) : trace_context{};
+}
+
 
 json::object client_envelope(protocol_version version, const implementation& client_info,
                              json::object client_capabilities, std::optional<logging_level> log_level) {

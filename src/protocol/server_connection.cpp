@@ -15,6 +15,7 @@ server_connection::frame_cursor server_connection::receive(inbound_frame&& frame
   frame_cursor cursor;
   if (frame.oversized) {
     cursor.refusal = make_error({}, errc::invalid_request, "Invalid Request: message exceeds the size limit");
+    report(telemetry::event::parse_error, {}, std::get<error_response>(*cursor.refusal).error);
     return cursor;
   }
   auto parsed = frame.parsed ? classify_frame(std::move(*frame.parsed)) : parse_frame(frame.text);
@@ -33,6 +34,7 @@ server_connection::frame_cursor server_connection::receive(inbound_frame&& frame
   } else {
     cursor.batch = requests_.open_batch();
   }
+  if (cursor.refusal) report(telemetry::event::validation_error, {}, std::get<error_response>(*cursor.refusal).error);
   return cursor;
 }
 
@@ -52,7 +54,10 @@ std::optional<server_connection::action> server_connection::next(frame_cursor& f
 }
 
 std::optional<server_connection::action> server_connection::on_item(frame_item& item, batch_id batch) {
-  if (auto* bad = std::get_if<invalid_message>(&item)) return requests_.reply(std::move(bad->reply), batch);
+  if (auto* bad = std::get_if<invalid_message>(&item)) {
+    report(telemetry::event::parse_error, {}, bad->reply.error);
+    return requests_.reply(std::move(bad->reply), batch);
+  }
   auto& msg = std::get<message>(item);
   if (auto* req = std::get_if<request>(&msg)) return on_request(*req, batch);
   if (auto* n = std::get_if<notification>(&msg)) return on_notification(*n);
@@ -78,9 +83,15 @@ protocol_era server_connection::era_of(const request& req) {
 std::optional<server_connection::action> server_connection::on_request(request& req, batch_id batch) {
   // A batch belongs to the legacy era: its requests do not choose one.
   if (batch == 0 && era_of(req) == protocol_era::modern) return on_modern_request(req);
-  if (auto refusal = lifecycle_.admit(req.method))
+  if (auto refusal = lifecycle_.admit(req.method)) {
+    report(telemetry::event::validation_error, req.method, *refusal);
     return requests_.reply(error_response{req.id, std::move(*refusal)}, batch);
-  if (requests_.in_use(req.id)) return requests_.reply(error_response{req.id, id_in_use(req.id)}, batch);
+  }
+  if (requests_.in_use(req.id)) {
+    auto in_use = id_in_use(req.id);
+    report(telemetry::event::validation_error, req.method, in_use);
+    return requests_.reply(error_response{req.id, std::move(in_use)}, batch);
+  }
   if (req.method == methods::ping) return requests_.reply(response{req.id, json::object{}}, batch);
   if (req.method == methods::initialize) return on_initialize(req, batch);
   return serve_request{req, batch};
@@ -97,6 +108,7 @@ std::optional<server_connection::action> server_connection::on_modern_request(re
     if (requests_.in_use(req.id)) throw protocol_error(id_in_use(req.id));
     return serve_modern_request{req, std::move(envelope), version};
   } catch (const protocol_error& e) {
+    report(telemetry::event::validation_error, req.method, e.error());
     return refuse_modern(req.id, e.error());
   }
 }
@@ -124,6 +136,7 @@ std::optional<server_connection::action> server_connection::on_initialize(const 
     const auto version = negotiate_version(hello.protocol_version, supported_);
     return open_session{req, std::move(hello), version};
   } catch (const protocol_error& e) {
+    report(telemetry::event::validation_error, req.method, e.error());
     return requests_.reply(error_response{req.id, e.error()}, batch);
   } catch (const std::exception& e) {
     return requests_.reply(make_error(req.id, errc::internal_error, std::string("Internal error: ") + e.what()),
@@ -156,6 +169,17 @@ std::optional<server_connection::action> server_connection::on_notification(noti
     return std::nullopt;
   }
   return deliver_notification{n};
+}
+
+void server_connection::report(telemetry::event e, std::string_view method, const rpc_error& error) const {
+  if (!telemetry::listening(e)) return;
+  static const std::string unnamed;
+  std::vector<telemetry::attribute> metadata{{"transport", transport_ ? *transport_ : unnamed},
+                                             {"session_id", session_id_ ? *session_id_ : unnamed},
+                                             {"error_code", std::int64_t{error.code}},
+                                             {"message", error.message}};
+  if (!method.empty()) metadata.emplace_back("method", method);
+  telemetry::emit(e, {}, metadata);
 }
 
 rpc_error server_connection::id_in_use(const request_id& id) {

@@ -17,6 +17,8 @@
 
 #include "inbound_table.hpp"
 
+#include <mcp/telemetry/events.hpp>
+
 #include <optional>
 #include <span>
 #include <variant>
@@ -92,6 +94,13 @@ class server_connection {
   /// Fixes the era before the first request (HTTP knows it from the POST);
   /// otherwise the first request decides it.
   void set_era(protocol_era era) noexcept { era_ = era; }
+  /// Names the transport and session in the telemetry events of what the
+  /// core refuses (protocol.parse_error, protocol.validation_error). Both
+  /// strings outlive the connection.
+  void describe(const std::string& transport, const std::string& session_id) noexcept {
+    transport_ = &transport;
+    session_id_ = &session_id;
+  }
 
   /// Reads a frame: a refusal of the whole frame (too large, a batch where
   /// none is allowed), or its messages.
@@ -127,12 +136,16 @@ class server_connection {
   std::optional<action> on_initialize(const request& req, batch_id batch);
   std::optional<action> on_notification(notification& n);
   protocol_era era_of(const request& req);
+  // Emits the telemetry event of a refusal, when someone listens.
+  void report(telemetry::event e, std::string_view method, const rpc_error& error) const;
 
   std::span<const protocol_version> supported_;
   legacy_lifecycle lifecycle_;
   protocol_version version_ = latest_legacy_version;  // of the legacy session, once it operates
   std::optional<protocol_era> era_;  // set by the first request
   inbound_table requests_;
+  const std::string* transport_ = nullptr;
+  const std::string* session_id_ = nullptr;
 };
 
 }  // namespace mcp::detail

@@ -5,6 +5,7 @@
 #include <mcp/server/serve.hpp>
 
 #include "engine.hpp"
+#include "engine_telemetry.hpp"
 
 #include "../detail/random.hpp"
 
@@ -85,6 +86,7 @@ server_engine::server_engine(server_behaviour& behaviour, message_transport& tra
       session_(make_session(transport)),
       in_flight_changed_(transport.get_executor()) {
   session_->link_ = link_;
+  core_.describe(session_->transport().kind, session_->id());
 }
 
 server_engine::~server_engine() { link_->engine = nullptr; }
@@ -171,6 +173,7 @@ bool server_engine::finish_if_idle() {
 void server_engine::end() {
   ended_ = true;
   if (core_.operating()) behaviour_.terminate(*session_);
+  if (created_at_) report_session_end(end_reason_, *session_, *created_at_);
   link_->engine = nullptr;  // from here on, posted notifications are dropped
   peer_.shutdown();
 }
@@ -241,6 +244,8 @@ void server_engine::open_session(server_connection::open_session& hello) {
     sdk_log(log_level::info, "session " + session_->id() + " initialized, protocol " +
                                  std::string(to_string(hello.version)) + ", client " +
                                  session_->client_info_.name);
+    created_at_ = std::chrono::steady_clock::now();
+    report_session_created(*session_);
     std::get<response>(reply).result = to_json(initialize_result{
         hello.version, behaviour_.capabilities(), behaviour_.server_info(), behaviour_.instructions()});
   } catch (const protocol_error& e) {
@@ -286,8 +291,8 @@ message server_engine::success_reply(const request& req, json::object result,
   return response{req.id, std::move(result)};
 }
 
-message server_engine::failure_reply(const request& req, std::exception_ptr failure, bool cancelled,
-                                     const input_round* round) const {
+message server_engine::failure_reply(const request& req, const session& s, std::exception_ptr failure,
+                                     bool cancelled, const input_round* round) const {
   try {
     std::rethrow_exception(failure);
   } catch (const input_required& need) {
@@ -298,7 +303,10 @@ message server_engine::failure_reply(const request& req, std::exception_ptr fail
   } catch (const protocol_error& e) {
     return error_response{req.id, e.error()};
   } catch (const std::exception& e) {
-    if (!cancelled) sdk_log(log_level::warn, "handler for " + req.method + " threw: " + e.what());
+    if (!cancelled) {
+      sdk_log(log_level::warn, "handler for " + req.method + " threw: " + e.what());
+      report_handler_exception(req, s, e.what());
+    }
     return make_error(req.id, errc::internal_error, std::string("Internal error: ") + e.what());
   } catch (...) {
     return make_error(req.id, errc::internal_error, "Internal error: unknown exception");
@@ -306,15 +314,25 @@ message server_engine::failure_reply(const request& req, std::exception_ptr fail
 }
 
 std::optional<message> server_engine::serve_at_once(const request& req, session& s, input_round* round) {
+  // A middleware chain is a coroutine: it runs with the request (run_request).
+  if (!behaviour_.middleware().empty()) return std::nullopt;
   const std::atomic<bool> never_cancelled = false;  // nothing else runs until it returns
   auto ctx = round ? request_context(req, s, never_cancelled, *round) : request_context(req, s, never_cancelled);
+  std::optional<request_telemetry> observed;
+  if (request_telemetry::wanted()) observed.emplace(req, s, round != nullptr);
+  std::optional<message> reply;
   try {
     auto result = behaviour_.handle_request_at_once(req, ctx);
-    if (!result) return std::nullopt;
-    return success_reply(req, std::move(*result), round);
+    if (result) reply = success_reply(req, std::move(*result), round);
   } catch (...) {
-    return failure_reply(req, std::current_exception(), false, round);
+    reply = failure_reply(req, s, std::current_exception(), false, round);
   }
+  // Not served at once: run_request reports it.
+  if (observed && reply) {
+    observed->start();
+    observed->stop(*reply, false);
+  }
+  return reply;
 }
 
 asio::awaitable<void> server_engine::run_request(request req, std::shared_ptr<in_flight> entry,
@@ -322,12 +340,24 @@ asio::awaitable<void> server_engine::run_request(request req, std::shared_ptr<in
                                                  std::unique_ptr<input_round> round) {
   auto ctx = round ? request_context(req, *s, entry->cancelled, *round)
                    : request_context(req, *s, entry->cancelled);
+  std::optional<request_telemetry> observed;
+  if (request_telemetry::wanted()) {
+    observed.emplace(req, *s, round != nullptr);
+    observed->start();
+  }
+  const auto& chain = behaviour_.middleware();
   message reply = response{req.id, nullptr};
   try {
-    reply = success_reply(req, co_await behaviour_.handle_request(req, ctx), round.get());
+    json::object result;
+    if (chain.empty())
+      result = co_await behaviour_.handle_request(req, ctx);
+    else
+      result = co_await chain.handle_request(behaviour_, req, ctx);
+    reply = success_reply(req, std::move(result), round.get());
   } catch (...) {
-    reply = failure_reply(req, std::current_exception(), entry->cancelled, round.get());
+    reply = failure_reply(req, *s, std::current_exception(), entry->cancelled, round.get());
   }
+  if (observed) observed->stop(reply, entry->cancelled);
   // A cancelled request is answered by nothing, but it still closes its batch slot.
   co_await asio::this_coro::reset_cancellation_state();
   if (options_.save_state && s == session_) {
@@ -347,11 +377,17 @@ void server_engine::write(answered&& reply) {
 }
 
 asio::awaitable<void> server_engine::handle_notification(notification n) {
+  const auto started = std::chrono::steady_clock::now();
+  const auto& chain = behaviour_.middleware();
   try {
-    co_await behaviour_.handle_notification(n, *session_);
+    if (chain.empty())
+      co_await behaviour_.handle_notification(n, *session_);
+    else
+      co_await chain.handle_notification(behaviour_, n, *session_);
   } catch (const std::exception& e) {
     sdk_log(log_level::warn, "notification handler for " + n.method + " threw: " + e.what());
   }
+  report_notification(n, *session_, started);
 }
 
 void server_engine::cancel_all() {

@@ -21,6 +21,7 @@
 // builds one without starting anything.
 
 #include <mcp/server/serve.hpp>
+#include <mcp/telemetry/events.hpp>
 
 #include "../detail/lazy_event.hpp"
 #include "../detail/rpc_peer.hpp"
@@ -82,6 +83,9 @@ class server_engine {
   bool finish_if_idle();
   /// The engine has finished: it takes no more frames.
   bool ended() const noexcept { return ended_; }
+  /// Why the session will end, for its telemetry event: session_closed (the
+  /// default), session_expired or session_deleted. Set before finish().
+  void set_end_reason(telemetry::event reason) noexcept { end_reason_ = reason; }
 
  private:
   struct link;
@@ -119,7 +123,7 @@ class server_engine {
   message success_reply(const request& req, json::object result, const input_round* round) const;
   // The error reply for a handler's exception (logged unless the request was
   // cancelled), or the InputRequiredResult of a modern request.
-  message failure_reply(const request& req, std::exception_ptr failure, bool cancelled,
+  message failure_reply(const request& req, const session& s, std::exception_ptr failure, bool cancelled,
                         const input_round* round) const;
 
   // engine_modern.cpp: the 2026-07-28 era.
@@ -165,6 +169,9 @@ class server_engine {
   lazy_event in_flight_changed_;
   bool finishing_ = false;
   bool ended_ = false;
+  // Set when `initialize` opened the session here: its end is reported then.
+  std::optional<std::chrono::steady_clock::time_point> created_at_;
+  telemetry::event end_reason_ = telemetry::event::session_closed;
 };
 
 }  // namespace mcp::detail

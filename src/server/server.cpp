@@ -14,6 +14,7 @@
 #include "../protocol/invalid_params.hpp"
 #include "../protocol/shaping.hpp"
 #include "../protocol/x_mcp_header.hpp"
+#include "component_telemetry.hpp"
 #include "list_pages.hpp"
 #include "registry.hpp"
 #include "skills_catalog.hpp"
@@ -565,7 +566,11 @@ std::optional<json::object> server::handle_request_at_once(const request& req, r
   const auto* cache = detail::carries_cache_hints(d) ? &st.settings.cache : nullptr;
   if (auto served = detail::serve_skills_at_once(*skills_, req, ctx, page_size, cache)) return served;
   const auto& m = req.method;
-  if (m == methods::tools_call) return st.call_tool_at_once(req.params, ctx);
+  if (m == methods::tools_call) {
+    if (!telemetry::listening(telemetry::event::tool_call)) return st.call_tool_at_once(req.params, ctx);
+    return detail::reported_at_once(telemetry::event::tool_call, req, ctx,
+                                    [&] { return st.call_tool_at_once(req.params, ctx); });
+  }
   if (m == methods::tools_list) {
     return list_page(st.tools_of(ctx.session()), req.params, page_size, "tools",
                      [&](const auto& t) { return detail::shape_tool(t->info.to_json(), d); }, cache);
@@ -597,9 +602,19 @@ asio::awaitable<json::object> server::handle_request(const request& req, request
   auto& st = *state_;
   const auto& m = req.method;
   // Methods whose handlers may wait; the rest are served at once.
-  if (m == methods::tools_call) co_return co_await st.call_tool(req.params, ctx);
-  if (m == methods::resources_read) co_return co_await st.read_resource(req.params, ctx);
-  if (m == methods::prompts_get) co_return co_await st.get_prompt(req.params, ctx);
+  using telemetry::event;
+  if (m == methods::tools_call) {
+    if (!telemetry::listening(event::tool_call)) co_return co_await st.call_tool(req.params, ctx);
+    co_return co_await detail::reported(event::tool_call, req, ctx, st.call_tool(req.params, ctx));
+  }
+  if (m == methods::resources_read) {
+    if (!telemetry::listening(event::resource_read)) co_return co_await st.read_resource(req.params, ctx);
+    co_return co_await detail::reported(event::resource_read, req, ctx, st.read_resource(req.params, ctx));
+  }
+  if (m == methods::prompts_get) {
+    if (!telemetry::listening(event::prompt_get)) co_return co_await st.get_prompt(req.params, ctx);
+    co_return co_await detail::reported(event::prompt_get, req, ctx, st.get_prompt(req.params, ctx));
+  }
   if (m == methods::completion_complete) co_return co_await st.complete(req.params, ctx);
   if (st.has_task_tools && detail::task_manager::is_tasks_method(m)) co_return co_await st.tasks.handle(req, ctx);
   if (auto served = handle_request_at_once(req, ctx)) co_return std::move(*served);

@@ -2,6 +2,7 @@
 // The client: connects over any transport, negotiates the protocol version,
 // and multiplexes any number of requests over the one connection.
 
+#include <mcp/client/middleware.hpp>
 #include <mcp/client/tasks.hpp>
 #include <mcp/json/convert.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
@@ -80,6 +81,11 @@ struct call_options {
   std::optional<std::chrono::milliseconds> timeout;  ///< default: client_options::request_timeout
   /// When set, the request asks for progress and each update lands here.
   std::function<void(const progress_update&)> on_progress;
+  /// The W3C trace this call continues, e.g. `ctx.trace()` of the server
+  /// request a handler serves: sent in `params._meta` (`traceparent`,
+  /// `tracestate`, `baggage`), in either era. Empty: none, unless a tracing
+  /// link starts one (docs/observability.md).
+  trace_context trace = {};
 };
 
 /// A tool call whose result the caller cannot use: the tool reported a
@@ -276,6 +282,12 @@ class client {
   /// Offers roots (`roots/list`). Before connect it declares the capability;
   /// afterwards it tells the server they changed (in the background).
   void set_roots(std::vector<root> roots);
+
+  /// Adds a link around every request this client sends from now on, inside
+  /// the links added before (client/middleware.hpp).
+  void use(std::shared_ptr<client_middleware> link);
+  /// Removes a link; false when it was not there.
+  bool remove_middleware(const std::shared_ptr<client_middleware>& link);
 
   /// Ends the connection (for a child process: stdin closed, then signals).
   asio::awaitable<void> close();

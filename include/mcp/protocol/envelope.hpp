@@ -38,6 +38,12 @@ struct trace_context {
   bool empty() const noexcept { return traceparent.empty(); }
 };
 
+/// Whether `text` is a valid W3C `traceparent` (any version's).
+bool valid_traceparent(std::string_view text) noexcept;
+/// The trace context of a request's `params._meta`, in either era; empty
+/// when it has none or an invalid `traceparent`.
+trace_context trace_of(const json::object& params);
+
 /// What a modern request says about itself.
 struct request_envelope {
   std::string protocol_version;  ///< as the client sent it

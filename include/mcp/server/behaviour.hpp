@@ -6,6 +6,7 @@
 
 #include <mcp/server/context.hpp>
 #include <mcp/server/message_bus.hpp>
+#include <mcp/server/middleware.hpp>
 
 #include <span>
 
@@ -76,6 +77,14 @@ class server_behaviour {
   /// given by the HTTP server before it serves, taken back (null) once it
   /// has stopped. A behaviour that runs tasks keeps their records there.
   virtual void share_task_store(std::shared_ptr<task_store> store) { (void)store; }
+
+  /// The links every request and notification of this server goes through
+  /// before its handler (server/middleware.hpp). Empty unless you add some.
+  middleware_chain& middleware() noexcept { return middleware_; }
+  const middleware_chain& middleware() const noexcept { return middleware_; }
+
+ private:
+  middleware_chain middleware_;
 };
 
 }  // namespace mcp

@@ -1,0 +1,83 @@
+#pragma once
+// Client middleware: links of a chain around every request a client sends
+// (its typed calls included), in either era and over any transport. A link
+// sees the method and params, may rewrite them, reject the call (throw), time
+// it, or look at the result:
+//
+//   struct timing final : mcp::client_middleware {
+//     asio::awaitable<json::object> on_request(mcp::outgoing_request req, mcp::client_next next) override {
+//       const auto start = std::chrono::steady_clock::now();
+//       auto result = co_await next(std::move(req));
+//       report(std::chrono::steady_clock::now() - start);
+//       co_return result;
+//     }
+//   };
+//   client.use(std::make_shared<timing>());
+//
+// Links run in the order they were added, the first outermost; a call goes
+// through the chain as it was when the call started. Requests the client
+// makes to open a session (initialize, server/discover, the listen stream)
+// and its answers to the server's requests are not wrapped.
+
+#include <mcp/protocol/envelope.hpp>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/json/object.hpp>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mcp {
+
+namespace asio = boost::asio;
+namespace json = boost::json;
+
+/// A request on its way out.
+struct outgoing_request {
+  std::string method;
+  json::object params;
+  /// The trace this request continues (call_options::trace): written to
+  /// `params._meta` as it goes out, unless a link sets `_meta.traceparent` itself.
+  trace_context trace;
+};
+
+class client_middleware;
+
+namespace detail {
+struct client_chain;
+}
+
+/// The rest of a client's chain after a link, ending with the send.
+/// Valid while the link's call runs.
+class client_next {
+ public:
+  asio::awaitable<json::object> operator()(outgoing_request req) const;
+
+ private:
+  friend struct detail::client_chain;
+  client_next(const detail::client_chain& chain, std::size_t index) noexcept : chain_(&chain), index_(index) {}
+  const detail::client_chain* chain_;
+  std::size_t index_;
+};
+
+class client_middleware {
+ public:
+  virtual ~client_middleware() = default;
+  /// Passes the request on by default.
+  virtual asio::awaitable<json::object> on_request(outgoing_request req, client_next next);
+};
+
+namespace detail {
+using client_links = std::vector<std::shared_ptr<client_middleware>>;
+// One call's way through the links and, at the end, the client's own send.
+struct client_chain {
+  std::shared_ptr<const client_links> links;
+  std::function<asio::awaitable<json::object>(outgoing_request)> send;
+
+  client_next first() const noexcept { return client_next(*this, 0); }
+};
+}  // namespace detail
+
+}  // namespace mcp

@@ -1,0 +1,167 @@
+#pragma once
+// Telemetry events: named moments in the life of requests, sessions, streams,
+// connections, clients and tokens, each with measurements (numbers: a
+// duration, a byte count) and metadata (the method, the session, the
+// outcome). docs/observability.md lists every event with its fields.
+//
+// Subscribers attach at run time and see every event of the kinds they asked
+// for, on the thread that emits it, while it is emitted: keep them short,
+// thread safe, and copy what they keep (the views die with the call). An
+// event that nobody listens to costs one relaxed atomic load and a branch;
+// the library checks `listening()` before it gathers an event's fields.
+//
+//   auto sub = mcp::telemetry::attach({mcp::telemetry::event::server_request_stop},
+//       [](const mcp::telemetry::event_data& e) {
+//         std::cerr << e.text("method") << " took " << e.number("duration") << " s\n";
+//       });
+//   // ... events flow until `sub` is destroyed or detach()ed.
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace mcp::telemetry {
+
+enum class event : unsigned char {
+  // A request a server serves: when its handler starts and when it is
+  // answered (outcome ok, error, cancelled or input_required), and when its
+  // handler threw something other than a protocol_error.
+  server_request_start,
+  server_request_stop,
+  server_request_exception,
+  server_notification,  ///< a notification from the client, once handled
+  // What the high-level server (mcp::server) served, by name.
+  tool_call,
+  resource_read,
+  prompt_get,
+  // Sessions: opened by initialize (or a WebSocket/stdio connection), and
+  // why they ended.
+  session_created,
+  session_expired,  ///< idle past its timeout
+  session_deleted,  ///< the client sent DELETE
+  session_closed,   ///< its connection ended, or the server shut down
+  // SSE streams of the HTTP server.
+  stream_opened,
+  stream_resumed,
+  stream_closed,
+  // Network connections to a server.
+  connection_accepted,
+  connection_closed,
+  connection_refused,
+  http_request,  ///< one HTTP request answered: the access log's line
+  // A client's requests to its server.
+  client_request_start,
+  client_request_stop,
+  client_request_retry,  ///< sent again in a renewed session
+  client_reconnect,      ///< one reconnection attempt, and how it went
+  // Input refused before any handler saw it.
+  parse_error,       ///< not JSON, or not JSON-RPC
+  validation_error,  ///< well-formed, but refused by the protocol's rules
+  // OAuth bearer tokens at a protected server.
+  token_verified,
+  token_refused,
+  // Not an event: how many there are.
+  count_
+};
+
+/// The event's dotted name, e.g. "server.request.stop".
+std::string_view name(event e) noexcept;
+/// The event of that name, or nullopt.
+std::optional<event> event_named(std::string_view name) noexcept;
+
+/// A number an event measured. Durations are in seconds, sizes in bytes.
+struct measurement {
+  std::string_view key;
+  double value;
+};
+
+/// A fact about an event: text or an integer. The text is a view, valid
+/// while the subscriber runs.
+struct attribute {
+  attribute(std::string_view k, std::string_view text) noexcept : key(k), text(text) {}
+  attribute(std::string_view k, const char* text) noexcept : key(k), text(text) {}
+  attribute(std::string_view k, const std::string& text) noexcept : key(k), text(text) {}
+  attribute(std::string_view k, std::int64_t number) noexcept : key(k), number(number), is_number(true) {}
+  attribute(std::string_view k, int number) noexcept : attribute(k, std::int64_t{number}) {}
+
+  std::string_view key;
+  std::string_view text;
+  std::int64_t number = 0;
+  bool is_number = false;
+};
+
+/// One event as a subscriber sees it.
+struct event_data {
+  event id;
+  std::span<const measurement> measurements;
+  std::span<const attribute> metadata;
+
+  std::string_view name() const noexcept { return telemetry::name(id); }
+  /// The measurement `key`, or nullopt.
+  std::optional<double> number(std::string_view key) const noexcept;
+  /// The text of metadata `key` ("" when absent or a number).
+  std::string_view text(std::string_view key) const noexcept;
+  /// The integer of metadata `key`, or nullopt.
+  std::optional<std::int64_t> integer(std::string_view key) const noexcept;
+};
+
+using handler = std::function<void(const event_data&)>;
+
+/// An attached handler; destroying it (or detach()) detaches it, waiting for
+/// calls of it under way on other threads. Do not attach or detach from
+/// inside a handler.
+class subscription {
+ public:
+  subscription() noexcept = default;
+  subscription(subscription&& other) noexcept;
+  subscription& operator=(subscription&& other) noexcept;
+  ~subscription();
+  void detach() noexcept;
+  explicit operator bool() const noexcept { return id_ != 0; }
+
+ private:
+  friend subscription attach(std::initializer_list<event>, handler);
+  friend subscription attach_all(handler);
+  explicit subscription(std::uint64_t id) noexcept : id_(id) {}
+  std::uint64_t id_ = 0;
+};
+
+/// Calls `h` for each event of these kinds, from now until the subscription ends.
+[[nodiscard]] subscription attach(std::initializer_list<event> events, handler h);
+/// Calls `h` for every event.
+[[nodiscard]] subscription attach_all(handler h);
+
+namespace detail {
+// Bit n is set while some subscriber listens to event n.
+extern std::atomic<std::uint64_t> listened;
+void emit(event e, std::span<const measurement> measurements, std::span<const attribute> metadata);
+}  // namespace detail
+
+/// True when some subscriber listens to `e`: check it before gathering fields.
+inline bool listening(event e) noexcept {
+  return (detail::listened.load(std::memory_order_relaxed) >> static_cast<unsigned>(e)) & 1u;
+}
+
+/// Hands the event to its subscribers (none: returns at once).
+inline void emit(event e, std::initializer_list<measurement> measurements,
+                 std::initializer_list<attribute> metadata) {
+  if (listening(e)) detail::emit(e, {measurements.begin(), measurements.size()}, {metadata.begin(), metadata.size()});
+}
+inline void emit(event e, std::span<const measurement> measurements, std::span<const attribute> metadata) {
+  if (listening(e)) detail::emit(e, measurements, metadata);
+}
+
+/// Seconds between two steady_clock readings, as durations are measured.
+template <class TimePoint>
+double seconds_between(TimePoint from, TimePoint to) noexcept {
+  return std::chrono::duration<double>(to - from).count();
+}
+
+}  // namespace mcp::telemetry

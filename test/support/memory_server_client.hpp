@@ -1,0 +1,44 @@
+#pragma once
+// A high-level server served on one end of a memory pair and a client
+// connected on the other: for tests of what passes between them.
+
+#include <mcp/client/client.hpp>
+#include <mcp/server/server.hpp>
+#include <mcp/transport/memory.hpp>
+
+#include "test_support.hpp"
+
+#include <boost/asio/co_spawn.hpp>
+
+#include <functional>
+
+namespace mcp::test {
+
+using server_client_body = std::function<asio::awaitable<void>(mcp::server&, mcp::client&)>;
+
+/// Serves `srv` (set up by `setup`), connects a client with `options`, runs
+/// `body`, then closes the client and waits for the server's session to end.
+inline void with_server_and_client(std::function<void(mcp::server&)> setup, client_options options,
+                                   server_client_body body) {
+  run_test([&]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    mcp::server srv({"observed", "1.0"});
+    setup(srv);
+    auto [client_end, server_end] = make_memory_pair(ex);
+    bool served = false;
+    asio::co_spawn(ex, serve(srv, *server_end), [&](std::exception_ptr) { served = true; });
+    mcp::client c(ex, options);
+    co_await c.connect(std::move(client_end));
+    std::exception_ptr failure;
+    try {
+      co_await body(srv, c);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    co_await c.close();
+    while (!served) co_await sleep_for(std::chrono::milliseconds(5));
+    if (failure) std::rethrow_exception(failure);
+  });
+}
+
+}  // namespace mcp::test
