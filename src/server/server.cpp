@@ -16,6 +16,7 @@
 #include "../protocol/x_mcp_header.hpp"
 #include "component_telemetry.hpp"
 #include "list_pages.hpp"
+#include "log_bridge.hpp"
 #include "registry.hpp"
 #include "skills_catalog.hpp"
 #include "tasks/task_manager.hpp"
@@ -241,6 +242,10 @@ struct server::state {
 
   std::once_flag workers_started;
   std::unique_ptr<asio::thread_pool> workers;
+
+  // The SDK's log lines to the clients (settings.log_to_clients).
+  std::unique_ptr<detail::log_bridge> log_bridge =
+      settings.log_to_clients ? std::make_unique<detail::log_bridge>() : nullptr;
 
   std::mutex sessions_mutex;  // guards the two maps below
   std::map<const session*, std::weak_ptr<session>> sessions;
@@ -544,6 +549,7 @@ json::object server::capabilities() const {
 }
 
 void server::init(session& s) {
+  if (state_->log_bridge) state_->log_bridge->add(s);
   std::lock_guard lock(state_->sessions_mutex);
   state_->sessions[&s] = s.weak_from_this();
   // A subscriptions/listen stream subscribes as it opens.
@@ -551,6 +557,7 @@ void server::init(session& s) {
 }
 
 void server::terminate(session& s) {
+  if (state_->log_bridge) state_->log_bridge->remove(s);
   std::lock_guard lock(state_->sessions_mutex);
   state_->sessions.erase(&s);
   for (auto it = state_->subscriptions.begin(); it != state_->subscriptions.end();) {

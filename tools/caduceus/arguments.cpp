@@ -17,7 +17,8 @@ namespace {
 constexpr std::string_view usage =
     R"(usage: caduceus [OPTIONS] (--url URL | --stdio 'CMD ARGS') COMMAND [ARGS]
        caduceus serve-demo [--stdio | --http [HOST:]PORT [--threads N] [--request-state-key-file FILE]
-                           [--redis URL]]
+                           [--redis URL] [--access-log]] [--log-to-clients] [--log-level SPEC]
+                           [--log-format FORMAT]
        caduceus --help
 
 Talks to an MCP server, over Streamable HTTP (or the older HTTP+SSE) with
@@ -90,6 +91,15 @@ Signing in (--url only):
                     (default: the last one used for this server, else free)
   --headless        login without a browser: follow the authorization URL
                     directly (for servers that approve at once, and tests)
+
+The SDK's own log lines (stderr; also after serve-demo):
+  --log-level SPEC  levels by category, as CADUCEUS_LOG takes them, e.g.
+                    info,transport=debug (default: off for the commands, warn
+                    for serve-demo)
+  --log-format F    text, json (JSON lines) or logfmt (CADUCEUS_LOG_FORMAT)
+  --access-log      serve-demo --http: a line per HTTP request
+  --log-to-clients  serve-demo: send the lines of a session to its client too
+                    (notifications/message, at the level the client set)
   -h, --help        this text
 
 Ctrl-C cancels a running command (exit 130). Exit codes: 0 success, 1 failure
@@ -105,6 +115,23 @@ std::string option_value(int argc, char** argv, int& i, std::string_view name,
   if (inline_value) return std::string(*inline_value);
   if (i + 1 >= argc) throw usage_error(std::string(name) + " needs a value");
   return argv[++i];
+}
+
+// --log-level and --log-format, which both the commands and serve-demo take:
+// false when `name` is neither.
+bool parse_log_option(int argc, char** argv, int& i, std::string_view name,
+                      std::optional<std::string_view> inline_value, invocation& inv) {
+  if (name == "--log-level") {
+    inv.log_spec = option_value(argc, argv, i, name, inline_value);
+    return true;
+  }
+  if (name == "--log-format") {
+    const auto format = option_value(argc, argv, i, name, inline_value);
+    inv.log_format = mcp::log_format_named(format);
+    if (!inv.log_format) throw usage_error("--log-format needs text, json or logfmt, not '" + format + "'");
+    return true;
+  }
+  return false;
 }
 
 json::object parse_object(std::string_view text, std::string_view what) {
@@ -180,6 +207,11 @@ void parse_serve_demo(int argc, char** argv, int i, invocation& inv) {
     } else if (arg == "--request-state-key-file") {
       if (i + 1 >= argc) throw usage_error("--request-state-key-file needs a file");
       inv.request_state_key_file = argv[++i];
+    } else if (arg == "--access-log") {
+      inv.access_log = true;
+    } else if (arg == "--log-to-clients") {
+      inv.log_to_clients = true;
+    } else if (parse_log_option(argc, argv, i, arg, std::nullopt, inv)) {
     } else if (arg == "-h" || arg == "--help") {
       inv.help = true;
     } else {
@@ -188,6 +220,8 @@ void parse_serve_demo(int argc, char** argv, int i, invocation& inv) {
   }
   if (!inv.redis_url.empty() && !inv.help && !inv.http_port)  // (stdio)
     throw usage_error("serve-demo: --redis needs --http (replicas share HTTP sessions; not with --stdio)");
+  if (inv.access_log && !inv.help && !inv.http_port)
+    throw usage_error("serve-demo: --access-log needs --http (it logs HTTP requests)");
 }
 
 // The words after the command, checked and parsed.
@@ -344,6 +378,7 @@ invocation parse_arguments(int argc, char** argv) {
       const auto level = option_value(argc, argv, i, name, inline_value);
       inv.log_level = mcp::parse_logging_level(level);
       if (!inv.log_level) throw usage_error("unknown log level '" + level + "'");
+    } else if (parse_log_option(argc, argv, i, name, inline_value, inv)) {
     } else {
       throw usage_error("unknown option '" + std::string(arg) + "'");
     }

@@ -2,6 +2,7 @@
 // The command line of caduceus, parsed and checked before anything starts:
 // a usage mistake is found before a server is spawned or dialled.
 
+#include <mcp/log.hpp>
 #include <mcp/protocol/types.hpp>
 
 #include <boost/json/object.hpp>
@@ -29,6 +30,12 @@ struct invocation {
   unsigned threads = 0;  ///< --threads: 0 is one per core
   std::string request_state_key_file;  ///< --request-state-key-file: the replicas' shared key
   std::string redis_url;  ///< --redis: share sessions with the replicas on this Redis (HTTP only)
+  bool access_log = false;      ///< --access-log: a line per HTTP request on stderr
+  bool log_to_clients = false;  ///< --log-to-clients: the server's log lines to its clients too
+
+  // The SDK's own log lines on stderr, for serve-demo and the client commands.
+  std::string log_spec;                   ///< --log-level: levels as CADUCEUS_LOG takes them
+  std::optional<mcp::log_format> log_format;  ///< --log-format: text, json or logfmt
 
   // The client commands.
   bool json = false;

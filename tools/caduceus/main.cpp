@@ -5,6 +5,7 @@
 
 #include "arguments.hpp"
 #include "failure.hpp"
+#include "log_options.hpp"
 #include "progress_bar.hpp"
 #include "serve_demo.hpp"
 #include "session.hpp"
@@ -27,11 +28,12 @@ int main(int argc, char** argv) {
       std::cout << usage_text();
       return exit_ok;
     }
+    // The SDK's own diagnostics would add lines to our one-line failures:
+    // off for the commands unless CADUCEUS_LOG or --log-level turns them on.
+    if (!inv.serve_demo && !std::getenv("CADUCEUS_LOG")) mcp::set_sdk_log_level(mcp::log_level::off);
+    apply_log_options(inv);
     if (inv.serve_demo) return serve_demo(inv);
 
-    // The SDK's own diagnostics would add lines to our one-line failures;
-    // CADUCEUS_LOG still turns them on.
-    if (!std::getenv("CADUCEUS_LOG")) mcp::set_sdk_log_level(mcp::log_level::off);
 
     progress_bar bar(::isatty(STDERR_FILENO) == 1);  // outlives the io_context and what runs on it
     boost::asio::io_context io(1);

@@ -5,19 +5,24 @@
 #include <everything_demo.hpp>
 
 #include <mcp/cluster/redis.hpp>
+#include <mcp/server/access_log.hpp>
 #include <mcp/server/http_server.hpp>
 #include <mcp/server/serve.hpp>
 
 namespace caduceus {
 
 int serve_demo(const invocation& inv) {
-  mcp::server srv(demo::info(), demo::settings());
+  auto settings = demo::settings();
+  settings.log_to_clients = inv.log_to_clients;
+  mcp::server srv(demo::info(), std::move(settings));
   demo::add_everything(srv);
   if (!inv.http_port) return mcp::run_stdio_server(srv);
   mcp::http_server_options http;
   http.host = inv.http_host;
   http.port = *inv.http_port;
   http.threads = inv.threads;
+  mcp::telemetry::subscription access_log;
+  if (inv.access_log) access_log = mcp::enable_access_log();
   try {
     http.session.request_state_key = mcp::configured_request_state_key(inv.request_state_key_file);
     if (!inv.redis_url.empty()) {  // replicas: sessions, events and live streams in Redis

@@ -97,6 +97,11 @@ struct server_options {
   cache_hint cache = {};
   /// Tasks, for the tools that allow them.
   task_options tasks = {};
+  /// Sends the SDK's log lines tied to a session (their session_id field) to
+  /// that session's client as notifications/message, at the level it set
+  /// (docs/observability.md#logs). Lines about transports, clients and the
+  /// access log stay local.
+  bool log_to_clients = false;
 };
 
 class server : public server_behaviour {
