@@ -10,6 +10,7 @@
 #include <mcp/transport/http_client.hpp>
 #include <mcp/transport/memory.hpp>
 
+#include "child_process.hpp"
 #include "http_test_server.hpp"
 #include "legacy_client.hpp"
 #include "test_support.hpp"
@@ -19,6 +20,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <sstream>
 
 namespace mcp::test {
 namespace {
@@ -175,6 +177,7 @@ struct heard_lines {
 TEST(Logs, TheBridgeSendsASessionsLinesToItsClientAtItsLevel) {
   saved_log_settings saved;
   set_sdk_log_levels("trace");
+  set_sdk_log_sink([](const log_record&) {});  // (the bridge sees the lines all the same)
   run_test([&]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     server_options options;
@@ -220,6 +223,7 @@ TEST(Logs, TheBridgeSendsASessionsLinesToItsClientAtItsLevel) {
 TEST(Logs, WithoutTheOptionNothingIsBridged) {
   saved_log_settings saved;
   set_sdk_log_levels("trace");
+  set_sdk_log_sink([](const log_record&) {});  // (the bridge sees the lines all the same)
   run_test([&]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     mcp::server srv(implementation{"bridge-test", "1.0.0"});
@@ -243,6 +247,42 @@ TEST(Logs, WithoutTheOptionNothingIsBridged) {
     co_await c.close();
     while (!served) co_await sleep_for(5ms);
   });
+}
+
+TEST(Logs, ServeDemoWritesItsAccessLogAsJsonLinesOnStderr) {
+  child_process demo{{caduceus, "serve-demo", "--http", "127.0.0.1:0", "--access-log", "--log-format", "json"}};
+  const auto url = demo.read_line(10s);
+  const auto tools = run_command({caduceus, "--url", url, "tools"}, 20s);
+  EXPECT_EQ(tools.exit_code, 0) << tools.err;
+  demo.stop(5s);
+  std::vector<json::object> access;
+  std::istringstream err(demo.err());
+  for (std::string line; std::getline(err, line);) {
+    boost::system::error_code ec;
+    auto value = json::parse(line, ec);
+    ASSERT_FALSE(ec) << "not a JSON line: " << line;
+    if (value.as_object().at("category") == "access") access.push_back(value.as_object());
+  }
+  const auto listed = std::find_if(access.begin(), access.end(), [](auto& l) {
+    const auto* method = l.if_contains("method");
+    return method && *method == "tools/list";
+  });
+  ASSERT_NE(listed, access.end()) << demo.err();
+  EXPECT_EQ(listed->at("status"), 200);
+  EXPECT_EQ(listed->at("path"), "/mcp");
+}
+
+TEST(Logs, ABadLogOptionIsAUsageError) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"--log-level", "loud", "--stdio", "true", "tools"},
+                                              {"--log-format", "xml", "--stdio", "true", "tools"},
+                                              {"serve-demo", "--log-level", "transport=nope"},
+                                              {"serve-demo", "--access-log"}}) {
+    std::vector<std::string> argv{caduceus};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const auto r = run_command(argv, 20s);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_TRUE(r.err.starts_with("caduceus: ")) << r.err;
+  }
 }
 
 }  // namespace
