@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(g++ cmake ninja-build ccache libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev libssl-dev
           pkg-config libcjose-dev libjansson-dev libhiredis-dev libyaml-cpp-dev)
 if [[ "${1:-}" == "--tests" ]]; then
-  packages+=(libgtest-dev libgmock-dev openssl libbenchmark-dev python3 redis-server haproxy)
+  packages+=(libgtest-dev libgmock-dev openssl libbenchmark-dev python3 redis-server haproxy prometheus)
   command -v node >/dev/null 2>&1 || packages+=(nodejs)
   command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi

@@ -12,6 +12,7 @@
 //   redis.restart();  // same port, same data directory
 
 #include "daemon_child.hpp"
+#include "free_port.hpp"
 #include "log_file.hpp"
 
 #include <gtest/gtest.h>
@@ -97,24 +98,6 @@ class redis_server {
     if (fd < 0) throw std::runtime_error(std::string("mkostemp: ") + std::strerror(errno));
     ::unlink(pattern);
     return fd;
-  }
-
-  // A port the kernel had free on 127.0.0.1.
-  static int free_port() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) throw std::runtime_error("socket failed");
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    address.sin_port = 0;
-    socklen_t size = sizeof address;
-    if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) < 0 ||
-        ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size) < 0) {
-      ::close(fd);
-      throw std::runtime_error("cannot find a free port");
-    }
-    ::close(fd);
-    return ntohs(address.sin_port);
   }
 
   // Starts redis-server and waits for it to be ready. False when it exited

@@ -17,7 +17,7 @@ namespace {
 constexpr std::string_view usage =
     R"(usage: caduceus [OPTIONS] (--url URL | --stdio 'CMD ARGS') COMMAND [ARGS]
        caduceus serve-demo [--stdio | --http [HOST:]PORT [--threads N] [--request-state-key-file FILE]
-                           [--redis URL] [--access-log]] [--log-to-clients] [--log-level SPEC]
+                           [--redis URL] [--access-log] [--metrics]] [--log-to-clients] [--log-level SPEC]
                            [--log-format FORMAT]
        caduceus --help
 
@@ -59,7 +59,9 @@ Commands:
                                       FILE, 64+ hex digits, or the variable
                                       CADUCEUS_REQUEST_STATE_KEY, and their
                                       sessions with --redis URL, e.g.
-                                      redis://127.0.0.1:6379)
+                                      redis://127.0.0.1:6379); --metrics
+                                      serves Prometheus metrics at /metrics
+                                      on the same listener
 
 Options:
   --json            print one JSON document (the result) instead of text
@@ -209,6 +211,8 @@ void parse_serve_demo(int argc, char** argv, int i, invocation& inv) {
       inv.request_state_key_file = argv[++i];
     } else if (arg == "--access-log") {
       inv.access_log = true;
+    } else if (arg == "--metrics") {
+      inv.metrics = true;
     } else if (arg == "--log-to-clients") {
       inv.log_to_clients = true;
     } else if (parse_log_option(argc, argv, i, arg, std::nullopt, inv)) {
@@ -222,6 +226,8 @@ void parse_serve_demo(int argc, char** argv, int i, invocation& inv) {
     throw usage_error("serve-demo: --redis needs --http (replicas share HTTP sessions; not with --stdio)");
   if (inv.access_log && !inv.help && !inv.http_port)
     throw usage_error("serve-demo: --access-log needs --http (it logs HTTP requests)");
+  if (inv.metrics && !inv.help && !inv.http_port)
+    throw usage_error("serve-demo: --metrics needs --http (they are served at /metrics on its listener)");
 }
 
 // The words after the command, checked and parsed.

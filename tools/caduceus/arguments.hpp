@@ -31,6 +31,7 @@ struct invocation {
   std::string request_state_key_file;  ///< --request-state-key-file: the replicas' shared key
   std::string redis_url;  ///< --redis: share sessions with the replicas on this Redis (HTTP only)
   bool access_log = false;      ///< --access-log: a line per HTTP request on stderr
+  bool metrics = false;         ///< --metrics: Prometheus metrics at /metrics on the HTTP listener
   bool log_to_clients = false;  ///< --log-to-clients: the server's log lines to its clients too
 
   // The SDK's own log lines on stderr, for serve-demo and the client commands.

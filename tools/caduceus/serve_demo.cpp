@@ -8,6 +8,7 @@
 #include <mcp/server/access_log.hpp>
 #include <mcp/server/http_server.hpp>
 #include <mcp/server/serve.hpp>
+#include <mcp/telemetry/metrics.hpp>
 
 namespace caduceus {
 
@@ -23,6 +24,12 @@ int serve_demo(const invocation& inv) {
   http.threads = inv.threads;
   mcp::telemetry::subscription access_log;
   if (inv.access_log) access_log = mcp::enable_access_log();
+  mcp::telemetry::mcp_metrics metrics_feed;  // (fed while the server runs)
+  if (inv.metrics) {
+    auto registry = std::make_shared<mcp::telemetry::metrics_registry>();
+    metrics_feed = mcp::telemetry::record_mcp_metrics(*registry);
+    http.metrics = std::move(registry);
+  }
   try {
     http.session.request_state_key = mcp::configured_request_state_key(inv.request_state_key_file);
     if (!inv.redis_url.empty()) {  // replicas: sessions, events and live streams in Redis

@@ -19,6 +19,7 @@
 #include <mcp/server/serve.hpp>
 #include <mcp/server/session_store.hpp>
 #include <mcp/server/task_store.hpp>
+#include <mcp/telemetry/metrics.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
@@ -182,6 +183,13 @@ struct http_server_options {
   session_options session = {};
   /// OAuth 2.1 protection; unset: none (anyone who reaches the port is served).
   std::optional<http_auth_options> auth = std::nullopt;
+  /// Prometheus metrics (docs/observability.md, "Metrics"): when set, a GET
+  /// of `metrics_path` on this listener answers the registry's text, under
+  /// the Host and Origin rules of the MCP endpoint but never OAuth (a
+  /// scraper has no token: keep the port from the world when that matters).
+  /// Fill it with telemetry::record_mcp_metrics.
+  std::shared_ptr<const telemetry::metrics_registry> metrics = nullptr;
+  std::string metrics_path = "/metrics";
 };
 
 class http_server {

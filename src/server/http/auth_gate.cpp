@@ -79,7 +79,14 @@ asio::awaitable<bool> http_server::impl::serve_resource_metadata(connection_io& 
 asio::awaitable<bool> http_server::impl::reply_challenge(connection_io& io, const served_request& req,
                                                          http::status status, std::string error,
                                                          std::string description,
-                                                         std::vector<std::string> scopes) {
+                                                         std::vector<std::string> scopes,
+                                                         std::chrono::steady_clock::time_point checking_since) {
+  if (telemetry::listening(telemetry::event::token_refused)) {
+    const auto reason = error.empty() ? std::string_view("missing") : std::string_view(error);
+    telemetry::emit(telemetry::event::token_refused,
+                    {{"duration", telemetry::seconds_between(checking_since, std::chrono::steady_clock::now())}},
+                    {{"reason", reason}, {"status", static_cast<int>(status)}, {"message", description}});
+  }
   const auto fields = challenge_fields(req, error, description, scopes);
   const std::string message = description.empty() ? std::string(http::obsolete_reason(status)) : description;
   std::string body = serialize(make_error({}, errc::invalid_request, std::string(http::obsolete_reason(status)) +
@@ -142,9 +149,13 @@ std::string http_server::impl::check_dpop(const http_request& req, std::string_v
 asio::awaitable<bool> http_server::impl::authenticate(connection_io& io, served_request& req, bool& keep) {
   const auto& a = *options.auth;
   using kind = auth::detail::bearer_credentials::kind;
+  // (How long the check took, for the auth.token.* events.)
+  const bool timed = telemetry::listening(telemetry::event::token_verified) ||
+                     telemetry::listening(telemetry::event::token_refused);
+  const auto started = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
   if (auth::detail::has_query_token(req.target())) {
     keep = co_await reply_challenge(io, req, http::status::bad_request, "invalid_request",
-                                    "access tokens are accepted in the Authorization header only", {});
+                                    "access tokens are accepted in the Authorization header only", {}, started);
     co_return false;
   }
   std::string token;
@@ -162,26 +173,26 @@ asio::awaitable<bool> http_server::impl::authenticate(connection_io& io, served_
         keep = co_await reply_challenge(io, req, http::status::bad_request, "invalid_request",
                                         dpop ? "the Authorization header must be `Bearer <token>` or `DPoP <token>`"
                                              : "the Authorization header must be `Bearer <token>`",
-                                        {});
+                                        {}, started);
         co_return false;
       case kind::several:
         keep = co_await reply_challenge(io, req, http::status::bad_request, "invalid_request",
-                                        "only one Authorization header is allowed", {});
+                                        "only one Authorization header is allowed", {}, started);
         co_return false;
       case kind::too_long:
         keep = co_await reply_challenge(io, req, http::status::unauthorized, "invalid_token",
-                                        "the token is too long", a.required_scopes);
+                                        "the token is too long", a.required_scopes, started);
         co_return false;
     }
   }
   if (token.empty()) {
     // No credentials: no error code (RFC 6750 §3.1), where to sign in and the scopes to ask for.
-    keep = co_await reply_challenge(io, req, http::status::unauthorized, {}, {}, a.required_scopes);
+    keep = co_await reply_challenge(io, req, http::status::unauthorized, {}, {}, a.required_scopes, started);
     co_return false;
   }
   if (a.dpop_required && !req.dpop) {
     keep = co_await reply_challenge(io, req, http::status::unauthorized, "invalid_token",
-                                    "this server takes DPoP-bound tokens only", a.required_scopes);
+                                    "this server takes DPoP-bound tokens only", a.required_scopes, started);
     co_return false;
   }
   // The proof names the token (ath): kept for it.
@@ -200,7 +211,7 @@ asio::awaitable<bool> http_server::impl::authenticate(connection_io& io, served_
   switch (checked.result) {
     case auth::verification::outcome::invalid:
       keep = co_await reply_challenge(io, req, http::status::unauthorized, "invalid_token", checked.description,
-                                      a.required_scopes);
+                                      a.required_scopes, started);
       co_return false;
     case auth::verification::outcome::unavailable: {
       const auto fields = "Retry-After: " + std::to_string(std::max<long long>(1, checked.retry_after.count())) + "\r\n";
@@ -216,22 +227,30 @@ asio::awaitable<bool> http_server::impl::authenticate(connection_io& io, served_
   if (req.dpop) {
     if (auto why = check_dpop(req, presented, jkt); !why.empty()) {
       keep = co_await reply_challenge(io, req, http::status::unauthorized,
-                                      jkt.empty() ? "invalid_token" : "invalid_dpop_proof", why, a.required_scopes);
+                                      jkt.empty() ? "invalid_token" : "invalid_dpop_proof", why, a.required_scopes,
+                                      started);
       co_return false;
     }
   } else if (!jkt.empty()) {
     keep = co_await reply_challenge(io, req, http::status::unauthorized, "invalid_token",
                                     "the token is bound to a key: present it with the DPoP scheme and a proof",
-                                    a.required_scopes);
+                                    a.required_scopes, started);
     co_return false;
   }
   checked.who.implies = a.scope_implies;
   if (!checked.who.missing_scopes(a.required_scopes).empty()) {
     keep = co_await reply_challenge(io, req, http::status::forbidden, "insufficient_scope",
-                                    "the token lacks scopes this server requires", a.required_scopes);
+                                    "the token lacks scopes this server requires", a.required_scopes, started);
     co_return false;
   }
   req.principal = std::make_shared<const auth::principal>(std::move(checked.who));
+  if (telemetry::listening(telemetry::event::token_verified)) {
+    std::string scopes;
+    for (const auto& scope : req.principal->scopes) scopes += (scopes.empty() ? "" : " ") + scope;
+    telemetry::emit(telemetry::event::token_verified,
+                    {{"duration", telemetry::seconds_between(started, std::chrono::steady_clock::now())}},
+                    {{"subject", req.principal->subject}, {"client_id", req.principal->client_id}, {"scopes", scopes}});
+  }
   co_return true;
 }
 

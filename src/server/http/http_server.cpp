@@ -217,14 +217,22 @@ asio::awaitable<void> http_server::impl::forget_session(std::string id) {
 }
 
 asio::awaitable<void> http_server::impl::end_session(std::shared_ptr<http_session> session) {
+  co_await end_session(std::move(session), telemetry::event::session_closed);
+}
+
+asio::awaitable<void> http_server::impl::end_session(std::shared_ptr<http_session> session,
+                                                     telemetry::event reason) {
   // (Bound first: g++ 12 mishandles a temporary beside co_await in one expression.)
   const auto here = co_await asio::this_coro::executor;
   if (session->executor() != here)
-    co_return co_await asio::co_spawn(session->executor(), end_session(session), asio::use_awaitable);
-  end_session_here(session);
+    co_return co_await asio::co_spawn(session->executor(), end_session(session, reason), asio::use_awaitable);
+  end_session_here(session, reason);
 }
 
-void http_server::impl::end_session_here(const std::shared_ptr<http_session>& session) {
+void http_server::impl::end_session_here(const std::shared_ptr<http_session>& session, telemetry::event reason) {
+  // (Closed is the engine's own default: it never overrides an expiry or a DELETE.)
+  if (reason != telemetry::event::session_closed && !session->engine().ended())
+    session->engine().set_end_reason(reason);
   session->transport().end_streams();
   if (session->finishing) {
     session->finishing->emit(asio::cancellation_type::terminal);  // cuts its drain short
@@ -412,6 +420,8 @@ asio::awaitable<void> http_server::impl::accept_loop() {
     }
     if (open >= options.max_connections) {
       sdk_log(log_category::transport, log_level::warn, "connection limit reached; closing a new connection");
+      if (telemetry::listening(telemetry::event::connection_refused))
+        detail::connection_refused(detail::peer_of(socket), "max_connections");
       boost::system::error_code ignored;
       socket.close(ignored);
       continue;
@@ -450,7 +460,8 @@ asio::awaitable<void> http_server::impl::reap_idle_sessions() {
         sdk_log(log_category::session, log_level::info, "session expired", {{"session_id", id}});
         co_await forget_session(id);
       }
-      co_await end_session(session);
+      const auto reason = elsewhere ? telemetry::event::session_closed : telemetry::event::session_expired;
+      co_await end_session(session, reason);
     }
   }
 }
@@ -472,7 +483,10 @@ asio::awaitable<void> http_server::impl::serve_connection(tcp::socket socket) {
     *entry = connection_entry{strand, nullptr, tls ? &handshake_stop : nullptr, false};
   }
   std::unique_ptr<connection_io> io;
+  std::string peer;  // (for a refusal: the socket is gone by then)
+  std::string_view refusal;
   if (tls) {
+    if (telemetry::listening(telemetry::event::connection_refused)) peer = detail::peer_of(socket);
     // The handshake never throws here (`||` waits for a success), and stop()
     // cuts it short: a client that connects and never handshakes would
     // otherwise hold shutdown up for the whole handshake deadline.
@@ -490,11 +504,13 @@ asio::awaitable<void> http_server::impl::serve_connection(tcp::socket socket) {
     using namespace asio::experimental::awaitable_operators;
     auto outcome = co_await (handshake(std::move(socket)) || until_stopping());
     if (outcome.index() == 0) io = std::move(std::get<0>(outcome));
+    if (!io) refusal = outcome.index() == 0 ? "tls_handshake" : "shutting_down";
     entry->handshake_stop = nullptr;
   } else {
     io = detail::make_tcp_io(std::move(socket), options.write_timeout);
   }
   if (!io) {
+    detail::connection_refused(peer, refusal);
     {
       std::lock_guard lock(tables);
       connections.erase(number);
@@ -503,29 +519,34 @@ asio::awaitable<void> http_server::impl::serve_connection(tcp::socket socket) {
     co_return;
   }
   entry->io = io.get();
+  detail::connection_telemetry connection_events(*io, tls ? "https" : "http");
   beast::flat_buffer buffer;
   served_request req;  // one for the connection's requests, one after another
   try {
     while (!stopping) {
       detail::request_reader reader(req, detail::known_header_slot);
-      req.forget_sender();
+      req.forget_previous();
+      detail::http_request_telemetry request_events(*io);
       reader.body_limit(options.max_body_size);
       reader.header_limit(static_cast<std::uint32_t>(options.max_header_size));
       const auto ec = co_await io->read(buffer, reader, options.request_timeout);
-      if (ec == http::error::body_limit) {  // (the head has been read)
-        co_await reply_error(*io, req, http::status::payload_too_large, errc::invalid_request,
-                             "Payload Too Large: the body exceeds " + std::to_string(options.max_body_size) + " bytes");
-        break;
-      }
-      if (ec == http::error::header_limit) {
-        const http_request head;
-        co_await reply_status(*io, head, http::status::request_header_fields_too_large);
-        break;
-      }
-      if (ec) break;  // end of stream, timeout, reset, malformed HTTP: nothing to answer
+      const bool too_large = ec == http::error::body_limit || ec == http::error::header_limit;
+      if (ec && !too_large) break;  // end of stream, timeout, reset, malformed HTTP: nothing to answer
+      request_events.arrived();
       entry->busy = true;
-      const bool keep_alive = co_await dispatch(*io, req);
+      bool keep_alive = false;
+      std::exception_ptr failure;
+      try {
+        if (too_large) co_await refuse_too_large(*io, req, ec);
+        else keep_alive = co_await dispatch(*io, req);
+      } catch (...) {
+        failure = std::current_exception();
+      }
+      request_events.answered(*io, req);
+      connection_events.answered();
+      if (io->counted().status == 101) connection_events.upgraded();
       entry->busy = false;
+      if (failure) std::rethrow_exception(failure);
       if (!keep_alive) break;
     }
   } catch (const std::exception& e) {
@@ -536,7 +557,19 @@ asio::awaitable<void> http_server::impl::serve_connection(tcp::socket socket) {
     connections.erase(number);
   }
   note_ended();
+  connection_events.closed(*io);
   co_await io->close();
+}
+
+asio::awaitable<void> http_server::impl::refuse_too_large(connection_io& io, const served_request& req,
+                                                         boost::system::error_code ec) {
+  if (ec == http::error::body_limit) {  // (the head has been read)
+    co_await reply_error(io, req, http::status::payload_too_large, errc::invalid_request,
+                         "Payload Too Large: the body exceeds " + std::to_string(options.max_body_size) + " bytes");
+  } else {
+    const http_request head;
+    co_await reply_status(io, head, http::status::request_header_fields_too_large);
+  }
 }
 
 asio::awaitable<bool> http_server::impl::dispatch(connection_io& io, served_request& req) {
@@ -545,6 +578,7 @@ asio::awaitable<bool> http_server::impl::dispatch(connection_io& io, served_requ
   const bool legacy_enabled = !options.stateless && !options.legacy_sse_path.empty();
   const bool legacy_stream = legacy_enabled && path == options.legacy_sse_path;
   const bool legacy_post = legacy_enabled && path == options.legacy_messages_path;
+  if (options.metrics && path == options.metrics_path) co_return co_await serve_metrics(io, req);
   if (options.auth && is_metadata_path(path)) co_return co_await serve_resource_metadata(io, req);
   if (path != options.path && !legacy_stream && !legacy_post)
     co_return co_await reply_status(io, req, http::status::not_found);
@@ -562,14 +596,9 @@ asio::awaitable<bool> http_server::impl::dispatch(connection_io& io, served_requ
     co_return co_await handle_websocket(io, req);
   if (legacy_stream && req.method() == http::verb::get) co_return co_await handle_legacy_stream(io, req);
   if (legacy_post && req.method() == http::verb::post) co_return co_await handle_legacy_post(io, req);
-  if (legacy_stream || legacy_post) {
-    http::response<http::empty_body> res{http::status::method_not_allowed, req.version()};
-    res.set(http::field::allow, legacy_stream ? "GET" : "POST");
-    res.keep_alive(keep_alive(req));
-    res.prepare_payload();
-    co_await io.write(http::message_generator(std::move(res)));
-    co_return keep_alive(req);
-  }
+  if (legacy_stream || legacy_post)
+    co_return co_await reply(io, req, http::status::method_not_allowed, {}, {}, {},
+                             legacy_stream ? "Allow: GET\r\n" : "Allow: POST\r\n");
   // A shared store out of reach fails the request that needs it (before
   // anything of its response is written), not the connection.
   std::optional<std::string> unavailable;
@@ -588,12 +617,8 @@ asio::awaitable<bool> http_server::impl::dispatch(connection_io& io, served_requ
   if (unavailable)
     co_return co_await reply_error(io, req, http::status::service_unavailable, errc::internal_error,
                                    "Service Unavailable: the session store cannot be reached (" + *unavailable + ")");
-  http::response<http::empty_body> res{http::status::method_not_allowed, req.version()};
-  res.set(http::field::allow, options.stateless ? "POST" : "GET, POST, DELETE");
-  res.keep_alive(keep_alive(req));
-  res.prepare_payload();  // Content-Length: 0, or the client reads until the connection closes
-  co_await io.write(http::message_generator(std::move(res)));
-  co_return keep_alive(req);
+  co_return co_await reply(io, req, http::status::method_not_allowed, {}, {}, {},
+                           options.stateless ? "Allow: POST\r\n" : "Allow: GET, POST, DELETE\r\n");
 }
 
 int run_http_server(server_behaviour& behaviour, http_server_options options) {

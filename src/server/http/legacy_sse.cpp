@@ -46,6 +46,7 @@ asio::awaitable<bool> http_server::impl::handle_legacy_stream(connection_io& io,
   // A relative URI: the client resolves it against the stream's URL, so it
   // works behind proxies that rewrite the host.
   start.preamble = detail::sse_event({}, options.legacy_messages_path + "?sessionId=" + id, "endpoint");
+  start.kind = detail::stream_kind::legacy;
   bool keep = false;
   std::exception_ptr failure;
   try {
@@ -79,6 +80,7 @@ asio::awaitable<bool> http_server::impl::handle_legacy_post(connection_io& io, s
   std::optional<detail::body_refusal> refused;
   auto body = detail::read_json_body(req, refused);
   if (refused) co_return co_await reply_error(io, req, refused->status, refused->code, std::move(refused->message));
+  detail::note_message(req, body);
   inbound_frame frame;
   frame.parsed = std::move(body);
   if (!co_await deliver(session, req, std::move(frame), true, true))

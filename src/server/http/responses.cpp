@@ -19,6 +19,13 @@ namespace {
 
 constexpr std::string_view session_id_field = "Mcp-Session-Id";
 
+// What the request's http.request event reports of its response.
+void note_response(connection_io& io, http::status status, std::string_view session_header) {
+  auto& counted = io.counted();
+  counted.status = static_cast<unsigned>(status);
+  if (!session_header.empty()) counted.session_id = session_header;
+}
+
 }  // namespace
 
 asio::awaitable<bool> http_server::impl::reply(connection_io& io, const http_request& req,
@@ -34,6 +41,7 @@ asio::awaitable<bool> http_server::impl::reply(connection_io& io, const http_req
   head.field = {session_id_field, session_header};
   head.extra_fields = extra_fields;
   head.content_length = body.size();
+  note_response(io, status, session_header);
   // One buffer, one write: the head and the body.
   std::string bytes = detail::head_text(head, body.size());
   bytes += body;
@@ -67,7 +75,7 @@ enum class pump_end { ended, released, client_gone };
 asio::awaitable<pump_end> pump_events(connection_io& io, http_session_transport& session, message_stream& stream,
                                       std::string out, std::uint64_t written,
                                       std::chrono::seconds keep_alive_interval, std::chrono::milliseconds retry,
-                                      bool& client_spoke, bool& detached) {
+                                      bool& client_spoke, bool& detached, std::uint64_t& events_sent) {
   std::optional<close_watch> watch;
   std::string events;  // (one buffer for every round)
   const bool resumable = stream.resumable();  // (made so before its response starts)
@@ -81,6 +89,7 @@ asio::awaitable<pump_end> pump_events(connection_io& io, http_session_transport&
       written = std::max(written, event.seq);
       const auto id = resumable ? stream.event_id(event.seq) : std::string();
       detail::append_sse_event(events, id, event.data);
+      ++events_sent;
     }
     if (!events.empty()) detail::append_chunk(out, events);
     if (now.client_gone) co_return pump_end::client_gone;
@@ -130,6 +139,9 @@ asio::awaitable<bool> http_server::impl::write_event_stream(connection_io& io, c
   head.content_type = "text/event-stream";
   head.no_cache = true;
   head.field = {session_id_field, start.session_header};
+  note_response(io, http::status::ok, start.session_header);
+  const detail::stream_telemetry telemetry(session.id(), stream->id(), start.kind, start.last_event_id);
+  std::uint64_t events_sent = 0;
 
   // The stream stays attached to this response until its last bytes go (or
   // it fails); afterwards what the stream gets is kept for a resumption.
@@ -150,11 +162,12 @@ asio::awaitable<bool> http_server::impl::write_event_stream(connection_io& io, c
     std::string out = detail::head_text(head, ready);
     if (!opening.empty()) detail::append_chunk(out, opening);
     end = co_await pump_events(io, session, *stream, std::move(out), written, options.keep_alive_interval,
-                               options.retry_interval, client_spoke, detached);
+                               options.retry_interval, client_spoke, detached, events_sent);
   } catch (...) {
     failure = std::current_exception();
   }
   if (!detached) session.detach(*stream);
+  telemetry.closed(events_sent + start.replay.size());
   if (failure) std::rethrow_exception(failure);
   // A released stream goes on elsewhere: close this connection, as the spec's
   // polling expects. A client that sent bytes mid-stream broke HTTP framing.

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace mcp::detail {
@@ -43,11 +44,18 @@ struct served_request : http_request {
   std::shared_ptr<const auth::principal> principal;
   /// The token came with the DPoP scheme (RFC 9449), not Bearer.
   bool dpop = false;
+  /// What the http.request event reports of the body, noted only while
+  /// someone listens (http_telemetry.hpp): the method of its (first)
+  /// message, and the trace id of that message's `_meta.traceparent`.
+  std::string mcp_method;
+  std::string meta_trace_id;
 
-  /// Forgets the sender, before the connection's next request.
-  void forget_sender() noexcept {
+  /// Forgets the sender and what was noted, before the connection's next request.
+  void forget_previous() noexcept {
     principal.reset();
     dpop = false;
+    mcp_method.clear();
+    meta_trace_id.clear();
   }
 };
 

@@ -25,6 +25,7 @@
 #include "request_rules.hpp"
 #include "served_request.hpp"
 #include "http_session.hpp"
+#include "http_telemetry.hpp"
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
@@ -99,6 +100,8 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
     bool prime = false;
     std::vector<stored_event> replay;
     std::string preamble;  // raw SSE text written first (the legacy endpoint event)
+    detail::stream_kind kind = detail::stream_kind::post;  // (for its telemetry)
+    std::string_view last_event_id;                        // where a resumed stream resumes
   };
 
   impl(asio::any_io_executor ex, server_behaviour& b, http_server_options o);
@@ -120,6 +123,8 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   asio::awaitable<void> accept_loop();
   asio::awaitable<void> serve_connection(tcp::socket socket);
   asio::awaitable<bool> dispatch(connection_io& io, served_request& req);
+  // Answers a request over the body or header limit (the connection ends after).
+  asio::awaitable<void> refuse_too_large(connection_io& io, const served_request& req, boost::system::error_code ec);
   asio::awaitable<void> reap_idle_sessions();
   asio::awaitable<void> wait_until_quiet();
   // The session `id` names, when the answer needs no session store (the
@@ -146,8 +151,11 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   // Ends this server's copy of a session (its calls in flight are cancelled)
   // and comes back once it has.
   asio::awaitable<void> end_session(std::shared_ptr<http_session> session);
+  // The same, telling the session's telemetry why it ends (session_expired, session_deleted).
+  asio::awaitable<void> end_session(std::shared_ptr<http_session> session, telemetry::event reason);
   // The same, on the session's strand.
-  void end_session_here(const std::shared_ptr<http_session>& session);
+  void end_session_here(const std::shared_ptr<http_session>& session,
+                        telemetry::event reason = telemetry::event::session_closed);
   // The session leaves the table (once its engine has ended).
   void forget_entry(const std::shared_ptr<http_session>& session);
   // Runs the session's engine's finish(), on its strand; the session leaves
@@ -220,9 +228,11 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   // returns false, `keep` telling whether the connection stays.
   asio::awaitable<bool> authenticate(connection_io& io, served_request& req, bool& keep);
   // A 401 or 403 (or 400) with its WWW-Authenticate challenges.
+  // Reports the refusal (auth.token.refused), timed from `checking_since`.
   asio::awaitable<bool> reply_challenge(connection_io& io, const served_request& req, http::status status,
                                         std::string error, std::string description,
-                                        std::vector<std::string> scopes);
+                                        std::vector<std::string> scopes,
+                                        std::chrono::steady_clock::time_point checking_since);
   // The WWW-Authenticate fields: Bearer and DPoP (as the options say), the
   // error on the scheme the request used.
   std::string challenge_fields(const served_request& req, const std::string& error, const std::string& description,
@@ -244,6 +254,10 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   // Where the token verifier runs: verifiers (JWKS and token caches) are
   // used from one strand.
   asio::any_io_executor verifier_strand;
+
+  // metrics_endpoint.cpp
+  // GET of the metrics path: the registry's text (Host and Origin checked, no OAuth).
+  asio::awaitable<bool> serve_metrics(connection_io& io, const served_request& req);
 
   // legacy_sse.cpp
   asio::awaitable<bool> handle_legacy_stream(connection_io& io, served_request& req);

@@ -65,6 +65,7 @@ asio::awaitable<bool> http_server::impl::handle_post(connection_io& io, served_r
   std::optional<detail::body_refusal> refused;
   auto body = detail::read_json_body(req, refused);
   if (refused) co_return co_await reply_error(io, req, refused->status, refused->code, std::move(refused->message));
+  detail::note_message(req, body);
   const auto summary = detail::summarize(body);
   const auto version_header = req[known_header::mcp_protocol_version];
   if (detail::is_modern_post(version_header, body))
@@ -249,6 +250,7 @@ asio::awaitable<bool> http_server::impl::handle_get(connection_io& io, served_re
                                    "Conflict: this session already has a GET stream");
   stream_start start;
   start.prime = streams.primes_streams();
+  start.kind = detail::stream_kind::get;
   co_return co_await write_event_stream(io, req, streams, standalone, std::move(start));
 }
 
@@ -270,6 +272,8 @@ asio::awaitable<bool> http_server::impl::resume_stream(connection_io& io, served
     co_return co_await reply_error(io, req, http::status::conflict, errc::invalid_request,
                                    "Conflict: this stream is already being read");
   stream_start start;
+  start.kind = detail::stream_kind::resumed;
+  start.last_event_id = last_event_id;
   std::exception_ptr failure;
   if (live || !bus) {
     try {
@@ -301,7 +305,7 @@ asio::awaitable<bool> http_server::impl::handle_delete(connection_io& io, served
   if (!found.session)
     co_return co_await reply_error(io, req, found.status, errc::invalid_request, found.refusal);
   const auto id = found.session->transport().id();
-  co_await end_session(found.session);
+  co_await end_session(found.session, telemetry::event::session_deleted);
   co_await forget_session(id);
   co_return co_await reply_status(io, req, http::status::ok);
 }

@@ -148,6 +148,7 @@ asio::awaitable<bool> http_server::impl::handle_websocket(connection_io& io, ser
   }
   sdk_log(log_category::transport, log_level::debug, "WebSocket session opened",
           {{"session_id", session_id}, {"peer", io.peer()}});
+  io.counted().status = 101;  // (Switching Protocols: its connection carries WebSocket now)
 
   // Shutdown reaches the session through its connection's entry.
   const auto control = std::make_shared<session_control>(*transport);

@@ -11,7 +11,6 @@
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/read_size.hpp>
 #include <boost/beast/http/error.hpp>
-#include <boost/beast/http/write.hpp>
 
 namespace mcp::detail {
 namespace {
@@ -55,6 +54,7 @@ class stream_io final : public connection_io {
       }
       auto [read_ec, n] = co_await stream_.raw().async_read_some(buffer.prepare(room), as_tuple_awaitable);
       buffer.commit(n);
+      traffic_.bytes_in += n;
       if (read_ec == asio::error::eof) {
         // The peer ended the request with its connection (a body without a
         // length), or ended the connection before a request.
@@ -70,12 +70,6 @@ class stream_io final : public connection_io {
     co_return stream_.disarm(ec);
   }
 
-  asio::awaitable<void> write(http::message_generator message) override {
-    stream_.arm(write_timeout_);
-    auto [ec, bytes] = co_await beast::async_write(stream_.raw(), std::move(message), as_tuple_awaitable);
-    if (const auto failure = stream_.disarm(ec)) throw boost::system::system_error(failure);
-  }
-
   asio::awaitable<void> write_bytes(std::string_view bytes) override {
     if constexpr (!timed_stream<Stream>::tls) {
       // Most responses fit in the socket's send buffer: then one system call
@@ -83,7 +77,9 @@ class stream_io final : public connection_io {
       // scheduler. Only what the socket does not take waits (under the
       // write deadline).
       boost::system::error_code ec;
-      bytes.remove_prefix(stream_.raw().write_some(asio::buffer(bytes.data(), bytes.size()), ec));
+      const auto taken = stream_.raw().write_some(asio::buffer(bytes.data(), bytes.size()), ec);
+      traffic_.bytes_out += taken;
+      bytes.remove_prefix(taken);
       if (bytes.empty()) co_return;
       if (ec && ec != asio::error::would_block && ec != asio::error::try_again)
         throw boost::system::system_error(ec);
@@ -91,6 +87,7 @@ class stream_io final : public connection_io {
     stream_.arm(write_timeout_);
     auto [ec, written] =
         co_await asio::async_write(stream_.raw(), asio::buffer(bytes.data(), bytes.size()), as_tuple_awaitable);
+    traffic_.bytes_out += written;
     if (const auto failure = stream_.disarm(ec)) throw boost::system::system_error(failure);
   }
 
@@ -125,11 +122,7 @@ class stream_io final : public connection_io {
   }
 
   const std::string& peer() override {
-    if (peer_.empty()) {
-      boost::system::error_code ignored;
-      const auto endpoint = stream_.socket().remote_endpoint(ignored);
-      peer_ = endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
-    }
+    if (peer_.empty()) peer_ = peer_of(stream_.socket());
     return peer_;
   }
 
@@ -180,6 +173,12 @@ class stream_io final : public connection_io {
 };
 
 }  // namespace
+
+std::string peer_of(const asio::ip::tcp::socket& socket) {
+  boost::system::error_code ignored;
+  const auto endpoint = socket.remote_endpoint(ignored);
+  return endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
+}
 
 std::unique_ptr<connection_io> make_tcp_io(asio::ip::tcp::socket socket,
                                            std::chrono::milliseconds write_timeout) {

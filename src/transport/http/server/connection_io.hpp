@@ -10,11 +10,10 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/http/empty_body.hpp>
-#include <boost/beast/http/message_generator.hpp>
 #include <boost/beast/http/status.hpp>
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -32,15 +31,26 @@ namespace http = beast::http;
 
 class connection_io {
  public:
+  /// What has gone through the connection, for its telemetry: bytes both
+  /// ways (counted by the reads and writes), and what the writer of the
+  /// response last begun noted of it.
+  struct traffic {
+    std::uint64_t bytes_in = 0;
+    std::uint64_t bytes_out = 0;
+    unsigned status = 0;     ///< the response's status
+    std::string session_id;  ///< the Mcp-Session-Id the response gave (initialize)
+  };
+
   virtual ~connection_io() = default;
+
+  traffic& counted() noexcept { return traffic_; }
 
   /// Reads one request within `timeout`; the error says why not
   /// (end_of_stream, body_limit, header_limit, timeout...).
   virtual asio::awaitable<boost::system::error_code> read(beast::flat_buffer& buffer,
                                                           request_reader& reader,
                                                           std::chrono::milliseconds timeout) = 0;
-  /// Writes a whole response. Throws system_error (also on the write timeout).
-  virtual asio::awaitable<void> write(http::message_generator message) = 0;
+  /// Writes bytes of a response. Throws system_error (also on the write timeout).
   virtual asio::awaitable<void> write_bytes(std::string_view bytes) = 0;
   /// Watches for the peer closing the connection (or the connection failing)
   /// while a response is under way, and then calls `on_close` once, with
@@ -64,6 +74,9 @@ class connection_io {
   /// after it. Throws system_error when the handshake fails.
   virtual asio::awaitable<std::unique_ptr<websocket::connection>> accept_websocket(
       const http_request& req, websocket::settings settings, transport_metadata metadata) = 0;
+
+ protected:
+  traffic traffic_;
 };
 
 /// Watches the connection for as long as it lives (see connection_io::watch_close).
@@ -79,6 +92,9 @@ class close_watch {
  private:
   connection_io& io_;
 };
+
+/// The peer's address and port ("127.0.0.1:5000").
+std::string peer_of(const asio::ip::tcp::socket& socket);
 
 /// A plain TCP connection; every write must complete within `write_timeout`.
 std::unique_ptr<connection_io> make_tcp_io(asio::ip::tcp::socket socket,

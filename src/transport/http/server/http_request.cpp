@@ -9,6 +9,12 @@ std::string_view http_request::header(std::size_t slot) const noexcept {
   return index == absent ? std::string_view() : text(headers_[index].value);
 }
 
+std::optional<std::string_view> http_request::find_header(std::string_view name) const noexcept {
+  for (const auto& h : headers_)
+    if (boost::beast::iequals(text(h.name), name)) return text(h.value);
+  return std::nullopt;
+}
+
 header_list http_request::headers() const {
   header_list list;
   list.reserve(headers_.size(), fields_.size());

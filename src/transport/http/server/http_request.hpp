@@ -59,6 +59,9 @@ class http_request {
     return header(static_cast<std::size_t>(slot));
   }
 
+  /// The value of the first header called `name` (any case), found by
+  /// walking them all: for headers read rarely (telemetry).
+  std::optional<std::string_view> find_header(std::string_view name) const noexcept;
   /// Every header, for a handler's transport_metadata.
   header_list headers() const;
   /// Every header but those called `name` (any case): what a handler may
