@@ -110,8 +110,6 @@ inline void sdk_log(log_category category, log_level level, std::string_view mes
                     std::initializer_list<log_field> fields = {}) {
   if (sdk_log_enabled(category, level)) detail::write_log(category, level, message, {fields.begin(), fields.size()});
 }
-/// A line of the earlier kind, without a category (it counts as `server`).
-inline void sdk_log(log_level level, std::string_view text) { sdk_log(log_category::server, level, text); }
 
 log_level sdk_log_level(log_category category) noexcept;
 void set_sdk_log_level(log_category category, log_level level) noexcept;

@@ -80,7 +80,7 @@ asio::awaitable<void> client::impl::read_loop(std::shared_ptr<client_link> from)
       }
     }
   } catch (const std::exception& e) {
-    sdk_log(log_level::debug, std::string("client read ended: ") + e.what());
+    sdk_log(log_category::transport, log_level::debug, "client read ended", {{"error", e.what()}});
   }
   from->peer.shutdown();  // waiting calls fail with connection_aborted
   from->reading = false;
@@ -105,7 +105,7 @@ void client::impl::perform(const std::shared_ptr<client_link>& from,
     asio::co_spawn(executor, answer_server_request(from, std::move(req->req)), asio::detached);
   } else if (auto* reply = std::get_if<core_t::deliver_response>(&action)) {
     if (!from->peer.deliver(std::move(reply->reply)))
-      sdk_log(log_level::debug, "dropping a late or unknown response");
+      sdk_log(log_category::protocol, log_level::debug, "dropping a late or unknown response");
   }
 }
 
@@ -222,7 +222,7 @@ asio::awaitable<json::object> client::impl::send(std::string method, json::objec
     co_return co_await on->peer.call(std::move(method), std::move(params), std::move(settings));
   } catch (const protocol_error& e) {
     if (!detail::says_session_expired(e.error()) || closing) throw;
-    sdk_log(log_level::info, std::string("session expired: ") + e.what());
+    sdk_log(log_category::client, log_level::info, "session expired", {{"method", std::get<0>(again)}, {"error", e.what()}});
     detail::report_retry(std::get<0>(again), "session_expired");
   }
   // Only the first call to see the expiry renews; the others wait for it.

@@ -30,7 +30,7 @@ void run_callback(const Callback& callback, std::string_view what, Args&&... arg
   try {
     callback(std::forward<Args>(args)...);
   } catch (const std::exception& e) {
-    sdk_log(log_level::warn, std::string(what) + " callback threw: " + e.what());
+    sdk_log(log_category::client, log_level::warn, "a callback threw", {{"callback", what}, {"error", e.what()}});
   }
 }
 

@@ -57,8 +57,8 @@ asio::awaitable<void> client::impl::open_session(std::shared_ptr<client_link> on
   modern.reset();
   const bool speaks_modern = co_await discover(on);
   if (speaks_modern) {
-    sdk_log(log_level::info, "connected to " + server->server_info.name + ", protocol " +
-                                 std::string(to_string(*modern)) + " (no session)");
+    sdk_log(log_category::client, log_level::info, "connected (no session)",
+            {{"server", server->server_info.name}, {"protocol", to_string(*modern)}});
     restart_listen(on);
     co_return;
   }
@@ -81,8 +81,8 @@ asio::awaitable<void> client::impl::handshake(std::shared_ptr<client_link> on) {
   std::string initialized = serialize(notification{methods::notifications_initialized, {}});
   co_await on->peer.send(std::move(initialized));
   ++session_generation;
-  sdk_log(log_level::info, "connected to " + server->server_info.name + ", protocol " +
-                               std::string(to_string(server->version)));
+  sdk_log(log_category::client, log_level::info, "connected",
+          {{"server", server->server_info.name}, {"protocol", to_string(server->version)}});
 }
 
 asio::awaitable<void> client::impl::restore_session_state(std::shared_ptr<client_link> on) {
@@ -93,7 +93,8 @@ asio::awaitable<void> client::impl::restore_session_state(std::shared_ptr<client
       auto call = settings(defaults);
       co_await on->peer.call(method, std::move(params), std::move(call));
     } catch (const std::exception& e) {
-      sdk_log(log_level::warn, "the new session refused " + method + ": " + e.what());
+      sdk_log(log_category::client, log_level::warn, "the new session refused a request",
+              {{"method", method}, {"error", e.what()}});
     }
   };
   for (const auto& uri : subscriptions) {
@@ -114,7 +115,7 @@ asio::awaitable<void> client::impl::renew_session(std::shared_ptr<client_link> o
     co_await restore_session_state(on);
     renewed = true;
   } catch (const std::exception& e) {
-    sdk_log(log_level::warn, std::string("could not start a new session: ") + e.what());
+    sdk_log(log_category::client, log_level::warn, "could not start a new session", {{"error", e.what()}});
   }
   if (renewed) {
     set_state(connection_state::ready);
@@ -155,7 +156,8 @@ asio::awaitable<void> client::impl::reconnect() {
       set_state(connection_state::ready);
       co_return;
     }
-    sdk_log(log_level::warn, "reconnection attempt " + std::to_string(attempt) + " failed: " + failure);
+    sdk_log(log_category::client, log_level::warn, "reconnection attempt failed",
+            {{"attempt", attempt}, {"error", failure}});
     detail::report_reconnect(attempt, delay, "failed", failure);
     if (!closing) set_state(connection_state::connecting);
     if (fresh) co_await close_link(std::move(fresh));

@@ -165,7 +165,8 @@ std::optional<server_connection::action> server_connection::on_notification(noti
     return std::nullopt;
   }
   if (!operating()) {
-    sdk_log(log_level::debug, "ignoring " + n.method + " before initialize");
+    sdk_log(log_category::protocol, log_level::debug, "ignoring a notification before initialize",
+            {{"method", n.method}});
     return std::nullopt;
   }
   return deliver_notification{n};

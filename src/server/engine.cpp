@@ -131,7 +131,8 @@ void server_engine::perform(server_connection::action&& action) {
     peer_.on_progress(progress->params);
   } else if (auto* reply = std::get_if<core::deliver_response>(&action)) {
     if (!peer_.deliver(std::move(reply->reply)))
-      sdk_log(log_level::debug, "dropping a response that no request awaits");
+      sdk_log(log_category::protocol, log_level::debug, "dropping a response that no request awaits",
+              {{"session_id", session_->id()}});
   }
 }
 
@@ -154,8 +155,8 @@ asio::awaitable<void> server_engine::finish(bool drain) {
   // A handler that ignores cancellation (a blocking function, say) still runs
   // on this engine: it must end before the engine does.
   if (core_.requests().running() != 0)
-    sdk_log(log_level::warn, std::to_string(core_.requests().running()) +
-                                 " request(s) ignore cancellation; waiting for them to end");
+    sdk_log(log_category::server, log_level::warn, "requests ignore cancellation; waiting for them to end",
+            {{"session_id", session_->id()}, {"requests", core_.requests().running()}});
   while (core_.requests().running() != 0) co_await wait_for_requests(cancel_grace, false);
   end();
   co_await peer_.drained();
@@ -212,7 +213,8 @@ asio::awaitable<void> server_engine::save_shared_state(const request& req, json:
   } catch (const std::exception& e) {
     failure = e.what();
   }
-  sdk_log(log_level::warn, "session " + session_->id() + ": its state could not be saved: " + failure);
+  sdk_log(log_category::session, log_level::warn, "a session's state could not be saved",
+          {{"session_id", session_->id()}, {"method", req.method}, {"error", failure}});
   reply = make_error(req.id, errc::internal_error,
                      "Internal error: the session's state could not be saved (" + failure + ")");
 }
@@ -228,7 +230,8 @@ void server_engine::send_answer(const request_id& id, batch_id batch, message re
     const auto refused = server_connection::refusal_of(reply, modern);
     write(core_.requests().answer(id, batch, std::move(reply), refused));
   } catch (const std::exception& e) {
-    sdk_log(log_level::debug, std::string("reply not sent: ") + e.what());
+    sdk_log(log_category::transport, log_level::debug, "reply not sent",
+            {{"session_id", session_->id()}, {"error", e.what()}});
   }
   in_flight_changed_.notify();
 }
@@ -241,9 +244,9 @@ void server_engine::open_session(server_connection::open_session& hello) {
     session_->client_info_ = std::move(hello.hello.client_info);
     session_->client_capabilities_ = std::move(hello.hello.capabilities);
     behaviour_.init(*session_);
-    sdk_log(log_level::info, "session " + session_->id() + " initialized, protocol " +
-                                 std::string(to_string(hello.version)) + ", client " +
-                                 session_->client_info_.name);
+    sdk_log(log_category::session, log_level::info, "session initialized",
+            {{"session_id", session_->id()}, {"protocol", to_string(hello.version)},
+             {"client", session_->client_info_.name}});
     created_at_ = std::chrono::steady_clock::now();
     report_session_created(*session_);
     std::get<response>(reply).result = to_json(initialize_result{
@@ -272,14 +275,16 @@ asio::awaitable<void> server_engine::answer_once_recorded(protocol_version versi
     failure = e.what();
   }
   if (!failure.empty()) {
-    sdk_log(log_level::warn, "session " + session_->id() + " could not be recorded: " + failure);
+    sdk_log(log_category::session, log_level::warn, "a session could not be recorded",
+            {{"session_id", session_->id()}, {"error", failure}});
     reply = make_error(std::get<response>(reply).id, errc::internal_error,
                        "Internal error: the session could not be recorded (" + failure + ")");
   }
   try {
     write(core_.session_opened(version, std::move(reply)));
   } catch (const std::exception& e) {
-    sdk_log(log_level::debug, std::string("reply not sent: ") + e.what());
+    sdk_log(log_category::transport, log_level::debug, "reply not sent",
+            {{"session_id", session_->id()}, {"error", e.what()}});
   }
   --background_sends_;
   in_flight_changed_.notify();
@@ -297,14 +302,16 @@ message server_engine::failure_reply(const request& req, const session& s, std::
     std::rethrow_exception(failure);
   } catch (const input_required& need) {
     if (round && round->accepts_input) return input_required_reply(req, need, *round);
-    sdk_log(log_level::warn, "handler for " + req.method + " asked for input, which it cannot");
+    sdk_log(log_category::server, log_level::warn, "a handler asked for input, which it cannot",
+            {{"session_id", s.id()}, {"method", req.method}});
     return make_error(req.id, errc::internal_error,
                       "Internal error: " + req.method + " cannot ask the client for input");
   } catch (const protocol_error& e) {
     return error_response{req.id, e.error()};
   } catch (const std::exception& e) {
     if (!cancelled) {
-      sdk_log(log_level::warn, "handler for " + req.method + " threw: " + e.what());
+      sdk_log(log_category::server, log_level::warn, "handler threw",
+              {{"session_id", s.id()}, {"method", req.method}, {"error", e.what()}});
       report_handler_exception(req, s, e.what());
     }
     return make_error(req.id, errc::internal_error, std::string("Internal error: ") + e.what());
@@ -385,7 +392,8 @@ asio::awaitable<void> server_engine::handle_notification(notification n) {
     else
       co_await chain.handle_notification(behaviour_, n, *session_);
   } catch (const std::exception& e) {
-    sdk_log(log_level::warn, "notification handler for " + n.method + " threw: " + e.what());
+    sdk_log(log_category::server, log_level::warn, "notification handler threw",
+            {{"session_id", session_->id()}, {"method", n.method}, {"error", e.what()}});
   }
   report_notification(n, *session_, started);
 }
@@ -414,7 +422,8 @@ asio::awaitable<void> server_engine::send_in_background(notification n, std::str
     context.related = std::move(related);
     co_await peer_.send(std::move(frame), std::move(context));
   } catch (const std::exception& e) {
-    sdk_log(log_level::debug, std::string("notification not sent: ") + e.what());
+    sdk_log(log_category::transport, log_level::debug, "notification not sent",
+            {{"session_id", session_->id()}, {"error", e.what()}});
   }
   --background_sends_;
   in_flight_changed_.notify();
@@ -456,7 +465,7 @@ asio::awaitable<void> serve(server_behaviour& behaviour, message_transport& tran
     }
   } catch (const std::exception& e) {
     input_failed = true;
-    sdk_log(log_level::debug, std::string("connection read ended: ") + e.what());
+    sdk_log(log_category::transport, log_level::debug, "connection read ended", {{"error", e.what()}});
   }
   // Stopped from outside, or the client ended its input: let running requests
   // finish (their replies still go out), then cancel what is left.

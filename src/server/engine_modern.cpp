@@ -135,7 +135,8 @@ asio::awaitable<void> server_engine::run_listen(request req, std::shared_ptr<ses
     asio::steady_timer held(transport_.get_executor(), asio::steady_timer::time_point::max());
     co_await held.async_wait(asio::as_tuple(asio::use_awaitable));
   } catch (const std::exception& e) {
-    sdk_log(log_level::debug, std::string("subscription ended: ") + e.what());
+    sdk_log(log_category::transport, log_level::debug, "subscription ended",
+            {{"session_id", s->id()}, {"error", e.what()}});
   }
   if (registered) behaviour_.terminate(*s);
   const bool closed_by_server = core_.requests().end_listen(req.id);
@@ -149,7 +150,8 @@ asio::awaitable<void> server_engine::run_listen(request req, std::shared_ptr<ses
   try {
     write(core_.requests().reply(response{req.id, listen_closing_result(req.id)}, 0));
   } catch (const std::exception& e) {
-    sdk_log(log_level::debug, std::string("closing result not sent: ") + e.what());
+    sdk_log(log_category::transport, log_level::debug, "closing result not sent",
+            {{"session_id", s->id()}, {"error", e.what()}});
   }
 }
 

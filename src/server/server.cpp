@@ -46,8 +46,8 @@ std::shared_ptr<const schema_validator> compile_schema(const std::string& tool, 
                                                         const json::object& schema) {
   auto validator = std::make_shared<const schema_validator>(schema);
   for (const auto& keyword : validator->unsupported_keywords())
-    sdk_log(log_level::warn, "tool " + tool + ": " + std::string(which) + " keyword " + keyword +
-                                 " is not checked by the validator");
+    sdk_log(log_category::server, log_level::warn, "a schema keyword is not checked by the validator",
+            {{"tool", tool}, {"schema", which}, {"keyword", keyword}});
   return validator;
 }
 

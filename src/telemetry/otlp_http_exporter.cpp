@@ -101,9 +101,10 @@ struct otlp_http_exporter::impl : std::enable_shared_from_this<impl> {
         exported.fetch_add(batch.size(), std::memory_order_relaxed);
         co_return;
       }
-      sdk_log(log_level::debug, "OTLP exporter: " + url + " answered " + std::to_string(response.status));
+      sdk_log(log_category::transport, log_level::debug, "OTLP export refused",
+              {{"url", url}, {"status", response.status}});
     } catch (const std::exception& e) {
-      sdk_log(log_level::debug, std::string("OTLP exporter: ") + e.what());
+      sdk_log(log_category::transport, log_level::debug, "OTLP export failed", {{"url", url}, {"error", e.what()}});
     }
     dropped.fetch_add(batch.size(), std::memory_order_relaxed);
   }

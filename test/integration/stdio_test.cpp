@@ -162,7 +162,7 @@ TEST(Stdio, StrayStdoutAndStderrReachTheClientsStderrSink) {
     };
     EXPECT_TRUE(has("shout: hello"));
     EXPECT_TRUE(has("stray stdout text"));
-    EXPECT_TRUE(has("initialized, protocol"));  // CADUCEUS_LOG reached the child
+    EXPECT_TRUE(has("session initialized"));  // CADUCEUS_LOG reached the child
   });
 }
 
