@@ -127,9 +127,11 @@ void tell_observers(const log_record& record) {
     current = observers;
   }
   if (!current) return;
-  observing = true;
+  struct observing_scope {
+    observing_scope() noexcept { observing = true; }
+    ~observing_scope() { observing = false; }  // (an observer that throws too)
+  } scope;
   for (const auto& o : *current) o.call(record);
-  observing = false;
 }
 
 // Reads the environment once, before the first record (a static's

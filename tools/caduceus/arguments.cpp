@@ -93,6 +93,7 @@ Signing in (--url only):
                     (default: the last one used for this server, else free)
   --headless        login without a browser: follow the authorization URL
                     directly (for servers that approve at once, and tests)
+  -h, --help        this text
 
 The SDK's own log lines (stderr; also after serve-demo):
   --log-level SPEC  levels by category, as CADUCEUS_LOG takes them, e.g.
@@ -102,7 +103,6 @@ The SDK's own log lines (stderr; also after serve-demo):
   --access-log      serve-demo --http: a line per HTTP request
   --log-to-clients  serve-demo: send the lines of a session to its client too
                     (notifications/message, at the level the client set)
-  -h, --help        this text
 
 Ctrl-C cancels a running command (exit 130). Exit codes: 0 success, 1 failure
 (server, connection, tool error), 2 usage error.
