@@ -94,6 +94,7 @@ TEST(Cli, UsageErrorsExitTwoWithOneLine) {
       {"serve-demo", "--http", "127.0.0.1:0", "--stdio", "--redis", "redis://127.0.0.1:6379"},
       {"serve-demo", "--http", "127.0.0.1:0", "--redis", "http://127.0.0.1:6379"},  // not redis://
       {"serve-demo", "--http", "127.0.0.1:0", "--redis"},                         // no URL
+      {"serve-demo", "--metrics"},  // stdio: no listener to serve them on
   };
   for (const auto& args : cases) {
     const auto r = cli(args);

@@ -2,8 +2,10 @@
 // a real Prometheus (Debian's) scrapes a running server's /metrics while a
 // real client calls it, and the series are read back through Prometheus's
 // HTTP query API; promtool finds nothing wrong with the page; the page keeps
-// to the Host and Origin rules; metrics_server serves it on a port of its own.
-// Skipped where prometheus (or promtool) is not installed.
+// to the Host and Origin rules; metrics_server serves it on a port of its own,
+// and `caduceus serve-demo --metrics` on its listener; the Grafana dashboard
+// asks for metrics the page has. What needs prometheus (or promtool) is
+// skipped where it is not installed.
 
 #include <mcp/client/client.hpp>
 #include <mcp/server/http_server.hpp>
@@ -254,6 +256,25 @@ TEST(Prometheus, MetricsServerServesThePageOnAPortOfItsOwn) {
     metrics.stop();
     while (!stopped) co_await sleep_for(10ms);  // (run_test's deadline bounds it)
   });
+}
+
+TEST(Prometheus, ServeDemoServesItsMetricsWithDashMetrics) {
+  const std::string caduceus = std::string(CADUCEUS_BIN_DIR) + "/caduceus";
+  child_process demo({caduceus, "serve-demo", "--http", "127.0.0.1:0", "--metrics"});
+  const auto url = demo.read_line(10s);
+  ASSERT_TRUE(url.starts_with("http://127.0.0.1:")) << url;
+  const auto add = run_command({caduceus, "--url", url, "call", "add", R"({"a": 2, "b": 3})"});
+  EXPECT_EQ(add.exit_code, 0) << add.err;
+  const auto port = static_cast<std::uint16_t>(std::stoi(url.substr(url.rfind(':') + 1)));
+  std::string page;
+  run_test([&]() -> asio::awaitable<void> {
+    const auto reply = co_await get_metrics(port);
+    EXPECT_EQ(reply.status, 200u);
+    page = reply.body;
+  });
+  EXPECT_NE(page.find("mcp_server_tool_calls_total{gen_ai_tool_name=\"add\",outcome=\"ok\"} 1\n"), std::string::npos)
+      << page;
+  demo.stop(5s);
 }
 
 }  // namespace
