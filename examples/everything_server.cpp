@@ -9,6 +9,7 @@
 //
 //   build/bin/everything-server [--stdio | --http [HOST:]PORT [--json] [--stateless] [--threads N]
 //                                [--redis URL] [--websocket]] [--page-size N]
+//                               [--middleware N] [--observe events]
 //
 // --websocket: also MCP over WebSocket on the same endpoint (ws://HOST:PORT/mcp,
 // subprotocol mcp), our own extension (docs/transports.md).
@@ -17,6 +18,9 @@
 // replicas on the same Redis (redis://[[user]:password@]host[:port][/db]),
 // so that a load balancer need not be sticky (docs/scale-out.md). Not with
 // --stdio or --stateless.
+// --middleware N: N pass-through middleware links around every request, and
+// --observe events: a subscriber (that does nothing) on every telemetry
+// event; both to count what they cost (bench/profile ... -- --middleware 3).
 // --request-state-key-file FILE: the key (hex) that signs 2026-07-28
 // requestStates, shared by every replica (else CADUCEUS_REQUEST_STATE_KEY,
 // else a random key of this process's own).
@@ -40,6 +44,7 @@
 #include <mcp/server/http_server.hpp>
 #include <mcp/server/serve.hpp>
 #include <mcp/server/server.hpp>
+#include <mcp/telemetry/events.hpp>
 
 #include <cstdlib>
 #include <map>
@@ -115,6 +120,8 @@ int main(int argc, char** argv) {
   std::string tls_key;
   std::map<std::string, std::string, std::less<>> auth;  // --auth-* flags, by name
   bool auth_allow_http = false;
+  std::size_t middleware_links = 0;
+  mcp::telemetry::subscription every_event;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--stdio") {
@@ -153,6 +160,15 @@ int main(int argc, char** argv) {
       threads = static_cast<unsigned>(std::strtoul(argv[++i], nullptr, 10));
       continue;
     }
+    if (arg == "--middleware" && i + 1 < argc) {
+      middleware_links = std::strtoul(argv[++i], nullptr, 10);
+      continue;
+    }
+    if (arg == "--observe" && i + 1 < argc && std::string_view(argv[i + 1]) == "events") {
+      ++i;
+      every_event = mcp::telemetry::attach_all([](const mcp::telemetry::event_data&) {});
+      continue;
+    }
     if (arg == "--page-size" && i + 1 < argc) {
       settings.page_size = std::strtoul(argv[++i], nullptr, 10);
       continue;
@@ -173,7 +189,7 @@ int main(int argc, char** argv) {
     std::cerr << "usage: everything-server [--stdio | --http [HOST:]PORT [--json] [--stateless] [--threads N] [--websocket] "
                  "[--redis URL] [--tls CERT.pem KEY.pem] [--auth-issuer URL [--auth-resource URL] [--auth-scopes \"A B\"] "
                  "[--auth-introspection-url URL --auth-client-id ID --auth-client-secret SECRET] "
-                 "[--auth-ca-file FILE] [--auth-allow-http]]] [--page-size N]\n";
+                 "[--auth-ca-file FILE] [--auth-allow-http]]] [--page-size N] [--middleware N] [--observe events]\n";
     return 2;
   }
   if (!redis_url.empty() && (stdio || !http)) {
@@ -187,6 +203,7 @@ int main(int argc, char** argv) {
   }
   mcp::server srv(demo::info(), settings);
   demo::add_everything(srv);
+  for (std::size_t n = 0; n < middleware_links; ++n) srv.middleware().use(std::make_shared<mcp::server_middleware>());
   if (http) {
     http->json_only = json_only;
     http->stateless = stateless;
