@@ -18,7 +18,7 @@ constexpr std::string_view usage =
     R"(usage: caduceus [OPTIONS] (--url URL | --stdio 'CMD ARGS') COMMAND [ARGS]
        caduceus serve-demo [--stdio | --http [HOST:]PORT [--threads N] [--request-state-key-file FILE]
                            [--redis URL] [--access-log] [--metrics]] [--log-to-clients] [--log-level SPEC]
-                           [--log-format FORMAT]
+                           [--log-format FORMAT] [--otlp-endpoint URL]
        caduceus --help
 
 Talks to an MCP server, over Streamable HTTP (or the older HTTP+SSE) with
@@ -62,6 +62,9 @@ Commands:
                                       redis://127.0.0.1:6379); --metrics
                                       serves Prometheus metrics at /metrics
                                       on the same listener
+                                      --otlp-endpoint URL: a span of every
+                                      request to that OpenTelemetry collector
+                                      (OTLP/HTTP, e.g. http://127.0.0.1:4318)
 
 Options:
   --json            print one JSON document (the result) instead of text
@@ -215,6 +218,11 @@ void parse_serve_demo(int argc, char** argv, int i, invocation& inv) {
       inv.metrics = true;
     } else if (arg == "--log-to-clients") {
       inv.log_to_clients = true;
+    } else if (arg == "--otlp-endpoint") {
+      if (i + 1 >= argc) throw usage_error("--otlp-endpoint needs a URL (http://host:4318)");
+      inv.otlp_endpoint = argv[++i];
+      if (!inv.otlp_endpoint.starts_with("http://") && !inv.otlp_endpoint.starts_with("https://"))
+        throw usage_error("--otlp-endpoint needs an http:// or https:// URL, not '" + inv.otlp_endpoint + "'");
     } else if (parse_log_option(argc, argv, i, arg, std::nullopt, inv)) {
     } else if (arg == "-h" || arg == "--help") {
       inv.help = true;

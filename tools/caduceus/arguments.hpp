@@ -33,6 +33,8 @@ struct invocation {
   bool access_log = false;      ///< --access-log: a line per HTTP request on stderr
   bool metrics = false;         ///< --metrics: Prometheus metrics at /metrics on the HTTP listener
   bool log_to_clients = false;  ///< --log-to-clients: the server's log lines to its clients too
+  /// --otlp-endpoint: trace to this OpenTelemetry collector (base URL, OTLP/HTTP)
+  std::string otlp_endpoint;
 
   // The SDK's own log lines on stderr, for serve-demo and the client commands.
   std::string log_spec;                   ///< --log-level: levels as CADUCEUS_LOG takes them

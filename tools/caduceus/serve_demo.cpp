@@ -1,5 +1,6 @@
 #include "serve_demo.hpp"
 
+#include "demo_tracing.hpp"
 #include "failure.hpp"
 
 #include <everything_demo.hpp>
@@ -15,7 +16,10 @@ namespace caduceus {
 int serve_demo(const invocation& inv) {
   auto settings = demo::settings();
   settings.log_to_clients = inv.log_to_clients;
+  std::optional<demo_tracing> tracing;  // (made before the server: it sends the spans left at exit)
+  if (auto options = demo_tracing_options(inv, demo::info().name)) tracing.emplace(std::move(*options));
   mcp::server srv(demo::info(), std::move(settings));
+  if (tracing) srv.middleware().use(tracing->server_link());  // first: the span times the whole chain
   demo::add_everything(srv);
   if (!inv.http_port) return mcp::run_stdio_server(srv);
   mcp::http_server_options http;
