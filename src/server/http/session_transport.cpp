@@ -251,7 +251,7 @@ void http_session_transport::to_standalone(std::string frame) {
   // Without a GET stream there is no way to the client: the spec lets such
   // messages go (clients that want them keep a GET stream open).
   sdk_log(log_category::transport, log_level::debug, "no GET stream; a message was dropped",
-          {{"session_id", id_}, {"message", std::string_view(frame).substr(0, 80)}});
+          {{"session_id", id_}, {"frame", std::string_view(frame).substr(0, 80)}});
 }
 
 bool http_session_transport::reaches_client() const {
