@@ -21,13 +21,10 @@
 // connection is refused goes to another server (`option redispatch`).
 // Timeouts fit SSE: an hour for client and server, 2 s to connect.
 
-#include "daemon_child.hpp"
-#include "free_port.hpp"
-#include "log_file.hpp"
+#include "test_daemon.hpp"
 
 #include <cerrno>
 #include <chrono>
-#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -40,10 +37,8 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace mcp::test {
@@ -66,42 +61,20 @@ class haproxy {
   /// Starts it in front of `servers` (ports on 127.0.0.1, named node1,
   /// node2... in order) and waits (10 s at most) until it listens and every
   /// server is UP. Throws std::runtime_error, with its log, when it cannot.
-  explicit haproxy(std::vector<int> servers) : servers_(std::move(servers)) {
-    char pattern[] = "/tmp/caduceus-haproxy-XXXXXX";
-    if (!::mkdtemp(pattern)) throw std::runtime_error(std::string("mkdtemp: ") + std::strerror(errno));
-    dir_ = pattern;
-    log_fd_ = open_log();
-    // A port free a moment ago may be taken before HAProxy binds it: a few tries.
-    for (int attempt = 1;; ++attempt) {
-      port_ = free_port();
-      if (start(attempt == 5)) break;
-    }
-  }
+  explicit haproxy(std::vector<int> servers) : servers_(std::move(servers)) { daemon_.start(); }
 
-  ~haproxy() {
-    stop();
-    if (log_fd_ >= 0) ::close(log_fd_);
-    std::error_code ignored;
-    std::filesystem::remove_all(dir_, ignored);
-  }
-
-  haproxy(const haproxy&) = delete;
-  haproxy& operator=(const haproxy&) = delete;
-
-  int port() const { return port_; }
+  int port() const { return daemon_.port(); }
   std::string url(const std::string& path = "/mcp") const {
-    return "http://127.0.0.1:" + std::to_string(port_) + path;
+    return "http://127.0.0.1:" + std::to_string(port()) + path;
   }
   /// The name HAProxy knows server `index` (from 0) by: node1, node2...
   static std::string server_name(std::size_t index) { return "node" + std::to_string(index + 1); }
 
   /// Sends `signal` (SIGSTOP / SIGCONT: a load balancer that is slow for a while).
-  void kill(int signal) const {
-    if (pid_ > 0) ::kill(pid_, signal);
-  }
+  void kill(int signal) const { daemon_.kill(signal); }
 
   /// What it has logged: its start, and one line per request ("... nodes/node2 ...").
-  std::string log() const { return read_log(log_fd_); }
+  std::string log() const { return daemon_.log(); }
 
   /// One command of the runtime API (the stats socket, level admin); its answer.
   std::string command(const std::string& line) const {
@@ -189,15 +162,7 @@ class haproxy {
     return fields;
   }
 
-  std::string socket_path() const { return dir_ + "/admin.sock"; }
-
-  static int open_log() {
-    char pattern[] = "/tmp/caduceus-haproxy-log-XXXXXX";
-    const int fd = ::mkostemp(pattern, O_CLOEXEC | O_APPEND);
-    if (fd < 0) throw std::runtime_error(std::string("mkostemp: ") + std::strerror(errno));
-    ::unlink(pattern);
-    return fd;
-  }
+  std::string socket_path() const { return daemon_.directory() + "/admin.sock"; }
 
   static bool accepts_connections(int port) {
     const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -243,7 +208,7 @@ class haproxy {
          "\n"
          "frontend mcp\n"
          "  bind 127.0.0.1:"
-      << port_
+      << port()
       << "\n"
          "  default_backend nodes\n"
          "\n"
@@ -260,62 +225,32 @@ class haproxy {
     return c.str();
   }
 
-  // Starts haproxy and waits for it to listen with every server UP. False
-  // when it exited first (its port was taken), unless `last`: then it throws.
-  bool start(bool last) {
-    const auto file = dir_ + "/haproxy.cfg";
+  // Its command line, once its configuration (for port()) is written.
+  std::vector<std::string> arguments() const {
+    const auto file = daemon_.directory() + "/haproxy.cfg";
     std::error_code ignored;
     std::filesystem::remove(socket_path(), ignored);  // a failed attempt's
-    {
-      std::ofstream out(file, std::ios::trunc);
-      out << config();
-      if (!out) throw std::runtime_error("cannot write " + file);
-    }
-    std::vector<std::string> args{program, "-f", file, "-db"};
-    const auto log_start = log().size();
-
-    pid_ = start_daemon_child(std::move(args), log_fd_, log_fd_);
-
-    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    for (;;) {
-      if (accepts_connections(port_) && std::filesystem::exists(socket_path())) {
-        bool all_up = true;
-        try {
-          for (const auto& server : stats()) all_up = all_up && server.status.starts_with("UP");
-        } catch (const std::exception&) {
-          all_up = false;
-        }
-        if (all_up) return true;
-      }
-      int status = 0;
-      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        if (!last) return false;
-        throw std::runtime_error("haproxy exited before it was ready; its log:\n" + log().substr(log_start));
-      }
-      if (std::chrono::steady_clock::now() >= until) {
-        stop();
-        throw std::runtime_error("haproxy was not ready (listening, every server UP) within 10 s; its log:\n" +
-                                 log().substr(log_start));
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+    std::ofstream out(file, std::ios::trunc);
+    out << config();
+    if (!out) throw std::runtime_error("cannot write " + file);
+    return {program, "-f", file, "-db"};
   }
 
-  void stop() {
-    if (pid_ <= 0) return;
-    ::kill(pid_, SIGKILL);
-    int status = 0;
-    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  // Listening, with every server UP.
+  bool ready() const {
+    if (!accepts_connections(port()) || !std::filesystem::exists(socket_path())) return false;
+    try {
+      for (const auto& server : stats())
+        if (!server.status.starts_with("UP")) return false;
+      return true;
+    } catch (const std::exception&) {
+      return false;
     }
-    pid_ = -1;
   }
 
   std::vector<int> servers_;
-  std::string dir_;
-  int log_fd_ = -1;
-  int port_ = 0;
-  pid_t pid_ = -1;
+  test_daemon daemon_{{"haproxy", [this] { return arguments(); }, [this](std::string_view) { return ready(); },
+                       "ready (listening, every server UP)"}};
 };
 
 }  // namespace mcp::test
