@@ -14,6 +14,14 @@
 
 namespace mcp::test {
 
+/// A tool's description with only its name (and a description) set.
+inline tool_info tool_named(std::string name) {
+  tool_info info;
+  info.name = std::move(name);
+  info.description = "a tool";
+  return info;
+}
+
 using server_client_body = std::function<asio::awaitable<void>(mcp::server&, mcp::client&)>;
 
 /// Serves `srv` (set up by `setup`), connects a client with `options`, runs

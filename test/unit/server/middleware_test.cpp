@@ -10,13 +10,6 @@
 namespace mcp::test {
 namespace {
 
-tool_info tool_named(std::string name) {
-  tool_info info;
-  info.name = std::move(name);
-  info.description = "echoes its argument";
-  return info;
-}
-
 // A tool that answers with its `text` argument.
 void add_echo(mcp::server& srv) {
   srv.add_tool(tool_named("echo"), [](const json::object& args, request_context&) -> asio::awaitable<call_tool_result> {

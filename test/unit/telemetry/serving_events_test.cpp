@@ -10,13 +10,6 @@ namespace {
 
 using telemetry::event;
 
-tool_info tool_named(std::string name) {
-  tool_info info;
-  info.name = std::move(name);
-  info.description = "a tool";
-  return info;
-}
-
 void add_tools(mcp::server& srv) {
   srv.add_tool(tool_named("fine"), [](const json::object&, request_context&) -> asio::awaitable<call_tool_result> {
     co_return call_tool_result::text("fine");
