@@ -9,7 +9,7 @@
 //
 //   build/bin/everything-server [--stdio | --http [HOST:]PORT [--json] [--stateless] [--threads N]
 //                                [--redis URL] [--websocket]] [--page-size N]
-//                               [--middleware N] [--observe events]
+//                               [--middleware N] [--observe events|metrics|tracing]
 //
 // --websocket: also MCP over WebSocket on the same endpoint (ws://HOST:PORT/mcp,
 // subprotocol mcp), our own extension (docs/transports.md).
@@ -18,9 +18,12 @@
 // replicas on the same Redis (redis://[[user]:password@]host[:port][/db]),
 // so that a load balancer need not be sticky (docs/scale-out.md). Not with
 // --stdio or --stateless.
-// --middleware N: N pass-through middleware links around every request, and
-// --observe events: a subscriber (that does nothing) on every telemetry
-// event; both to count what they cost (bench/profile ... -- --middleware 3).
+// To count what observability costs (bench/profile ... -- --observe metrics):
+// --middleware N: N pass-through middleware links around every request;
+// --observe events: a subscriber (that does nothing) on every telemetry event;
+// --observe metrics: the Prometheus metrics, served at /metrics with --http;
+// --observe tracing: a SERVER span per request, made and then dropped (no
+// exporter's work is counted). --observe may be given more than once.
 // --request-state-key-file FILE: the key (hex) that signs 2026-07-28
 // requestStates, shared by every replica (else CADUCEUS_REQUEST_STATE_KEY,
 // else a random key of this process's own).
@@ -45,6 +48,8 @@
 #include <mcp/server/serve.hpp>
 #include <mcp/server/server.hpp>
 #include <mcp/telemetry/events.hpp>
+#include <mcp/telemetry/mcp_tracing.hpp>
+#include <mcp/telemetry/metrics.hpp>
 
 #include <cstdlib>
 #include <map>
@@ -104,6 +109,12 @@ mcp::http_auth_options protection(const mcp::http_server_options& http,
   return options;
 }
 
+// Takes spans and keeps none: what tracing costs the server, without an export.
+class dropped_spans final : public mcp::telemetry::span_exporter {
+ public:
+  void export_span(mcp::telemetry::span_record) override {}
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -122,6 +133,9 @@ int main(int argc, char** argv) {
   bool auth_allow_http = false;
   std::size_t middleware_links = 0;
   mcp::telemetry::subscription every_event;
+  std::shared_ptr<mcp::telemetry::metrics_registry> metrics;
+  std::optional<mcp::telemetry::mcp_metrics> metrics_feed;
+  bool tracing = false;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--stdio") {
@@ -164,10 +178,21 @@ int main(int argc, char** argv) {
       middleware_links = std::strtoul(argv[++i], nullptr, 10);
       continue;
     }
-    if (arg == "--observe" && i + 1 < argc && std::string_view(argv[i + 1]) == "events") {
-      ++i;
-      every_event = mcp::telemetry::attach_all([](const mcp::telemetry::event_data&) {});
-      continue;
+    if (arg == "--observe" && i + 1 < argc) {
+      const std::string_view what = argv[++i];
+      if (what == "events") {
+        every_event = mcp::telemetry::attach_all([](const mcp::telemetry::event_data&) {});
+        continue;
+      }
+      if (what == "metrics") {
+        metrics = std::make_shared<mcp::telemetry::metrics_registry>();
+        metrics_feed.emplace(mcp::telemetry::record_mcp_metrics(*metrics));
+        continue;
+      }
+      if (what == "tracing") {
+        tracing = true;
+        continue;
+      }
     }
     if (arg == "--page-size" && i + 1 < argc) {
       settings.page_size = std::strtoul(argv[++i], nullptr, 10);
@@ -189,7 +214,8 @@ int main(int argc, char** argv) {
     std::cerr << "usage: everything-server [--stdio | --http [HOST:]PORT [--json] [--stateless] [--threads N] [--websocket] "
                  "[--redis URL] [--tls CERT.pem KEY.pem] [--auth-issuer URL [--auth-resource URL] [--auth-scopes \"A B\"] "
                  "[--auth-introspection-url URL --auth-client-id ID --auth-client-secret SECRET] "
-                 "[--auth-ca-file FILE] [--auth-allow-http]]] [--page-size N] [--middleware N] [--observe events]\n";
+                 "[--auth-ca-file FILE] [--auth-allow-http]]] [--page-size N] [--middleware N] "
+                 "[--observe events|metrics|tracing]\n";
     return 2;
   }
   if (!redis_url.empty() && (stdio || !http)) {
@@ -203,12 +229,17 @@ int main(int argc, char** argv) {
   }
   mcp::server srv(demo::info(), settings);
   demo::add_everything(srv);
+  if (tracing) {
+    auto tracer = std::make_shared<const mcp::telemetry::tracer>(std::make_shared<dropped_spans>());
+    srv.middleware().use(mcp::telemetry::server_tracing(std::move(tracer)));
+  }
   for (std::size_t n = 0; n < middleware_links; ++n) srv.middleware().use(std::make_shared<mcp::server_middleware>());
   if (http) {
     http->json_only = json_only;
     http->stateless = stateless;
     http->websocket = websocket;
     http->threads = threads;
+    http->metrics = metrics;
     http->tls_certificate_file = tls_certificate;
     http->tls_private_key_file = tls_key;
     try {
