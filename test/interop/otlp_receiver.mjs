@@ -1,5 +1,6 @@
-// An OTLP/HTTP JSON receiver for otlp_exporter_test.cpp: takes POST
-// /v1/traces on 127.0.0.1 (a free port, printed as "listening <port>"),
+// An OTLP/HTTP JSON receiver for otlp_exporter_test.cpp and
+// ts_client_trace_test.cpp: takes POST /v1/traces on 127.0.0.1 (a free
+// port, printed as "listening <port>"),
 // checks the body against the shape the official OpenTelemetry JavaScript
 // serializer (@opentelemetry/otlp-transformer's JsonTraceSerializer) gives a
 // span with every field we send, and prints each span it decodes as
