@@ -95,6 +95,8 @@ TEST(Cli, UsageErrorsExitTwoWithOneLine) {
       {"serve-demo", "--http", "127.0.0.1:0", "--redis", "http://127.0.0.1:6379"},  // not redis://
       {"serve-demo", "--http", "127.0.0.1:0", "--redis"},                         // no URL
       {"serve-demo", "--metrics"},  // stdio: no listener to serve them on
+      {"serve-demo", "--otlp-endpoint"},                  // no URL
+      {"serve-demo", "--otlp-endpoint", "127.0.0.1:4318"},  // not http(s)://
   };
   for (const auto& args : cases) {
     const auto r = cli(args);
