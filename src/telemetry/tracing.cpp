@@ -13,14 +13,20 @@ namespace {
 
 constexpr char hex_digits[] = "0123456789abcdef";
 
+// Writes the 2 * N digits of `bytes` at `out`; returns the end.
+template <std::size_t N>
+char* write_hex(char* out, const std::array<std::uint8_t, N>& bytes) noexcept {
+  for (const auto b : bytes) {
+    *out++ = hex_digits[b >> 4];
+    *out++ = hex_digits[b & 15];
+  }
+  return out;
+}
+
 template <std::size_t N>
 std::string hex_of(const std::array<std::uint8_t, N>& bytes) {
-  std::string text;
-  text.reserve(2 * N);
-  for (const auto b : bytes) {
-    text += hex_digits[b >> 4];
-    text += hex_digits[b & 15];
-  }
+  std::string text(2 * N, '0');
+  write_hex(text.data(), bytes);
   return text;
 }
 
@@ -80,14 +86,14 @@ std::string to_hex(const span_id& id) { return hex_of(id); }
 
 bool span_context::valid() const noexcept { return !all_zero(trace_id) && !all_zero(span_id); }
 
+// Written in place: a span's context is formatted for every request traced.
 std::string span_context::traceparent() const {
-  std::string text = "00-";
-  text += hex_of(trace_id);
-  text += '-';
-  text += hex_of(span_id);
-  text += '-';
-  text += hex_digits[flags >> 4];
-  text += hex_digits[flags & 15];
+  std::string text(55, '-');  // 00-<32 digits>-<16 digits>-<2 digits>
+  text[0] = text[1] = '0';
+  char* out = write_hex(text.data() + 3, trace_id) + 1;
+  out = write_hex(out, span_id) + 1;
+  out[0] = hex_digits[flags >> 4];
+  out[1] = hex_digits[flags & 15];
   return text;
 }
 
@@ -217,6 +223,7 @@ span tracer::start_span(std::string name, span_kind kind, const span_context& pa
   s.exporter_ = exporter_;
   s.record_ = std::make_unique<span_record>();
   s.record_->name = std::move(name);
+  s.record_->attributes.reserve(12);  // (what an MCP span sets, without growing)
   s.record_->kind = kind;
   s.record_->context = s.context_;
   if (child) s.record_->parent_span_id = parent.span_id;
