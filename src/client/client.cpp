@@ -154,32 +154,16 @@ asio::awaitable<void> client::impl::close_link(std::shared_ptr<client_link> endi
   while (ending->reading) co_await ending->reader_done.async_wait(asio::as_tuple(asio::use_awaitable));
 }
 
-namespace {
-
-// Continues `trace` in the request's `_meta`, unless a link set a traceparent there.
-void write_trace(json::object& params, const trace_context& trace) {
-  if (trace.empty()) return;
-  auto& meta = params["_meta"];
-  if (!meta.is_object()) meta = json::object{};
-  auto& fields = meta.get_object();
-  if (fields.contains("traceparent")) return;
-  fields["traceparent"] = trace.traceparent;
-  if (!trace.tracestate.empty()) fields["tracestate"] = trace.tracestate;
-  if (!trace.baggage.empty()) fields["baggage"] = trace.baggage;
-}
-
-}  // namespace
-
 asio::awaitable<json::object> client::impl::call(std::string method, json::object params,
                                                  detail::call_settings settings) {
   if (middleware->empty()) {
-    write_trace(params, settings.trace);
+    continue_trace(params, settings.trace);
     co_return co_await send_observed(std::move(method), std::move(params), std::move(settings));
   }
   // Each link may rewrite the request; the last one hands it to the send.
   detail::client_chain chain{middleware, nullptr};
   chain.send = [self = shared_from_this(), &settings](outgoing_request req) {
-    write_trace(req.params, req.trace);
+    continue_trace(req.params, req.trace);
     return self->send_observed(std::move(req.method), std::move(req.params), settings);
   };
   outgoing_request first_request{std::move(method), std::move(params), std::move(settings.trace)};

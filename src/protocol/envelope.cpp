@@ -73,6 +73,17 @@ trace_context trace_of(const json::object& params) {
   return meta ? read_trace(*meta) : trace_context{};
 }
 
+void continue_trace(json::object& params, const trace_context& trace) {
+  if (trace.empty()) return;
+  auto& meta = params["_meta"];
+  if (!meta.is_object()) meta = json::object{};
+  auto& fields = meta.get_object();
+  if (fields.contains("traceparent")) return;
+  fields["traceparent"] = trace.traceparent;
+  if (!trace.tracestate.empty()) fields["tracestate"] = trace.tracestate;
+  if (!trace.baggage.empty()) fields["baggage"] = trace.baggage;
+}
+
 
 json::object client_envelope(protocol_version version, const implementation& client_info,
                              json::object client_capabilities, std::optional<logging_level> log_level) {

@@ -145,8 +145,10 @@ void request_context::close_stream() { link().close_stream(id_text_); }
 
 asio::awaitable<json::object> request_context::request(std::string method, json::object params,
                                                        std::chrono::milliseconds timeout) {
-  if (!round_)
+  if (!round_) {
+    continue_trace(params, trace_);  // the client's handler runs in the request's trace
     co_return co_await link().send_request(std::move(method), std::move(params), timeout, id_text_);
+  }
   if (!detail::is_input_request(method))
     throw capability_error("protocol version 2026-07-28 has no server-to-client request " + method);
   co_return co_await ask_one(std::move(method), std::move(params), timeout);
@@ -175,6 +177,7 @@ asio::awaitable<input_responses> request_context::ask(input_requests requests,
     }
     for (auto& [key, input] : requests) {
       detail::shape_input_params(input.params, d);
+      continue_trace(input.params, trace_);
       answers[key] = co_await link().send_request(std::move(input.method), std::move(input.params), timeout,
                                                   id_text_);
     }

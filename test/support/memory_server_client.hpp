@@ -24,10 +24,11 @@ inline tool_info tool_named(std::string name) {
 
 using server_client_body = std::function<asio::awaitable<void>(mcp::server&, mcp::client&)>;
 
-/// Serves `srv` (set up by `setup`), connects a client with `options`, runs
-/// `body`, then closes the client and waits for the server's session to end.
+/// Serves `srv` (set up by `setup`), connects a client with `options` (set
+/// up by `prepare` before it connects: its handlers), runs `body`, then
+/// closes the client and waits for the server's session to end.
 inline void with_server_and_client(std::function<void(mcp::server&)> setup, client_options options,
-                                   server_client_body body) {
+                                   std::function<void(mcp::client&)> prepare, server_client_body body) {
   run_test([&]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     mcp::server srv({"observed", "1.0"});
@@ -36,6 +37,7 @@ inline void with_server_and_client(std::function<void(mcp::server&)> setup, clie
     bool served = false;
     asio::co_spawn(ex, serve(srv, *server_end), [&](std::exception_ptr) { served = true; });
     mcp::client c(ex, options);
+    prepare(c);
     co_await c.connect(std::move(client_end));
     std::exception_ptr failure;
     try {
@@ -47,6 +49,11 @@ inline void with_server_and_client(std::function<void(mcp::server&)> setup, clie
     while (!served) co_await sleep_for(std::chrono::milliseconds(5));
     if (failure) std::rethrow_exception(failure);
   });
+}
+
+inline void with_server_and_client(std::function<void(mcp::server&)> setup, client_options options,
+                                   server_client_body body) {
+  with_server_and_client(std::move(setup), std::move(options), [](mcp::client&) {}, std::move(body));
 }
 
 }  // namespace mcp::test

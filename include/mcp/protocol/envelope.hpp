@@ -43,6 +43,9 @@ bool valid_traceparent(std::string_view text) noexcept;
 /// The trace context of a request's `params._meta`, in either era; empty
 /// when it has none or an invalid `traceparent`.
 trace_context trace_of(const json::object& params);
+/// Puts `trace` in `params._meta` (traceparent, and tracestate and baggage
+/// when set), unless it is empty or `_meta` has a traceparent already.
+void continue_trace(json::object& params, const trace_context& trace);
 
 /// What a modern request says about itself.
 struct request_envelope {

@@ -241,6 +241,36 @@ TEST_P(ClientTrace, ACallsTraceReachesTheServerInMeta) {
       });
 }
 
+// A legacy session's requests to the client go out in the trace of the
+// request that made them.
+TEST(ServerTrace, ARequestToTheClientCarriesItsRequestsTrace) {
+  const std::string traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+  std::string seen;
+  client_options options = legacy_only();
+  with_server_and_client(
+      [](mcp::server& srv) {
+        srv.add_tool(tool_named("asks"), [](const json::object&, request_context& ctx) -> asio::awaitable<call_tool_result> {
+          json::object form{{"type", "object"}, {"properties", json::object{}}};
+          co_await ctx.elicit("Go on?", std::move(form));
+          co_return call_tool_result::text("asked");
+        });
+      },
+      options,
+      [&](mcp::client& c) {
+        c.on_elicitation([&](json::object params) -> asio::awaitable<json::object> {
+          if (const auto* meta = params.if_contains("_meta"))
+            if (const auto* p = meta->as_object().if_contains("traceparent")) seen = std::string(p->as_string());
+          co_return json::object{{"action", "decline"}};
+        });
+      },
+      [&](mcp::server&, mcp::client& c) -> asio::awaitable<void> {
+        call_options call;
+        call.trace.traceparent = traceparent;
+        co_await c.call_tool("asks", json::object{}, call);
+        EXPECT_EQ(seen, traceparent);
+      });
+}
+
 INSTANTIATE_TEST_SUITE_P(Eras, ClientTrace, ::testing::Values(true, false),
                          [](const auto& info) { return info.param ? "Modern" : "Legacy"; });
 
