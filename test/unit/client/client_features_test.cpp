@@ -6,6 +6,7 @@
 #include <mcp/transport/memory.hpp>
 
 #include "legacy_client.hpp"
+#include "memory_server_client.hpp"
 #include "test_support.hpp"
 
 #include <boost/asio/co_spawn.hpp>
@@ -32,24 +33,13 @@ class recording_server : public mcp::server {
 
 using test_body = std::function<asio::awaitable<void>(recording_server&, mcp::client&)>;
 
-// Serves `srv` on one end of a memory pair, connects a client (set up by
-// `prepare`) on the other, runs `body`, then closes.
+// Serves a recording_server set up by `setup` to a client set up by
+// `prepare` (memory_server_client.hpp), and runs `body`.
 void with_client(std::function<void(recording_server&)> setup, std::function<void(mcp::client&)> prepare,
                  test_body body, client_options options) {
-  run_test([&]() -> asio::awaitable<void> {
-    auto ex = co_await asio::this_coro::executor;
-    recording_server srv;
-    setup(srv);
-    auto [client_end, server_end] = make_memory_pair(ex);
-    bool served = false;
-    asio::co_spawn(ex, serve(srv, *server_end), [&](std::exception_ptr) { served = true; });
-    mcp::client c(ex, options);
-    prepare(c);
-    co_await c.connect(std::move(client_end));
-    co_await body(srv, c);
-    co_await c.close();
-    while (!served) co_await sleep_for(std::chrono::milliseconds(5));
-  });
+  recording_server srv;
+  setup(srv);
+  serve_and_connect(srv, std::move(options), std::move(prepare), [&](mcp::client& c) { return body(srv, c); });
 }
 
 void with_client(std::function<void(recording_server&)> setup, std::function<void(mcp::client&)> prepare,
