@@ -453,6 +453,8 @@ asio::awaitable<void> serve(server_behaviour& behaviour, message_transport& tran
 
 asio::awaitable<void> serve(server_behaviour& behaviour, message_transport& transport,
                             session_options options) {
+  // Both kinds of stop reach the read: `total` (stop reading, drain) as well as `terminal`.
+  co_await asio::this_coro::reset_cancellation_state(asio::enable_total_cancellation());
   detail::server_engine engine(behaviour, transport, std::move(options));
   engine.start();
   bool input_failed = false;  // not an orderly end of input: nothing will take late replies
@@ -467,12 +469,15 @@ asio::awaitable<void> serve(server_behaviour& behaviour, message_transport& tran
     input_failed = true;
     sdk_log(log_category::transport, log_level::debug, "connection read ended", {{"error", e.what()}});
   }
-  // Stopped from outside, or the client ended its input: let running requests
-  // finish (their replies still go out), then cancel what is left.
-  const bool stopping =
-      (co_await asio::this_coro::cancellation_state).cancelled() != asio::cancellation_type::none;
+  // The client ended its input, or a `total` stop asked to drain: running
+  // requests get the drain timeout to finish (their replies still go out),
+  // then what is left is cancelled. A `terminal` stop, or input that failed
+  // (nothing would take late replies), cancels them at once.
+  const auto stop = (co_await asio::this_coro::cancellation_state).cancelled();
+  const bool stop_now = (stop & asio::cancellation_type::terminal) != asio::cancellation_type::none;
+  const bool drain_asked = stop != asio::cancellation_type::none && !stop_now;
   co_await asio::this_coro::reset_cancellation_state();
-  co_await engine.finish(!stopping && !input_failed);
+  co_await engine.finish(!stop_now && (drain_asked || !input_failed));
 }
 
 }  // namespace mcp

@@ -11,6 +11,8 @@
 #include <chrono>
 #include <cstdio>
 
+#include <unistd.h>
+
 namespace {
 
 namespace asio = boost::asio;
@@ -35,6 +37,7 @@ class slow_server final : public mcp::server_behaviour {
     if (name == "sleep") co_return co_await sleep(args->as_object(), ctx);
     if (name == "crash") throw std::runtime_error("the tool crashed");
     if (name == "stats") co_return text(std::to_string(cancelled_));
+    if (name == "pid") co_return text(std::to_string(::getpid()));  // for tests that signal it
     if (name == "env") {
       const auto& environment = ctx.session().transport().environment;
       const auto it = environment.find(std::string(args->at("name").as_string()));

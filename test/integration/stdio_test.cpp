@@ -269,6 +269,65 @@ TEST(Stdio, RepliesInFlightAtEndOfInputStillArriveThenTheServerExits) {
   });
 }
 
+// initialize + initialized, then the server's pid (its `pid` tool).
+asio::awaitable<pid_t> start_session_and_ask_pid(message_transport& server) {
+  const auto hello = rpc_request(1, "initialize", initialize_params());
+  co_await write_json(server, hello);
+  co_await read_json(server);
+  const auto initialized = rpc_notification("notifications/initialized");
+  co_await write_json(server, initialized);
+  const auto ask = rpc_request(2, "tools/call", {{"name", "pid"}, {"arguments", json::object{}}});
+  co_await write_json(server, ask);
+  const auto answer = co_await read_json(server);
+  co_return static_cast<pid_t>(std::stol(first_text(answer.at("result").as_object())));
+}
+
+TEST(Stdio, ASignalLetsTheCallsInFlightFinishThenTheServerExits) {
+  run_test([]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    auto server = spawn_process(ex, bin_command("slow-server"));
+    const auto pid = co_await start_session_and_ask_pid(*server);
+    const auto call = rpc_request(3, "tools/call", {{"name", "sleep"}, {"arguments", {{"ms", 300}}}});
+    co_await write_json(*server, call);
+    co_await sleep_for(50ms);  // (the call has started)
+    ::kill(pid, SIGTERM);
+    // Its progress, then its answer, then the end of the server's output.
+    json::value reply;
+    do {
+      reply = co_await read_json(*server);
+    } while (!reply.as_object().contains("id"));
+    EXPECT_EQ(reply.at("id"), 3);
+    EXPECT_EQ(first_text(reply.at("result").as_object()), "slept 300 ms");
+    auto end = co_await read_text(*server);
+    EXPECT_FALSE(end.has_value());
+    co_await server->close();
+  });
+}
+
+TEST(Stdio, ASecondSignalStopsTheServerWithoutWaitingForItsCalls) {
+  run_test([]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    auto server = spawn_process(ex, bin_command("slow-server"));
+    const auto pid = co_await start_session_and_ask_pid(*server);
+    const auto call = rpc_request(3, "tools/call", {{"name", "sleep"}, {"arguments", {{"ms", 60000}}}});
+    co_await write_json(*server, call);
+    co_await sleep_for(50ms);
+    const auto start = std::chrono::steady_clock::now();
+    ::kill(pid, SIGTERM);
+    co_await sleep_for(100ms);  // (two signals at once may arrive as one)
+    ::kill(pid, SIGINT);
+    // The cancelled call gets no answer: only its progress, then the end.
+    for (;;) {
+      auto line = co_await read_text(*server);
+      if (!line) break;
+      EXPECT_FALSE(json::parse(*line).as_object().contains("id")) << *line;
+    }
+    // Well before the drain timeout (10 s), let alone the call's minute.
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 8s);
+    co_await server->close();
+  });
+}
+
 TEST(Stdio, ShutdownEscalatesToSignalsForAStubbornChild) {
   run_test([]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;

@@ -63,9 +63,12 @@ struct session_options {
   std::chrono::seconds request_state_ttl{600};
 };
 
-/// Serves one connection until the client ends it or `stop` is cancelled
-/// (bind a cancellation slot to the awaiting coroutine to shut down: in-flight
-/// requests are cancelled and the transport is closed).
+/// Serves one connection until the client ends it or the awaiting coroutine
+/// is cancelled (bind a cancellation slot to it to shut down). A `terminal`
+/// cancellation cancels the requests in flight and closes the transport; a
+/// `total` one stops reading and lets them finish within
+/// `session_options::drain_timeout` first (their replies still go out),
+/// which a later `terminal` one cuts short.
 ///
 /// Runs on the transport's executor; with several threads on one io_context,
 /// give the transport a strand.
@@ -75,7 +78,10 @@ asio::awaitable<void> serve(server_behaviour& behaviour, message_transport& tran
                             session_options options);
 
 /// Serves `behaviour` over this process's stdin and stdout until the client
-/// closes stdin or SIGINT/SIGTERM arrives. Returns the process exit code.
+/// closes stdin or SIGINT/SIGTERM arrives. On the first signal it stops
+/// reading and lets the requests in flight finish within
+/// `options.drain_timeout` (their replies still go out); a second signal
+/// cancels them and exits at once. Returns the process exit code.
 int run_stdio_server(server_behaviour& behaviour, session_options options = {});
 
 /// A requestState key from its text: hexadecimal digits, at least 64 (32
