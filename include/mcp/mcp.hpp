@@ -1,6 +1,6 @@
 #pragma once
 // Everything of Caduceus at once: the server and the client, their
-// transports, OAuth, the JSON layer and the protocol types. Including only
+// transports, OAuth, observability, the JSON layer and the protocol types. Including only
 // the headers a file needs keeps builds faster; this one is for trying
 // things out and for small programs.
 
@@ -34,13 +34,16 @@
 #include <mcp/server/content.hpp>
 #include <mcp/server/context.hpp>
 #include <mcp/server/event_store.hpp>
+#include <mcp/server/access_log.hpp>
 #include <mcp/server/http_server.hpp>
+#include <mcp/server/middleware.hpp>
 #include <mcp/server/serve.hpp>
 #include <mcp/server/server.hpp>
 #include <mcp/server/session_store.hpp>
 #include <mcp/uri_template.hpp>
 
 #include <mcp/client/client.hpp>
+#include <mcp/client/middleware.hpp>
 #include <mcp/client/oauth.hpp>
 #include <mcp/client/pool.hpp>
 
@@ -48,3 +51,10 @@
 #include <mcp/auth/jwt_verifier.hpp>
 #include <mcp/auth/principal.hpp>
 #include <mcp/auth/token_verifier.hpp>
+
+#include <mcp/telemetry/events.hpp>
+#include <mcp/telemetry/mcp_tracing.hpp>
+#include <mcp/telemetry/metrics.hpp>
+#include <mcp/telemetry/metrics_server.hpp>
+#include <mcp/telemetry/otlp_exporter.hpp>
+#include <mcp/telemetry/tracing.hpp>
