@@ -10,6 +10,7 @@
 
 #include "http_client.hpp"
 #include "http_test_server.hpp"
+#include "spawn_child.hpp"
 #include "test_support.hpp"
 
 #include <boost/asio/steady_timer.hpp>
@@ -271,12 +272,7 @@ struct child_process {
   child_process(const child_process&) = delete;
   child_process& operator=(const child_process&) = delete;
   ~child_process() {
-    if (pid > 0 && !reaped) {
-      ::kill(pid, SIGKILL);
-      int ignored;
-      while (::waitpid(pid, &ignored, 0) < 0 && errno == EINTR) {
-      }
-    }
+    if (pid > 0 && !reaped) kill_and_reap(pid);
     if (out >= 0) ::close(out);
   }
 
@@ -332,28 +328,12 @@ std::unique_ptr<child_process> start_everything_server(std::uint16_t& port) {
   child->out = fds[0];
 
   posix_spawn_file_actions_t actions;
-  posix_spawnattr_t attributes;
   posix_spawn_file_actions_init(&actions);
-  posix_spawnattr_init(&attributes);
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-  sigset_t defaults, empty;
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGPIPE);
-  sigaddset(&defaults, SIGINT);
-  sigaddset(&defaults, SIGTERM);
-  sigemptyset(&empty);
-  posix_spawnattr_setsigdefault(&attributes, &defaults);
-  posix_spawnattr_setsigmask(&attributes, &empty);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-
-  std::string program = std::string(CADUCEUS_BIN_DIR) + "/everything-server";
-  std::string flag = "--http";
-  std::string address = "127.0.0.1:0";
-  char* argv[] = {program.data(), flag.data(), address.data(), nullptr};
-  const int rc = ::posix_spawn(&child->pid, program.c_str(), &actions, &attributes, argv, environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attributes);
+  const std::string program = std::string(CADUCEUS_BIN_DIR) + "/everything-server";
+  std::vector<std::string> argv{program, "--http", "127.0.0.1:0"};
+  const int rc = spawn_child(child->pid, argv, actions);
   ::close(fds[1]);
   if (rc != 0) {
     child->pid = -1;

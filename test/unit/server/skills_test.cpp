@@ -10,6 +10,7 @@
 #include <mcp/server/server.hpp>
 #include <mcp/transport/memory.hpp>
 
+#include "memory_server_client.hpp"
 #include "server_harness.hpp"
 #include "test_support.hpp"
 
@@ -96,17 +97,7 @@ asio::awaitable<std::optional<reason>> refusal_of(asio::awaitable<T> call) {
 // Serves `srv` on a memory pair and runs `body` with a connected client (2026-07-28 by default).
 void with_client(mcp::server& srv, std::function<asio::awaitable<void>(mcp::client&)> body,
                  client_options options = {}) {
-  run_test([&]() -> asio::awaitable<void> {
-    auto ex = co_await asio::this_coro::executor;
-    auto [client_end, server_end] = make_memory_pair(ex);
-    bool served = false;
-    asio::co_spawn(ex, serve(srv, *server_end), [&](std::exception_ptr) { served = true; });
-    mcp::client c(ex, options);
-    co_await c.connect(std::move(client_end));
-    co_await body(c);
-    co_await c.close();
-    while (!served) co_await sleep_for(std::chrono::milliseconds(5));
-  });
+  serve_and_connect(srv, std::move(options), [](mcp::client&) {}, std::move(body));
 }
 
 const skill_file* find_file(const skill_entry& entry, std::string_view uri) {
