@@ -165,7 +165,7 @@ void http_server::impl::begin_shutdown() {
   // their response (keep_alive() is false from here on); those still in
   // their TLS handshake give it up.
   for (auto& [n, connection] : connections)
-    asio::post(connection.executor, [self = shared_from_this(), n] {
+    asio::post(connection.executor, [self = shared_from_this(), n = n] {
       std::lock_guard lock(self->tables);
       const auto it = self->connections.find(n);
       if (it == self->connections.end()) return;
@@ -182,7 +182,7 @@ void http_server::impl::force_shutdown() {
     asio::post(entry.session->executor(),
                [self = shared_from_this(), session = entry.session] { self->end_session_here(session); });
   for (auto& [n, connection] : connections)
-    asio::post(connection.executor, [self = shared_from_this(), n] {
+    asio::post(connection.executor, [self = shared_from_this(), n = n] {
       std::lock_guard lock(self->tables);
       const auto it = self->connections.find(n);
       if (it == self->connections.end()) return;
