@@ -156,7 +156,9 @@ served_skill make_skill(std::vector<skill_source_file> files, const skill_option
   skill.directories.try_emplace(skill.root);
   for (auto& [_, children] : skill.directories) std::ranges::sort(children, {}, &resource_info::name);
   // SKILL.md first in the manifest: the entry a host verifies before anything else.
-  std::ranges::stable_partition(manifest_entries, [&](const skill_file& f) { return f.uri == skill.root + "/SKILL.md"; });
+  // (std::stable_partition: clang 14 cannot instantiate the ranges one over libstdc++ 12.)
+  std::stable_partition(manifest_entries.begin(), manifest_entries.end(),
+                        [&](const skill_file& f) { return f.uri == skill.root + "/SKILL.md"; });
 
   skill.entry.uri = skill.root + "/SKILL.md";
   skill.entry.frontmatter = std::move(frontmatter);
