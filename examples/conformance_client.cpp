@@ -61,6 +61,7 @@ std::string context_string(const char* key) {
 std::shared_ptr<mcp::oauth_client> make_authorizer(asio::any_io_executor ex, const std::string& scenario) {
   mcp::oauth_options options;
   options.client_name = "caduceus-conformance-client";
+  options.allow_private_addresses = true;  // the suite's servers are on this machine
   options.client_metadata_url = "https://conformance-test.local/client-metadata.json";
   options.client_id = context_string("client_id");
   options.client_secret = context_string("client_secret");

@@ -37,7 +37,8 @@
 //                               instead of as JWTs, authenticating with
 //   --auth-client-id ID --auth-client-secret SECRET
 //   --auth-ca-file FILE         CA certificates to trust for the issuer
-//   --auth-allow-http           accept an http:// issuer (loopback tests only)
+//   --auth-allow-http           accept an http:// issuer, and one on this machine or
+//                               its network (loopback tests only)
 
 #include "everything_demo.hpp"
 
@@ -92,6 +93,7 @@ mcp::http_auth_options protection(const mcp::http_server_options& http,
     jwt.audience = resource;
     jwt.ca_file = ca_file;
     jwt.allow_http = allow_http;
+    jwt.allow_private_addresses = allow_http;
     options.make_verifier = [jwt](mcp::asio::any_io_executor ex) { return mcp::auth::make_jwt_verifier(ex, jwt); };
   } else {
     mcp::auth::introspection_verifier_options introspection;
@@ -102,6 +104,7 @@ mcp::http_auth_options protection(const mcp::http_server_options& http,
     introspection.client_secret = flag(flags, "client-secret");
     introspection.ca_file = ca_file;
     introspection.allow_http = allow_http;
+    introspection.allow_private_addresses = allow_http;
     options.make_verifier = [introspection](mcp::asio::any_io_executor ex) {
       return mcp::auth::make_introspection_verifier(ex, introspection);
     };

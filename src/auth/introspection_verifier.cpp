@@ -54,6 +54,7 @@ class introspection_verifier final : public token_verifier {
     fetching.connect_timeout = options_.fetch_timeout;
     fetching.timeout = options_.fetch_timeout;
     fetching.max_body_size = 64 * 1024;
+    fetching.allow_private_addresses = options_.allow_private_addresses;
     fetcher_ = std::make_unique<detail::http_fetcher>(std::move(ex), std::move(fetching));
     endpoint_ = options_.endpoint;
   }

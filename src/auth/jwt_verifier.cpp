@@ -47,6 +47,7 @@ std::shared_ptr<token_verifier> make_jwt_verifier(asio::any_io_executor ex, jwt_
   fetching.connect_timeout = options.fetch_timeout;
   fetching.timeout = options.fetch_timeout;
   fetching.max_body_size = 256 * 1024;  // a JWKS or a metadata document
+  fetching.allow_private_addresses = options.allow_private_addresses;
   jwks_loader loader{std::make_shared<detail::http_fetcher>(ex, std::move(fetching)),
                      std::make_shared<std::string>(options.jwks_uri), options.issuer, options.allow_http};
   detail::jwks_cache::settings settings;

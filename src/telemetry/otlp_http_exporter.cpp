@@ -36,6 +36,7 @@ detail::http_client::fetch_options fetch_options_of(const otlp_exporter_options&
   fetch.connect_timeout = options.timeout;
   fetch.timeout = options.timeout;
   fetch.max_body_size = 64 * 1024;  // (an ExportTraceServiceResponse is small)
+  fetch.allow_private_addresses = true;  // the user's own collector, often on this machine
   return fetch;
 }
 

@@ -51,6 +51,7 @@ struct protected_setup {
     jwt.issuer = issuer.url();
     jwt.audience = resource;
     jwt.ca_file = HttpAuth::files().cert;
+    jwt.allow_private_addresses = true;  // the issuer is on 127.0.0.1
     jwt.fetch_timeout = std::chrono::milliseconds(2000);
     jwt.retry_after = std::chrono::seconds(7);
     jwt.min_refresh_interval = std::chrono::seconds(0);  // rotation picked up at once in tests
@@ -499,6 +500,7 @@ void run_introspected(auth::introspection_verifier_options::client_authenticatio
     introspection.client_secret = "s3cret&more";
     introspection.authentication = method;
     introspection.ca_file = HttpAuth::files().cert;
+    introspection.allow_private_addresses = true;  // the issuer is on 127.0.0.1
     introspection.fetch_timeout = std::chrono::milliseconds(2000);
     if (method == auth::introspection_verifier_options::client_authentication::basic)
       issuer.expected_basic = "Basic " + base64_encode("resource%20server:s3cret%26more");

@@ -5,11 +5,14 @@
 // answers, plain HTTP on the TLS port, a client trusting another CA, a client
 // that never handshakes, and a server whose certificate file is missing.
 
+#include <mcp/client/client.hpp>
 #include <mcp/server/http_server.hpp>
 #include <mcp/server/server.hpp>
+#include <mcp/transport/http_client.hpp>
 
 #include "http_client.hpp"
 #include "http_test_server.hpp"
+#include "legacy_client.hpp"
 #include "test_certificates.hpp"
 #include "test_support.hpp"
 
@@ -293,6 +296,116 @@ TEST_F(HttpTls, ClientTrustingAnotherCaFailsVerification) {
     }
     EXPECT_EQ(s.http.session_count(), 0u);
     co_await expect_tls_echo(s.port(), certs->cert, "verified");
+  });
+}
+
+// --- what our client refuses, what our server refuses (docs/security.md, "TLS") -----
+
+/// A self-signed certificate for localhost and 127.0.0.1 that expired in
+/// 2020 (`openssl ca` sets dates that `openssl req` cannot); false when the
+/// tool failed.
+bool make_expired_certificate(const fs::path& dir, const std::string& cert, const std::string& key) {
+  const auto ca = dir / "expired-ca";
+  fs::create_directories(ca);
+  {
+    std::FILE* config = std::fopen((ca / "ca.cnf").c_str(), "w");
+    if (!config) return false;
+    std::fputs("[ca]\ndefault_ca = d\n[d]\ndatabase = index.txt\nnew_certs_dir = .\nserial = serial\n"
+               "default_md = sha256\npolicy = p\ncopy_extensions = copy\n[p]\ncommonName = supplied\n",
+               config);
+    std::fclose(config);
+  }
+  const std::string in_ca = "cd '" + (ca).string() + "' && ";
+  const std::string command =
+      in_ca + ": > index.txt && echo 01 > serial && " +
+      "openssl req -new -newkey rsa:2048 -nodes -subj /CN=localhost "
+      "-addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout '" + key + "' -out request.csr >/dev/null 2>&1 && " +
+      "openssl ca -batch -config ca.cnf -selfsign -keyfile '" + key + "' -in request.csr " +
+      "-startdate 20200101000000Z -enddate 20200102000000Z -out '" + cert + "' >/dev/null 2>&1";
+  return std::system(command.c_str()) == 0 && fs::exists(cert);
+}
+
+/// Why our client (connect_http, trusting `ca_file`) could not open a
+/// session at `url`; "" when it could.
+asio::awaitable<std::string> client_refusal(std::string url, std::string ca_file) {
+  auto ex = co_await asio::this_coro::executor;
+  http_client_options options;
+  options.ca_file = std::move(ca_file);
+  options.connect_timeout = 5s;
+  std::string refusal;
+  try {
+    auto transport = co_await connect_http(ex, std::move(url), std::move(options));
+    mcp::client c(ex, legacy_only());
+    co_await c.connect(std::move(transport));
+    co_await c.close();
+  } catch (const std::exception& e) {
+    refusal = e.what();
+  }
+  co_return refusal;
+}
+
+TEST_F(HttpTls, OurClientRefusesAnExpiredCertificateAndOneForAnotherHost) {
+  const auto expired_cert = (certs->dir / "expired-cert.pem").string();
+  const auto expired_key = (certs->dir / "expired-key.pem").string();
+  ASSERT_TRUE(make_expired_certificate(certs->dir, expired_cert, expired_key));
+  const auto misnamed_cert = (certs->dir / "misnamed-cert.pem").string();
+  const auto misnamed_key = (certs->dir / "misnamed-key.pem").string();
+  ASSERT_TRUE(certificates::make(misnamed_cert, misnamed_key, "/CN=other.example", "subjectAltName=DNS:other.example"));
+
+  // Each certificate is its own CA and trusted as such: only its dates or its name are wrong.
+  const std::vector<std::pair<std::string, std::string>> servers{{expired_cert, expired_key},
+                                                                 {misnamed_cert, misnamed_key}};
+  for (const auto& files : servers) {
+    const std::string cert = files.first;
+    http_server_options options;
+    options.tls_certificate_file = cert;
+    options.tls_private_key_file = files.second;
+    run_http_test(options, [&cert](test_server& s) -> asio::awaitable<void> {
+      const auto url = "https://localhost:" + std::to_string(s.port()) + "/mcp";
+      const auto refusal = co_await client_refusal(url, cert);
+      EXPECT_NE(refusal.find("TLS handshake"), std::string::npos) << cert << ": " << refusal;
+      EXPECT_NE(refusal.find("certificate verify failed"), std::string::npos) << cert << ": " << refusal;
+      EXPECT_EQ(s.http.session_count(), 0u);
+    });
+  }
+  // The same client, given the good certificate, is served (the refusals above were the certificates').
+  run_http_test(tls_options(), [](test_server& s) -> asio::awaitable<void> {
+    const auto url = "https://localhost:" + std::to_string(s.port()) + "/mcp";
+    const auto refusal = co_await client_refusal(url, certs->cert);
+    EXPECT_EQ(refusal, "");
+  });
+}
+
+/// Whether a TLS handshake with the server at `port`, by a client limited to
+/// `max_version` and `ciphers` (TLS 1.2 and below), succeeds.
+asio::awaitable<bool> handshake_succeeds(std::uint16_t port, int max_version, const char* ciphers) {
+  auto ex = co_await asio::this_coro::executor;
+  ssl::context context(ssl::context::tls_client);
+  SSL_CTX_set_security_level(context.native_handle(), 0);  // let this client offer what OpenSSL would refuse
+  SSL_CTX_set_min_proto_version(context.native_handle(), TLS1_VERSION);
+  SSL_CTX_set_max_proto_version(context.native_handle(), max_version);
+  SSL_CTX_set_cipher_list(context.native_handle(), ciphers);
+  context.set_verify_mode(ssl::verify_none);
+  beast::ssl_stream<beast::tcp_stream> stream(ex, context);
+  stream.next_layer().expires_after(5s);
+  const asio::ip::tcp::endpoint endpoint(asio::ip::make_address("127.0.0.1"), port);
+  auto [ec] = co_await stream.next_layer().async_connect(endpoint, asio::as_tuple(asio::use_awaitable));
+  if (ec) throw boost::system::system_error(ec, "connect");
+  auto [hs] = co_await stream.async_handshake(ssl::stream_base::client, asio::as_tuple(asio::use_awaitable));
+  co_return !hs;
+}
+
+TEST_F(HttpTls, TheServerSpeaksTls12AndUpWithForwardSecretCiphersOnly) {
+  run_http_test(tls_options(), [](test_server& s) -> asio::awaitable<void> {
+    const bool tls11 = co_await handshake_succeeds(s.port(), TLS1_1_VERSION, "ALL:@SECLEVEL=0");
+    EXPECT_FALSE(tls11) << "TLS 1.1";
+    const bool static_rsa = co_await handshake_succeeds(s.port(), TLS1_2_VERSION, "AES128-GCM-SHA256:AES256-SHA256");
+    EXPECT_FALSE(static_rsa) << "static RSA key exchange (no forward secrecy)";
+    const bool cbc = co_await handshake_succeeds(s.port(), TLS1_2_VERSION, "ECDHE-RSA-AES128-SHA256");
+    EXPECT_FALSE(cbc) << "CBC";
+    const bool modern12 = co_await handshake_succeeds(s.port(), TLS1_2_VERSION, "ECDHE-RSA-AES128-GCM-SHA256");
+    EXPECT_TRUE(modern12);
+    co_await expect_tls_echo(s.port(), certs->cert, "TLS 1.3 by default");
   });
 }
 

@@ -138,6 +138,7 @@ struct protected_server {
       jwt.issuer = OidcProvider::issuer;
       jwt.audience = resource;
       jwt.allow_http = true;
+      jwt.allow_private_addresses = true;
       jwt.min_refresh_interval = 0s;  // a rotation seen at the next token
       // Made on the strand the server verifies tokens on (it may run on threads of its own).
       a.make_verifier = [jwt](asio::any_io_executor on) { return auth::make_jwt_verifier(on, jwt); };
@@ -148,6 +149,7 @@ struct protected_server {
       introspection.client_id = server_id;
       introspection.client_secret = server_secret;
       introspection.allow_http = true;
+      introspection.allow_private_addresses = true;
       a.make_verifier = [introspection](asio::any_io_executor on) {
         return auth::make_introspection_verifier(on, introspection);
       };
@@ -216,6 +218,7 @@ TEST_F(OidcProvider, OurClientSignsInWithCodeAndPkceThenRefreshes) {
                         [](protected_server& server, http_fetcher&) -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     oauth_options options;  // no client id: dynamic registration; a headless user agent
+    options.allow_private_addresses = true;  // the provider is on 127.0.0.1
     options.client_name = "caduceus interop test";
     auto store = make_memory_oauth_store();
     options.store = store;
@@ -254,6 +257,7 @@ TEST_F(OidcProvider, AMachineSignsInWithClientCredentials) {
                         [](protected_server& server, http_fetcher&) -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     oauth_options options;
+    options.allow_private_addresses = true;  // the provider is on 127.0.0.1
     options.grant = oauth_grant::client_credentials;
     options.client_id = machine_id;
     options.client_secret = machine_secret;
@@ -330,6 +334,7 @@ TEST_F(OidcProvider, IntrospectionAtTheProvider) {
                         [](protected_server& server, http_fetcher& fetcher) -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     oauth_options options;
+    options.allow_private_addresses = true;  // the provider is on 127.0.0.1
     options.grant = oauth_grant::client_credentials;
     options.client_id = machine_id;
     options.client_secret = machine_secret;

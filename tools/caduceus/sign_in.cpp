@@ -2,6 +2,7 @@
 
 #include "failure.hpp"
 
+#include <boost/asio/ip/address.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/url/parse.hpp>
 
@@ -26,12 +27,25 @@ class login_needed final : public mcp::oauth_user_agent {
   std::string url_;
 };
 
+// Whether the user pointed us at this machine (localhost, 127.0.0.0/8, ::1).
+bool names_this_machine(const std::string& url) {
+  const auto parsed = boost::urls::parse_absolute_uri(url);
+  if (!parsed) return false;
+  if (parsed->host() == "localhost") return true;
+  boost::system::error_code not_address;
+  const auto address = boost::asio::ip::make_address(parsed->host_address(), not_address);
+  return !not_address && address.is_loopback();
+}
+
 mcp::oauth_options options_for(const invocation& inv) {
   mcp::oauth_options options;
   options.client_name = "caduceus (command line)";
   options.client_id = inv.client_id;
   options.client_secret = inv.client_secret;
   options.store = mcp::make_file_oauth_store(token_file_path(inv));
+  // A server on this machine may have its authorization server here too;
+  // a remote one may not send the sign-in to this machine or its network.
+  options.allow_private_addresses = names_this_machine(inv.url);
   return options;
 }
 

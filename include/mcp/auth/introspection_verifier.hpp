@@ -41,6 +41,10 @@ struct introspection_verifier_options {
   std::chrono::seconds leeway{60};
   std::string ca_file;      ///< PEM CA certificates to trust; empty: the system's
   bool allow_http = false;  ///< `http://` endpoints: for tests on loopback only
+  /// Let the fetches connect to loopback, private and link-local addresses
+  /// (an authorization server on your own network, tests on 127.0.0.1).
+  /// Off: public addresses only (docs/security.md, SSRF).
+  bool allow_private_addresses = false;
   std::chrono::milliseconds fetch_timeout{5000};
   std::chrono::seconds retry_after{5};  ///< for the 503 when the endpoint cannot be reached
 };

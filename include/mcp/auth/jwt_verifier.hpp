@@ -45,6 +45,11 @@ struct jwt_verifier_options {
   /// Accept `http://` issuer and key URLs. Only for tests on loopback: keys
   /// fetched in clear text can be replaced by anyone on the path.
   bool allow_http = false;
+  /// Let the metadata and key fetches connect to loopback, private and
+  /// link-local addresses (an issuer on your own network, tests on
+  /// 127.0.0.1). Off: public addresses only, whatever `jwks_uri` the
+  /// metadata names (docs/security.md, SSRF).
+  bool allow_private_addresses = false;
   /// Each fetch (connect, then the whole answer) within this.
   std::chrono::milliseconds fetch_timeout{5000};
   /// What a 503 tells the client when the keys cannot be fetched.

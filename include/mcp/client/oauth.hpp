@@ -106,6 +106,9 @@ struct headless_options {
   std::string ca_file = {};  ///< https: the CAs to trust; empty: the system's
   bool verify_peer = true;
   int max_redirects = 10;
+  /// Follow redirects to loopback, private and link-local addresses too
+  /// (the authorization server's redirects are its word, not the user's).
+  bool allow_private_addresses = false;
 };
 /// Follows the authorization URL itself, with cookies, up to the redirect to
 /// `redirect_uri`: for tests and conformance, against servers that approve
@@ -213,6 +216,16 @@ struct oauth_options {
   /// Lets the authorization server's endpoints be plain http on a loopback
   /// address too (they must be https elsewhere: tokens cross them).
   bool allow_http_loopback = true;
+  /// Lets every request of the sign-in (metadata, registration, tokens, and
+  /// the default headless user agent) connect to loopback (127.0.0.0/8,
+  /// ::1), private (10/8, 172.16/12, 192.168/16, fc00::/7) and link-local
+  /// (169.254/16 with the clouds' metadata services, fe80::/10) addresses.
+  /// Off, the URLs a server names in WWW-Authenticate and metadata (its
+  /// word, not the user's) cannot make the client reach the machine it runs
+  /// on or its network (SSRF): each address a name resolves to is checked as
+  /// it is connected to. Turn it on for an authorization server on your own
+  /// network, or tests on 127.0.0.1 (docs/security.md).
+  bool allow_private_addresses = false;
 };
 
 /// An OAuth 2.1 client for any number of transports to protected servers.

@@ -140,7 +140,13 @@ struct http_server_options {
   std::chrono::milliseconds websocket_ping_interval{30'000};
   /// Browser origins allowed besides localhost ones (exact `scheme://host[:port]`).
   std::vector<std::string> allowed_origins = {};
-  /// Host header values allowed besides localhost ones, when listening on loopback.
+  /// The names this server is reached by (DNS rebinding protection,
+  /// docs/security.md): `host` (any port) or `host:port`, any case. On a
+  /// loopback address localhost names are allowed besides these, and the
+  /// Host header is always checked; on any other address it is checked when
+  /// this is not empty: set it whenever the server is reachable from a
+  /// browser's network (0.0.0.0 on a laptop, an intranet), since a page whose
+  /// name resolves to your server sends its own name as Host. 403 otherwise.
   std::vector<std::string> allowed_hosts = {};
   std::size_t max_body_size = 4 * 1024 * 1024;
   std::size_t max_header_size = 16 * 1024;

@@ -80,7 +80,7 @@ authorization_server_metadata default_endpoints(const std::string& base) {
 }  // namespace
 
 boost::asio::awaitable<discovery> discover(http_client::http_fetcher& fetcher, std::string server_url,
-                                           token_challenge challenge) {
+                                           token_challenge challenge, bool allow_http_loopback) {
   discovery found;
   found.resource_metadata = co_await read_resource_metadata(fetcher, server_url, challenge);
   if (found.resource_metadata) {
@@ -88,6 +88,7 @@ boost::asio::awaitable<discovery> discover(http_client::http_fetcher& fetcher, s
     // RFC 9728 section 7.6 leaves the choice to the client: the first one.
     found.issuer = found.resource_metadata->authorization_servers->front();
     require_http_url(found.issuer, "the authorization server of the protected resource metadata");
+    require_https(found.issuer, allow_http_loopback, "the authorization server");
     auto server = co_await read_server_metadata(fetcher, found.issuer);
     if (!server) throw oauth_error("no authorization server metadata for " + found.issuer);
     found.server = std::move(*server);
@@ -99,6 +100,7 @@ boost::asio::awaitable<discovery> discover(http_client::http_fetcher& fetcher, s
           {{"url", server_url}});
   found.resource = canonical_resource(server_url);
   found.issuer = origin_of(server_url);
+  require_https(found.issuer, allow_http_loopback, "the authorization server (the server's origin, 2025-03-26)");
   if (auto server = co_await read_server_metadata(fetcher, found.issuer, true)) {
     found.issuer = server->issuer.empty() ? found.issuer : server->issuer;
     found.server = std::move(*server);

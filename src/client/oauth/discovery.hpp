@@ -30,10 +30,12 @@ struct discovery {
 /// its first authorization server, refusing a document whose `issuer` is not
 /// the one its URL was made from. A server without resource metadata is a
 /// 2025-03-26 one: its origin is the authorization server, with metadata at
-/// its root or else /authorize, /token and /register there. Throws
+/// its root or else /authorize, /token and /register there. The
+/// authorization server must be https (or http on loopback when
+/// `allow_http_loopback`) before anything is asked of it. Throws
 /// oauth_error saying what is missing or wrong.
 boost::asio::awaitable<discovery> discover(http_client::http_fetcher& fetcher, std::string server_url,
-                                           token_challenge challenge);
+                                           token_challenge challenge, bool allow_http_loopback);
 
 /// Reads an authorization server's metadata from the well-known URLs its
 /// issuer gives, in order; std::nullopt when none has any. Throws oauth_error

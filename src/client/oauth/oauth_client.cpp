@@ -133,6 +133,7 @@ struct oauth_client::impl {
     f.verify_peer = o.verify_peer;
     f.timeout = o.timeout;
     f.connect_timeout = o.timeout;
+    f.allow_private_addresses = o.allow_private_addresses;
     return f;
   }
 
@@ -177,8 +178,7 @@ struct oauth_client::impl {
                                              std::string assertion, const std::string& scope, dpop_binding dpop);
   void require_https(const std::string& url, std::string_view what) const {
     // Tokens and credentials cross these endpoints.
-    if (!is_https(url) && !(options.allow_http_loopback && is_loopback(url)))
-      throw oauth_error(std::string(what) + " " + url + " is not https");
+    detail::oauth::require_https(url, options.allow_http_loopback, what);
   }
   std::string choose_scope(const server_state& state, const discovery& found, const token_challenge& challenge,
                            unsigned status) const;
@@ -256,7 +256,7 @@ asio::awaitable<void> oauth_client::impl::sign_in(const std::string& key, const 
                                                   const token_challenge& challenge, unsigned status,
                                                   const std::string& refused) {
   auto& state = state_of(key);
-  auto found = co_await discover(fetcher, url, challenge);
+  auto found = co_await discover(fetcher, url, challenge, options.allow_http_loopback);
   // The token just had from the same authorization server refused: signing
   // in again would only loop (through a browser, each time).
   if (status == 401 && !refused.empty() && !state.fresh_token.empty() && refused.ends_with(" " + state.fresh_token) &&
@@ -285,7 +285,13 @@ asio::awaitable<void> oauth_client::impl::sign_in(const std::string& key, const 
   oauth_user_agent* agent = nullptr;
   std::string redirect_uri;
   if (options.grant == oauth_grant::authorization_code) {
-    if (!options.user_agent && !default_agent) default_agent = make_headless_user_agent(executor, headless_options{});
+    if (!options.user_agent && !default_agent) {
+      headless_options headless;
+      headless.ca_file = options.ca_file;
+      headless.verify_peer = options.verify_peer;
+      headless.allow_private_addresses = options.allow_private_addresses;
+      default_agent = make_headless_user_agent(executor, std::move(headless));
+    }
     agent = options.user_agent ? options.user_agent.get() : default_agent.get();
     redirect_uri = agent->redirect_uri();
   }
@@ -421,6 +427,7 @@ asio::awaitable<client_identity> oauth_client::impl::identify(server_state& stat
   std::vector<std::string> grant_types{"authorization_code"};
   if (options.offline_access) grant_types.push_back("refresh_token");
   std::vector<std::string> redirect_uris{redirect_uri};
+  if (found.server.registration_endpoint) require_https(*found.server.registration_endpoint, "the registration endpoint");
   co_return co_await register_client(fetcher, found.server, options, std::move(redirect_uris), std::move(grant_types));
 }
 
@@ -433,6 +440,7 @@ asio::awaitable<token_response> oauth_client::impl::authorization_code(const dis
   const auto& server = found.server;
   if (!server.authorization_endpoint)
     throw oauth_error("the authorization server " + found.issuer + " has no authorization_endpoint");
+  require_https(*server.authorization_endpoint, "the authorization endpoint");
   // Without PKCE S256 the code could be stolen; a server with metadata must say it has it.
   if (found.server_metadata_found && !offers(server.code_challenge_methods_supported, "S256"))
     throw oauth_error("the authorization server " + found.issuer + " does not support PKCE with S256; refusing");

@@ -127,6 +127,11 @@ bool is_https(std::string_view text) {
   return parsed && parsed->scheme_id() == boost::urls::scheme::https;
 }
 
+void require_https(std::string_view url, bool allow_http_loopback, std::string_view what) {
+  if (!is_https(url) && !(allow_http_loopback && is_loopback(url)))
+    throw oauth_error(std::string(what) + " " + std::string(url) + " is not https");
+}
+
 bool is_loopback(std::string_view text) {
   auto parsed = boost::urls::parse_absolute_uri(text);
   if (!parsed) return false;

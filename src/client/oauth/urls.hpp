@@ -53,4 +53,9 @@ std::string resolve_reference(std::string_view base, std::string_view reference)
 bool is_https(std::string_view url);
 bool is_loopback(std::string_view url);
 
+/// Throws oauth_error naming `what` unless `url` is https, or http to a
+/// loopback address when `allow_http_loopback` (OAuth 2.1 section 1.5: an
+/// authorization server's endpoints are https).
+void require_https(std::string_view url, bool allow_http_loopback, std::string_view what);
+
 }  // namespace mcp::detail::oauth

@@ -65,6 +65,7 @@ class headless_user_agent final : public oauth_user_agent {
     detail::http_client::fetch_options f;
     f.ca_file = o.ca_file;
     f.verify_peer = o.verify_peer;
+    f.allow_private_addresses = o.allow_private_addresses;
     return f;
   }
 

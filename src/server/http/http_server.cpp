@@ -6,6 +6,7 @@
 #include "trace_headers.hpp"
 
 #include "../../detail/random.hpp"
+#include "../../transport/http/tls_context.hpp"
 
 #include <mcp/log.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
@@ -74,9 +75,7 @@ http_server::impl::impl(asio::any_io_executor ex, server_behaviour& b, http_serv
   }
   if (!options.tls_certificate_file.empty() || !options.tls_private_key_file.empty()) {
     tls.emplace(asio::ssl::context::tls_server);
-    tls->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
-                     asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
-                     asio::ssl::context::no_tlsv1_1);
+    detail::apply_tls_policy(*tls);
     tls->use_certificate_chain_file(options.tls_certificate_file);
     tls->use_private_key_file(options.tls_private_key_file, asio::ssl::context::pem);
   }

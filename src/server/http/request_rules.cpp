@@ -2,6 +2,8 @@
 
 #include <mcp/protocol/jsonrpc.hpp>
 
+#include <boost/algorithm/string/predicate.hpp>
+
 #include <algorithm>
 #include <cctype>
 
@@ -15,7 +17,15 @@ std::string_view host_part(std::string_view authority) {
 }
 
 bool is_loopback_name(std::string_view host) {
-  return host == "localhost" || host == "127.0.0.1" || host == "[::1]";
+  return boost::algorithm::iequals(host, "localhost") || host == "127.0.0.1" || host == "[::1]";
+}
+
+// An entry with a port is the whole Host value; one without, any port.
+bool host_listed(std::string_view host, const std::vector<std::string>& allowed_hosts) {
+  return std::ranges::any_of(allowed_hosts, [&](const std::string& entry) {
+    const bool has_port = host_part(entry).size() != entry.size();
+    return boost::algorithm::iequals(has_port ? host : host_part(host), entry);
+  });
 }
 
 }  // namespace
@@ -35,11 +45,13 @@ bool prefers_event_stream(const http_request& req) {
 std::optional<std::string> origin_refusal(const http_request& req, bool loopback_only,
                                           const std::vector<std::string>& allowed_hosts,
                                           const std::vector<std::string>& allowed_origins) {
-  // DNS rebinding: a page from elsewhere must not reach a local server.
-  if (loopback_only) {
+  // DNS rebinding: a page of the attacker's, once its name resolves to this
+  // server's address (127.0.0.1, or one on the intranet the browser is in),
+  // talks to the server with the attacker's name as Host. A Host the server
+  // knows as its own is what tells such a request apart.
+  if (loopback_only || !allowed_hosts.empty()) {
     const auto host = req[known_header::host];
-    const bool allowed = is_loopback_name(host_part(host)) ||
-                         std::ranges::find(allowed_hosts, host) != allowed_hosts.end();
+    const bool allowed = (loopback_only && is_loopback_name(host_part(host))) || host_listed(host, allowed_hosts);
     if (!allowed) return "Forbidden: Host " + std::string(host) + " is not allowed";
   }
   const auto origin = req[known_header::origin];

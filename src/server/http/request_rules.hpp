@@ -23,9 +23,11 @@ bool accepts(const http_request& req, std::string_view type);
 /// stream even for a quick answer.
 bool prefers_event_stream(const http_request& req);
 
-/// Why `Host` or `Origin` is refused, if it is: on loopback only localhost
-/// names and `allowed_hosts` may be the Host; an Origin must be a localhost
-/// one or listed in `allowed_origins`.
+/// Why `Host` or `Origin` is refused, if it is (DNS rebinding, docs/security.md):
+/// on loopback the Host must be a localhost name or in `allowed_hosts`; on
+/// any other address it must be in `allowed_hosts` when that is not empty
+/// (an entry without a port admits any port; names in any case). An Origin
+/// must be a localhost one or listed in `allowed_origins`.
 std::optional<std::string> origin_refusal(const http_request& req, bool loopback_only,
                                           const std::vector<std::string>& allowed_hosts,
                                           const std::vector<std::string>& allowed_origins);

@@ -5,6 +5,7 @@
 #include <mcp/transport/websocket.hpp>
 
 #include "../http/client/url.hpp"
+#include "../http/tls_context.hpp"
 #include "websocket_connection.hpp"
 
 #include <boost/asio/ssl/context.hpp>
@@ -75,17 +76,7 @@ ws::client_target target_of(const std::string& url, const websocket_client_optio
 }
 
 std::shared_ptr<asio::ssl::context> tls_context(const websocket_client_options& options) {
-  auto tls = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_client);
-  tls->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
-                   asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 | asio::ssl::context::no_tlsv1_1);
-  if (!options.verify_peer) {
-    tls->set_verify_mode(asio::ssl::verify_none);
-    return tls;
-  }
-  tls->set_verify_mode(asio::ssl::verify_peer);
-  if (options.ca_file.empty()) tls->set_default_verify_paths();
-  else tls->load_verify_file(options.ca_file);
-  return tls;
+  return detail::make_client_tls_context(options.ca_file, options.verify_peer);
 }
 
 std::string refusal_text(const std::string& url, const ws::refusal& refused) {

@@ -3,6 +3,7 @@
 
 #include "connection.hpp"
 #include "http_error.hpp"
+#include "peer_address.hpp"
 
 #include "../stream.hpp"
 
@@ -15,6 +16,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <vector>
 
 #include <sys/socket.h>
 
@@ -46,12 +48,32 @@ asio::awaitable<tcp::resolver::results_type> resolve(asio::any_io_executor ex, c
   co_return results;
 }
 
+// The resolved addresses a connection may go to: all of them, or with
+// `public_only` the public ones (peer_address.hpp); none is an error that
+// names the address refused.
+std::vector<tcp::endpoint> reachable(const tcp::resolver::results_type& results, bool public_only,
+                                     const http_endpoint& ep) {
+  std::vector<tcp::endpoint> endpoints;
+  std::string refused;
+  for (const auto& entry : results) {
+    const auto kind = public_only ? non_public_kind(entry.endpoint().address()) : std::string_view();
+    if (kind.empty())
+      endpoints.push_back(entry.endpoint());
+    else if (refused.empty())
+      refused = entry.endpoint().address().to_string() + ", a " + std::string(kind) + " address";
+  }
+  if (endpoints.empty() && !refused.empty())
+    throw http_error("connect to " + ep.host_header + ": refused: it resolves to " + refused +
+                     ", and only public addresses may be reached here (allow_private_addresses)");
+  return endpoints;
+}
+
 template <class Stream>
 class stream_connection final : public connection {
  public:
   template <class... Args>
-  explicit stream_connection(std::chrono::milliseconds usual_timeout, Args&&... args)
-      : stream_(usual_timeout, std::forward<Args>(args)...) {}
+  explicit stream_connection(bool public_only, std::chrono::milliseconds usual_timeout, Args&&... args)
+      : stream_(usual_timeout, std::forward<Args>(args)...), public_only_(public_only) {}
   ~stream_connection() override { close(); }
 
   asio::awaitable<void> open(const http_endpoint& ep, std::chrono::milliseconds timeout) override {
@@ -64,7 +86,8 @@ class stream_connection final : public connection {
     };
     const auto results = co_await resolve(stream_.socket().get_executor(), ep, timeout);
     if (closed_) fail(asio::error::operation_aborted, "connect to " + authority);
-    const auto ec = co_await connect(results, remaining());
+    auto endpoints = reachable(results, public_only_, ep);
+    const auto ec = co_await connect(std::move(endpoints), remaining());
     // close() came during the attempts.
     if (closed_) fail(asio::error::operation_aborted, "connect to " + authority);
     if (ec) fail(ec, "connect to " + authority);
@@ -122,15 +145,15 @@ class stream_connection final : public connection {
   // Tries the resolved endpoints in turn, within `timeout` for them all, as
   // asio::async_connect does; but once the deadline has passed or close()
   // came, no later endpoint reopens the socket.
-  asio::awaitable<boost::system::error_code> connect(const tcp::resolver::results_type& results,
+  asio::awaitable<boost::system::error_code> connect(std::vector<tcp::endpoint> endpoints,
                                                      std::chrono::milliseconds timeout) {
     auto& socket = stream_.socket();
     boost::system::error_code ec = asio::error::not_found;
     stream_.arm(timeout);
-    for (const auto& entry : results) {
+    for (const auto& endpoint : endpoints) {
       boost::system::error_code ignored;
       socket.close(ignored);  // after a failed attempt; connecting opens it again
-      auto [attempt] = co_await socket.async_connect(entry.endpoint(), as_tuple_awaitable);
+      auto [attempt] = co_await socket.async_connect(endpoint, as_tuple_awaitable);
       ec = attempt;
       if (!ec || closed_ || stream_.timed_out()) break;
     }
@@ -140,15 +163,16 @@ class stream_connection final : public connection {
   timed_stream<Stream> stream_;
   beast::flat_buffer buffer_;
   std::string origin_;
+  bool public_only_;
   bool closed_ = false;
 };
 
 }  // namespace
 
 std::unique_ptr<connection> make_connection(asio::any_io_executor ex, asio::ssl::context* tls,
-                                            std::chrono::milliseconds usual_timeout) {
-  if (tls) return std::make_unique<stream_connection<tls_socket>>(usual_timeout, ex, *tls);
-  return std::make_unique<stream_connection<tcp_socket>>(usual_timeout, ex);
+                                            std::chrono::milliseconds usual_timeout, bool public_only) {
+  if (tls) return std::make_unique<stream_connection<tls_socket>>(public_only, usual_timeout, ex, *tls);
+  return std::make_unique<stream_connection<tcp_socket>>(public_only, usual_timeout, ex);
 }
 
 }  // namespace mcp::detail::http_client

@@ -64,7 +64,9 @@ class connection {
 
 /// A connection over TLS with `tls`, over plain TCP when it is null. Its
 /// deadlines are kept by a timer that wakes at least every `usual_timeout`.
+/// With `public_only` it connects to public addresses only (peer_address.hpp):
+/// open() throws http_error when the host resolves to none.
 std::unique_ptr<connection> make_connection(asio::any_io_executor ex, asio::ssl::context* tls,
-                                            std::chrono::milliseconds usual_timeout);
+                                            std::chrono::milliseconds usual_timeout, bool public_only = false);
 
 }  // namespace mcp::detail::http_client

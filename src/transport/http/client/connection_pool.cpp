@@ -2,9 +2,9 @@
 #include "connection.hpp"
 #include "http_error.hpp"
 
-#include <boost/asio/ssl/context.hpp>
+#include "../tls_context.hpp"
 
-#include <openssl/ssl.h>
+#include <boost/asio/ssl/context.hpp>
 
 namespace mcp::detail::http_client {
 
@@ -44,22 +44,13 @@ void lease::release(bool reusable) noexcept {
 
 // --- connection_pool -------------------------------------------------------------
 
-connection_pool::connection_pool(asio::any_io_executor ex, const http_client_options& options, bool tls)
-    : executor_(ex), connect_timeout_(options.connect_timeout), max_idle_(options.max_connections + 2) {
-  if (!tls) return;
-  tls_ = std::make_unique<asio::ssl::context>(asio::ssl::context::tls_client);
-  tls_->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
-                    asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
-                    asio::ssl::context::no_tlsv1_1);
-  if (!options.verify_peer) {
-    tls_->set_verify_mode(asio::ssl::verify_none);
-    return;
-  }
-  tls_->set_verify_mode(asio::ssl::verify_peer);
-  if (options.ca_file.empty())
-    tls_->set_default_verify_paths();
-  else
-    tls_->load_verify_file(options.ca_file);
+connection_pool::connection_pool(asio::any_io_executor ex, const http_client_options& options, bool tls,
+                                 bool public_only)
+    : executor_(ex),
+      connect_timeout_(options.connect_timeout),
+      max_idle_(options.max_connections + 2),
+      public_only_(public_only) {
+  if (tls) tls_ = make_client_tls_context(options.ca_file, options.verify_peer);
 }
 
 connection_pool::~connection_pool() { close_all(); }
@@ -87,7 +78,7 @@ asio::awaitable<lease> connection_pool::connect(const http_endpoint& ep) {
   if (closed_) throw http_error(asio::error::operation_aborted, "HTTP transport closed");
   if (ep.tls && !tls_) throw http_error(asio::error::invalid_argument, "no TLS context for " + ep.url);
   // Known to the pool while it connects, so close_active() ends the attempt too.
-  lease taken(shared_from_this(), make_connection(executor_, ep.tls ? tls_.get() : nullptr, connect_timeout_));
+  lease taken(shared_from_this(), make_connection(executor_, ep.tls ? tls_.get() : nullptr, connect_timeout_, public_only_));
   co_await taken->open(ep, connect_timeout_);
   co_return taken;
 }

@@ -48,8 +48,10 @@ class lease {
 
 class connection_pool : public std::enable_shared_from_this<connection_pool> {
  public:
-  /// Builds the TLS context when `tls` (throws when `ca_file` cannot be loaded).
-  connection_pool(asio::any_io_executor ex, const http_client_options& options, bool tls);
+  /// Builds the TLS context when `tls` (throws when `ca_file` cannot be
+  /// loaded). With `public_only` its connections reach public addresses only
+  /// (make_connection).
+  connection_pool(asio::any_io_executor ex, const http_client_options& options, bool tls, bool public_only = false);
   ~connection_pool();
 
   /// A connection to `ep`: an idle one the server has not closed, else a new
@@ -73,6 +75,7 @@ class connection_pool : public std::enable_shared_from_this<connection_pool> {
   asio::any_io_executor executor_;
   std::chrono::milliseconds connect_timeout_;
   std::size_t max_idle_;
+  bool public_only_;
   std::unique_ptr<asio::ssl::context> tls_;
   std::vector<std::unique_ptr<connection>> idle_;  // oldest first
   std::set<connection*> active_;

@@ -24,7 +24,7 @@ struct http_fetcher::impl {
 
   const std::shared_ptr<connection_pool>& pool_for(bool secure) {
     auto& pool = secure ? tls : plain;
-    if (!pool) pool = std::make_shared<connection_pool>(executor, pool_options, secure);
+    if (!pool) pool = std::make_shared<connection_pool>(executor, pool_options, secure, !options.allow_private_addresses);
     return pool;
   }
 };

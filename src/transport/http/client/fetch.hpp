@@ -28,6 +28,11 @@ struct fetch_options {
   /// Writing the request, then the head, then the whole body: each within this.
   std::chrono::milliseconds timeout{10'000};
   std::size_t max_body_size = 1024 * 1024;
+  /// Connect to loopback, private, link-local... addresses too
+  /// (peer_address.hpp). Off, only public addresses are reached: what a
+  /// fetcher asks for is mostly on a peer's word (SSRF). On for URLs the user
+  /// gave (an OTLP collector) or chose to trust (tests on 127.0.0.1).
+  bool allow_private_addresses = false;
 };
 
 struct fetch_request {
@@ -59,8 +64,9 @@ class http_fetcher {
 
   /// Sends `request` and reads the whole response, redirects not followed.
   /// Throws std::invalid_argument for a URL that is not absolute http(s),
-  /// http_error when the server cannot be reached, times out or answers with
-  /// a body over max_body_size (its what() names the request).
+  /// http_error when the server cannot be reached, resolves to no address
+  /// it may reach, times out or answers with a body over max_body_size (its
+  /// what() names the request).
   asio::awaitable<fetch_response> fetch(fetch_request request);
 
   /// Ends every connection; later fetches fail.
