@@ -2,6 +2,8 @@
 
 #include "dpop_proof.hpp"
 
+#include "cjose_input.hpp"
+
 #include <mcp/base64.hpp>
 
 #include <boost/json/parse.hpp>
@@ -97,6 +99,7 @@ dpop_result check_dpop_proof(std::string_view proof, const dpop_expectation& exp
     result.error = std::move(why);
     return result;
   };
+  if (!compact_jws(proof)) return fail("the DPoP proof is not a signed JWT");
   cjose_err err;
   std::unique_ptr<cjose_jws_t, jws_deleter> jws(cjose_jws_import(proof.data(), proof.size(), &err));
   if (!jws) return fail("the DPoP proof is not a signed JWT");
@@ -112,6 +115,7 @@ dpop_result check_dpop_proof(std::string_view proof, const dpop_expectation& exp
   if (ec || !jwk.is_object()) return fail("the DPoP proof's jwk is not a JSON object");
   // A private key in the header: the client gave its key away (section 4.3, check 7).
   if (jwk.get_object().contains("d") || jwk.get_object().contains("p")) return fail("the DPoP proof's jwk is private");
+  if (!importable_jwk(jwk.get_object())) return fail("the DPoP proof's jwk is malformed");
   std::unique_ptr<cjose_jwk_t, jwk_deleter> key(cjose_jwk_import(raw_jwk.get(), std::strlen(raw_jwk.get()), &err));
   if (!key || !cjose_jws_verify(jws.get(), key.get(), &err)) return fail("the DPoP proof's signature does not verify");
   result.jkt = jwk_thumbprint(jwk.get_object());

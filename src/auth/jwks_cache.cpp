@@ -2,6 +2,8 @@
 
 #include "jwks_cache.hpp"
 
+#include "cjose_input.hpp"
+
 #include <mcp/log.hpp>
 
 #include <boost/asio/as_tuple.hpp>
@@ -42,6 +44,10 @@ key_set parse_jwks(std::string_view document) {
     k.alg = member(key, "alg");
     const auto use = member(key, "use");
     if ((k.kty != "RSA" && k.kty != "EC") || (!use.empty() && use != "sig")) continue;
+    if (!importable_jwk(key)) {
+      sdk_log(log_category::auth, log_level::warn, "a key of the JWKS is malformed", {{"kid", k.kid}});
+      continue;
+    }
     const auto text = json::serialize(key);
     cjose_err err;
     auto* jwk = cjose_jwk_import(text.data(), text.size(), &err);

@@ -5,6 +5,7 @@
 #include "jwt_check.hpp"
 
 #include "claims.hpp"
+#include "cjose_input.hpp"
 
 #include <boost/json/parse.hpp>
 
@@ -81,6 +82,7 @@ jwt_checker::jwt_checker(jwt_verifier_options options, std::shared_ptr<jwks_cach
     : options_(std::move(options)), keys_(std::move(keys)) {}
 
 asio::awaitable<verification> jwt_checker::verify(std::string token) {
+  if (!compact_jws(token)) co_return verification::invalid("the token is not a signed JWT");
   cjose_err err;
   std::unique_ptr<cjose_jws_t, jws_deleter> jws(cjose_jws_import(token.data(), token.size(), &err));
   if (!jws) co_return verification::invalid("the token is not a signed JWT");

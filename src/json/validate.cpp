@@ -17,6 +17,7 @@
 #include <boost/regex.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <array>
 #include <cmath>
 #include <stdexcept>
@@ -63,7 +64,10 @@ json::value number_of(const json::value& value, const std::string& at) {
 std::size_t count_of(const json::value& value, const std::string& at) {
   if (!is_integral_number(value) || number_value(value) < 0)
     invalid(at, "must be a non-negative integer");
-  return static_cast<std::size_t>(number_value(value));
+  // A count no instance can reach (`"maxLength": 1e300`) means the largest one.
+  constexpr auto largest = std::numeric_limits<std::size_t>::max();
+  const double count = number_value(value);
+  return count >= static_cast<double>(largest) ? largest : static_cast<std::size_t>(count);
 }
 
 bool bool_of(const json::value& value, const std::string& at) {

@@ -5,6 +5,8 @@
 #include "auth/dpop_proof.hpp"
 #include "client/oauth/dpop.hpp"
 
+#include <mcp/base64.hpp>
+
 #include <gtest/gtest.h>
 
 namespace {
@@ -50,6 +52,18 @@ TEST(DpopCheck, ProofsOutsideTheWindowOrNotAProofAreRefused) {
   const std::vector<std::string> rsa{"RS256"};
   only_rsa.algorithms = rsa;
   EXPECT_NE(check_dpop_proof(proof, only_rsa).error, "");
+}
+
+// Found by fuzz/fuzz_auth_headers.cpp: cjose aborted the process on
+// base64url with one character before a '=' (src/auth/cjose_input.hpp).
+TEST(DpopCheck, ProofsThatWouldAbortCjoseAreRefused) {
+  const auto e = expectation("https://mcp.example/mcp", "token");
+  EXPECT_EQ(check_dpop_proof("eyJhbGciOiJFUzI1NiJ9.e30.a=", e).error, "the DPoP proof is not a signed JWT");
+  EXPECT_EQ(check_dpop_proof("a=.e30.AAAA", e).error, "the DPoP proof is not a signed JWT");
+  // A well-formed proof whose jwk member would.
+  const auto header = mcp::base64url_encode(
+      R"({"typ":"dpop+jwt","alg":"ES256","jwk":{"kty":"EC","crv":"P-256","x":"a=","y":"AAAA"}})");
+  EXPECT_EQ(check_dpop_proof(header + ".e30.AAAA", e).error, "the DPoP proof's jwk is malformed");
 }
 
 TEST(DpopCheck, ThumbprintNeedsTheRequiredMembers) {

@@ -215,6 +215,28 @@ TEST_F(AuthJwt, RefusesGarbage) {
   });
 }
 
+// Found by fuzz/fuzz_auth_headers.cpp: cjose aborted the process on
+// base64url with one character before a '=' (src/auth/cjose_input.hpp), in
+// a token any client can send and in a key of the issuer's JWKS.
+TEST_F(AuthJwt, TokensThatWouldAbortCjoseAreRefused) {
+  with_verifier({rsa}, [](verifier_fixture& f) -> asio::awaitable<void> {
+    for (const char* token : {"eyJhbGciOiJFUzI1NiJ9.e30.a=", "a=.e30.AAAA", "eyJhbGciOiJFUzI1NiJ9.a=.AAAA"}) {
+      const auto v = co_await verify(f, token);
+      EXPECT_EQ(v.result, outcome::invalid) << token;
+      EXPECT_EQ(v.description, "the token is not a signed JWT") << token;
+    }
+  });
+}
+
+TEST(AuthJwtKeys, ParseJwksSkipsAKeyThatWouldAbortCjose) {
+  const auto good = test_key::rsa("good");
+  auto jwks = json::parse(jwks_of({&good})).as_object();
+  jwks["keys"].as_array().push_back(json::object{{"kty", "RSA"}, {"kid", "bad"}, {"n", "a="}, {"e", "AQAB"}});
+  const auto keys = auth::detail::parse_jwks(json::serialize(jwks));
+  ASSERT_EQ(keys.size(), 1u);
+  EXPECT_EQ(keys[0].kid, "good");
+}
+
 TEST_F(AuthJwt, AnUnknownKidFetchesTheKeysAgainAtMostOncePerInterval) {
   with_verifier({rsa}, [](verifier_fixture& f) -> asio::awaitable<void> {
     EXPECT_EQ((co_await verify(f, rsa->sign(token_claims(issuer, audience)))).result, outcome::valid);

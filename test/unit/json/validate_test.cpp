@@ -291,6 +291,15 @@ TEST(SchemaValidatorCompile, RejectsAnInvalidRegularExpression) {
             0u);
 }
 
+// Found by fuzz/fuzz_schema_validator.cpp: a count beyond size_t was
+// converted to it (undefined behaviour).
+TEST(SchemaValidatorCompile, ACountNoInstanceCanReachMeansTheLargest) {
+  const mcp::schema_validator v(json::parse(R"({"maxLength": 3e65, "minItems": 0, "maxProperties": 1e300})"));
+  EXPECT_TRUE(v.validate(json::parse(R"("abc")")).empty());
+  const mcp::schema_validator at_least(json::parse(R"({"minLength": 1e30})"));
+  EXPECT_EQ(at_least.validate(json::parse(R"("abc")")).size(), 1u);
+}
+
 TEST(SchemaValidatorCompile, RejectsAReferenceThatDoesNotResolve) {
   EXPECT_EQ(compile_error(R"({"$ref":"#/$defs/missing"})"),
             R"(/$ref: cannot resolve "#/$defs/missing": nothing is there)");
