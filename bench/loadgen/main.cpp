@@ -17,6 +17,10 @@ int main(int argc, char** argv) {
   }
   std::signal(SIGPIPE, SIG_IGN);  // a server that dies fails a write, not the generator
   try {
+    if (options.scenario == "soak") {
+      std::cout << loadgen::run_soak(options) << std::endl;
+      return 0;
+    }
     loadgen::run_result result;
     if (options.scenario == "http") result = loadgen::run_http_load(options);
     else if (options.scenario == "sessions") result = loadgen::run_sessions(options);

@@ -26,4 +26,16 @@ std::string echo_call(std::int64_t id) {
 
 std::string echo_text(std::int64_t id) { return "bench " + std::to_string(id); }
 
+std::string long_task_call(std::int64_t id, int steps, int step_ms) {
+  const auto n = std::to_string(id);
+  return R"({"jsonrpc":"2.0","id":)" + n + R"(,"method":"tools/call","params":{"name":"long_task","arguments":{"steps":)" +
+         std::to_string(steps) + R"(,"step_ms":)" + std::to_string(step_ms) + R"(},"_meta":{"progressToken":"p)" + n +
+         R"("}}})";
+}
+
+std::string cancelled_notification(std::int64_t id) {
+  return R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":)" + std::to_string(id) +
+         R"(,"reason":"soak"}})";
+}
+
 }  // namespace loadgen

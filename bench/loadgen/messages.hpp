@@ -26,5 +26,10 @@ std::string initialized_notification();
 std::string echo_call(std::int64_t id);
 /// The text an echo call with this id sends, so every reply is unique.
 std::string echo_text(std::int64_t id);
+/// `tools/call long_task` (everything-server: `steps` steps of `step_ms`,
+/// progress after each) with a progress token.
+std::string long_task_call(std::int64_t id, int steps, int step_ms);
+/// notifications/cancelled for the request `id`.
+std::string cancelled_notification(std::int64_t id);
 
 }  // namespace loadgen

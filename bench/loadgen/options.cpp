@@ -17,7 +17,8 @@ options parse_options(int argc, char** argv) {
   if (argc < 2) throw std::invalid_argument("no scenario given");
   options o;
   o.scenario = argv[1];
-  if (o.scenario != "http" && o.scenario != "sessions" && o.scenario != "stdio" && o.scenario != "startup")
+  if (o.scenario != "http" && o.scenario != "sessions" && o.scenario != "stdio" && o.scenario != "startup" &&
+      o.scenario != "soak")
     throw std::invalid_argument("unknown scenario " + o.scenario);
   for (int i = 2; i < argc; ++i) {
     const std::string_view flag = argv[i];
@@ -36,6 +37,8 @@ options parse_options(int argc, char** argv) {
     else if (flag == "--duration") o.limits.duration = seconds(value);
     else if (flag == "--grace") o.limits.grace = seconds(value);
     else if (flag == "--max-count") o.limits.max_count = std::stoull(value);
+    else if (flag == "--rate") o.rate = std::stod(value);
+    else if (flag == "--sample-every") o.sample_every = seconds(value);
     else if (flag == "--server-pid") o.server_pid = std::stoi(value);
     else if (flag == "--cpu-pid") {
       const auto equals = value.find('=');
@@ -44,11 +47,13 @@ options parse_options(int argc, char** argv) {
     }
     else throw std::invalid_argument("unknown option " + std::string(flag));
   }
-  const bool over_http = o.scenario == "http" || o.scenario == "sessions";
+  const bool over_http = o.scenario == "http" || o.scenario == "sessions" || o.scenario == "soak";
   if (over_http && o.url.empty()) throw std::invalid_argument(o.scenario + " needs --url");
   if (!over_http && o.command.empty()) throw std::invalid_argument(o.scenario + " needs -- COMMAND");
   if (o.scenario == "sessions" && (o.server_pid == 0 || o.limits.max_count == UINT64_MAX))
     throw std::invalid_argument("sessions needs --server-pid and --max-count");
+  if (o.scenario == "soak" && (o.server_pid == 0 || o.rate <= 0))
+    throw std::invalid_argument("soak needs --server-pid and --rate");
   if (o.connections < 1 || o.window < 1) throw std::invalid_argument("--connections and --window must be at least 1");
   return o;
 }

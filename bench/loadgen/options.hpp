@@ -6,6 +6,7 @@
 //   bench-loadgen sessions --url URL --max-count N [--connections N] [--duration S] --server-pid PID
 //   bench-loadgen stdio    [--peer mcp|echo] [--window N] [LIMITS] -- COMMAND [ARGS...]
 //   bench-loadgen startup  [--peer mcp|echo] -- COMMAND [ARGS...]
+//   bench-loadgen soak     --url URL --server-pid PID --rate R [--connections N] [--duration S] [--sample-every S]
 //
 //   LIMITS: [--warmup S] [--duration S] [--max-count N] [--grace S]
 //
@@ -27,7 +28,7 @@
 namespace loadgen {
 
 struct options {
-  std::string scenario;  ///< http, sessions, stdio or startup
+  std::string scenario;  ///< http, sessions, stdio, startup or soak
   std::string url;
   std::string mode = "stateful-json";
   peer_kind peer = peer_kind::mcp;
@@ -37,6 +38,8 @@ struct options {
   pid_t server_pid = 0;
   std::vector<std::pair<std::string, pid_t>> cpu_pids;  ///< --cpu-pid NAME=PID
   std::vector<std::string> command;  ///< stdio and startup: the server to spawn
+  double rate = 0;  ///< soak: echo calls per second, over all --connections
+  std::chrono::milliseconds sample_every{5000};  ///< soak: how often RSS and fds are read
 };
 
 /// Throws std::invalid_argument with a message for the user.

@@ -1,5 +1,5 @@
 #pragma once
-// The four things the generator can do; each runs to completion (bounded in
+// The five things the generator can do; each runs to completion (bounded in
 // count and time) and returns what it measured.
 
 #include "options.hpp"
@@ -19,5 +19,7 @@ run_result run_sessions(const options& o);
 run_result run_stdio_load(const options& o);
 /// Spawns the server and times until its reply to initialize.
 run_result run_startup(const options& o);
+/// The soak run (soak_load.cpp): its own JSON line.
+std::string run_soak(const options& o);
 
 }  // namespace loadgen

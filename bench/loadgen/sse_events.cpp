@@ -52,4 +52,30 @@ std::optional<std::vector<std::string>> split_sse(std::string_view body) {
   return messages;
 }
 
+std::vector<sse_event> complete_events(std::string_view body) {
+  std::vector<sse_event> events;
+  sse_event event;
+  bool has_fields = false;
+  while (auto line = next_line(body)) {
+    if (line->empty()) {
+      if (has_fields) events.push_back(std::move(event));
+      event = {};
+      has_fields = false;
+      continue;
+    }
+    if (line->front() == ':') continue;
+    const auto colon = line->find(':');
+    const std::string_view field = line->substr(0, colon);
+    std::string_view value = colon == std::string_view::npos ? std::string_view{} : line->substr(colon + 1);
+    if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+    has_fields = true;
+    if (field == "id") event.id = value;
+    if (field == "data") {
+      if (!event.data.empty()) event.data += '\n';
+      event.data += value;
+    }
+  }
+  return events;
+}
+
 }  // namespace loadgen

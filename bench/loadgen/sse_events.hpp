@@ -16,4 +16,14 @@ namespace loadgen {
 /// `message` (an MCP client would drop it).
 std::optional<std::vector<std::string>> split_sse(std::string_view body);
 
+/// An event of a stream still being read: its id and data.
+struct sse_event {
+  std::string id;
+  std::string data;
+};
+/// The events of `body` complete so far (ended by their blank line), data or
+/// not (a priming event has an id and no data); what follows the last one is
+/// left for later.
+std::vector<sse_event> complete_events(std::string_view body);
+
 }  // namespace loadgen
