@@ -3,7 +3,6 @@
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/protocol/methods.hpp>
 
-#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 namespace mcp::detail {
@@ -12,7 +11,7 @@ namespace {
 // An id named by its JSON text; a text that is not an id names none (null).
 std::optional<request_id> id_of(std::string_view text) {
   boost::system::error_code ec;
-  const auto value = json::parse(text, ec);
+  const auto value = parse_json(text, ec);
   if (ec) return std::nullopt;
   return parse_request_id(value);
 }
@@ -34,7 +33,7 @@ void read_notification(const json::object& message, http_client::outgoing_facts&
 http_client::outgoing_facts inspect_outgoing(std::string_view frame) {
   http_client::outgoing_facts facts;
   boost::system::error_code ec;
-  const auto value = json::parse(frame, ec);
+  const auto value = parse_json(frame, ec);
   if (ec) return facts;
   auto summary = summarize(value);
   facts.requests = std::move(summary.request_ids);
@@ -55,7 +54,7 @@ http_client::outgoing_facts inspect_outgoing(std::string_view frame) {
 http_client::received_facts inspect_inbound(std::string_view text) {
   http_client::received_facts facts;
   boost::system::error_code ec;
-  const auto value = json::parse(text, ec);
+  const auto value = parse_json(text, ec);
   if (ec) return facts;
   facts.valid = true;
   auto look = [&](const json::value& v, bool alone) {
@@ -92,7 +91,7 @@ std::string http_status_answer(std::string_view id, std::string_view request, un
     return serialize(make_error(id_of(id), code, std::move(message), std::move(data)));
   }
   boost::system::error_code ec;
-  const auto parsed = json::parse(body, ec);
+  const auto parsed = parse_json(body, ec);
   const json::object* error = nullptr;
   if (!ec && parsed.is_object()) {
     if (const auto* e = parsed.get_object().if_contains("error")) error = e->if_object();
@@ -110,7 +109,7 @@ std::string http_status_answer(std::string_view id, std::string_view request, un
 
 std::string with_id(std::string_view text, std::string_view id) {
   boost::system::error_code ec;
-  auto value = json::parse(text, ec);
+  auto value = parse_json(text, ec);
   const auto request = id_of(id);
   if (ec || !value.is_object() || !request) return std::string(text);
   value.get_object()["id"] = to_json(*request);

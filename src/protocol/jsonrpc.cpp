@@ -1,9 +1,9 @@
 #include <mcp/protocol/jsonrpc.hpp>
 
+#include "finite_json.hpp"
 #include "message_arena.hpp"
 
 #include <boost/json/array.hpp>
-#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/serializer.hpp>
 
@@ -149,8 +149,8 @@ json::value parse_json(std::string_view text, boost::system::error_code& ec) {
   // batch: its requests may run on several threads at once, and an arena is
   // not thread safe.
   const auto first = text.find_first_not_of(" \t\r\n");
-  if (first != std::string_view::npos && text[first] == '[') return json::parse(text, ec, {}, options);
-  return json::parse(text, ec, detail::make_message_arena(), options);
+  if (first != std::string_view::npos && text[first] == '[') return detail::parse_finite_json(text, ec, {}, options);
+  return detail::parse_finite_json(text, ec, detail::make_message_arena(), options);
 }
 
 parsed_frame parse_frame(std::string_view text) {

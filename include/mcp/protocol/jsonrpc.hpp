@@ -75,7 +75,8 @@ parsed_frame parse_frame(std::string_view text);
 /// parse_frame for a frame already parsed with parse_json (moved from: its
 /// params become the messages').
 parsed_frame classify_frame(json::value value);
-/// Parses JSON text with the limits parse_frame applies (nesting depth).
+/// Parses JSON text with the limits parse_frame applies: nesting depth, and
+/// numbers a double can hold (1e400 is a parse error: it could not be written back).
 json::value parse_json(std::string_view text, boost::system::error_code& ec);
 
 /// Classifies one already-parsed JSON value as a message.

@@ -89,6 +89,17 @@ TEST(HttpClientRules, InboundFramesNameWhatTheyAnswer) {
   EXPECT_FALSE(inspect_inbound("nope").valid);
 }
 
+// An answer nested deeper than Boost.JSON's default 32 levels (a rich
+// structuredContent) is read over HTTP as over stdio: to parse_frame's depth.
+TEST(HttpClientRules, DeepAnswersAreReadAsParseFrameReadsThem) {
+  const auto nested = [](int depth) { return std::string(depth, '[') + std::string(depth, ']'); };
+  const auto answer = [](const std::string& result) { return R"({"jsonrpc":"2.0","id":1,"result":{"v":)" + result + "}}"; };
+  const auto deep = inspect_inbound(answer(nested(60)));
+  EXPECT_TRUE(deep.valid);
+  EXPECT_EQ(deep.answered, std::vector<std::string>{"1"});
+  EXPECT_FALSE(inspect_inbound(answer(nested(200))).valid);
+}
+
 TEST(HttpClientRules, FailuresBecomeErrorAnswers) {
   EXPECT_EQ(error_answer("7", "HTTP request failed: boom"),
             R"({"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"HTTP request failed: boom"}})");

@@ -318,6 +318,19 @@ TEST(ParseFrame, TextThatIsNotJsonIsParseErrorWithNullId) {
   }
 }
 
+// Found by fuzz/fuzz_request_state.cpp: Boost.JSON read 1e400 as infinity
+// and wrote it back as `Infinity`, which is not JSON (src/protocol/finite_json.hpp).
+TEST(ParseFrame, ANumberNoDoubleHoldsIsParseError) {
+  for (std::string number : {"1e400"s, "-41e400"s, "1" + std::string(400, '0') + ".5"s})
+    expect_single_invalid(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"n":)" + number + "}}",
+                          errc::parse_error, std::nullopt);
+  // The largest and smallest doubles, and what rounds to zero, are numbers.
+  for (std::string number : {"1.7976931348623157e308"s, "-1.7976931348623157e308"s, "1e-400"s, "18446744073709551616"s}) {
+    const auto item = single(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"n":)" + number + "}}");
+    ASSERT_TRUE(std::holds_alternative<message>(item)) << number;
+  }
+}
+
 TEST(ParseFrame, ParseErrorDoesNotRecoverIdFromBrokenText) {
   // The id is readable to a human, but the text is not JSON: the reply id is null.
   expect_single_invalid(R"({"jsonrpc":"2.0","id":5,"method":"ping")", errc::parse_error,
