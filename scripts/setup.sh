@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages that building (and, with --tests, testing)
-# Caduceus needs, when they are missing. Safe to run again.
+# Installs the Debian 12 packages that building (and, with --tests, testing;
+# with --fuzz, fuzzing) Caduceus needs, when they are missing. Safe to run again.
 set -euo pipefail
 
 packages=(g++ cmake ninja-build ccache libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev libssl-dev
           pkg-config libcjose-dev libjansson-dev libhiredis-dev libyaml-cpp-dev)
+# clang and its runtimes (libFuzzer, the sanitizers): the fuzz targets and the
+# AddressSanitizer build of the tests (scripts/build-asan.sh).
+fuzz_packages=(clang libclang-rt-14-dev python3)
 if [[ "${1:-}" == "--tests" ]]; then
-  packages+=(libgtest-dev libgmock-dev openssl libbenchmark-dev python3 redis-server haproxy prometheus)
+  packages+=(libgtest-dev libgmock-dev openssl libbenchmark-dev python3 redis-server haproxy prometheus "${fuzz_packages[@]}")
   command -v node >/dev/null 2>&1 || packages+=(nodejs)
   command -v npm >/dev/null 2>&1 || packages+=(npm)
+elif [[ "${1:-}" == "--fuzz" ]]; then
+  packages+=("${fuzz_packages[@]}")
 fi
 
 missing=()
