@@ -82,7 +82,9 @@ std::shared_ptr<mcp::oauth_client> make_authorizer(asio::any_io_executor ex, con
     options.grant = mcp::oauth_grant::workload_identity;
     options.workload_token = [workload] { return workload; };
   }
-  options.user_agent = mcp::make_headless_user_agent(ex, mcp::headless_options{});
+  mcp::headless_options headless;
+  headless.allow_private_addresses = true;  // the suite's authorization server is on this machine
+  options.user_agent = mcp::make_headless_user_agent(ex, std::move(headless));
   return std::make_shared<mcp::oauth_client>(ex, std::move(options));
 }
 

@@ -86,7 +86,9 @@ boost::asio::awaitable<int> login(const invocation& inv) {
   auto ex = co_await boost::asio::this_coro::executor;
   auto options = options_for(inv);
   if (inv.headless_login) {
-    options.user_agent = mcp::make_headless_user_agent(ex, mcp::headless_options{});
+    mcp::headless_options headless;
+    headless.allow_private_addresses = options.allow_private_addresses;
+    options.user_agent = mcp::make_headless_user_agent(ex, std::move(headless));
   } else {
     mcp::loopback_options loopback;
     loopback.port = inv.callback_port ? *inv.callback_port : last_callback_port(inv);
