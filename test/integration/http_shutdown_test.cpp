@@ -1,39 +1,40 @@
 // Graceful shutdown of the HTTP server: http_server::stop() lets calls in
-// flight finish and deliver their answers (JSON or SSE) within
-// shutdown_timeout, refuses new work meanwhile, cancels what outlives the
-// timeout, and is not held up by idle connections or GET streams; and
-// run_http_server (everything-server --http) does the same on SIGTERM and
-// SIGINT and exits with status 0.
+// flight finish and deliver their answers (JSON or SSE, many at once, GET
+// and legacy streams beside them) within shutdown_timeout, refuses new work
+// meanwhile, cancels what outlives the timeout (or at once on a second
+// stop()), is not held up by idle connections, GET streams or a handler that
+// ignores its cancellation; and run_http_server (everything-server --http,
+// caduceus serve-demo --http) does the same on SIGTERM and SIGINT and exits
+// with status 0, also after a run of interrupted and failed client commands.
 
 #include <mcp/server/http_server.hpp>
 #include <mcp/server/server.hpp>
 
 #include "http_client.hpp"
 #include "http_test_server.hpp"
-#include "spawn_child.hpp"
+#include "child_process.hpp"
+#include "legacy_session.hpp"
 #include "test_support.hpp"
 
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
 
-#include <cerrno>
 #include <chrono>
 #include <csignal>
-#include <cstring>
+#include <cstdlib>
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <random>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
-#include <fcntl.h>
-#include <poll.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char** environ;
 
 namespace mcp::test {
 namespace {
@@ -258,103 +259,221 @@ TEST(HttpShutdown, IdleConnectionsAndGetStreamsDoNotHoldItUp) {
   });
 }
 
-// --- everything-server as a process --------------------------------------------------
-
-/// A child process with its stdout on a pipe; SIGKILLed and reaped unless it
-/// was reaped already, however the test ends.
-struct child_process {
-  pid_t pid = -1;
-  int out = -1;
-  bool reaped = false;
-  int status = 0;
-
-  child_process() = default;
-  child_process(const child_process&) = delete;
-  child_process& operator=(const child_process&) = delete;
-  ~child_process() {
-    if (pid > 0 && !reaped) kill_and_reap(pid);
-    if (out >= 0) ::close(out);
-  }
-
-  /// True once the process has exited (its wait status in `status`).
-  bool try_reap() {
-    if (reaped) return true;
-    int st = 0;
-    const pid_t r = ::waitpid(pid, &st, WNOHANG);
-    if (r == pid) {
-      reaped = true;
-      status = st;
-    }
-    return reaped;
-  }
-
-  /// Waits up to `limit` for the process to exit.
-  asio::awaitable<bool> exited_within(std::chrono::milliseconds limit) {
-    const auto until = clock_type::now() + limit;
-    while (!try_reap()) {
-      if (clock_type::now() > until) co_return false;
-      co_await sleep_for(10ms);
-    }
-    co_return true;
-  }
-};
-
-/// The first line the child writes to stdout, within `limit`.
-std::string read_first_line(int fd, std::chrono::milliseconds limit) {
-  const auto until = clock_type::now() + limit;
-  std::string line;
-  for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - clock_type::now());
-    if (left.count() <= 0) throw std::runtime_error("no line on stdout within the deadline (got '" + line + "')");
-    pollfd p{fd, POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) continue;
-    char c;
-    const auto n = ::read(fd, &c, 1);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw std::runtime_error("stdout ended before its first line (got '" + line + "')");
-    if (c == '\n') return line;
-    line += c;
-  }
+/// A call of `count` (`steps` of 60 ms, progress after each) on its own
+/// connection, preferring an SSE stream; its head and first progress read.
+asio::awaitable<std::unique_ptr<http_connection>> start_counting(std::uint16_t port, const std::string& session,
+                                                                 int id, int steps) {
+  auto ex = co_await asio::this_coro::executor;
+  const json::value token = json::string("count-" + std::to_string(id));
+  auto params = tool_call("count", json::object{{"steps", steps}, {"step_ms", 60}}, token);
+  const auto call = rpc_request(id, "tools/call", std::move(params));
+  auto req = session_post(call, session);
+  req.set("Accept", "text/event-stream, application/json");
+  auto streaming = std::make_unique<http_connection>(ex, port);
+  co_await streaming->write(req);
+  const auto head = co_await streaming->read_head();
+  if (head.content_type() != "text/event-stream") throw std::runtime_error("the call did not answer with a stream");
+  const auto first = co_await streaming->next_message();
+  if (!first || first->at("method") != "notifications/progress") throw std::runtime_error("no first progress");
+  co_return streaming;
 }
 
-/// Starts everything-server --http 127.0.0.1:0; `port` is read from the URL
-/// it prints first.
-std::unique_ptr<child_process> start_everything_server(std::uint16_t& port) {
-  auto child = std::make_unique<child_process>();
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) < 0) throw std::runtime_error("pipe failed");
-  child->out = fds[0];
+/// The rest of a counting stream after its first progress: every other
+/// progress, then its result, then the end of the stream.
+asio::awaitable<void> expect_counted_to_the_end(http_connection& streaming, int id, int steps) {
+  std::vector<json::value> rest;
+  while (auto m = co_await streaming.next_message(3s)) rest.push_back(std::move(*m));
+  EXPECT_EQ(rest.size(), static_cast<std::size_t>(steps)) << "call " << id;
+  CO_ASSERT_TRUE(!rest.empty());
+  EXPECT_EQ(rest.back().at("id"), id);
+  EXPECT_EQ(first_text(rest.back().at("result").as_object()), "counted to " + std::to_string(steps));
+}
 
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-  const std::string program = std::string(CADUCEUS_BIN_DIR) + "/everything-server";
-  std::vector<std::string> argv{program, "--http", "127.0.0.1:0"};
-  const int rc = spawn_child(child->pid, argv, actions);
-  ::close(fds[1]);
-  if (rc != 0) {
-    child->pid = -1;
-    throw std::runtime_error("cannot start " + program + ": " + std::strerror(rc));
+TEST(HttpShutdown, ManyCallsAndStreamsInFlightEachGetTheirAnswerOrAnEnd) {
+  // JSON calls, POST streams with progress, GET streams, and legacy /sse
+  // streams (one with a call in flight), all open when stop() comes.
+  http_server_options options;
+  options.shutdown_timeout = 3s;
+  run_http_test(options, [](test_server& s) -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    const auto port = s.port();
+    http_connection c(ex, port);
+    const auto session = co_await open_session(c);
+
+    std::vector<std::unique_ptr<http_connection>> json_callers;
+    for (int i = 0; i < 4; ++i) {
+      const auto call = slow_call(10 + i, 200 + 50 * i);
+      const auto req = session_post(call, session);
+      auto& caller = json_callers.emplace_back(std::make_unique<http_connection>(ex, port));
+      co_await caller->write(req);
+    }
+    std::vector<std::unique_ptr<http_connection>> streams;
+    for (int i = 0; i < 3; ++i) streams.push_back(co_await start_counting(port, session, 20 + i, 5));
+
+    std::vector<std::unique_ptr<http_connection>> listeners;  // a GET stream in each of two more sessions
+    for (int i = 0; i < 2; ++i) {
+      http_connection opener(ex, port);
+      const auto other = co_await open_session(opener);
+      const auto get = mcp_get(other);
+      auto& listener = listeners.emplace_back(std::make_unique<http_connection>(ex, port));
+      co_await listener->write(get);
+      const auto head = co_await listener->read_head();
+      EXPECT_EQ(head.status, 200u);
+    }
+    legacy_session idle_legacy(ex, port), busy_legacy(ex, port);
+    co_await idle_legacy.open();
+    co_await idle_legacy.initialize();
+    co_await busy_legacy.open();
+    co_await busy_legacy.initialize();
+    const auto legacy_call = slow_call(30, 300);
+    const auto legacy_status = co_await busy_legacy.post_status(legacy_call);
+    EXPECT_EQ(legacy_status, 202u);
+    co_await sleep_for(50ms);
+
+    const auto started = clock_type::now();
+    s.http.stop();
+
+    for (int i = 0; i < 4; ++i) {
+      const auto reply = co_await json_callers[i]->read_response(5s);
+      EXPECT_EQ(reply.status, 200u) << reply.body;
+      EXPECT_EQ(first_text(reply.json().at("result").as_object()), "slept " + std::to_string(200 + 50 * i) + " ms");
+    }
+    for (int i = 0; i < 3; ++i) co_await expect_counted_to_the_end(*streams[i], 20 + i, 5);
+    for (auto& listener : listeners) {
+      const bool ended = co_await ends_without_answer(*listener, 3s);
+      EXPECT_TRUE(ended);
+    }
+    const auto legacy_answer = co_await busy_legacy.next(3s);  // on its stream, before the stream ends
+    EXPECT_EQ(legacy_answer.at("id"), 30);
+    EXPECT_EQ(first_text(legacy_answer.at("result").as_object()), "slept 300 ms");
+    const std::array<http_connection*, 2> legacy_streams{&busy_legacy.stream, &idle_legacy.stream};
+    for (auto* legacy : legacy_streams) {
+      const bool ended = co_await ends_without_answer(*legacy, 3s);
+      EXPECT_TRUE(ended);
+    }
+
+    const bool ended = co_await wait_ended(s, 5s);
+    EXPECT_TRUE(ended) << "run() returned: " << s.state->returned << ", sessions left: " << s.http.session_count();
+    EXPECT_LT(clock_type::now() - started, 3s + 2s);  // shutdown_timeout and a margin
+  });
+}
+
+/// A tool whose handler ignores its cancellation until `released` (checked every 10 ms).
+void add_deaf_tool(mcp::server& tools, std::shared_ptr<std::atomic<bool>> released) {
+  mcp::tool_info deaf;
+  deaf.name = "deaf";
+  deaf.description = "Runs until released, deaf to cancellation";
+  tools.add_tool(deaf, [released](const json::object&, mcp::request_context&) -> asio::awaitable<mcp::call_tool_result> {
+    co_await asio::this_coro::reset_cancellation_state(asio::disable_cancellation());
+    asio::steady_timer timer(co_await asio::this_coro::executor);
+    while (!released->load()) {
+      timer.expires_after(10ms);
+      co_await timer.async_wait(asio::use_awaitable);
+    }
+    co_return mcp::call_tool_result::text("released");
+  });
+}
+
+TEST(HttpShutdown, AHandlerThatIgnoresCancellationDoesNotHoldRunPastTheDeadline) {
+  http_server_options options;
+  options.shutdown_timeout = 300ms;
+  run_http_test(options, [](test_server& s) -> asio::awaitable<void> {
+    auto released = std::make_shared<std::atomic<bool>>(false);
+    add_deaf_tool(*s.tools, released);
+    auto ex = co_await asio::this_coro::executor;
+    http_connection c(ex, s.port());
+    const auto session = co_await open_session(c);
+    auto params = tool_call("deaf", json::object{});
+    const auto call = rpc_request(9, "tools/call", std::move(params));
+    const auto req = session_post(call, session);
+    http_connection caller(ex, s.port());
+    co_await caller.write(req);
+    co_await sleep_for(100ms);
+
+    const auto started = clock_type::now();
+    s.http.stop();
+    const std::function<bool()> returned = [&s] { return s.state->returned.load(); };
+    const bool ended = co_await test_server::wait_until(returned, 6s);
+    const auto took = clock_type::now() - started;
+    EXPECT_TRUE(ended) << "run() still waits for the handler";
+    EXPECT_LT(took, 300ms + 1500ms + 2s);  // shutdown_timeout, the engine's grace, a margin
+    // The call's connection got a complete response without its result, or was closed.
+    try {
+      const auto reply = co_await caller.read_response(2s);
+      EXPECT_EQ(reply.body.find("released"), std::string::npos) << reply.body;
+    } catch (const boost::system::system_error&) {
+    }
+    released->store(true);  // the handler ends; its session with it (stop_and_wait checks)
+  });
+}
+
+TEST(HttpShutdown, ASecondStopCancelsAtOnce) {
+  run_http_test([](test_server& s) -> asio::awaitable<void> {  // shutdown_timeout: 10 s
+    auto ex = co_await asio::this_coro::executor;
+    http_connection c(ex, s.port());
+    const auto session = co_await open_session(c);
+    const auto call = slow_call(11, 8000);
+    const auto req = session_post(call, session);
+    http_connection caller(ex, s.port());
+    co_await caller.write(req);
+    co_await sleep_for(100ms);
+
+    const auto started = clock_type::now();
+    s.http.stop();
+    co_await sleep_for(100ms);
+    EXPECT_FALSE(s.state->returned) << "the first stop() drains";
+    s.http.stop();
+    const bool ended = co_await wait_ended(s, 5s);
+    EXPECT_TRUE(ended) << "run() returned: " << s.state->returned << ", sessions left: " << s.http.session_count();
+    EXPECT_LT(clock_type::now() - started, 4s);
+    try {
+      const auto reply = co_await caller.read_response(2s);
+      EXPECT_EQ(reply.body.find("slept"), std::string::npos) << reply.body;
+    } catch (const boost::system::system_error&) {
+    }
+  });
+}
+
+// --- servers as processes ----------------------------------------------------------
+
+/// A server started as `argv` (on 127.0.0.1, port 0), with its port read
+/// from the URL it prints first; killed and reaped however the test ends.
+struct server_process {
+  explicit server_process(std::vector<std::string> argv) : child(std::move(argv)) {
+    const auto url = child.read_line(10s);  // http://127.0.0.1:PORT/mcp
+    const std::string prefix = "http://127.0.0.1:";
+    if (!url.starts_with(prefix) || !url.ends_with("/mcp")) throw std::runtime_error("unexpected first line: " + url);
+    port = static_cast<std::uint16_t>(std::stoul(url.substr(prefix.size())));
   }
 
-  const auto url = read_first_line(child->out, 10s);
-  // http://127.0.0.1:PORT/mcp
-  const std::string prefix = "http://127.0.0.1:";
-  if (!url.starts_with(prefix)) throw std::runtime_error("unexpected first line: " + url);
-  const auto digits = url.substr(prefix.size(), url.find('/', prefix.size()) - prefix.size());
-  port = static_cast<std::uint16_t>(std::stoul(digits));
-  if (url.substr(prefix.size() + digits.size()) != "/mcp") throw std::runtime_error("unexpected first line: " + url);
-  return child;
+  /// Waits up to `limit` for it to exit: how long that took, or nullopt.
+  std::optional<clock_type::duration> exits_within(std::chrono::milliseconds limit) {
+    const auto started = clock_type::now();
+    if (!child.wait(limit)) return std::nullopt;
+    return clock_type::now() - started;
+  }
+
+  child_process child;
+  std::uint16_t port = 0;
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port) + "/mcp"; }
+};
+
+std::string bin(const char* name) { return std::string(CADUCEUS_BIN_DIR) + "/" + name; }
+
+std::unique_ptr<server_process> start_everything_server() {
+  return std::make_unique<server_process>(std::vector<std::string>{bin("everything-server"), "--http", "127.0.0.1:0"});
+}
+
+/// stuck-http-server: tools that ignore cancellation, and this shutdown_timeout.
+std::unique_ptr<server_process> start_stuck_server(std::chrono::milliseconds shutdown_timeout) {
+  return std::make_unique<server_process>(
+      std::vector<std::string>{bin("stuck-http-server"), std::to_string(shutdown_timeout.count())});
 }
 
 TEST(HttpShutdown, ProcessFinishesItsCallOnSigtermAndExitsZero) {
-  std::uint16_t port = 0;
-  std::unique_ptr<child_process> server;
-  ASSERT_NO_THROW(server = start_everything_server(port));
-  ASSERT_NE(port, 0u);
+  std::unique_ptr<server_process> server;
+  ASSERT_NO_THROW(server = start_everything_server());
+  const auto port = server->port;
   run_test(
       [&]() -> asio::awaitable<void> {
         auto ex = co_await asio::this_coro::executor;
@@ -374,7 +493,7 @@ TEST(HttpShutdown, ProcessFinishesItsCallOnSigtermAndExitsZero) {
         CO_ASSERT_TRUE(first.has_value());
         EXPECT_EQ(first->at("method"), "notifications/progress");
 
-        CO_ASSERT_TRUE(::kill(server->pid, SIGTERM) == 0);
+        server->child.signal(SIGTERM);
         std::vector<json::value> rest;
         while (auto m = co_await caller.next_message(3s)) rest.push_back(std::move(*m));
         CO_ASSERT_TRUE(!rest.empty());
@@ -382,19 +501,16 @@ TEST(HttpShutdown, ProcessFinishesItsCallOnSigtermAndExitsZero) {
         EXPECT_EQ(rest.back().at("id"), 4);
         EXPECT_EQ(first_text(rest.back().at("result").as_object()), "completed 5 steps");
 
-        const bool exited = co_await server->exited_within(5s);
-        CO_ASSERT_TRUE(exited);
-        EXPECT_TRUE(WIFEXITED(server->status)) << "wait status " << server->status;
-        EXPECT_EQ(WEXITSTATUS(server->status), 0);
+        CO_ASSERT_TRUE(server->exits_within(5s).has_value());
+        EXPECT_EQ(server->child.exit_code(), 0) << server->child.err();
       },
       30s);
 }
 
 TEST(HttpShutdown, IdleProcessExitsPromptlyOnSigint) {
-  std::uint16_t port = 0;
-  std::unique_ptr<child_process> server;
-  ASSERT_NO_THROW(server = start_everything_server(port));
-  ASSERT_NE(port, 0u);
+  std::unique_ptr<server_process> server;
+  ASSERT_NO_THROW(server = start_everything_server());
+  const auto port = server->port;
   run_test(
       [&]() -> asio::awaitable<void> {
         auto ex = co_await asio::this_coro::executor;
@@ -406,17 +522,172 @@ TEST(HttpShutdown, IdleProcessExitsPromptlyOnSigint) {
         const auto head = co_await listener.read_head();
         EXPECT_EQ(head.status, 200u);
 
-        const auto started = clock_type::now();
-        CO_ASSERT_TRUE(::kill(server->pid, SIGINT) == 0);
-        const bool exited = co_await server->exited_within(5s);
-        CO_ASSERT_TRUE(exited);
-        EXPECT_LT(clock_type::now() - started, 3s);  // not the 10 s shutdown_timeout
-        EXPECT_TRUE(WIFEXITED(server->status)) << "wait status " << server->status;
-        EXPECT_EQ(WEXITSTATUS(server->status), 0);
+        server->child.signal(SIGINT);
+        const auto took = server->exits_within(5s);
+        CO_ASSERT_TRUE(took.has_value());
+        EXPECT_LT(*took, 3s);  // not the 10 s shutdown_timeout
+        EXPECT_EQ(server->child.exit_code(), 0) << server->child.err();
         const bool stream_ended = co_await ends_without_answer(listener, 2s);
         EXPECT_TRUE(stream_ended);
       },
       30s);
+}
+
+TEST(HttpShutdown, ASecondSignalStopsTheProcessWithoutWaitingForItsCall) {
+  std::unique_ptr<server_process> server;
+  ASSERT_NO_THROW(server = start_everything_server());
+  const auto port = server->port;
+  run_test(
+      [&]() -> asio::awaitable<void> {
+        auto ex = co_await asio::this_coro::executor;
+        http_connection c(ex, port);
+        const auto session = co_await open_session(c);
+        // 20 s of work: far beyond the 10 s shutdown_timeout.
+        auto params = tool_call("long_task", json::object{{"steps", 200}, {"step_ms", 100}}, "long");
+        const auto call = rpc_request(5, "tools/call", std::move(params));
+        auto req = session_post(call, session);
+        req.set("Accept", "text/event-stream, application/json");
+        http_connection caller(ex, port);
+        co_await caller.write(req);
+        const auto head = co_await caller.read_head();
+        EXPECT_EQ(head.content_type(), "text/event-stream");
+        const auto first = co_await caller.next_message();
+        CO_ASSERT_TRUE(first.has_value());
+
+        server->child.signal(SIGINT);
+        co_await sleep_for(200ms);
+        EXPECT_EQ(server->child.exit_code(), -1) << "the first signal drains: the call still runs";
+        server->child.signal(SIGINT);
+        const auto took = server->exits_within(5s);
+        CO_ASSERT_TRUE(took.has_value());  // the second signal stopped it
+        EXPECT_LT(*took, 4s);
+        EXPECT_EQ(server->child.exit_code(), 0) << server->child.err();
+        const bool no_answer = co_await ends_without_answer(caller, 2s);
+        EXPECT_TRUE(no_answer);
+      },
+      30s);
+}
+
+/// Sends `tool` to the stuck server in a new session and waits until it runs.
+asio::awaitable<std::unique_ptr<http_connection>> call_stuck_tool(std::uint16_t port, const char* tool) {
+  auto ex = co_await asio::this_coro::executor;
+  http_connection c(ex, port);
+  const auto session = co_await open_session(c);
+  auto params = tool_call(tool, json::object{});
+  const auto call = rpc_request(7, "tools/call", std::move(params));
+  const auto req = session_post(call, session);
+  auto caller = std::make_unique<http_connection>(ex, port);
+  co_await caller->write(req);
+  co_await sleep_for(100ms);  // the handler runs
+  co_return caller;
+}
+
+TEST(HttpShutdown, HandlersThatIgnoreCancellationDoNotKeepTheProcessFromExiting) {
+  // One awaits a timer an hour away, one blocks a worker thread for an hour;
+  // neither may hold the process past shutdown_timeout (300 ms) and the
+  // engine's grace.
+  std::unique_ptr<server_process> server;
+  ASSERT_NO_THROW(server = start_stuck_server(300ms));
+  const auto port = server->port;
+  run_test(
+      [&]() -> asio::awaitable<void> {
+        auto timer_caller = co_await call_stuck_tool(port, "stuck");
+        auto blocking_caller = co_await call_stuck_tool(port, "blocking");
+
+        server->child.signal(SIGTERM);
+        const auto took = server->exits_within(8s);
+        CO_ASSERT_TRUE(took.has_value());  // not still running 8 s after SIGTERM
+        EXPECT_LT(*took, 5s);
+        EXPECT_EQ(server->child.exit_code(), 0) << server->child.err();
+        // Both calls got a complete response without a result, or their connection closed.
+        const std::array<http_connection*, 2> callers{timer_caller.get(), blocking_caller.get()};
+        for (auto* caller : callers) {
+          try {
+            const auto reply = co_await caller->read_response(2s);
+            EXPECT_EQ(reply.body.find("an hour later"), std::string::npos) << reply.body;
+          } catch (const boost::system::system_error&) {
+          }
+        }
+      },
+      30s);
+}
+
+/// One `caduceus call` of the SIGINT run below: its arguments, and how it is
+/// cut short (not at all, SIGINT as Ctrl-C sends it, or SIGKILL, which leaves
+/// its call running and its session undeleted).
+struct client_command {
+  std::vector<std::string> call;
+  int signal = 0;
+  std::chrono::milliseconds after{0};
+};
+
+std::vector<client_command> cancelled_and_failed_commands(int count, std::mt19937& random) {
+  const std::vector<std::vector<std::string>> quick = {
+      {"echo", R"({"text": "hello"})"},
+      {"add", R"({"a": "not a number", "b": 2})"},  // bad arguments
+      {"fail"},
+      {"no_such_tool"},
+      {"confirm", R"({"question": "go?"})"},  // elicitation, stdin at its end
+      {"sample", R"({"prompt": "hi"})"},      // sampling, declined
+  };
+  std::uniform_int_distribution<int> delay(0, 500);
+  std::vector<client_command> commands;
+  for (int i = 0; i < count; ++i) {
+    client_command command;
+    if (i % 2 == 0) {
+      command.call = quick[(i / 2) % quick.size()];
+    } else {  // 2 s of work, interrupted at a random point: before, during or after connecting
+      command.call = {"long_task", R"({"steps": 40, "step_ms": 50})"};
+      command.signal = i % 10 == 9 ? SIGKILL : SIGINT;
+      command.after = std::chrono::milliseconds(delay(random));
+    }
+    commands.push_back(std::move(command));
+  }
+  return commands;
+}
+
+/// Runs `commands` against `url`, `at_once` at a time, each signalled as it says.
+void run_commands(const std::string& url, const std::vector<client_command>& commands, std::size_t at_once) {
+  for (std::size_t first = 0; first < commands.size(); first += at_once) {
+    const auto last = std::min(commands.size(), first + at_once);
+    std::vector<std::unique_ptr<child_process>> running;
+    for (auto i = first; i < last; ++i) {
+      std::vector<std::string> argv{bin("caduceus"), "--url", url, "call"};
+      argv.insert(argv.end(), commands[i].call.begin(), commands[i].call.end());
+      running.push_back(std::make_unique<child_process>(std::move(argv)));
+    }
+    const auto started = clock_type::now();
+    std::vector<std::size_t> order;  // signalled in the order of their delays
+    for (auto i = first; i < last; ++i)
+      if (commands[i].signal != 0) order.push_back(i);
+    std::ranges::sort(order, {}, [&](std::size_t i) { return commands[i].after; });
+    for (const auto i : order) {
+      std::this_thread::sleep_until(started + commands[i].after);
+      running[i - first]->signal(commands[i].signal);
+    }
+    for (auto& command : running) EXPECT_TRUE(command->wait(15s)) << "a client command hung";
+  }
+}
+
+TEST(HttpShutdown, ServeDemoStopsOnSigintAfterCancelledAndFailedCommands) {
+  // The intermittent report: `caduceus serve-demo --http` ignoring SIGINT
+  // after a run of `caduceus call`s, some interrupted mid-call, some failing.
+  // CADUCEUS_SIGINT_SEED replays a run (each run prints its seed).
+  const char* seed_text = std::getenv("CADUCEUS_SIGINT_SEED");
+  const auto seed = seed_text ? static_cast<unsigned>(std::stoul(seed_text)) : std::random_device{}();
+  SCOPED_TRACE("CADUCEUS_SIGINT_SEED=" + std::to_string(seed));
+  std::mt19937 random(seed);
+  std::unique_ptr<server_process> server;
+  ASSERT_NO_THROW(server = std::make_unique<server_process>(
+                      std::vector<std::string>{bin("caduceus"), "serve-demo", "--http", "127.0.0.1:0"}));
+  run_commands(server->url(), cancelled_and_failed_commands(30, random), 10);
+
+  server->child.signal(SIGINT);
+  // A SIGKILLed client's call (2 s at most) may still run: the drain lets it finish.
+  const auto took = server->exits_within(8s);
+  ASSERT_TRUE(took.has_value()) << "serve-demo still runs 8 s after SIGINT; its log:\n" << server->child.err();
+  EXPECT_LT(*took, 5s);
+  EXPECT_EQ(server->child.exit_code(), 0) << server->child.err();
 }
 
 }  // namespace

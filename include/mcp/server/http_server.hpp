@@ -213,7 +213,10 @@ class http_server {
   asio::awaitable<void> run();
   /// Graceful shutdown: stops accepting, lets calls in flight finish and
   /// deliver their answers within `shutdown_timeout`, then cancels what is
-  /// left and closes every stream and connection. Call from any thread.
+  /// left and closes every stream and connection. A second stop() cancels
+  /// at once. A handler that ignores its cancellation does not hold run()
+  /// past the deadline (and 1.5 s): run() returns, its session still counted
+  /// by session_count() until the handler ends. Call from any thread.
   void stop();
 
   /// The sessions served here now. Call from any thread.
@@ -225,8 +228,10 @@ class http_server {
 };
 
 /// Serves `behaviour` over HTTP until SIGINT/SIGTERM (then shuts down
-/// gracefully), printing the endpoint URL on stdout once listening. Returns
-/// the process exit code.
+/// gracefully; a second signal stops at once), printing the endpoint URL on
+/// stdout once listening. Returns the process exit code; when handlers that
+/// ignore cancellation outlive the shutdown, ends the process instead
+/// (std::_Exit with that code): they still use the behaviour and the server.
 int run_http_server(server_behaviour& behaviour, http_server_options options);
 
 }  // namespace mcp

@@ -25,7 +25,11 @@
 #include <boost/beast/http/error.hpp>
 
 #include <csignal>
+#include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 
@@ -35,6 +39,9 @@ namespace {
 
 constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 constexpr std::chrono::milliseconds quiet_poll{100};
+// After the forced shutdown: the engine gives cancelled requests 1 s to end;
+// a handler that ignores cancellation past this is left behind by run().
+constexpr std::chrono::milliseconds abandon_after{1500};
 
 
 unsigned threads_of(const http_server_options& options) {
@@ -150,7 +157,15 @@ void http_server::impl::note_ended() {
 }
 
 void http_server::impl::begin_shutdown() {
-  if (stopping.exchange(true)) return;
+  if (stopping.exchange(true)) {
+    // A second stop(): what still runs is cancelled now, not at the deadline.
+    if (!forced) {
+      sdk_log(log_category::server, log_level::warn, "stopping now; cancelling what is left");
+      force_shutdown();
+      quiet.cancel();  // (wait_until_quiet counts the grace from here)
+    }
+    return;
+  }
   boost::system::error_code ignored;
   acceptor.close(ignored);
   reaper.cancel();
@@ -176,6 +191,7 @@ void http_server::impl::begin_shutdown() {
 }
 
 void http_server::impl::force_shutdown() {
+  forced = true;
   std::lock_guard lock(tables);
   for (const auto& [id, entry] : sessions)
     asio::post(entry.session->executor(),
@@ -193,16 +209,27 @@ void http_server::impl::force_shutdown() {
 
 asio::awaitable<void> http_server::impl::wait_until_quiet() {
   const auto deadline = clock::now() + options.shutdown_timeout;
-  bool forced = false;
+  std::optional<clock::time_point> forced_at;
   for (;;) {
+    std::size_t sessions_left = 0, connections_left = 0;
     {
       std::lock_guard lock(tables);
-      if (sessions.empty() && connections.empty()) break;
+      sessions_left = sessions.size();
+      connections_left = connections.size();
     }
+    if (sessions_left == 0 && connections_left == 0) break;
     if (!forced && clock::now() >= deadline) {
       sdk_log(log_category::server, log_level::warn, "shutdown deadline passed; cancelling what is left");
       force_shutdown();
-      forced = true;
+    }
+    if (forced && !forced_at) forced_at = clock::now();
+    // Their streams and connections are closed by now; what is left is a
+    // handler that ignores its cancellation (one that blocks, say). It keeps
+    // its session alive, but not run(): the deadline wins.
+    if (forced_at && clock::now() - *forced_at >= abandon_after) {
+      sdk_log(log_category::server, log_level::error, "handlers ignore cancellation; shutting down without them",
+              {{"sessions", sessions_left}, {"connections", connections_left}});
+      break;
     }
     quiet.expires_after(quiet_poll);
     co_await quiet.async_wait(as_tuple_awaitable);
@@ -399,6 +426,9 @@ asio::awaitable<std::shared_ptr<http_session>> http_server::impl::start_session(
     co_await session->engine().finish(false);
     co_return nullptr;
   }
+  // stop() came after the request was admitted and may have gone through
+  // the table before this session was in it: it drains like the others.
+  if (stopping) finish_session(session, true);
   co_return session;
 }
 
@@ -627,27 +657,70 @@ int run_http_server(server_behaviour& behaviour, http_server_options options) {
   const bool secure = !options.tls_certificate_file.empty();
   const auto host = options.host;
   const auto path = options.path;
+  const auto drain_seconds = std::chrono::duration<double>(options.shutdown_timeout).count();
   http_server server(io.get_executor(), behaviour, std::move(options));
+  // Listening for signals before the URL goes out: a script may signal us as
+  // soon as it reads it. On a strand: its handler and the cancel at the end
+  // may otherwise run at once on two threads.
+  asio::signal_set signals(asio::make_strand(io), SIGINT, SIGTERM);
+  std::function<void(const boost::system::error_code&, int)> on_signal;
+  int signals_seen = 0;
+  on_signal = [&](const boost::system::error_code& ec, int) {
+    if (ec) return;
+    // The first signal drains (calls in flight finish within shutdown_timeout),
+    // a second one cancels them at once.
+    if (++signals_seen == 1) {
+      sdk_log(log_category::server, log_level::info, "shutting down; a second signal stops at once",
+              {{"drain_seconds", drain_seconds}});
+      signals.async_wait(on_signal);
+    }
+    server.stop();
+  };
+  signals.async_wait(on_signal);
   // The first line of stdout is the endpoint: scripts start us with port 0 and read it.
   std::printf("%s://%s:%u%s\n", secure ? "https" : "http", host.c_str(),
               static_cast<unsigned>(server.local_port()), path.c_str());
   std::fflush(stdout);
-  asio::signal_set signals(io, SIGINT, SIGTERM);
-  signals.async_wait([&](const boost::system::error_code& ec, int) {
-    if (!ec) {
-      sdk_log(log_category::server, log_level::info, "shutting down");
-      server.stop();
-    }
-  });
   int exit_code = 0;
+  // Once run() returns, what is left (connections closing) gets a moment;
+  // work that outlives it (a handler that ignores its cancellation, a client
+  // that reads nothing) would keep io.run() going: the watchdog stops it.
+  std::mutex ending;
+  std::condition_variable ended;
+  bool run_returned = false, io_returned = false, abandoned = false;
   asio::co_spawn(io, server.run(), [&](std::exception_ptr failure) {
-    signals.cancel();
+    asio::post(signals.get_executor(), [&signals] { signals.cancel(); });
     if (failure) exit_code = 1;
+    std::lock_guard lock(ending);
+    run_returned = true;
+    ended.notify_all();
+  });
+  std::thread watchdog([&] {
+    std::unique_lock lock(ending);
+    ended.wait(lock, [&] { return run_returned || io_returned; });
+    if (!ended.wait_for(lock, abandon_after, [&] { return io_returned; })) {
+      abandoned = true;
+      io.stop();
+    }
   });
   std::vector<std::thread> helpers;
   for (unsigned i = 1; i < threads; ++i) helpers.emplace_back([&io] { io.run(); });
   io.run();
   for (auto& helper : helpers) helper.join();
+  {
+    std::lock_guard lock(ending);
+    io_returned = true;
+    ended.notify_all();
+  }
+  watchdog.join();
+  if (abandoned && server.session_count() != 0) {
+    // Handlers still run: they use the behaviour, their sessions and (from a
+    // worker thread) this io_context, so nothing may be destroyed under
+    // them. The process ends here.
+    sdk_log(log_category::server, log_level::error, "exiting with handlers still running");
+    std::fflush(nullptr);
+    std::_Exit(exit_code);
+  }
   return exit_code;
 }
 

@@ -303,6 +303,7 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   asio::steady_timer quiet;    // cancelled when a session or connection ends while stopping
   bool loopback_only = true;
   std::atomic<bool> stopping = false;
+  bool forced = false;        // what runs was cancelled (the deadline, or a second stop()); on `executor`
   mutable std::mutex tables;  // guards the two tables below
   // Hashed, and found by the header's own text (transparent lookup).
   std::unordered_map<std::string, session_entry, string_hash, std::equal_to<>> sessions;
