@@ -951,7 +951,11 @@ TEST(Http, RequestWithAMalformedIdDoesNotHangItsPost) {
     const auto bad = json::parse(R"({"jsonrpc":"2.0","id":true,"method":"ping"})");
     const auto req = session_post(bad, session);
     const auto reply = co_await c.send(req);
-    EXPECT_EQ(reply.status, 202u);  // nothing routable to wait for; the error goes to the GET stream
+    // Nothing routable to wait for: input the server cannot accept, 400 with
+    // the error and no id (transports, "Sending Messages to the Server").
+    EXPECT_EQ(reply.status, 400u);
+    EXPECT_EQ(error_code(reply.json()), errc::invalid_request);
+    EXPECT_TRUE(reply.json().at("id").is_null());
     const auto echo = echo_call(2, "still fine");
     const auto next = session_post(echo, session);
     const auto fine = co_await c.send(next);

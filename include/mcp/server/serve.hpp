@@ -26,7 +26,9 @@ struct session_options {
   /// Requests of one session served at once; reading pauses beyond it.
   std::size_t max_requests_in_flight = 256;
   /// Bytes of replies and notifications queued for a slow reader before
-  /// handlers that send more wait.
+  /// handlers that send more wait. Over HTTP, where they never wait, an SSE
+  /// stream whose reader falls this far behind is cut off instead: its
+  /// connection ends and the client resumes it from the event store.
   std::size_t max_queued_bytes = 16 * 1024 * 1024;
   /// A write the client does not take within this time closes the connection.
   std::chrono::milliseconds write_timeout{30'000};

@@ -27,6 +27,9 @@ class http_session {
 
   /// Starts the engine: once, after the transport is set up (legacy, version).
   void start(server_behaviour& behaviour, session_options options) {
+    // Over HTTP the engine's writes never wait (they go to streams in
+    // memory): the bound on what waits for a slow reader is each stream's.
+    transport_.limit_backlog(options.max_queued_bytes);
     engine_ = std::make_unique<server_engine>(behaviour, transport_, std::move(options));
     engine_->start();
   }

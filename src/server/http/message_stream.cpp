@@ -24,10 +24,17 @@ void message_stream::forget_owed(std::string_view request_id) {
 }
 
 void message_stream::queue(std::uint64_t seq, std::string frame) {
+  // While its response is stuck writing to a client that does not read, a
+  // reader cut off would otherwise go on queueing all the while.
+  if (cut_off_) return;
+  pending_bytes_ += frame.size();
   pending_.push_back({seq, std::move(frame)});
-  if (pending_.size() > max_pending_events && !release_requested_) {
+  const bool too_far_behind =
+      pending_.size() > max_pending_events || (pending_bytes_ > max_backlog_bytes_ && pending_.size() > 1);
+  if (too_far_behind) {
     sdk_log(log_category::transport, log_level::warn, "an SSE reader fell too far behind; closing its connection",
-            {{"stream_id", id_}});
+            {{"stream_id", id_}, {"events", pending_.size()}, {"bytes", pending_bytes_}});
+    cut_off_ = true;
     release_requested_ = true;
   }
 }
@@ -76,6 +83,8 @@ message_stream::detached message_stream::detach() {
   wake_.reset();
   // Whatever was pending is in the event store; a resumed stream replays it.
   pending_.clear();
+  pending_bytes_ = 0;
+  cut_off_ = false;
   return {done_, awaiting_.empty()};
 }
 
@@ -109,6 +118,7 @@ message_stream::batch message_stream::take() {
   std::lock_guard lock(mutex_);
   batch taken{{}, look_locked()};
   taken.events.swap(pending_);
+  pending_bytes_ = 0;
   return taken;
 }
 

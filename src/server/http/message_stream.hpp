@@ -73,6 +73,11 @@ class message_stream {
   /// Written by another server, whose events are relayed here (push_relayed).
   /// Set before the stream is shared.
   void set_relayed() noexcept { relayed_ = true; }
+  /// A reader whose backlog (events queued, not yet taken) grows beyond
+  /// `bytes` is cut off, as one 10,000 events behind is: its connection
+  /// ends and it resumes from the event store. A single event of any size
+  /// still goes out whole. Set before the stream is shared.
+  void limit_backlog(std::size_t bytes) noexcept { max_backlog_bytes_ = bytes; }
   /// Numbers its events on from `seq` (a stream taken over from a server
   /// that died, whose events up to `seq` are recorded). Before it is shared.
   void continue_after(std::uint64_t seq) noexcept { last_seq_ = seq; }
@@ -180,9 +185,14 @@ class message_stream {
   bool relayed_ = false;
   mutable std::mutex mutex_;
   bool resumable_;
-  // Not yet taken by the attached response.
+  // Not yet taken by the attached response, and their bytes.
   // (A vector: a deque allocates even while empty, and there is one per POST.)
   std::vector<queued_event> pending_;
+  std::size_t pending_bytes_ = 0;
+  std::size_t max_backlog_bytes_ = SIZE_MAX;
+  // The reader fell too far behind: nothing more is queued for it (what
+  // follows is in the event store), and its response ends.
+  bool cut_off_ = false;
   // Ids of requests this stream still owes an answer: mostly one, kept in place.
   boost::container::small_vector<std::string, 1> awaiting_;
   std::uint64_t last_seq_ = 0;

@@ -40,7 +40,7 @@ bool http_session_transport::primes_streams() const noexcept {
 
 std::shared_ptr<message_stream> http_session_transport::open_stream(std::span<const std::string> request_ids,
                                                                     bool json_only, asio::any_io_executor reader) {
-  auto stream = std::make_shared<message_stream>(new_stream_id(), json_only, false, std::move(reader), request_ids);
+  auto stream = make_stream(new_stream_id(), json_only, false, std::move(reader), request_ids);
   std::lock_guard lock(mutex_);
   for (const auto& id : request_ids) by_request_[id] = stream;
   by_id_[stream->id()] = stream;
@@ -59,7 +59,7 @@ void http_session_transport::make_resumable(message_stream& stream, std::span<co
 std::shared_ptr<message_stream> http_session_transport::open_standalone(asio::any_io_executor reader) {
   std::lock_guard lock(mutex_);
   if (get_stream_read()) return nullptr;
-  auto stream = std::make_shared<message_stream>(new_stream_id(), false, !legacy_, std::move(reader));
+  auto stream = make_stream(new_stream_id(), false, !legacy_, std::move(reader));
   if (relay_) events_->open_stream(id_, stream->id(), {});
   become_get_stream(stream);
   if (closed_) finish(*standalone_);
@@ -86,12 +86,12 @@ void http_session_transport::detach(message_stream& stream) {
 
 std::shared_ptr<message_stream> http_session_transport::open_quiet_stream(const std::string& stream_id,
                                                                           asio::any_io_executor reader) {
-  return hold(std::make_shared<message_stream>(stream_id, false, true, std::move(reader)));
+  return hold(make_stream(stream_id, false, true, std::move(reader)));
 }
 
 std::shared_ptr<message_stream> http_session_transport::open_relayed_stream(const std::string& stream_id,
                                                                             asio::any_io_executor reader) {
-  auto stream = std::make_shared<message_stream>(stream_id, false, true, std::move(reader));
+  auto stream = make_stream(stream_id, false, true, std::move(reader));
   stream->set_relayed();
   return hold(std::move(stream));
 }
@@ -136,7 +136,7 @@ std::shared_ptr<message_stream> http_session_transport::take_over_get_stream(con
                                                                              asio::any_io_executor reader) {
   std::lock_guard lock(mutex_);
   if (closed_ || get_stream_read()) return nullptr;
-  auto stream = std::make_shared<message_stream>(stream_id, false, true, std::move(reader));
+  auto stream = make_stream(stream_id, false, true, std::move(reader));
   stream->continue_after(last_seq);
   become_get_stream(stream);
   return standalone_;
@@ -155,7 +155,7 @@ void http_session_transport::become_get_stream(std::shared_ptr<message_stream> s
 
 std::shared_ptr<message_stream> http_session_transport::open_ended_stream(const std::string& stream_id,
                                                                           asio::any_io_executor reader) {
-  auto stream = std::make_shared<message_stream>(stream_id, false, true, std::move(reader));
+  auto stream = make_stream(stream_id, false, true, std::move(reader));
   stream->finish();
   return stream;
 }

@@ -61,6 +61,11 @@ class http_session_transport final : public message_transport {
   void set_version(protocol_version version) noexcept { version_ = version; }
   bool primes_streams() const noexcept;
 
+  /// A stream's reader that falls more than `bytes` behind is cut off
+  /// (message_stream::limit_backlog): session_options::max_queued_bytes.
+  /// Set before the session is shared.
+  void limit_backlog(std::size_t bytes) noexcept { backlog_bytes_ = bytes; }
+
   /// Legacy HTTP+SSE: every frame goes to the standalone stream, without
   /// event ids. Set before the session is shared.
   void set_legacy() noexcept { legacy_ = true; }
@@ -153,6 +158,13 @@ class http_session_transport final : public message_transport {
   void record_end(const message_stream& stream);
   // A new stream's id: random, after this server's node in a cluster.
   std::string new_stream_id() const;
+  // A stream of this session (its backlog limited).
+  template <class... Args>
+  std::shared_ptr<message_stream> make_stream(Args&&... args) const {
+    auto stream = std::make_shared<message_stream>(std::forward<Args>(args)...);
+    stream->limit_backlog(backlog_bytes_);
+    return stream;
+  }
 
   asio::any_io_executor executor_;
   std::string id_;
@@ -162,6 +174,7 @@ class http_session_transport final : public message_transport {
   std::string stream_prefix_;                    // "<node>-" in a cluster
   std::atomic<protocol_version> version_ = default_http_version;
   bool legacy_ = false;
+  std::size_t backlog_bytes_ = SIZE_MAX;
   mutable std::mutex mutex_;
   // (Trees, not flat hash maps: a flat table keeps its slots when emptied,
   // about 1.5 KB per idle session for these two.)

@@ -56,6 +56,20 @@ std::optional<event_position> parse_event_id(std::string_view id) {
   return position;
 }
 
+// A body that is no message at all (a number, a string, null), or a request
+// whose id is no JSON-RPC id (null, a fraction, an integer beyond 2^63 - 1):
+// its error carries a null id, which no stream of the POST awaits, so the
+// POST itself is answered with it, 400 (the transport spec's answer to input
+// the server cannot accept). A batch is the engine's to answer as a whole.
+std::optional<error_response> refusal_without_id(const json::value& body) {
+  if (body.is_array()) return std::nullopt;
+  if (const auto* message = body.if_object(); message && !(message->contains("method") && message->contains("id")))
+    return std::nullopt;  // notifications and responses, for the engine
+  auto item = classify(body);  // (a copy, of a body that is rarely more than a few bytes)
+  if (auto* invalid = std::get_if<invalid_message>(&item)) return std::move(invalid->reply);
+  return std::nullopt;
+}
+
 }  // namespace
 
 asio::awaitable<bool> http_server::impl::handle_post(connection_io& io, served_request& req) {
@@ -67,6 +81,12 @@ asio::awaitable<bool> http_server::impl::handle_post(connection_io& io, served_r
   if (refused) co_return co_await reply_error(io, req, refused->status, refused->code, std::move(refused->message));
   detail::note_message(req, body);
   const auto summary = detail::summarize(body);
+  if (summary.request_ids.empty()) {
+    if (const auto refusal = refusal_without_id(body)) {
+      std::string answer = serialize(*refusal);
+      co_return co_await reply(io, req, http::status::bad_request, std::move(answer), "application/json", {});
+    }
+  }
   const auto version_header = req[known_header::mcp_protocol_version];
   if (detail::is_modern_post(version_header, body))
     co_return co_await handle_modern_post(io, req, std::move(body), summary);

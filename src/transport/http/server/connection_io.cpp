@@ -3,6 +3,7 @@
 
 #include "connection_io.hpp"
 
+#include "response_text.hpp"
 #include "../stream.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -67,7 +68,10 @@ class stream_io final : public connection_io {
         break;
       }
     }
-    co_return stream_.disarm(ec);
+    ec = stream_.disarm(ec);
+    if (ec == http::error::body_limit) reader.refuse_keep_alive();
+    if (ec == asio::error::timed_out && reader.got_some()) co_await answer_request_timeout();
+    co_return ec;
   }
 
   asio::awaitable<void> write_bytes(std::string_view bytes) override {
@@ -89,6 +93,21 @@ class stream_io final : public connection_io {
         co_await asio::async_write(stream_.raw(), asio::buffer(bytes.data(), bytes.size()), as_tuple_awaitable);
     traffic_.bytes_out += written;
     if (const auto failure = stream_.disarm(ec)) throw boost::system::system_error(failure);
+  }
+
+  // 408, and the connection closes after it. Best effort: a client gone
+  // meanwhile is not an error here, the timeout is what read() reports.
+  asio::awaitable<void> answer_request_timeout() {
+    response_head head;
+    head.status = http::status::request_timeout;
+    head.keep_alive = false;
+    head.content_length = 0;
+    const auto text = head_text(head);
+    traffic_.status = static_cast<unsigned>(head.status);
+    try {
+      co_await write_bytes(text);
+    } catch (const boost::system::system_error&) {
+    }
   }
 
   /// The TLS handshake, within the write timeout.

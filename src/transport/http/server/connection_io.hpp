@@ -46,7 +46,11 @@ class connection_io {
   traffic& counted() noexcept { return traffic_; }
 
   /// Reads one request within `timeout`; the error says why not
-  /// (end_of_stream, body_limit, header_limit, timeout...).
+  /// (end_of_stream, body_limit, header_limit, timeout...). A request begun
+  /// but not whole within `timeout` (headers trickled in, a body that
+  /// stalls) is answered 408 with `Connection: close` here before the
+  /// timeout is returned (RFC 9110, 15.5.9); a connection that sent nothing
+  /// is not. A request whose body is over the limit is not kept alive.
   virtual asio::awaitable<boost::system::error_code> read(beast::flat_buffer& buffer,
                                                           request_reader& reader,
                                                           std::chrono::milliseconds timeout) = 0;

@@ -104,6 +104,11 @@ class request_reader final : public http::basic_parser<true> {
  public:
   request_reader(http_request& request, header_slot_of slot_of) noexcept;
 
+  /// The request is refused before it was read whole (its body over the
+  /// limit): what is left of it is never read, so the connection cannot
+  /// carry another request and its answer closes it.
+  void refuse_keep_alive() noexcept { request_.keep_alive_ = false; }
+
  private:
   void on_request_impl(http::verb method, boost::core::string_view method_string,
                        boost::core::string_view target, int version, boost::system::error_code& ec) override;
