@@ -6,6 +6,7 @@
 
 #include "event_recorder.hpp"
 #include "http_test_server.hpp"
+#include "hostile_json.hpp"
 #include "process_memory.hpp"
 
 #include <boost/asio/detached.hpp>
@@ -13,7 +14,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdio>
 
 namespace mcp::test {
 namespace {
@@ -109,22 +109,6 @@ class well_behaved_client {
   std::shared_ptr<state> state_;
   std::uint16_t port_;
 };
-
-// Reports a measured figure in the test's output and its XML record.
-void report(const std::string& what, double value, const char* unit) {
-  std::printf("[ measured ] %s: %.1f %s\n", what.c_str(), value, unit);
-  ::testing::Test::RecordProperty(what, std::to_string(value) + " " + unit);
-}
-
-// How far this process's resident set rose at its peak since `memory`
-// began, checked against `bound_mib` (in a plain build: see sanitized_build).
-void expect_memory_growth_under(const memory_watch& memory, double bound_mib, const std::string& what) {
-  const double grown = memory.peak_growth_mib();
-  report(what + ": peak RSS growth", grown, "MiB");
-  if (!sanitized_build) {
-    EXPECT_LT(grown, bound_mib) << what;
-  }
-}
 
 asio::awaitable<tcp::socket> connect_raw(std::uint16_t port) {
   tcp::socket socket(co_await asio::this_coro::executor);
@@ -281,11 +265,11 @@ TEST(LimitsHttp, SessionsUpToMaxSessionsThenInitializeGets503) {
         EXPECT_EQ(s.http.session_count(), sessions);
         const auto after = resident_bytes();
         const auto before = memory.start_bytes();
-        report("sessions opened", double(opened), "sessions");
-        report("time to open them", seconds, "s");
-        report("peak RSS growth while opening them", memory.peak_growth_mib(), "MiB");
+        report_measured("sessions opened", double(opened), "sessions");
+        report_measured("time to open them", seconds, "s");
+        report_measured("peak RSS growth while opening them", memory.peak_growth_mib(), "MiB");
         const double per_session = double(after > before ? after - before : 0) / double(sessions - 1);
-        report("RSS per session", per_session, "bytes");
+        report_measured("RSS per session", per_session, "bytes");
         if (!sanitized_build) {
           EXPECT_LT(per_session, 40.0 * 1024) << "over 40 KiB per session";
         }
@@ -349,8 +333,8 @@ TEST(LimitsHttp, SlowlorisHeadersGet408AfterRequestTimeout) {
       EXPECT_GE(lasted[i], 1.9);   // not before request_timeout...
       EXPECT_LT(lasted[i], 10.0);  // ...and soon after it (a generous bound)
     }
-    report("slowloris connection lasted", lasted[0], "s");
-    expect_memory_growth_under(memory, 16, "slowloris");
+    report_measured("slowloris connection lasted", lasted[0], "s");
+    expect_peak_growth_under(memory, 16, "slowloris");
     co_await good.wait_for_answers(3);
     co_await good.stop();
   });
@@ -395,9 +379,9 @@ TEST(LimitsHttp, SseReaderThatNeverReadsIsCutOffByWriteTimeout) {
     const bool closed = co_await test_server::wait_until(gave_up, 30s);
     EXPECT_TRUE(closed) << "the server still writes to a client that never reads";
     const double after = std::chrono::duration<double>(clock_type::now() - sent).count();
-    report("never-reading SSE client cut off after", after, "s");
+    report_measured("never-reading SSE client cut off after", after, "s");
     EXPECT_GE(after, 1.0);  // not before write_timeout
-    expect_memory_growth_under(memory, 64, "SSE reader that never reads");
+    expect_peak_growth_under(memory, 64, "SSE reader that never reads");
     // What it was sent ends without the stream's last chunk: cut off, not ended.
     const auto rest = co_await read_until_closed(sleeper, 10s);
     EXPECT_TRUE(rest.closed);
@@ -445,7 +429,7 @@ TEST(LimitsHttp, HeaderFloodsGet431AndTheConnectionCloses) {
       EXPECT_TRUE(says_connection_close(reply.text)) << reply.text.substr(0, 200);
       EXPECT_TRUE(reply.closed);
     }
-    expect_memory_growth_under(memory, 16, "header floods");
+    expect_peak_growth_under(memory, 16, "header floods");
     co_await good.wait_for_answers(3);
     co_await good.stop();
   });
@@ -487,10 +471,10 @@ TEST(LimitsHttp, SixtyFourMegabyteBodiesGet413WithoutBeingBuffered) {
       EXPECT_TRUE(says_connection_close(reply.text)) << reply.text.substr(0, 300);
       EXPECT_NE(reply.text.find("\"code\":-32600"), std::string::npos) << reply.text.substr(0, 300);
       EXPECT_TRUE(reply.closed);
-      report(std::string(i % 2 ? "chunked" : "declared") + " 64 MiB body: bytes written before the close",
+      report_measured(std::string(i % 2 ? "chunked" : "declared") + " 64 MiB body: bytes written before the close",
              double(taken[i]), "bytes");
     }
-    expect_memory_growth_under(memory, 48, "four 64 MiB bodies");
+    expect_peak_growth_under(memory, 48, "four 64 MiB bodies");
     co_await good.wait_for_answers(3);
     co_await good.stop();
     opener.close();
@@ -506,14 +490,6 @@ http_request raw_post(std::string body, const std::string& session) {
   return req;
 }
 
-std::string nested(std::string_view open, std::string_view inner, std::string_view close, int depth) {
-  std::string text;
-  text.reserve((open.size() + close.size()) * depth + inner.size());
-  for (int i = 0; i < depth; ++i) text += open;
-  text += inner;
-  for (int i = 0; i < depth; ++i) text += close;
-  return text;
-}
 
 TEST(LimitsHttp, JsonNestedAHundredThousandDeepIsAParseError) {
   const auto options = attack_options();
@@ -540,7 +516,7 @@ TEST(LimitsHttp, JsonNestedAHundredThousandDeepIsAParseError) {
     const auto ping = session_post(rpc_request(8, "ping"), session);
     const auto pong = co_await c.send(ping);
     EXPECT_EQ(pong.status, 200u);
-    expect_memory_growth_under(memory, 16, "JSON nested 100,000 deep");
+    expect_peak_growth_under(memory, 16, "JSON nested 100,000 deep");
     c.close();
     co_await good.stop();
   });
@@ -586,7 +562,7 @@ TEST(LimitsHttp, HugeIdsAndStringsAreEchoedOrRefused) {
     const auto big_echo = co_await c.send(big_call, 20s);
     EXPECT_EQ(big_echo.status, 200u);
     EXPECT_EQ(first_text(big_echo.json().at("result").as_object()), big);
-    expect_memory_growth_under(memory, 64, "huge ids and strings");
+    expect_peak_growth_under(memory, 64, "huge ids and strings");
     c.close();
     co_await good.stop();
   });
@@ -600,9 +576,7 @@ TEST(LimitsHttp, AMillionElementArrayIsServedWithinTheBodyLimit) {
     http_connection c(co_await asio::this_coro::executor, s.port());
     const auto session = co_await open_session(c);
     // (Every body is made before the memory is watched: it is the server's that counts.)
-    std::string zeros = "[";
-    for (int i = 0; i < 1'000'000; ++i) zeros += i ? ",0" : "0";
-    zeros += "]";  // 2 MB: under max_body_size
+    auto zeros = array_of(1'000'000, "0");  // 2 MB: under max_body_size
     // An argument the tool does not read: answered.
     const auto served = raw_post(
         R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"a million","pad":)" +
@@ -613,9 +587,7 @@ TEST(LimitsHttp, AMillionElementArrayIsServedWithinTheBodyLimit) {
         R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":)" + zeros + "}}}",
         session);
     // A million numbers of eight digits: beyond max_body_size, 413.
-    std::string wide = R"({"jsonrpc":"2.0","id":3,"method":"ping","params":{"pad":[)";
-    for (int i = 0; i < 1'000'000; ++i) wide += i ? ",12345678" : "12345678";
-    wide += "]}}";
+    auto wide = R"({"jsonrpc":"2.0","id":3,"method":"ping","params":{"pad":)" + array_of(1'000'000, "12345678") + "}}";
     const auto length = "Content-Length: " + std::to_string(wide.size()) + "\r\n";
     auto too_big = post_head(s.port(), session, length) + wide;
     wide = std::string();
@@ -634,7 +606,7 @@ TEST(LimitsHttp, AMillionElementArrayIsServedWithinTheBodyLimit) {
     const auto refused_whole = co_await send_raw(s.port(), std::move(too_big));
     EXPECT_EQ(status_of(refused_whole.text), 413u);
     EXPECT_TRUE(says_connection_close(refused_whole.text));
-    expect_memory_growth_under(memory, 128, "a million-element array");
+    expect_peak_growth_under(memory, 128, "a million-element array");
     c.close();
     co_await good.stop();
   });
@@ -681,7 +653,7 @@ TEST(LimitsHttp, StreamsBeyondMaxStreamsPerSessionGet429) {
     const auto note = session_post(rpc_notification("notifications/roots/list_changed"), session);
     const auto accepted = co_await opener.send(note);
     EXPECT_EQ(accepted.status, 202u);
-    expect_memory_growth_under(memory, 16, "64 streams never read");
+    expect_peak_growth_under(memory, 16, "64 streams never read");
     co_await good.wait_for_answers(3);
     // Streams that go free make room again.
     for (auto& c : streams) c->close();

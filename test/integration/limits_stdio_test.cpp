@@ -3,6 +3,7 @@
 // or refused with the documented error, the connection goes on serving, and
 // the server's memory (its VmRSS) stays bounded.
 
+#include "hostile_json.hpp"
 #include "process_memory.hpp"
 #include "test_support.hpp"
 
@@ -10,16 +11,10 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <set>
 
 namespace mcp::test {
 namespace {
-
-void report(const std::string& what, double value, const char* unit) {
-  std::printf("[ measured ] %s: %.1f %s\n", what.c_str(), value, unit);
-  ::testing::Test::RecordProperty(what, std::to_string(value) + " " + unit);
-}
 
 // slow-server, initialized, over its stdin and stdout; `pid` is its process.
 struct stdio_server {
@@ -59,23 +54,6 @@ struct stdio_server {
   asio::awaitable<void> stop() { co_await pipe->close(); }
 };
 
-// Reports how far the server's memory rose at its peak, and checks it
-// against `bound_mib` (in a plain build: see sanitized_build).
-void expect_memory_growth_under(const memory_watch& memory, double bound_mib, const std::string& what) {
-  const double grown = memory.peak_growth_mib();
-  report(what + ": server peak RSS growth", grown, "MiB");
-  if (!sanitized_build) {
-    EXPECT_LT(grown, bound_mib) << what;
-  }
-}
-
-std::string nested(std::string_view open, std::string_view inner, std::string_view close, int depth) {
-  std::string text;
-  for (int i = 0; i < depth; ++i) text += open;
-  text += inner;
-  for (int i = 0; i < depth; ++i) text += close;
-  return text;
-}
 
 TEST(LimitsStdio, TenThousandRequestsWrittenBeforeAnyAnswerIsReadAreAllAnswered) {
   run_test(
@@ -110,8 +88,8 @@ TEST(LimitsStdio, TenThousandRequestsWrittenBeforeAnyAnswerIsReadAreAllAnswered)
         EXPECT_EQ(*answered.begin(), 1);
         EXPECT_EQ(*answered.rbegin(), requests);
         EXPECT_EQ(errors, 0);
-        report("10,000 requests piped at once: answered in", seconds, "s");
-        expect_memory_growth_under(memory, 64, "10,000 requests piped at once");
+        report_measured("10,000 requests piped at once: answered in", seconds, "s");
+        expect_peak_growth_under(memory, 64, "10,000 requests piped at once: server");
         const bool serves = co_await server.still_serves();
         EXPECT_TRUE(serves);
         co_await server.stop();
@@ -135,7 +113,7 @@ TEST(LimitsStdio, JsonNestedAHundredThousandDeepIsAParseError) {
     }
     const bool serves = co_await server.still_serves();
     EXPECT_TRUE(serves);
-    expect_memory_growth_under(memory, 16, "JSON nested 100,000 deep over stdio");
+    expect_peak_growth_under(memory, 16, "JSON nested 100,000 deep over stdio: server");
     co_await server.stop();
   });
 }
@@ -173,7 +151,7 @@ TEST(LimitsStdio, HugeIdsAndStringsAreEchoedOrRefused) {
     EXPECT_EQ(error_code(refused), errc::invalid_request) << json::serialize(refused).substr(0, 300);
     const bool serves = co_await server.still_serves();
     EXPECT_TRUE(serves);
-    expect_memory_growth_under(memory, 64, "huge ids and strings over stdio");
+    expect_peak_growth_under(memory, 64, "huge ids and strings over stdio: server");
     co_await server.stop();
   });
 }
@@ -181,15 +159,13 @@ TEST(LimitsStdio, HugeIdsAndStringsAreEchoedOrRefused) {
 TEST(LimitsStdio, AMillionElementArrayIsAnswered) {
   run_test([]() -> asio::awaitable<void> {
     auto server = co_await stdio_server::start();
-    std::string zeros = "[";
-    for (int i = 0; i < 1'000'000; ++i) zeros += i ? ",0" : "0";
-    zeros += "]";
+    auto zeros = array_of(1'000'000, "0");
     const memory_watch memory(server.pid);
     auto line = R"({"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":)" + zeros + "}}";
     const auto reply = co_await server.exchange(std::move(line));
     EXPECT_EQ(reply.at("id"), 1);
     EXPECT_TRUE(reply.as_object().contains("result"));
-    expect_memory_growth_under(memory, 64, "a million-element array over stdio");
+    expect_peak_growth_under(memory, 64, "a million-element array over stdio: server");
     co_await server.stop();
   });
 }

@@ -1,8 +1,12 @@
 #pragma once
-// How much memory a process holds (its resident set, VmRSS), for tests that
-// check a server's memory stays bounded under hostile load.
+// How much memory a process holds (its resident set, VmRSS, and its peak),
+// for tests that check a server's memory stays bounded under hostile load,
+// and how they report what they measured.
+
+#include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstdio>
 #include <fstream>
 #include <stdexcept>
 #include <string>
@@ -86,5 +90,22 @@ class memory_watch {
 };
 
 inline constexpr std::size_t mebibyte = 1024 * 1024;
+
+/// Reports a measured figure in the test's output ("[ measured ] ...") and
+/// in its XML record.
+inline void report_measured(const std::string& what, double value, const char* unit) {
+  std::printf("[ measured ] %s: %.1f %s\n", what.c_str(), value, unit);
+  ::testing::Test::RecordProperty(what, std::to_string(value) + " " + unit);
+}
+
+/// Reports how far the memory `memory` watches rose at its peak, and checks
+/// it stayed under `bound_mib` (in a plain build: see sanitized_build).
+inline void expect_peak_growth_under(const memory_watch& memory, double bound_mib, const std::string& what) {
+  const double grown = memory.peak_growth_mib();
+  report_measured(what + ": peak RSS growth", grown, "MiB");
+  if (!sanitized_build) {
+    EXPECT_LT(grown, bound_mib) << what;
+  }
+}
 
 }  // namespace mcp::test
