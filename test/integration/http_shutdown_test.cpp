@@ -77,21 +77,64 @@ asio::awaitable<void> expect_refused(http_connection& c, const http_request& req
   }
 }
 
+/// A call answered with an event stream, on a connection of its own, once
+/// the response's head and the stream's first message have been read.
+struct streaming_call {
+  std::unique_ptr<http_connection> connection;
+  http_reply head;
+  json::value first;
+};
+
+/// POSTs `call` in `session` on a new connection, preferring an event
+/// stream, and reads the head and the first message of the stream that
+/// answers; throws when the answer is no stream, or the stream ends first.
+asio::awaitable<streaming_call> start_streaming_call(std::uint16_t port, const std::string& session,
+                                                     const json::value& call) {
+  auto ex = co_await asio::this_coro::executor;
+  auto req = session_post(call, session);
+  req.set("Accept", "text/event-stream, application/json");  // prefers a stream
+  streaming_call started;
+  started.connection = std::make_unique<http_connection>(ex, port);
+  co_await started.connection->write(req);
+  auto head = co_await started.connection->read_head();
+  if (head.content_type() != "text/event-stream") throw std::runtime_error("the call did not answer with a stream");
+  started.head = std::move(head);
+  auto first = co_await started.connection->next_message();
+  if (!first) throw std::runtime_error("the call's stream ended before its first message");
+  started.first = std::move(*first);
+  co_return started;
+}
+
+/// A call in flight: POSTed in a new session on a connection of its own,
+/// its handler given 100 ms to start. The session's connection stays open,
+/// idle; the call's answer comes on `caller`.
+struct call_in_flight {
+  std::unique_ptr<http_connection> session_connection;
+  std::string session;
+  std::unique_ptr<http_connection> caller;
+};
+
+asio::awaitable<call_in_flight> start_call_in_flight(std::uint16_t port, const json::value& call) {
+  auto ex = co_await asio::this_coro::executor;
+  call_in_flight started;
+  started.session_connection = std::make_unique<http_connection>(ex, port);
+  started.session = co_await open_session(*started.session_connection);
+  const auto req = session_post(call, started.session);
+  started.caller = std::make_unique<http_connection>(ex, port);
+  co_await started.caller->write(req);
+  co_await sleep_for(100ms);  // the handler runs
+  co_return started;
+}
+
 // --- in process -------------------------------------------------------------------
 
 TEST(HttpShutdown, JsonCallInFlightIsAnsweredThenRunReturns) {
   run_http_test([](test_server& s) -> asio::awaitable<void> {
-    auto ex = co_await asio::this_coro::executor;
-    http_connection c(ex, s.port());
-    const auto session = co_await open_session(c);
     const auto call = slow_call(3, 300);
-    const auto req = session_post(call, session);
-    http_connection caller(ex, s.port());
-    co_await caller.write(req);
-    co_await sleep_for(100ms);  // the call runs
+    const auto in_flight = co_await start_call_in_flight(s.port(), call);
 
     s.http.stop();
-    const auto reply = co_await caller.read_response(5s);
+    const auto reply = co_await in_flight.caller->read_response(5s);
     EXPECT_EQ(reply.status, 200u);
     EXPECT_EQ(reply.content_type(), "application/json");
     EXPECT_EQ(reply.header(http::field::connection), "close");  // nothing more on this connection
@@ -111,20 +154,12 @@ TEST(HttpShutdown, SseCallInFlightDeliversAllProgressAndItsResult) {
     const auto session = co_await open_session(c);
     auto params = tool_call("count", json::object{{"steps", 6}, {"step_ms", 60}}, "drain");
     const auto call = rpc_request(4, "tools/call", std::move(params));
-    auto req = session_post(call, session);
-    req.set("Accept", "text/event-stream, application/json");  // prefers a stream
-    http_connection streaming(ex, s.port());
-    co_await streaming.write(req);
-    const auto head = co_await streaming.read_head();
-    EXPECT_EQ(head.status, 200u);
-    EXPECT_EQ(head.content_type(), "text/event-stream");
-    std::vector<json::value> seen;
-    auto first = co_await streaming.next_message();
-    CO_ASSERT_TRUE(first.has_value());
-    seen.push_back(std::move(*first));
+    const auto streaming = co_await start_streaming_call(s.port(), session, call);
+    EXPECT_EQ(streaming.head.status, 200u);
+    std::vector<json::value> seen{streaming.first};
 
     s.http.stop();
-    while (auto m = co_await streaming.next_message(3s)) seen.push_back(std::move(*m));  // ends cleanly
+    while (auto m = co_await streaming.connection->next_message(3s)) seen.push_back(std::move(*m));  // ends cleanly
     CO_ASSERT_TRUE(seen.size() == 7u);
     for (int i = 0; i < 6; ++i) {
       EXPECT_EQ(seen[i].at("method"), "notifications/progress");
@@ -141,13 +176,10 @@ TEST(HttpShutdown, SseCallInFlightDeliversAllProgressAndItsResult) {
 TEST(HttpShutdown, NewRequestsDuringTheDrainAreRefusedNotHung) {
   run_http_test([](test_server& s) -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
-    http_connection idle(ex, s.port());  // a keep-alive connection, idle when stop() comes
-    const auto session = co_await open_session(idle);
     const auto call = slow_call(5, 800);
-    const auto req = session_post(call, session);
-    http_connection caller(ex, s.port());
-    co_await caller.write(req);
-    co_await sleep_for(100ms);
+    const auto in_flight = co_await start_call_in_flight(s.port(), call);
+    const auto& session = in_flight.session;
+    auto& idle = *in_flight.session_connection;  // a keep-alive connection, idle when stop() comes
 
     const auto port = s.port();
     s.http.stop();
@@ -164,7 +196,7 @@ TEST(HttpShutdown, NewRequestsDuringTheDrainAreRefusedNotHung) {
     EXPECT_FALSE(s.state->returned);  // the call still runs
 
     // The call in flight is still answered.
-    const auto reply = co_await caller.read_response(5s);
+    const auto reply = co_await in_flight.caller->read_response(5s);
     EXPECT_EQ(reply.status, 200u);
     EXPECT_EQ(first_text(reply.json().at("result").as_object()), "slept 800 ms");
     const bool ended = co_await wait_ended(s, 3s);
@@ -186,14 +218,7 @@ TEST(HttpShutdown, CallsBeyondTheTimeoutAreCancelled) {
     co_await caller.write(req);
     auto params = tool_call("count", json::object{{"steps", 100}, {"step_ms", 50}}, "long");
     const auto counting = rpc_request(8, "tools/call", std::move(params));
-    auto stream_req = session_post(counting, session);
-    stream_req.set("Accept", "text/event-stream, application/json");
-    http_connection streaming(ex, s.port());
-    co_await streaming.write(stream_req);
-    const auto head = co_await streaming.read_head();
-    EXPECT_EQ(head.content_type(), "text/event-stream");
-    const auto first = co_await streaming.next_message();
-    CO_ASSERT_TRUE(first.has_value());
+    const auto streaming = co_await start_streaming_call(s.port(), session, counting);
 
     const auto started = clock_type::now();
     s.http.stop();
@@ -211,7 +236,7 @@ TEST(HttpShutdown, CallsBeyondTheTimeoutAreCancelled) {
     } catch (const boost::system::system_error&) {
       // the connection closed without an answer: fine
     }
-    const bool no_answer = co_await ends_without_answer(streaming, 2s);
+    const bool no_answer = co_await ends_without_answer(*streaming.connection, 2s);
     EXPECT_TRUE(no_answer);
   });
 }
@@ -263,19 +288,12 @@ TEST(HttpShutdown, IdleConnectionsAndGetStreamsDoNotHoldItUp) {
 /// connection, preferring an SSE stream; its head and first progress read.
 asio::awaitable<std::unique_ptr<http_connection>> start_counting(std::uint16_t port, const std::string& session,
                                                                  int id, int steps) {
-  auto ex = co_await asio::this_coro::executor;
   const json::value token = json::string("count-" + std::to_string(id));
   auto params = tool_call("count", json::object{{"steps", steps}, {"step_ms", 60}}, token);
   const auto call = rpc_request(id, "tools/call", std::move(params));
-  auto req = session_post(call, session);
-  req.set("Accept", "text/event-stream, application/json");
-  auto streaming = std::make_unique<http_connection>(ex, port);
-  co_await streaming->write(req);
-  const auto head = co_await streaming->read_head();
-  if (head.content_type() != "text/event-stream") throw std::runtime_error("the call did not answer with a stream");
-  const auto first = co_await streaming->next_message();
-  if (!first || first->at("method") != "notifications/progress") throw std::runtime_error("no first progress");
-  co_return streaming;
+  auto streaming = co_await start_streaming_call(port, session, call);
+  if (streaming.first.at("method") != "notifications/progress") throw std::runtime_error("no first progress");
+  co_return std::move(streaming.connection);
 }
 
 /// The rest of a counting stream after its first progress: every other
@@ -380,15 +398,9 @@ TEST(HttpShutdown, AHandlerThatIgnoresCancellationDoesNotHoldRunPastTheDeadline)
   run_http_test(options, [](test_server& s) -> asio::awaitable<void> {
     auto released = std::make_shared<std::atomic<bool>>(false);
     add_deaf_tool(*s.tools, released);
-    auto ex = co_await asio::this_coro::executor;
-    http_connection c(ex, s.port());
-    const auto session = co_await open_session(c);
     auto params = tool_call("deaf", json::object{});
     const auto call = rpc_request(9, "tools/call", std::move(params));
-    const auto req = session_post(call, session);
-    http_connection caller(ex, s.port());
-    co_await caller.write(req);
-    co_await sleep_for(100ms);
+    const auto in_flight = co_await start_call_in_flight(s.port(), call);
 
     const auto started = clock_type::now();
     s.http.stop();
@@ -399,7 +411,7 @@ TEST(HttpShutdown, AHandlerThatIgnoresCancellationDoesNotHoldRunPastTheDeadline)
     EXPECT_LT(took, 300ms + 1500ms + 2s);  // shutdown_timeout, the engine's grace, a margin
     // The call's connection got a complete response without its result, or was closed.
     try {
-      const auto reply = co_await caller.read_response(2s);
+      const auto reply = co_await in_flight.caller->read_response(2s);
       EXPECT_EQ(reply.body.find("released"), std::string::npos) << reply.body;
     } catch (const boost::system::system_error&) {
     }
@@ -409,14 +421,8 @@ TEST(HttpShutdown, AHandlerThatIgnoresCancellationDoesNotHoldRunPastTheDeadline)
 
 TEST(HttpShutdown, ASecondStopCancelsAtOnce) {
   run_http_test([](test_server& s) -> asio::awaitable<void> {  // shutdown_timeout: 10 s
-    auto ex = co_await asio::this_coro::executor;
-    http_connection c(ex, s.port());
-    const auto session = co_await open_session(c);
     const auto call = slow_call(11, 8000);
-    const auto req = session_post(call, session);
-    http_connection caller(ex, s.port());
-    co_await caller.write(req);
-    co_await sleep_for(100ms);
+    const auto in_flight = co_await start_call_in_flight(s.port(), call);
 
     const auto started = clock_type::now();
     s.http.stop();
@@ -427,7 +433,7 @@ TEST(HttpShutdown, ASecondStopCancelsAtOnce) {
     EXPECT_TRUE(ended) << "run() returned: " << s.state->returned << ", sessions left: " << s.http.session_count();
     EXPECT_LT(clock_type::now() - started, 4s);
     try {
-      const auto reply = co_await caller.read_response(2s);
+      const auto reply = co_await in_flight.caller->read_response(2s);
       EXPECT_EQ(reply.body.find("slept"), std::string::npos) << reply.body;
     } catch (const boost::system::system_error&) {
     }
@@ -470,116 +476,93 @@ std::unique_ptr<server_process> start_stuck_server(std::chrono::milliseconds shu
       std::vector<std::string>{bin("stuck-http-server"), std::to_string(shutdown_timeout.count())});
 }
 
-TEST(HttpShutdown, ProcessFinishesItsCallOnSigtermAndExitsZero) {
+/// Starts everything-server --http and runs `body` against it (30 s at most).
+void run_against_everything_server(std::function<asio::awaitable<void>(server_process&)> body) {
   std::unique_ptr<server_process> server;
   ASSERT_NO_THROW(server = start_everything_server());
-  const auto port = server->port;
-  run_test(
-      [&]() -> asio::awaitable<void> {
-        auto ex = co_await asio::this_coro::executor;
-        http_connection c(ex, port);
-        const auto session = co_await open_session(c);
-        // ~750 ms of work, reporting progress every 150 ms.
-        auto params = tool_call("long_task", json::object{{"steps", 5}, {"step_ms", 150}}, "term");
-        const auto call = rpc_request(4, "tools/call", std::move(params));
-        auto req = session_post(call, session);
-        req.set("Accept", "text/event-stream, application/json");
-        http_connection caller(ex, port);
-        co_await caller.write(req);
-        const auto head = co_await caller.read_head();
-        EXPECT_EQ(head.status, 200u);
-        EXPECT_EQ(head.content_type(), "text/event-stream");
-        auto first = co_await caller.next_message();
-        CO_ASSERT_TRUE(first.has_value());
-        EXPECT_EQ(first->at("method"), "notifications/progress");
+  run_test([&]() -> asio::awaitable<void> { co_await body(*server); }, 30s);
+}
 
-        server->child.signal(SIGTERM);
-        std::vector<json::value> rest;
-        while (auto m = co_await caller.next_message(3s)) rest.push_back(std::move(*m));
-        CO_ASSERT_TRUE(!rest.empty());
-        EXPECT_EQ(rest.size(), 5u);  // progress 2..5, then the result
-        EXPECT_EQ(rest.back().at("id"), 4);
-        EXPECT_EQ(first_text(rest.back().at("result").as_object()), "completed 5 steps");
+/// everything-server's long_task (`steps` of `step_ms`, progress under
+/// `token` after each) called as `id` in a new session opened on `c`, which
+/// stays open and idle meanwhile: begun as an event stream, its first
+/// message read (see start_streaming_call).
+asio::awaitable<streaming_call> start_long_task(http_connection& c, int id, int steps, int step_ms,
+                                                const char* token) {
+  const auto session = co_await open_session(c);
+  auto params = tool_call("long_task", json::object{{"steps", steps}, {"step_ms", step_ms}}, token);
+  const auto call = rpc_request(id, "tools/call", std::move(params));
+  auto started = co_await start_streaming_call(c.port(), session, call);
+  co_return started;
+}
 
-        CO_ASSERT_TRUE(server->exits_within(5s).has_value());
-        EXPECT_EQ(server->child.exit_code(), 0) << server->child.err();
-      },
-      30s);
+TEST(HttpShutdown, ProcessFinishesItsCallOnSigtermAndExitsZero) {
+  run_against_everything_server([](server_process& server) -> asio::awaitable<void> {
+    http_connection c(co_await asio::this_coro::executor, server.port);
+    // ~750 ms of work, reporting progress every 150 ms.
+    const auto task = co_await start_long_task(c, 4, 5, 150, "term");
+    EXPECT_EQ(task.head.status, 200u);
+    EXPECT_EQ(task.first.at("method"), "notifications/progress");
+
+    server.child.signal(SIGTERM);
+    std::vector<json::value> rest;
+    while (auto m = co_await task.connection->next_message(3s)) rest.push_back(std::move(*m));
+    CO_ASSERT_TRUE(!rest.empty());
+    EXPECT_EQ(rest.size(), 5u);  // progress 2..5, then the result
+    EXPECT_EQ(rest.back().at("id"), 4);
+    EXPECT_EQ(first_text(rest.back().at("result").as_object()), "completed 5 steps");
+
+    CO_ASSERT_TRUE(server.exits_within(5s).has_value());
+    EXPECT_EQ(server.child.exit_code(), 0) << server.child.err();
+  });
 }
 
 TEST(HttpShutdown, IdleProcessExitsPromptlyOnSigint) {
-  std::unique_ptr<server_process> server;
-  ASSERT_NO_THROW(server = start_everything_server());
-  const auto port = server->port;
-  run_test(
-      [&]() -> asio::awaitable<void> {
-        auto ex = co_await asio::this_coro::executor;
-        http_connection c(ex, port);  // stays open, idle
-        const auto session = co_await open_session(c);
-        http_connection listener(ex, port);
-        const auto get = mcp_get(session);
-        co_await listener.write(get);
-        const auto head = co_await listener.read_head();
-        EXPECT_EQ(head.status, 200u);
+  run_against_everything_server([](server_process& server) -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    http_connection c(ex, server.port);  // stays open, idle
+    const auto session = co_await open_session(c);
+    http_connection listener(ex, server.port);
+    const auto get = mcp_get(session);
+    co_await listener.write(get);
+    const auto head = co_await listener.read_head();
+    EXPECT_EQ(head.status, 200u);
 
-        server->child.signal(SIGINT);
-        const auto took = server->exits_within(5s);
-        CO_ASSERT_TRUE(took.has_value());
-        EXPECT_LT(*took, 3s);  // not the 10 s shutdown_timeout
-        EXPECT_EQ(server->child.exit_code(), 0) << server->child.err();
-        const bool stream_ended = co_await ends_without_answer(listener, 2s);
-        EXPECT_TRUE(stream_ended);
-      },
-      30s);
+    server.child.signal(SIGINT);
+    const auto took = server.exits_within(5s);
+    CO_ASSERT_TRUE(took.has_value());
+    EXPECT_LT(*took, 3s);  // not the 10 s shutdown_timeout
+    EXPECT_EQ(server.child.exit_code(), 0) << server.child.err();
+    const bool stream_ended = co_await ends_without_answer(listener, 2s);
+    EXPECT_TRUE(stream_ended);
+  });
 }
 
 TEST(HttpShutdown, ASecondSignalStopsTheProcessWithoutWaitingForItsCall) {
-  std::unique_ptr<server_process> server;
-  ASSERT_NO_THROW(server = start_everything_server());
-  const auto port = server->port;
-  run_test(
-      [&]() -> asio::awaitable<void> {
-        auto ex = co_await asio::this_coro::executor;
-        http_connection c(ex, port);
-        const auto session = co_await open_session(c);
-        // 20 s of work: far beyond the 10 s shutdown_timeout.
-        auto params = tool_call("long_task", json::object{{"steps", 200}, {"step_ms", 100}}, "long");
-        const auto call = rpc_request(5, "tools/call", std::move(params));
-        auto req = session_post(call, session);
-        req.set("Accept", "text/event-stream, application/json");
-        http_connection caller(ex, port);
-        co_await caller.write(req);
-        const auto head = co_await caller.read_head();
-        EXPECT_EQ(head.content_type(), "text/event-stream");
-        const auto first = co_await caller.next_message();
-        CO_ASSERT_TRUE(first.has_value());
+  run_against_everything_server([](server_process& server) -> asio::awaitable<void> {
+    http_connection c(co_await asio::this_coro::executor, server.port);
+    // 20 s of work: far beyond the 10 s shutdown_timeout.
+    const auto task = co_await start_long_task(c, 5, 200, 100, "long");
 
-        server->child.signal(SIGINT);
-        co_await sleep_for(200ms);
-        EXPECT_EQ(server->child.exit_code(), -1) << "the first signal drains: the call still runs";
-        server->child.signal(SIGINT);
-        const auto took = server->exits_within(5s);
-        CO_ASSERT_TRUE(took.has_value());  // the second signal stopped it
-        EXPECT_LT(*took, 4s);
-        EXPECT_EQ(server->child.exit_code(), 0) << server->child.err();
-        const bool no_answer = co_await ends_without_answer(caller, 2s);
-        EXPECT_TRUE(no_answer);
-      },
-      30s);
+    server.child.signal(SIGINT);
+    co_await sleep_for(200ms);
+    EXPECT_EQ(server.child.exit_code(), -1) << "the first signal drains: the call still runs";
+    server.child.signal(SIGINT);
+    const auto took = server.exits_within(5s);
+    CO_ASSERT_TRUE(took.has_value());  // the second signal stopped it
+    EXPECT_LT(*took, 4s);
+    EXPECT_EQ(server.child.exit_code(), 0) << server.child.err();
+    const bool no_answer = co_await ends_without_answer(*task.connection, 2s);
+    EXPECT_TRUE(no_answer);
+  });
 }
 
 /// Sends `tool` to the stuck server in a new session and waits until it runs.
 asio::awaitable<std::unique_ptr<http_connection>> call_stuck_tool(std::uint16_t port, const char* tool) {
-  auto ex = co_await asio::this_coro::executor;
-  http_connection c(ex, port);
-  const auto session = co_await open_session(c);
   auto params = tool_call(tool, json::object{});
   const auto call = rpc_request(7, "tools/call", std::move(params));
-  const auto req = session_post(call, session);
-  auto caller = std::make_unique<http_connection>(ex, port);
-  co_await caller->write(req);
-  co_await sleep_for(100ms);  // the handler runs
-  co_return caller;
+  auto in_flight = co_await start_call_in_flight(port, call);
+  co_return std::move(in_flight.caller);
 }
 
 TEST(HttpShutdown, HandlersThatIgnoreCancellationDoNotKeepTheProcessFromExiting) {

@@ -110,6 +110,26 @@ class well_behaved_client {
   std::uint16_t port_;
 };
 
+// An attack test's body, given the server under test and the well-behaved
+// client that calls meanwhile.
+using attack_body = std::function<asio::awaitable<void>(test_server&, well_behaved_client&)>;
+
+// Runs `attack` against a server with `options` while a well_behaved_client
+// calls in a session of its own, from before the attack until after it (the
+// attack may wait for more of its answers); then checks that every one of its
+// calls was answered as it should be.
+void run_attack(http_server_options options, attack_body attack, std::chrono::milliseconds limit = 20s) {
+  run_http_test(
+      std::move(options),
+      [&attack](test_server& s) -> asio::awaitable<void> {
+        well_behaved_client good(s.port());
+        co_await good.start();
+        co_await attack(s, good);
+        co_await good.stop();
+      },
+      limit);
+}
+
 asio::awaitable<tcp::socket> connect_raw(std::uint16_t port) {
   tcp::socket socket(co_await asio::this_coro::executor);
   const tcp::endpoint server(asio::ip::make_address("127.0.0.1"), port);
@@ -239,11 +259,10 @@ TEST(LimitsHttp, SessionsUpToMaxSessionsThenInitializeGets503) {
   // 10,000 by default; sanitizer builds (several times slower) open fewer.
   const std::size_t sessions = sanitized_build ? 1000 : options.max_sessions;
   options.max_sessions = sessions;
-  run_http_test(
+  run_attack(
       options,
-      [&](test_server& s) -> asio::awaitable<void> {
-        well_behaved_client good(s.port());
-        co_await good.start();  // the first session
+      [&](test_server& s, well_behaved_client& good) -> asio::awaitable<void> {
+        // (The well-behaved client's is the first session.)
         const memory_watch memory;
         // Eight keep-alive connections open the others (well under max_connections).
         std::size_t asked = 1, opened = 1;
@@ -290,7 +309,6 @@ TEST(LimitsHttp, SessionsUpToMaxSessionsThenInitializeGets503) {
 
         // The sessions already open are served all along.
         co_await good.wait_for_answers(3);
-        co_await good.stop();
       },
       180s);
 }
@@ -298,10 +316,7 @@ TEST(LimitsHttp, SessionsUpToMaxSessionsThenInitializeGets503) {
 // --- 2. slow clients ------------------------------------------------------------
 
 TEST(LimitsHttp, SlowlorisHeadersGet408AfterRequestTimeout) {
-  const auto options = attack_options();
-  run_http_test(options, [&](test_server& s) -> asio::awaitable<void> {
-    well_behaved_client good(s.port());
-    co_await good.start();
+  run_attack(attack_options(), [&](test_server& s, well_behaved_client& good) -> asio::awaitable<void> {
     const memory_watch memory;
     // Sixteen clients trickle their headers a byte every 200 ms: each read
     // brings something, but no whole request comes within request_timeout.
@@ -336,7 +351,6 @@ TEST(LimitsHttp, SlowlorisHeadersGet408AfterRequestTimeout) {
     report_measured("slowloris connection lasted", lasted[0], "s");
     expect_peak_growth_under(memory, 16, "slowloris");
     co_await good.wait_for_answers(3);
-    co_await good.stop();
   });
 }
 
@@ -358,9 +372,7 @@ TEST(LimitsHttp, SseReaderThatNeverReadsIsCutOffByWriteTimeout) {
   auto options = attack_options();
   options.session.max_queued_bytes = 256 * 1024;  // the backlog's bound in bytes, met before 10,000 events
   event_recorder closings({telemetry::event::connection_closed});
-  run_http_test(options, [&](test_server& s) -> asio::awaitable<void> {
-    well_behaved_client good(s.port());
-    co_await good.start();
+  run_attack(options, [&](test_server& s, well_behaved_client& good) -> asio::awaitable<void> {
     http_connection opener(co_await asio::this_coro::executor, s.port());
     const auto session = co_await open_session(opener);
     const memory_watch memory;
@@ -388,7 +400,6 @@ TEST(LimitsHttp, SseReaderThatNeverReadsIsCutOffByWriteTimeout) {
     EXPECT_TRUE(rest.closed);
     EXPECT_EQ(status_of(rest.text), 200u);
     co_await good.wait_for_answers(3);
-    co_await good.stop();
     // The flood's handler ends with its session. (The opener's connection
     // has been idle past request_timeout: a new one.)
     opener.close();
@@ -401,10 +412,7 @@ TEST(LimitsHttp, SseReaderThatNeverReadsIsCutOffByWriteTimeout) {
 // --- 3. header floods -----------------------------------------------------------
 
 TEST(LimitsHttp, HeaderFloodsGet431AndTheConnectionCloses) {
-  const auto options = attack_options();
-  run_http_test(options, [&](test_server& s) -> asio::awaitable<void> {
-    well_behaved_client good(s.port());
-    co_await good.start();
+  run_attack(attack_options(), [&](test_server& s, well_behaved_client& good) -> asio::awaitable<void> {
     const memory_watch memory;
     std::string many = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n";
     for (int i = 0; i < 10'000; ++i) many += "X-Flood-" + std::to_string(i) + ": flood\r\n";  // ~220 KB
@@ -432,17 +440,13 @@ TEST(LimitsHttp, HeaderFloodsGet431AndTheConnectionCloses) {
     }
     expect_peak_growth_under(memory, 16, "header floods");
     co_await good.wait_for_answers(3);
-    co_await good.stop();
   });
 }
 
 // --- 4. huge bodies -------------------------------------------------------------
 
 TEST(LimitsHttp, SixtyFourMegabyteBodiesGet413WithoutBeingBuffered) {
-  const auto options = attack_options();
-  run_http_test(options, [&](test_server& s) -> asio::awaitable<void> {
-    well_behaved_client good(s.port());
-    co_await good.start();
+  run_attack(attack_options(), [&](test_server& s, well_behaved_client& good) -> asio::awaitable<void> {
     http_connection opener(co_await asio::this_coro::executor, s.port());
     const auto session = co_await open_session(opener);
     constexpr std::size_t body_size = 64 * mebibyte;
@@ -477,7 +481,6 @@ TEST(LimitsHttp, SixtyFourMegabyteBodiesGet413WithoutBeingBuffered) {
     }
     expect_peak_growth_under(memory, 48, "four 64 MiB bodies");
     co_await good.wait_for_answers(3);
-    co_await good.stop();
     opener.close();
   });
 }
@@ -493,10 +496,7 @@ http_request raw_post(std::string body, const std::string& session) {
 
 
 TEST(LimitsHttp, JsonNestedAHundredThousandDeepIsAParseError) {
-  const auto options = attack_options();
-  run_http_test(options, [&](test_server& s) -> asio::awaitable<void> {
-    well_behaved_client good(s.port());
-    co_await good.start();
+  run_attack(attack_options(), [&](test_server& s, well_behaved_client&) -> asio::awaitable<void> {
     http_connection c(co_await asio::this_coro::executor, s.port());
     const auto session = co_await open_session(c);
     const memory_watch memory;
@@ -519,15 +519,11 @@ TEST(LimitsHttp, JsonNestedAHundredThousandDeepIsAParseError) {
     EXPECT_EQ(pong.status, 200u);
     expect_peak_growth_under(memory, 16, "JSON nested 100,000 deep");
     c.close();
-    co_await good.stop();
   });
 }
 
 TEST(LimitsHttp, HugeIdsAndStringsAreEchoedOrRefused) {
-  const auto options = attack_options();
-  run_http_test(options, [&](test_server& s) -> asio::awaitable<void> {
-    well_behaved_client good(s.port());
-    co_await good.start();
+  run_attack(attack_options(), [&](test_server& s, well_behaved_client&) -> asio::awaitable<void> {
     http_connection c(co_await asio::this_coro::executor, s.port());
     const auto session = co_await open_session(c);
     const memory_watch memory;
@@ -565,15 +561,11 @@ TEST(LimitsHttp, HugeIdsAndStringsAreEchoedOrRefused) {
     EXPECT_EQ(first_text(big_echo.json().at("result").as_object()), big);
     expect_peak_growth_under(memory, 64, "huge ids and strings");
     c.close();
-    co_await good.stop();
   });
 }
 
 TEST(LimitsHttp, AMillionElementArrayIsServedWithinTheBodyLimit) {
-  const auto options = attack_options();
-  run_http_test(options, [&](test_server& s) -> asio::awaitable<void> {
-    well_behaved_client good(s.port());
-    co_await good.start();
+  run_attack(attack_options(), [&](test_server& s, well_behaved_client&) -> asio::awaitable<void> {
     http_connection c(co_await asio::this_coro::executor, s.port());
     const auto session = co_await open_session(c);
     // (Every body is made before the memory is watched: it is the server's that counts.)
@@ -609,7 +601,6 @@ TEST(LimitsHttp, AMillionElementArrayIsServedWithinTheBodyLimit) {
     EXPECT_TRUE(says_connection_close(refused_whole.text));
     expect_peak_growth_under(memory, 128, "a million-element array");
     c.close();
-    co_await good.stop();
   });
 }
 
@@ -617,9 +608,7 @@ TEST(LimitsHttp, AMillionElementArrayIsServedWithinTheBodyLimit) {
 
 TEST(LimitsHttp, StreamsBeyondMaxStreamsPerSessionGet429) {
   const auto options = attack_options();
-  run_http_test(options, [&](test_server& s) -> asio::awaitable<void> {
-    well_behaved_client good(s.port());
-    co_await good.start();
+  run_attack(options, [&](test_server& s, well_behaved_client& good) -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     http_connection opener(ex, s.port());
     const auto session = co_await open_session(opener);
@@ -669,7 +658,6 @@ TEST(LimitsHttp, StreamsBeyondMaxStreamsPerSessionGet429) {
     const auto end = mcp_delete(session);
     co_await opener.send(end);
     opener.close();
-    co_await good.stop();
   });
 }
 
