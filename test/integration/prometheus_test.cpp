@@ -258,6 +258,24 @@ TEST(Prometheus, MetricsServerServesThePageOnAPortOfItsOwn) {
   });
 }
 
+TEST(Prometheus, MetricsServerAnswersTheHostsItIsGiven) {
+  auto registry = std::make_shared<telemetry::metrics_registry>();
+  run_test([&]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    telemetry::metrics_server metrics(ex, registry, "127.0.0.1", 0, {"metrics.internal"});
+    bool stopped = false;
+    asio::co_spawn(ex, metrics.run(), [&](std::exception_ptr) { stopped = true; });
+    for (const auto& [host, status] : {std::pair{"metrics.internal", 200u}, std::pair{"evil.example", 403u}}) {
+      http_request get(http::verb::get, "/metrics");
+      get.set("Host", host);
+      const auto reply = co_await http_call(metrics.local_port(), get);
+      EXPECT_EQ(reply.status, status) << host;
+    }
+    metrics.stop();
+    while (!stopped) co_await sleep_for(10ms);  // (run_test's deadline bounds it)
+  });
+}
+
 TEST(Prometheus, ServeDemoServesItsMetricsWithDashMetrics) {
   const std::string caduceus = std::string(CADUCEUS_BIN_DIR) + "/caduceus";
   child_process demo({caduceus, "serve-demo", "--http", "127.0.0.1:0", "--metrics"});

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace mcp {
 class http_server;
@@ -30,8 +31,11 @@ namespace mcp::telemetry {
 class metrics_server {
  public:
   /// Binds the listening socket (throws system_error when it cannot); port 0 picks a free one.
+  /// `allowed_hosts`: the Host header values the page answers besides
+  /// localhost ones (http_server_options::allowed_hosts): set it when `host`
+  /// is not a loopback address, or any name pointed at the port reads it.
   metrics_server(boost::asio::any_io_executor ex, std::shared_ptr<const metrics_registry> registry,
-                 std::string host, std::uint16_t port);
+                 std::string host, std::uint16_t port, std::vector<std::string> allowed_hosts = {});
   ~metrics_server();
   metrics_server(const metrics_server&) = delete;
   metrics_server& operator=(const metrics_server&) = delete;

@@ -24,10 +24,11 @@ namespace telemetry {
 namespace {
 
 http_server_options metrics_only(std::shared_ptr<const metrics_registry> registry, std::string host,
-                                 std::uint16_t port) {
+                                 std::uint16_t port, std::vector<std::string> allowed_hosts) {
   http_server_options options;
   options.host = std::move(host);
   options.port = port;
+  options.allowed_hosts = std::move(allowed_hosts);
   options.threads = 1;
   options.path.clear();  // no MCP endpoint: every other path is 404
   options.legacy_sse_path.clear();
@@ -38,9 +39,10 @@ http_server_options metrics_only(std::shared_ptr<const metrics_registry> registr
 }  // namespace
 
 metrics_server::metrics_server(asio::any_io_executor ex, std::shared_ptr<const metrics_registry> registry,
-                               std::string host, std::uint16_t port)
+                               std::string host, std::uint16_t port, std::vector<std::string> allowed_hosts)
     : nothing_(std::make_unique<server>(implementation{"metrics", "1"})),
-      http_(std::make_unique<http_server>(ex, *nothing_, metrics_only(std::move(registry), std::move(host), port))) {}
+      http_(std::make_unique<http_server>(
+          ex, *nothing_, metrics_only(std::move(registry), std::move(host), port, std::move(allowed_hosts)))) {}
 
 metrics_server::~metrics_server() = default;
 
