@@ -73,7 +73,10 @@ TEST(Client, HandshakeOffersTheNewestVersionAndAcceptsAnOlderOne) {
 TEST(Client, RejectsAVersionItDoesNotSupport) {
   run_test([]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
-    auto [client_end, server_end] = make_memory_pair(ex);
+    // Named members, not a structured binding: clang 14 cannot capture one.
+    auto ends = make_memory_pair(ex);
+    auto& client_end = ends.first;
+    auto& server_end = ends.second;
     mcp::client c(ex, legacy_only());
     auto hello_reader = [&]() -> asio::awaitable<void> {
       auto hello = co_await read_json(*server_end);

@@ -169,7 +169,10 @@ asio::awaitable<void> lying_server(message_transport& server, std::vector<json::
 // What each call to the lying server throws, or "" when it returns.
 asio::awaitable<std::vector<std::string>> call_lying_server(std::vector<json::object> answers, bool typed) {
   auto ex = co_await asio::this_coro::executor;
-  auto [client_end, server_end] = make_memory_pair(ex);
+  // Named members, not a structured binding: clang 14 cannot capture one.
+  auto ends = make_memory_pair(ex);
+  auto& client_end = ends.first;
+  auto& server_end = ends.second;
   mcp::client c(ex, legacy_only());
   const auto count = answers.size();
   auto calls = [&]() -> asio::awaitable<std::vector<std::string>> {
