@@ -3,9 +3,11 @@
 # consumer) and interop (the official TypeScript SDK and everything server,
 # pinned in test/interop/package.json), and a smoke run of the benchmarks
 # (bench/; their TypeScript reference server is pinned in bench/ts/). Then
-# the unit and integration tests again under AddressSanitizer and UBSan,
-# which catch memory errors that a passing test can hide, and under
-# ThreadSanitizer with the test servers on 4 threads, which catches data races.
+# the unit and integration tests again under AddressSanitizer and UBSan
+# (clang), which catch memory errors that a passing test can hide, with a
+# short run of every fuzz target (fuzz/) in the same build; and under
+# ThreadSanitizer (g++) with the test servers on 4 threads, which catches
+# data races.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --tests
@@ -15,17 +17,19 @@ scripts/setup.sh --tests
 scripts/build.sh
 ctest --test-dir build --output-on-failure --timeout 300 -j 2
 
-CADUCEUS_BUILD_DIR=build-sanitize \
-CADUCEUS_CMAKE_ARGS="-DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-fsanitize=address,undefined -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined" \
-  scripts/build.sh
-ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-  ctest --test-dir build-sanitize --output-on-failure --timeout 300 -j 2 -L 'unit|integration' -E find_package
+# The test binaries the sanitizer builds run (their dependencies are the
+# programs the integration tests start).
+sanitized_tests=(unit_tests integration_tests json_tests uri_template_tests websocket_tests prometheus_tests)
 
-# ThreadSanitizer: only the unit and integration test binaries (and the
-# programs the integration tests start) are built. test/tsan.supp lists the
-# reports proven false, each with its reason.
+scripts/build-asan.sh --target "${sanitized_tests[@]}"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  ctest --test-dir build-asan --output-on-failure --timeout 300 -j 2 -L 'unit|integration' -E find_package
+scripts/fuzz.sh --seconds "${CADUCEUS_FUZZ_SECONDS:-20}"
+
+# ThreadSanitizer. test/tsan.supp lists the reports proven false, each with
+# its reason.
 CADUCEUS_BUILD_DIR=build-tsan \
 CADUCEUS_CMAKE_ARGS="-DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-fsanitize=thread -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread" \
-  scripts/build.sh --target unit_tests integration_tests json_tests uri_template_tests
+  scripts/build.sh --target "${sanitized_tests[@]}"
 TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/test/tsan.supp" CADUCEUS_TEST_SERVER_THREADS=4 \
   ctest --test-dir build-tsan --output-on-failure --timeout 600 -j 2 -L 'unit|integration' -E find_package

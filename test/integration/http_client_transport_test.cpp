@@ -265,25 +265,25 @@ TEST(HttpClient, FiftyConcurrentCallsShareOneTransport) {
     int done = 0;
     int right = 0;
     std::vector<std::string> failures;
-    for (int i = 0; i < calls; ++i) {
-      auto one = [&c, &done, &right, &failures, i]() -> asio::awaitable<void> {
-        try {
-          if (i % 2 == 0) {
-            const std::string text = "call " + std::to_string(i);
-            const auto said = co_await echo(c, text);
-            if (said == text) ++right;
-          } else {
-            json::object args{{"ms", 50}};
-            auto result = co_await c.call_tool("slow", std::move(args));
-            if (text_of(result) == "slept 50 ms") ++right;
-          }
-        } catch (const std::exception& e) {
-          failures.push_back(e.what());
+    // (The coroutines' lambda outlives them: a lambda made in the loop would
+    // be gone while they still read its captures.)
+    auto one = [&c, &done, &right, &failures](int i) -> asio::awaitable<void> {
+      try {
+        if (i % 2 == 0) {
+          const std::string text = "call " + std::to_string(i);
+          const auto said = co_await echo(c, text);
+          if (said == text) ++right;
+        } else {
+          json::object args{{"ms", 50}};
+          auto result = co_await c.call_tool("slow", std::move(args));
+          if (text_of(result) == "slept 50 ms") ++right;
         }
-        ++done;
-      };
-      asio::co_spawn(ex, one(), asio::detached);
-    }
+      } catch (const std::exception& e) {
+        failures.push_back(e.what());
+      }
+      ++done;
+    };
+    for (int i = 0; i < calls; ++i) asio::co_spawn(ex, one(i), asio::detached);
     const std::function<bool()> all_done = [&] { return done == calls; };
     const bool happened = co_await test_server::wait_until(all_done, 15s);
     EXPECT_TRUE(happened) << done << " of " << calls << " calls ended";
@@ -308,18 +308,16 @@ TEST(HttpClient, APoolSpreadsCallsOverItsSessions) {
     constexpr int calls = 100;
     int right = 0;
     int done = 0;
-    for (int i = 0; i < calls; ++i) {
-      auto one = [&pool, &right, &done, i]() -> asio::awaitable<void> {
-        const std::string text = "call " + std::to_string(i);
-        try {
-          right += co_await echo(pool.next(), text) == text;
-        } catch (const std::exception& e) {
-          ADD_FAILURE() << e.what();
-        }
-        ++done;
-      };
-      asio::co_spawn(ex, one(), asio::detached);
-    }
+    auto one = [&pool, &right, &done](int i) -> asio::awaitable<void> {
+      const std::string text = "call " + std::to_string(i);
+      try {
+        right += co_await echo(pool.next(), text) == text;
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << e.what();
+      }
+      ++done;
+    };
+    for (int i = 0; i < calls; ++i) asio::co_spawn(ex, one(i), asio::detached);
     const std::function<bool()> all_done = [&] { return done == calls; };
     EXPECT_TRUE(co_await test_server::wait_until(all_done, 15s));
     EXPECT_EQ(right, calls);
@@ -340,19 +338,17 @@ TEST(HttpClient, FewConnectionsStillServeManyCallsInTurn) {
     int done = 0;
     int right = 0;
     const auto started = clock_type::now();
-    for (int i = 0; i < calls; ++i) {
-      auto one = [&c, &done, &right]() -> asio::awaitable<void> {
-        try {
-          json::object args{{"ms", 100}};
-          auto result = co_await c.call_tool("slow", std::move(args));
-          if (text_of(result) == "slept 100 ms") ++right;
-        } catch (const std::exception& e) {
-          ADD_FAILURE() << e.what();
-        }
-        ++done;
-      };
-      asio::co_spawn(ex, one(), asio::detached);
-    }
+    auto one = [&c, &done, &right]() -> asio::awaitable<void> {
+      try {
+        json::object args{{"ms", 100}};
+        auto result = co_await c.call_tool("slow", std::move(args));
+        if (text_of(result) == "slept 100 ms") ++right;
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << e.what();
+      }
+      ++done;
+    };
+    for (int i = 0; i < calls; ++i) asio::co_spawn(ex, one(), asio::detached);
     const std::function<bool()> all_done = [&] { return done == calls; };
     const bool finished = co_await test_server::wait_until(all_done, 10s);
     EXPECT_TRUE(finished) << done << " of " << calls << " calls ended";
@@ -369,25 +365,23 @@ TEST(HttpClient, CloseWhileCallsAreInFlightIsPrompt) {
     auto& c = *conn.client;
     auto ex = co_await asio::this_coro::executor;
     int failed = 0;
-    for (int i = 0; i < 3; ++i) {
-      auto one = [&c, &failed, i]() -> asio::awaitable<void> {
-        try {
-          json::object args{{"ms", 5000}};
-          if (i == 0) {
-            auto result = co_await c.call_tool("slow", std::move(args));
-          } else {
-            json::object count_args{{"steps", 100}, {"step_ms", 50}};
-            call_options call;
-            call.on_progress = [](const progress_update&) {};
-            auto result = co_await c.call_tool("count", std::move(count_args), std::move(call));
-          }
-          ADD_FAILURE() << "a call outlived close()";
-        } catch (const std::exception&) {
-          ++failed;
+    auto one = [&c, &failed](int i) -> asio::awaitable<void> {
+      try {
+        json::object args{{"ms", 5000}};
+        if (i == 0) {
+          auto result = co_await c.call_tool("slow", std::move(args));
+        } else {
+          json::object count_args{{"steps", 100}, {"step_ms", 50}};
+          call_options call;
+          call.on_progress = [](const progress_update&) {};
+          auto result = co_await c.call_tool("count", std::move(count_args), std::move(call));
         }
-      };
-      asio::co_spawn(ex, one(), asio::detached);
-    }
+        ADD_FAILURE() << "a call outlived close()";
+      } catch (const std::exception&) {
+        ++failed;
+      }
+    };
+    for (int i = 0; i < 3; ++i) asio::co_spawn(ex, one(i), asio::detached);
     co_await sleep_for(200ms);
     const auto started = clock_type::now();
     co_await c.close();

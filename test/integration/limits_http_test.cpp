@@ -592,8 +592,9 @@ TEST(LimitsHttp, AMillionElementArrayIsServedWithinTheBodyLimit) {
     EXPECT_EQ(first_text(answer.json().at("result").as_object()), "a million");
     const auto refusal = co_await c.send(mistyped, 20s);
     EXPECT_EQ(refusal.status, 200u);
-    const auto& result = refusal.json().as_object();
-    const bool refused = error_code(refusal.json()) == errc::invalid_params ||
+    const auto refusal_json = refusal.json();  // (json() parses the body anew: a value, not a reference)
+    const auto& result = refusal_json.as_object();
+    const bool refused = error_code(refusal_json) == errc::invalid_params ||
                          (result.contains("result") && result.at("result").as_object().contains("isError"));
     EXPECT_TRUE(refused) << refusal.body.substr(0, 300);
     const auto refused_whole = co_await send_raw(s.port(), std::move(too_big));
