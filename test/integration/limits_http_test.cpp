@@ -446,7 +446,11 @@ TEST(LimitsHttp, HeaderFloodsGet431AndTheConnectionCloses) {
 // --- 4. huge bodies -------------------------------------------------------------
 
 TEST(LimitsHttp, SixtyFourMegabyteBodiesGet413WithoutBeingBuffered) {
-  run_attack(attack_options(), [&](test_server& s, well_behaved_client& good) -> asio::awaitable<void> {
+  auto options = attack_options();
+  // Four bodies of 4 MiB at once must arrive within it, under TSan too: not
+  // the slowloris test's 2 s.
+  options.request_timeout = 30s;
+  run_attack(options, [&](test_server& s, well_behaved_client& good) -> asio::awaitable<void> {
     http_connection opener(co_await asio::this_coro::executor, s.port());
     const auto session = co_await open_session(opener);
     constexpr std::size_t body_size = 64 * mebibyte;

@@ -5,6 +5,8 @@
 #include <mcp/json/convert.hpp>
 #include <mcp/server/context.hpp>
 
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/callable_traits/args.hpp>
@@ -106,11 +108,14 @@ struct typed_handler {
 
 /// Runs a plain function on `pool`, resuming the caller on its own executor.
 /// (Through std::optional: co_spawn needs a default-constructible result.)
+/// The caller's cancellation is not passed on: a plain function cannot be
+/// interrupted (it polls ctx.cancelled()), and Asio would deliver it on
+/// another thread of the pool while the function runs, a data race.
 template <class R, class Fn>
 asio::awaitable<R> run_on(asio::any_io_executor pool, Fn fn) {
   auto result = co_await asio::co_spawn(
       pool, [fn = std::move(fn)]() mutable -> asio::awaitable<std::optional<R>> { co_return fn(); },
-      asio::use_awaitable);
+      asio::bind_cancellation_slot(asio::cancellation_slot(), asio::use_awaitable));
   co_return std::move(*result);
 }
 
