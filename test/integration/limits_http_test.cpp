@@ -151,24 +151,8 @@ struct server_reply {
 // Reads until the server closes the connection or `limit` passes, keeping
 // the first 64 KiB of what it sends.
 asio::awaitable<server_reply> read_until_closed(tcp::socket& socket, std::chrono::milliseconds limit) {
-  asio::steady_timer deadline(socket.get_executor());
-  deadline.expires_after(limit);
   server_reply reply;
-  bool timed_out = false;
-  deadline.async_wait([&](boost::system::error_code ec) {
-    if (ec) return;
-    timed_out = true;
-    boost::system::error_code ignored;
-    socket.cancel(ignored);
-  });
-  char chunk[16 * 1024];
-  for (;;) {
-    auto [ec, n] = co_await socket.async_read_some(asio::buffer(chunk), as_tuple_awaitable);
-    if (reply.text.size() < 64 * 1024) reply.text.append(chunk, std::min<std::size_t>(n, 64 * 1024));
-    if (ec) break;
-  }
-  deadline.cancel();
-  reply.closed = !timed_out;
+  reply.closed = co_await read_until_closed_by_server(socket, limit, &reply.text, 64 * 1024);
   co_return reply;
 }
 

@@ -16,11 +16,13 @@
 
 #include "test_support.hpp"
 
+#include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -198,25 +200,33 @@ struct http_reply {
   }
 };
 
-/// Waits for the server to close `socket` (reading and dropping what it
-/// sends). False when the socket is still open after `limit`.
-inline asio::awaitable<bool> closed_by_server(asio::ip::tcp::socket& socket, std::chrono::milliseconds limit) {
-  asio::steady_timer deadline(socket.get_executor());
-  deadline.expires_after(limit);
-  bool timed_out = false;
-  deadline.async_wait([&](boost::system::error_code ec) {
-    if (!ec) {
-      timed_out = true;
-      socket.cancel();
+/// Reads `socket` until the server closes it, keeping up to `keep` bytes of
+/// what it sent in `*received` (when given). False when the socket is still
+/// open after `limit`. The deadline races the reads as an awaitable (not a
+/// timer callback): a callback that fires as the last read ends could run
+/// after this frame is gone.
+inline asio::awaitable<bool> read_until_closed_by_server(asio::ip::tcp::socket& socket,
+                                                         std::chrono::milliseconds limit,
+                                                         std::string* received = nullptr,
+                                                         std::size_t keep = 0) {
+  using namespace asio::experimental::awaitable_operators;
+  auto read_to_end = [&]() -> asio::awaitable<void> {
+    char chunk[16 * 1024];
+    for (;;) {
+      auto [ec, n] = co_await socket.async_read_some(asio::buffer(chunk), asio::as_tuple(asio::use_awaitable));
+      if (received && received->size() < keep) received->append(chunk, std::min(n, keep - received->size()));
+      if (ec) co_return;
     }
-  });
-  char scratch[256];
-  for (;;) {
-    auto [ec, n] = co_await socket.async_read_some(asio::buffer(scratch), asio::as_tuple(asio::use_awaitable));
-    if (ec) break;
-  }
-  deadline.cancel();
-  co_return !timed_out;
+  };
+  asio::steady_timer deadline(socket.get_executor(), limit);
+  const auto first = co_await (read_to_end() || deadline.async_wait(asio::use_awaitable));
+  co_return first.index() == 0;
+}
+
+/// Waits for the server to close `socket` (dropping what it sends). False
+/// when the socket is still open after `limit`.
+inline asio::awaitable<bool> closed_by_server(asio::ip::tcp::socket& socket, std::chrono::milliseconds limit) {
+  co_return co_await read_until_closed_by_server(socket, limit);
 }
 
 /// One keep-alive connection to the server under test.
