@@ -56,6 +56,8 @@ run_target() {
   local target=$1
   local work="$out/corpus/$target" artifacts="$out/artifacts/$target" log="$out/logs/$target.log"
   mkdir -p "$work" "$artifacts" "$(dirname "$log")"
+  local started="$out/logs/$target.started"  # artifacts newer than this are this run's
+  touch "$started"
   local status=0
   build-asan/bin/fuzz/fuzz_"$target" "$work" "fuzz/corpus/$target" \
     -dict="fuzz/dict/$(dictionary_of "$target").dict" -max_total_time="$seconds" \
@@ -67,7 +69,8 @@ run_target() {
   if [[ $status -eq 0 ]]; then
     printf '%-18s ok     %10s runs  %s  corpus %s\n' "$target" "${execs:-?}" "$coverage" "$(ls "$work" | wc -l)"
   else
-    printf '%-18s FAILED (exit %d): %s\n' "$target" "$status" "$(ls "$artifacts" | head -3 | tr '\n' ' ')"
+    printf '%-18s FAILED (exit %d): %s\n' "$target" "$status" \
+      "$(find "$artifacts" -type f -newer "$started" -printf '%f ' | head -c 300)"
     grep -m1 -E 'ERROR: |runtime error:|Timeout|out-of-memory' "$log" | sed 's/^/    /' || true
     echo "    log: $log"
   fi
