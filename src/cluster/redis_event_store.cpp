@@ -6,6 +6,7 @@
 // order they were made, and ahead of the bus messages published after them.
 
 #include "redis_parts.hpp"
+#include "../protocol/finite_json.hpp"
 
 #include <mcp/json/convert.hpp>
 
@@ -121,7 +122,7 @@ class redis_event_store final : public event_store {
     const auto owed = fields.at(0).as_optional_string();
     if (!owed) co_return std::nullopt;
     stream_record record;
-    record.owed = from_json<std::vector<std::string>>(json::parse(*owed));
+    record.owed = from_json<std::vector<std::string>>(detail::parse_stored_json(*owed));
     record.ended = fields.at(1).as_optional_string() == "1";
     co_return record;
   }

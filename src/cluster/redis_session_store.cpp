@@ -13,6 +13,7 @@
 // by every save.
 
 #include "redis_parts.hpp"
+#include "../protocol/finite_json.hpp"
 
 #include <mcp/protocol/versions.hpp>
 #include <mcp/protocol/wire.hpp>
@@ -53,7 +54,7 @@ negotiated_session negotiated_from_json(const json::object& o) {
 // protocol version, say) is an error, not a missing session.
 session_record record_from_json(const std::string& text) {
   try {
-    const auto value = json::parse(text);
+    const auto value = detail::parse_stored_json(text);
     const auto& o = value.as_object();
     session_record record{from_json<std::string>(o.at("id"))};
     record.owner = from_json<std::string>(o.at("owner"));
@@ -100,7 +101,7 @@ void read_state(const std::vector<reply>& fields, session_record& record) {
       continue;
     }
     boost::system::error_code ec;
-    auto parsed = json::parse(value, ec);
+    auto parsed = detail::parse_stored_json(value, ec);
     if (!ec) record.state[field] = std::move(parsed);
   }
 }

@@ -22,6 +22,7 @@
 // the node that ran it writes its result a moment later.
 
 #include "redis_parts.hpp"
+#include "../protocol/finite_json.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -140,7 +141,7 @@ std::string to_text(const task_record& r) {
 // a missing task.
 task_record from_text(const std::string& text) {
   try {
-    const auto value = json::parse(text);
+    const auto value = detail::parse_stored_json(text);
     const auto& o = value.as_object();
     task_record r;
     r.id = std::string(o.at("id").as_string());

@@ -4,6 +4,9 @@
 #include <boost/json/error.hpp>
 #include <boost/json/value_stack.hpp>
 
+#include <boost/system/system_error.hpp>
+
+#include <charconv>
 #include <cmath>
 
 namespace mcp::detail {
@@ -13,6 +16,9 @@ namespace {
 namespace json = boost::json;
 using boost::system::error_code;
 
+// Far deeper than any message read (jsonrpc.cpp's 128) plus its record.
+constexpr std::size_t max_stored_depth = 256;
+
 // What json::parser's own handler does, but for on_double.
 struct finite_value_handler {
   static constexpr std::size_t max_object_size = json::object::max_size();
@@ -21,6 +27,7 @@ struct finite_value_handler {
   static constexpr std::size_t max_string_size = json::string::max_size();
 
   json::value_stack stack;
+  bool number_split = false;  // the number being read came in parts
 
   explicit finite_value_handler(json::storage_ptr temporary, unsigned char* buffer, std::size_t size)
       : stack(std::move(temporary), buffer, size) {}
@@ -35,15 +42,24 @@ struct finite_value_handler {
   bool on_key(json::string_view s, std::size_t, error_code&) { return stack.push_key(s), true; }
   bool on_string_part(json::string_view s, std::size_t, error_code&) { return stack.push_chars(s), true; }
   bool on_string(json::string_view s, std::size_t, error_code&) { return stack.push_string(s), true; }
-  bool on_number_part(json::string_view, error_code&) { return true; }
+  bool on_number_part(json::string_view, error_code&) {
+    number_split = true;
+    return true;
+  }
   bool on_int64(std::int64_t i, json::string_view, error_code&) { return stack.push_int64(i), true; }
   bool on_uint64(std::uint64_t u, json::string_view, error_code&) { return stack.push_uint64(u), true; }
-  bool on_double(double d, json::string_view, error_code& ec) {
+  bool on_double(double d, json::string_view text, error_code& ec) {
     if (!std::isfinite(d)) {
       ec = json::error::exponent_overflow;
       return false;
     }
-    stack.push_double(d);
+    // `text` is the whole number unless it came in parts (never here: the
+    // text is written at once). Out of range is an underflow here, where
+    // Boost.JSON's value (0 or a subnormal) stands.
+    double exact = d;
+    if (!number_split) std::from_chars(text.data(), text.data() + text.size(), exact);
+    number_split = false;
+    stack.push_double(exact);
     return true;
   }
   bool on_bool(bool b, error_code&) { return stack.push_bool(b), true; }
@@ -64,6 +80,19 @@ json::value parse_finite_json(std::string_view text, error_code& ec, json::stora
   if (!ec && !parser.done()) ec = json::error::incomplete;
   if (ec) return nullptr;
   return parser.handler().stack.release();
+}
+
+json::value parse_stored_json(std::string_view text, error_code& ec) {
+  json::parse_options options;
+  options.max_depth = max_stored_depth;
+  return parse_finite_json(text, ec, {}, options);
+}
+
+json::value parse_stored_json(std::string_view text) {
+  error_code ec;
+  auto value = parse_stored_json(text, ec);
+  if (ec) throw boost::system::system_error(ec);
+  return value;
 }
 
 }  // namespace mcp::detail

@@ -1,4 +1,5 @@
 #include "request_state.hpp"
+#include "finite_json.hpp"
 
 #include <mcp/base64.hpp>
 
@@ -147,7 +148,7 @@ std::optional<request_state_payload> request_state_codec::open(std::string_view 
   boost::system::error_code ec;
   json::parse_options options;
   options.max_depth = max_payload_depth;
-  auto value = json::parse(*text, ec, {}, options);
+  auto value = parse_finite_json(*text, ec, {}, options);
   auto* body = value.if_object();
   if (ec || !body) return std::nullopt;
 

@@ -93,6 +93,8 @@ TEST_F(RedisTaskStore, ATaskCreatedByOneNodeIsFoundByAnotherAsWritten) {
     record.status_message = "waiting for you";
     record.input_requests = json::parse(R"({"color":{"method":"elicitation/create","params":{"message":"Which?"}}})")
                                 .as_object();
+    // A double Boost.JSON 1.81 alone reads back one unit in the last place off.
+    record.input_requests.at("color").at("params").as_object()["weight"] = 1.6666666666666665;
     co_await a.tasks().create(record);
 
     const auto found = co_await b.tasks().find("7a5c01");

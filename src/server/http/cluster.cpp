@@ -6,6 +6,7 @@
 
 #include "server_impl.hpp"
 #include "session_relay.hpp"
+#include "../../protocol/finite_json.hpp"
 
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/protocol/methods.hpp>
@@ -48,7 +49,7 @@ std::set<std::string> answered_in(const std::vector<stored_event>& events) {
   std::set<std::string> answered;
   for (const auto& event : events) {
     boost::system::error_code ec;
-    const auto message = json::parse(event.data, ec);
+    const auto message = detail::parse_stored_json(event.data, ec);
     const auto* object = message.if_object();
     if (ec || !object || object->contains("method")) continue;
     if (const auto* id = object->if_contains("id")) answered.insert(json::serialize(*id));
@@ -104,7 +105,7 @@ void http_server::impl::on_relayed(const std::weak_ptr<http_session>& weak, std:
       break;
     case kind::deliver: {
       boost::system::error_code ec;
-      auto frame = json::parse(message->payload, ec);
+      auto frame = detail::parse_stored_json(message->payload, ec);
       if (!ec) asio::co_spawn(session->executor(), accept_relayed(session, std::move(frame)), asio::detached);
       break;
     }
@@ -173,7 +174,7 @@ asio::awaitable<std::shared_ptr<message_stream>> http_server::impl::resume_from_
   for (const auto& owed : record->owed) {
     if (answered.contains(owed)) continue;
     boost::system::error_code ec;
-    const auto id = parse_request_id(json::parse(owed, ec));
+    const auto id = parse_request_id(detail::parse_stored_json(owed, ec));
     if (ec || !id) continue;
     const auto text = serialize(message{error_response{*id, stopped}});
     events->append(session_id, stream_id, ++last_seq, text);

@@ -7,6 +7,7 @@
 #include "../../protocol/input_round.hpp"
 #include "../../protocol/invalid_params.hpp"
 #include "../../protocol/shaping.hpp"
+#include "../../protocol/finite_json.hpp"
 
 #include <mcp/log.hpp>
 #include <mcp/protocol/methods.hpp>
@@ -814,7 +815,7 @@ void task_state::on_signal(std::string_view text) {
     asio::co_spawn(run->executor(), cancel_run(run), asio::detached);
   } else if (verb == "update") {
     boost::system::error_code ec;
-    auto responses = json::parse(body, ec);
+    auto responses = detail::parse_stored_json(body, ec);
     if (ec || !responses.is_object()) return;
     asio::co_spawn(run->executor(), deliver_to_run(run, std::move(responses.get_object())), asio::detached);
   }
