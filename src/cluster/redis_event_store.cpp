@@ -10,7 +10,6 @@
 
 #include <mcp/json/convert.hpp>
 
-#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <charconv>

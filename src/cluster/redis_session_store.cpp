@@ -18,7 +18,6 @@
 #include <mcp/protocol/versions.hpp>
 #include <mcp/protocol/wire.hpp>
 
-#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <stdexcept>

@@ -24,7 +24,6 @@
 #include "redis_parts.hpp"
 #include "../protocol/finite_json.hpp"
 
-#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>

@@ -27,7 +27,6 @@ struct finite_value_handler {
   static constexpr std::size_t max_string_size = json::string::max_size();
 
   json::value_stack stack;
-  bool number_split = false;  // the number being read came in parts
 
   explicit finite_value_handler(json::storage_ptr temporary, unsigned char* buffer, std::size_t size)
       : stack(std::move(temporary), buffer, size) {}
@@ -42,10 +41,7 @@ struct finite_value_handler {
   bool on_key(json::string_view s, std::size_t, error_code&) { return stack.push_key(s), true; }
   bool on_string_part(json::string_view s, std::size_t, error_code&) { return stack.push_chars(s), true; }
   bool on_string(json::string_view s, std::size_t, error_code&) { return stack.push_string(s), true; }
-  bool on_number_part(json::string_view, error_code&) {
-    number_split = true;
-    return true;
-  }
+  bool on_number_part(json::string_view, error_code&) { return true; }
   bool on_int64(std::int64_t i, json::string_view, error_code&) { return stack.push_int64(i), true; }
   bool on_uint64(std::uint64_t u, json::string_view, error_code&) { return stack.push_uint64(u), true; }
   bool on_double(double d, json::string_view text, error_code& ec) {
@@ -53,12 +49,11 @@ struct finite_value_handler {
       ec = json::error::exponent_overflow;
       return false;
     }
-    // `text` is the whole number unless it came in parts (never here: the
-    // text is written at once). Out of range is an underflow here, where
-    // Boost.JSON's value (0 or a subnormal) stands.
+    // `text` is the whole number: parse_finite_json gives the parser the
+    // whole text at once, so no number comes in parts. Out of range is an
+    // underflow here, where Boost.JSON's value (0 or a subnormal) stands.
     double exact = d;
-    if (!number_split) std::from_chars(text.data(), text.data() + text.size(), exact);
-    number_split = false;
+    std::from_chars(text.data(), text.data() + text.size(), exact);
     stack.push_double(exact);
     return true;
   }

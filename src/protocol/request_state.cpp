@@ -3,7 +3,6 @@
 
 #include <mcp/base64.hpp>
 
-#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <openssl/crypto.h>
@@ -23,10 +22,6 @@ namespace {
 
 constexpr std::string_view version_prefix = "v1.";
 constexpr std::size_t max_state_size = std::size_t{1} << 20;
-// Deeper than a message may be (128), so that answers taken from a request,
-// nested in the payload, still parse. The payload is parsed only once its MAC
-// has verified: it is the server's own text.
-constexpr std::size_t max_payload_depth = 256;
 
 std::string sha256(std::string_view data) {
   unsigned char digest[EVP_MAX_MD_SIZE];
@@ -145,10 +140,10 @@ std::optional<request_state_payload> request_state_codec::open(std::string_view 
 
   const auto text = base64url_decode(signed_part.substr(version_prefix.size()));
   if (!text) return std::nullopt;
+  // Parsed only once its MAC has verified: the server's own text, deeper
+  // than a message may be (the answers of a request are nested in it).
   boost::system::error_code ec;
-  json::parse_options options;
-  options.max_depth = max_payload_depth;
-  auto value = parse_finite_json(*text, ec, {}, options);
+  auto value = parse_stored_json(*text, ec);
   auto* body = value.if_object();
   if (ec || !body) return std::nullopt;
 

@@ -1,12 +1,13 @@
 // Where oauth_client keeps registrations and tokens: in memory, or in a file
 // only its owner can read (the CLI's, so a login outlives the process).
 
+#include "../../protocol/finite_json.hpp"
+
 #include <mcp/client/oauth.hpp>
 #include <mcp/json/convert.hpp>
 #include <mcp/json/fields.hpp>
 
 #include <boost/describe/class.hpp>
-#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <cerrno>
@@ -79,7 +80,7 @@ class file_store final : public oauth_store {
     text << in.rdbuf();
     if (text.str().empty()) return {};
     try {
-      return from_json<records>(boost::json::parse(text.str()));
+      return from_json<records>(detail::parse_stored_json(text.str()));
     } catch (const std::exception& e) {
       throw std::runtime_error(path_ + " is not a token file: " + e.what());
     }
