@@ -80,7 +80,7 @@ def main(argv):
               f'Each figure is the median of {profile.runs} run(s); in brackets the spread, (max − min) / median. '
               'Ratios are Caduceus ÷ the other. Ceilings: a bare Boost.Beast server answering every POST with a '
               'fixed JSON body (HTTP), a bare line echo over pipes (stdio). TypeScript SDK: '
-              '@modelcontextprotocol/sdk 1.32.2 (bench/ts).\n')
+              '@modelcontextprotocol/sdk 1.32.2; TypeScript SDK v2: @modelcontextprotocol/server 2.4.0 (bench/ts).\n')
         print(table.render(planned, results))
     checked = planned + planned_cluster
     problems = table.problems(checked, results)
@@ -93,7 +93,7 @@ def main(argv):
     if bound:
         print('\nThe load generator kept its core ≥90% busy (the figure is partly its limit): ' + ', '.join(bound))
     if planned:
-        print('\n### Targets (issue 6)\n')
+        print('\n### Targets (issue 6; against the TypeScript SDKs)\n')
         print('\n'.join(targets.report(results, profile)) if profile.judges_targets else 'Not judged on a smoke run.')
 
     if 'cluster' in args.groups:

@@ -68,7 +68,7 @@ class Runner:
     def _record(self, key, server, result):
         self.results.setdefault(key, {}).setdefault(server, []).append(result)
         status = result.get('failed') or f'{result.get("errors", 0)} errors'
-        print(f'  {key:28} {server:10} {status}', file=sys.stderr, flush=True)
+        print(f'  {key:28} {server:13} {status}', file=sys.stderr, flush=True)
 
     def _failed_to_start(self, key, server, error):
         for _ in range(self.profile.runs):

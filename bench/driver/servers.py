@@ -7,11 +7,15 @@ import processes
 
 CADUCEUS = 'caduceus'
 TYPESCRIPT = 'typescript'
+TYPESCRIPT_V2 = 'typescript-v2'
 CEILING = 'ceiling'
-ALL = (CADUCEUS, TYPESCRIPT, CEILING)
-MCP_SERVERS = (CADUCEUS, TYPESCRIPT)
+ALL = (CADUCEUS, TYPESCRIPT, TYPESCRIPT_V2, CEILING)
+MCP_SERVERS = (CADUCEUS, TYPESCRIPT, TYPESCRIPT_V2)
 
-# The Streamable HTTP modes: the generator's --mode, and the flags both MCP
+# The reference servers in bench/ts: the TypeScript SDK 1.32.2 and v2.
+REFERENCE_SCRIPTS = {TYPESCRIPT: 'reference_server.mjs', TYPESCRIPT_V2: 'reference_server_v2.mjs'}
+
+# The Streamable HTTP modes: the generator's --mode, and the flags the MCP
 # servers take for it. Stateless runs with JSON replies on both sides.
 HTTP_MODES = {
     'stateful-json': ('HTTP stateful, JSON replies', ['--json']),
@@ -28,24 +32,24 @@ class Paths:
     def binary(self, name):
         return os.path.join(self.bin_dir, name)
 
-    def reference_server(self):
-        return ['node', os.path.join(self.ts_dir, 'reference_server.mjs')]
+    def reference_server(self, server):
+        return ['node', os.path.join(self.ts_dir, REFERENCE_SCRIPTS[server])]
 
 
 def http_command(server, mode, paths):
     listen = ['--http', '127.0.0.1:0']
     if server == CADUCEUS:
         return [paths.binary('everything-server')] + listen + HTTP_MODES[mode][1]
-    if server == TYPESCRIPT:
-        return paths.reference_server() + listen + HTTP_MODES[mode][1]
+    if server in REFERENCE_SCRIPTS:
+        return paths.reference_server(server) + listen + HTTP_MODES[mode][1]
     return [paths.binary('bench-beast-fixed-reply'), '127.0.0.1:0']
 
 
 def stdio_command(server, paths):
     if server == CADUCEUS:
         return [paths.binary('everything-server'), '--stdio']
-    if server == TYPESCRIPT:
-        return paths.reference_server() + ['--stdio']
+    if server in REFERENCE_SCRIPTS:
+        return paths.reference_server(server) + ['--stdio']
     return [paths.binary('bench-line-echo')]
 
 

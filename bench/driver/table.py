@@ -1,11 +1,12 @@
-"""The table: one row per scenario and figure, the three servers side by side,
+"""The table: one row per scenario and figure, the servers side by side,
 and the ratios of ours to the others (markdown, so bench/README.md can hold it)."""
 
 import servers
 from summary import figure
 
-HEADER = ('| scenario | figure | Caduceus | TypeScript SDK | ceiling | ÷ TS | ÷ ceiling |\n'
-          '| --- | --- | --: | --: | --: | --: | --: |')
+HEADER = ('| scenario | figure | Caduceus | TypeScript SDK | TypeScript SDK v2 | ceiling '
+          '| ÷ TS | ÷ TS v2 | ÷ ceiling |\n'
+          '| --- | --- | --: | --: | --: | --: | --: | --: | --: |')
 
 
 def number(value):
@@ -40,9 +41,13 @@ def render(scenarios, results):
             figs = {server: figure(runs.get(server, []), field, scale) for server in servers.ALL}
             ours = figs[servers.CADUCEUS]
             has_ceiling = servers.CEILING in scenario.servers
+            v2 = figs[servers.TYPESCRIPT_V2]
+            has_v2 = servers.TYPESCRIPT_V2 in scenario.servers
             label = scenario.label if index == 0 else ''
             lines.append(f'| {label} | {name} | {cell(ours, True)} | {cell(figs[servers.TYPESCRIPT], True)} | '
+                         f'{cell(v2, has_v2)} | '
                          f'{cell(figs[servers.CEILING], has_ceiling)} | {ratio(ours, figs[servers.TYPESCRIPT])} | '
+                         f'{ratio(ours, v2) if has_v2 else "—"} | '
                          f'{ratio(ours, figs[servers.CEILING]) if has_ceiling else "—"} |')
     return '\n'.join(lines)
 

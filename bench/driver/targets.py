@@ -1,8 +1,9 @@
-"""The targets of issue 6, checked against the figures of this run. A target
-missed is reported, never failed: the suite measures, the engineer judges."""
+"""The targets of issue 6, and the timed targets against the TypeScript SDKs,
+checked against the figures of this run. A target missed is reported, never
+failed: the suite measures, the engineer judges."""
 
 import servers
-from scenarios import STDIO_PIPELINED, http_key
+from scenarios import STDIO_PIPELINED, http_key, plan
 from summary import figure
 from table import number
 
@@ -20,17 +21,41 @@ def _line(description, parts):
     return f'- [{verdict}] {description}: {detail}'
 
 
+def _ratio_part(label, ours, other, bound, at_most):
+    if ours is None or not other:
+        return (label, 'unmeasured', None)
+    value = ours / other
+    return (label, f'{value:.2f}x', value <= bound if at_most else value >= bound)
+
+
 def _ratio_parts(results, profile, mode, field, bound, at_most):
     parts = []
     for connections in profile.connections:
         key = http_key(mode, connections)
         ours = _median(results, key, servers.CADUCEUS, field)
         ceiling = _median(results, key, servers.CEILING, field)
-        if ours is None or not ceiling:
-            parts.append((f'{connections}c', 'unmeasured', None))
+        parts.append(_ratio_part(f'{connections}c', ours, ceiling, bound, at_most))
+    return parts
+
+
+# The timed targets against the TypeScript SDKs: in every scenario showing the
+# figure, at least this many times a reference's req/s (sessions/s for the
+# sessions) and at most this fraction of its server CPU per request.
+SDK_REFERENCES = ((servers.TYPESCRIPT, 'the TypeScript SDK 1.32.2'), (servers.TYPESCRIPT_V2, 'the TypeScript SDK v2'))
+SDK_MARGINS = (('per_second', 'req/s at least', 10.0, False),
+               ('server_cpu_us_each', 'server CPU per request at most', 0.1, True))
+
+
+def _sdk_margin_parts(results, profile, reference, field, bound, at_most):
+    """One part per scenario of this run that shows `field` for `reference`."""
+    parts = []
+    for scenario in plan(profile):
+        shown = field in {name for _, name, _ in scenario.metrics}
+        if scenario.key not in results or reference not in scenario.servers or not shown:
             continue
-        value = ours / ceiling
-        parts.append((f'{connections}c', f'{value:.2f}x', value <= bound if at_most else value >= bound))
+        ours = _median(results, scenario.key, servers.CADUCEUS, field)
+        theirs = _median(results, scenario.key, reference, field)
+        parts.append(_ratio_part(scenario.key, ours, theirs, bound, at_most))
     return parts
 
 
@@ -72,4 +97,8 @@ def report(results, profile):
     lines.append(_line('at most 6 KB of resident memory per idle session', [_value_part('memory', memory, 6, ' KB')]))
     startup = _median(results, 'startup', servers.CADUCEUS, 'startup_ms')
     lines.append(_line('spawn to first initialize reply under 10 ms', [_value_part('start-up', startup, 10, ' ms')]))
+    for reference, name in SDK_REFERENCES:
+        for field, what, bound, at_most in SDK_MARGINS:
+            lines.append(_line(f'every scenario: {what} {bound:g}x {name}',
+                               _sdk_margin_parts(results, profile, reference, field, bound, at_most)))
     return lines
