@@ -17,7 +17,13 @@ def limits(profile):
 
 def run(paths, args, bound_seconds):
     """The generator's result, or {'failed': why} when it did not complete."""
-    command = processes.pinned(processes.LOADGEN_CORE, [paths.binary('bench-loadgen')] + args)
+    return run_pinned([paths.binary('bench-loadgen')] + args, bound_seconds)
+
+
+def run_pinned(command, bound_seconds):
+    """Runs a command printing the generator's line of JSON (bench-loadgen, or
+    a client under test: client.py) on the generator's core."""
+    command = processes.pinned(processes.LOADGEN_CORE, command)
     code, out, err = processes.run_to_end(command, timeout=bound_seconds + MARGIN_SECONDS)
     if code is None:
         return {'failed': f'timed out: {err.strip()[-500:]}'}

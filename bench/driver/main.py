@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 
+import client
 import cluster
 import machine
 import micro
@@ -18,7 +19,7 @@ import targets
 from servers import Paths
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-GROUPS = ('http', 'stdio', 'sessions', 'startup', 'micro', 'cluster')
+GROUPS = ('http', 'stdio', 'sessions', 'startup', 'micro', 'cluster', 'client')
 
 
 def parse(argv):
@@ -69,9 +70,12 @@ def main(argv):
             cluster_setups = cluster.run(runner, smoke=args.smoke)
             planned_cluster = [scenarios.Scenario(k, label, (), (servers.CADUCEUS,))
                                for k, label in cluster.planned(cluster_setups, profile.runs)]
+    planned_client = client.plan() if 'client' in args.groups else []
+    if planned_client:
+        client.run(runner)
     minutes = (time.monotonic() - started) / 60
 
-    title = 'Caduceus vs the TypeScript SDK' if planned else 'Caduceus, scale out'
+    title = 'Caduceus vs the TypeScript SDK' if planned or planned_client else 'Caduceus, scale out'
     print(f'## {title} ({profile.name} run, {minutes:.1f} min)\n')
     print(f'Machine: {machine.describe()}. 1-minute load average before the run {load_before:.2f}, '
           f'after it {machine.load_average():.2f} (the second counts the run’s own server and generator).')
@@ -82,7 +86,7 @@ def main(argv):
               'fixed JSON body (HTTP), a bare line echo over pipes (stdio). TypeScript SDK: '
               '@modelcontextprotocol/sdk 1.32.2; TypeScript SDK v2: @modelcontextprotocol/server 2.4.0 (bench/ts).\n')
         print(table.render(planned, results))
-    checked = planned + planned_cluster
+    checked = planned + planned_cluster + planned_client
     problems = table.problems(checked, results)
     missing = [f'{s.key} {server}' for s in checked for server in s.servers
                if len(results.get(s.key, {}).get(server, [])) != profile.runs]
@@ -112,6 +116,12 @@ def main(argv):
                   f'{profile.runs} run(s), spread in brackets; ÷ reference: req/s over the one node without '
                   'Redis at the same connections.\n')
             print(cluster.render(cluster_setups, results))
+
+    if planned_client:
+        print('\n### Clients: `tools/call echo` from our client and the TypeScript SDK 1.32.2 client\n')
+        print(client.describe(profile) + '\n')
+        print(client.render(planned_client, results) + '\n')
+        print('\n'.join(targets.client_report(results)) if profile.judges_targets else 'Not judged on a smoke run.')
 
     micro_ok = True
     if 'micro' in args.groups:

@@ -2,6 +2,7 @@
 checked against the figures of this run. A target missed is reported, never
 failed: the suite measures, the engineer judges."""
 
+import client
 import servers
 from scenarios import STDIO_PIPELINED, http_key, plan
 from summary import figure
@@ -101,4 +102,27 @@ def report(results, profile):
         for field, what, bound, at_most in SDK_MARGINS:
             lines.append(_line(f'every scenario: {what} {bound:g}x {name}',
                                _sdk_margin_parts(results, profile, reference, field, bound, at_most)))
+    return lines
+
+
+# The client's target: our client, against our server, at least this many times
+# the TypeScript SDK 1.32.2 client's calls per second, at most this fraction of
+# its CPU per call.
+CLIENT_MARGINS = (('per_second', 'calls/s at least', 5.0, False),
+                  ('client_cpu_us_each', 'client CPU per call at most', 0.1, True))
+
+
+def client_report(results):
+    lines = []
+    for field, what, bound, at_most in CLIENT_MARGINS:
+        parts = []
+        for key, *_ in client.SETUPS:
+            ours = _median(results, key, client.OURS, field)
+            theirs = _median(results, key, client.TS_CLIENT, field)
+            if ours is None or not theirs:
+                parts.append((key, 'unmeasured', None))
+                continue
+            value = ours / theirs
+            parts.append((key, f'{value:.2f}x', value <= bound if at_most else value >= bound))
+        lines.append(_line(f'our client: {what} {bound:g}x the TypeScript SDK 1.32.2 client', parts))
     return lines
