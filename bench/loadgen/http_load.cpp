@@ -1,9 +1,9 @@
-// tools/call echo over Streamable HTTP: each worker owns one keep-alive
-// connection (and one session in the stateful modes) and has one request in
-// flight at a time.
+// Load over Streamable HTTP: each worker owns one keep-alive connection (and
+// one session in the stateful modes) and has one unit of its mode in flight
+// at a time (http_exchange.hpp: one request, or the two of an input round).
 
 #include "http_connection.hpp"
-#include "http_reply_check.hpp"
+#include "http_exchange.hpp"
 #include "messages.hpp"
 #include "scenarios.hpp"
 #include "session_opener.hpp"
@@ -17,14 +17,6 @@
 namespace loadgen {
 
 namespace {
-
-// The problem with one echo reply, empty when it is right.
-std::string problem_with(http_reply& reply, const http_mode& mode, peer_kind peer, std::int64_t id) {
-  std::string problem;
-  const auto message = message_of(reply, mode.style, problem);
-  if (!message) return problem;
-  return check_echo_reply(*message, id, peer).value_or("");
-}
 
 asio::awaitable<void> drive(http_connection& connection, const http_mode& mode, peer_kind peer, load_run& run,
                             request_ids& ids) {
@@ -44,16 +36,13 @@ asio::awaitable<void> drive(http_connection& connection, const http_mode& mode, 
       session_id = session.id;
     }
     const bool ready = !mode.sessions || !session_id.empty();
-    const post_headers headers{mode.accept, session_id, true};
+    http_exchange exchange(connection, mode, peer, session_id);
     while (ready && run.issuing()) {
-      const std::int64_t id = ids.next();
-      const std::string body = echo_call(id);
       run.sent();
       awaiting_reply = true;
       const auto sent_at = clock::now();
-      http_reply reply = co_await connection.post(body, headers);
+      const std::string problem = co_await exchange.run(ids);
       awaiting_reply = false;
-      const std::string problem = problem_with(reply, mode, peer, id);
       if (problem.empty())
         run.replied(sent_at);
       else

@@ -33,6 +33,10 @@ options parse_options(int argc, char** argv) {
     else if (flag == "--peer") o.peer = parse_peer_kind(value);
     else if (flag == "--connections") o.connections = std::stoi(value);
     else if (flag == "--window") o.window = std::stoul(value);
+    else if (flag == "--era") {
+      if (value != "legacy" && value != "modern") throw std::invalid_argument("--era takes legacy or modern");
+      o.modern_era = value == "modern";
+    }
     else if (flag == "--warmup") o.limits.warmup = seconds(value);
     else if (flag == "--duration") o.limits.duration = seconds(value);
     else if (flag == "--grace") o.limits.grace = seconds(value);

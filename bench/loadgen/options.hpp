@@ -4,12 +4,16 @@
 //   bench-loadgen http     --url URL [--mode stateful-json|stateful-sse|stateless] [--peer mcp|fixed]
 //                          [--connections N] [LIMITS] [--server-pid PID] [--cpu-pid NAME=PID]...
 //   bench-loadgen sessions --url URL --max-count N [--connections N] [--duration S] --server-pid PID
-//   bench-loadgen stdio    [--peer mcp|echo] [--window N] [LIMITS] -- COMMAND [ARGS...]
+//   bench-loadgen stdio    [--peer mcp|echo] [--window N] [--era legacy|modern] [LIMITS] -- COMMAND [ARGS...]
 //   bench-loadgen startup  [--peer mcp|echo] -- COMMAND [ARGS...]
 //   bench-loadgen soak     --url URL --server-pid PID --rate R [--connections N] [--duration S] [--sample-every S]
 //
 //   LIMITS: [--warmup S] [--duration S] [--max-count N] [--grace S]
 //
+// --mode (http): stateful-json, stateful-sse, stateless; 2026-07-28:
+// modern-json, modern-sse, discover, input-required (http_mode.hpp).
+// --era (stdio): legacy, initialize first (the default), or modern, the
+// 2026-07-28 era: every request with its envelope, no initialize.
 // --cpu-pid (http, sessions; repeatable): the CPU time of another process over
 // the measured window, reported per reply as cpu_us_each_NAME (the processes
 // given one NAME are summed): the nodes, HAProxy and Redis of a cluster.
@@ -34,6 +38,7 @@ struct options {
   peer_kind peer = peer_kind::mcp;
   int connections = 1;
   std::size_t window = 1;  ///< stdio: requests in flight
+  bool modern_era = false;  ///< stdio: 2026-07-28 requests (--era modern)
   load_limits limits;
   pid_t server_pid = 0;
   std::vector<std::pair<std::string, pid_t>> cpu_pids;  ///< --cpu-pid NAME=PID

@@ -6,6 +6,7 @@
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <stdexcept>
 
@@ -65,6 +66,34 @@ std::optional<std::string> check_fixed_result(const json::object& message) {
   return std::nullopt;
 }
 
+// A tool's result whose first content block is the text `expected`.
+std::optional<std::string> check_text_result(const json::object& result, const json::object& message,
+                                             std::string_view expected) {
+  const json::value* is_error = result.if_contains("isError");
+  if (is_error && is_error->is_bool() && is_error->get_bool()) return "tool error: " + json::serialize(message);
+  const json::value* content = result.if_contains("content");
+  const json::array* items = content ? content->if_array() : nullptr;
+  const json::object* first = items && !items->empty() ? items->front().if_object() : nullptr;
+  if (!first || !is_string(first->if_contains("type"), "text") || !is_string(first->if_contains("text"), expected))
+    return "wrong tool result: " + json::serialize(message);
+  return std::nullopt;
+}
+
+// A 2026-07-28 result of the type `expected` ("complete", "input_required").
+std::optional<std::string> check_result_type(const json::object& result, const json::object& message,
+                                             std::string_view expected) {
+  if (!is_string(result.if_contains("resultType"), expected))
+    return "not a resultType " + std::string(expected) + " result: " + json::serialize(message);
+  return std::nullopt;
+}
+
+// The object `key` of the result's _meta, if there is one.
+const json::object* meta_object(const json::object& result, std::string_view key) {
+  const json::value* meta = result.if_contains("_meta");
+  const json::value* value = meta && meta->is_object() ? meta->get_object().if_contains(key) : nullptr;
+  return value ? value->if_object() : nullptr;
+}
+
 // Parses the reply `text` to request `id` and checks it: a ceiling's reply
 // whole, an MCP reply's envelope here and its result with `check_result`.
 template <class CheckResult>
@@ -110,16 +139,65 @@ std::optional<std::string> check_initialize_reply(std::string_view text, std::in
 }
 
 std::optional<std::string> check_echo_reply(std::string_view text, std::int64_t id, peer_kind peer) {
-  return check_reply(text, id, peer, [id](const json::object& result, const json::object& message) -> std::optional<std::string> {
-    const json::value* is_error = result.if_contains("isError");
-    if (is_error && is_error->is_bool() && is_error->get_bool()) return "tool error: " + json::serialize(message);
-    const json::value* content = result.if_contains("content");
-    const json::array* items = content ? content->if_array() : nullptr;
-    const json::object* first = items && !items->empty() ? items->front().if_object() : nullptr;
-    if (!first || !is_string(first->if_contains("type"), "text") ||
-        !is_string(first->if_contains("text"), echo_text(id)))
-      return "wrong echo result: " + json::serialize(message);
+  return check_reply(text, id, peer, [id](const json::object& result, const json::object& message) {
+    return check_text_result(result, message, echo_text(id));
+  });
+}
+
+std::optional<std::string> check_modern_echo_reply(std::string_view text, std::int64_t id, peer_kind peer) {
+  return check_reply(text, id, peer, [id](const json::object& result, const json::object& message) {
+    if (auto problem = check_result_type(result, message, "complete")) return problem;
+    return check_text_result(result, message, echo_text(id));
+  });
+}
+
+std::optional<std::string> check_discover_reply(std::string_view text, std::int64_t id, peer_kind peer) {
+  return check_reply(text, id, peer, [](const json::object& result, const json::object& message) -> std::optional<std::string> {
+    if (auto problem = check_result_type(result, message, "complete")) return problem;
+    const json::value* versions = result.if_contains("supportedVersions");
+    const json::array* listed = versions ? versions->if_array() : nullptr;
+    const bool names_ours = listed && std::any_of(listed->begin(), listed->end(), [](const json::value& version) {
+                              return is_string(&version, modern_protocol_version);
+                            });
+    const json::value* capabilities = result.if_contains("capabilities");
+    const bool has_tools = capabilities && capabilities->is_object() && capabilities->get_object().contains("tools");
+    const json::object* server_info = meta_object(result, "io.modelcontextprotocol/serverInfo");
+    if (!names_ours || !has_tools || !server_info || !server_info->contains("name") || !server_info->contains("version"))
+      return "not a discover result for " + std::string(modern_protocol_version) + " with tools: " +
+             json::serialize(message);
     return std::nullopt;
+  });
+}
+
+std::optional<std::string> check_input_required_reply(std::string_view text, std::int64_t id, peer_kind peer,
+                                                      input_round& round) {
+  return check_reply(text, id, peer, [&round](const json::object& result, const json::object& message) -> std::optional<std::string> {
+    if (auto problem = check_result_type(result, message, "input_required")) return problem;
+    const json::value* requests = result.if_contains("inputRequests");
+    const json::object* asked = requests ? requests->if_object() : nullptr;
+    if (!asked || asked->size() != 1) return "not one input asked for: " + json::serialize(message);
+    const auto& [key, request] = *asked->begin();
+    const json::object* elicit = request.if_object();
+    const json::value* params = elicit ? elicit->if_contains("params") : nullptr;
+    const json::object* form = params ? params->if_object() : nullptr;
+    if (!elicit || !is_string(elicit->if_contains("method"), "elicitation/create") || !form ||
+        !is_string(form->if_contains("mode"), "form") || !is_string(form->if_contains("message"), confirm_question) ||
+        !form->contains("requestedSchema"))
+      return "not the confirm elicitation: " + json::serialize(message);
+    round.input_key = key;
+    if (const json::value* state = result.if_contains("requestState")) {
+      if (!state->is_string() || state->get_string().empty())
+        return "a requestState that is not a non-empty string: " + json::serialize(message);
+      round.request_state = std::string(state->get_string());
+    }
+    return std::nullopt;
+  });
+}
+
+std::optional<std::string> check_confirmed_reply(std::string_view text, std::int64_t id, peer_kind peer) {
+  return check_reply(text, id, peer, [](const json::object& result, const json::object& message) {
+    if (auto problem = check_result_type(result, message, "complete")) return problem;
+    return check_text_result(result, message, confirmed_text);
   });
 }
 

@@ -29,4 +29,27 @@ std::optional<std::string> check_initialize_reply(std::string_view text, std::in
 /// The reply to echo_call(id).
 std::optional<std::string> check_echo_reply(std::string_view text, std::int64_t id, peer_kind peer);
 
+// The 2026-07-28 era (messages.hpp): every result names its resultType.
+
+/// The reply to modern_echo_call(id): check_echo_reply's, resultType "complete".
+std::optional<std::string> check_modern_echo_reply(std::string_view text, std::int64_t id, peer_kind peer);
+/// The reply to discover_request(id): complete, the 2026-07-28 revision among
+/// supportedVersions, a tools capability, and serverInfo (name and version)
+/// in _meta.
+std::optional<std::string> check_discover_reply(std::string_view text, std::int64_t id, peer_kind peer);
+
+/// What the first round of confirm_call asked for, for its retry.
+struct input_round {
+  std::string input_key;                     ///< the key of the one elicitation asked
+  std::optional<std::string> request_state;  ///< to send back as it is (none: none given)
+};
+/// The reply to confirm_call(id): input_required, with inputRequests holding
+/// one elicitation/create (form mode, confirm_question, a requestedSchema), and
+/// a requestState when there is one (a non-empty string); fills `round`
+/// (left empty for a ceiling).
+std::optional<std::string> check_input_required_reply(std::string_view text, std::int64_t id, peer_kind peer,
+                                                      input_round& round);
+/// The reply to confirm_retry(id, ...): complete, with the text confirmed_text.
+std::optional<std::string> check_confirmed_reply(std::string_view text, std::int64_t id, peer_kind peer);
+
 }  // namespace loadgen

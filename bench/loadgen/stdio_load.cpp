@@ -1,6 +1,8 @@
 // tools/call echo over a spawned server's stdin and stdout: up to --window
 // requests in flight, written in batches as replies free room, every reply
-// checked against the request it answers.
+// checked against the request it answers. The 2025 era opens a session with
+// initialize first; the 2026-07-28 era (--era modern) sends every request
+// with its envelope from the start.
 
 #include "child_process.hpp"
 #include "line_reader.hpp"
@@ -21,7 +23,7 @@ namespace {
 using pending_requests = std::unordered_map<std::int64_t, clock::time_point>;
 
 // Checks one reply line against the pending request it names.
-void check_line(std::string_view line, peer_kind peer, pending_requests& pending, load_run& run) {
+void check_line(std::string_view line, const options& o, pending_requests& pending, load_run& run) {
   const auto id = peek_id(line);
   const auto request = id ? pending.find(*id) : pending.end();
   if (request == pending.end()) {
@@ -30,7 +32,8 @@ void check_line(std::string_view line, peer_kind peer, pending_requests& pending
   }
   const clock::time_point sent_at = request->second;
   pending.erase(request);
-  if (auto problem = check_echo_reply(line, *id, peer))
+  const auto check = o.modern_era ? check_modern_echo_reply : check_echo_reply;
+  if (auto problem = check(line, *id, o.peer))
     run.failed(std::move(*problem));
   else
     run.replied(sent_at);
@@ -45,7 +48,7 @@ asio::awaitable<void> pump(child_process& child, line_reader& reader, const opti
     batch.clear();
     while (run.issuing() && pending.size() < o.window) {
       const std::int64_t id = ids.next();
-      batch += echo_call(id);
+      batch += o.modern_era ? modern_echo_call(id) : echo_call(id);
       batch += '\n';
       pending.emplace(id, clock::now());
       run.sent();
@@ -53,24 +56,27 @@ asio::awaitable<void> pump(child_process& child, line_reader& reader, const opti
     if (!batch.empty()) co_await write_to(child, batch);
     if (pending.empty()) co_return;
     co_await reader.fill();
-    while (const auto line = reader.pop_line()) check_line(*line, o.peer, pending, run);
+    while (const auto line = reader.pop_line()) check_line(*line, o, pending, run);
   }
 }
 
 asio::awaitable<void> pipeline(child_process& child, const options& o, load_run& run, request_ids& ids) {
   line_reader reader(child.output());
   pending_requests pending;
-  bool handshaking = true;
+  bool handshaking = !o.modern_era;  // a 2026-07-28 server needs none
   try {
-    run.sent();
-    const pipe_handshake started = co_await handshake(child, reader, o.peer, ids.next());
-    handshaking = false;
-    if (started.problem.empty()) {
-      run.replied_outside_window();
-      co_await pump(child, reader, o, run, ids, pending);
-    } else {
-      run.failed("initialize: " + started.problem);
+    std::string problem;
+    if (handshaking) {
+      run.sent();
+      const pipe_handshake started = co_await handshake(child, reader, o.peer, ids.next());
+      handshaking = false;
+      problem = started.problem;
+      if (problem.empty())
+        run.replied_outside_window();
+      else
+        run.failed("initialize: " + problem);
     }
+    if (problem.empty()) co_await pump(child, reader, o, run, ids, pending);
   } catch (const std::exception& e) {
     const std::size_t unanswered = handshaking ? 1 : pending.size();
     run.failed(std::string("no reply: ") + describe(e), unanswered, false);
