@@ -26,6 +26,28 @@ SESSIONS_BOUND_SECONDS = 120
 
 STDIO_PIPELINED = 'stdio/pipelined'
 STDIO_ONE_AT_A_TIME = 'stdio/one-at-a-time'
+STDIO_MODERN_PIPELINED = 'stdio/modern-pipelined'
+STDIO_MODERN_ONE_AT_A_TIME = 'stdio/modern-one-at-a-time'
+
+# Who serves the 2026-07-28 era: not the TypeScript SDK 1.32.2, and the v2
+# reference server has no confirm tool for the input round trip.
+MODERN_NOTE = ('"—" in a 2026-07-28 row: the TypeScript SDK 1.32.2 does not speak that era (it answers a '
+               'tools/call carrying the envelope as a 2025 request, without `resultType`); the v2 reference '
+               'server (bench/ts) has no `confirm` tool for the input_required round trip.')
+
+
+def modern_servers(mode):
+    """The servers of a 2026-07-28 scenario (servers.MODERN_HTTP_MODES, or stdio)."""
+    if mode == 'input-required':
+        return (servers.CADUCEUS, servers.CEILING)
+    return (servers.CADUCEUS, servers.TYPESCRIPT_V2, servers.CEILING)
+
+
+def ceiling_mode(mode):
+    """The ceiling has no sessions: it gets every POST alone, and answers JSON."""
+    if mode in servers.MODERN_HTTP_MODES:
+        return 'modern-json' if mode == 'modern-sse' else mode
+    return 'stateless'
 
 
 def http_key(mode, connections):
@@ -38,6 +60,7 @@ class Scenario:
     label: str
     metrics: tuple
     servers: tuple
+    note: str = ''  # a footnote of the table, for whom the scenario leaves out
 
 
 def plan(profile):
@@ -47,9 +70,18 @@ def plan(profile):
             noun = 'connection' if connections == 1 else 'connections'
             scenarios.append(Scenario(http_key(mode, connections), f'{label}, {connections} {noun}',
                                       LOAD_METRICS, servers.ALL))
+    for mode, (label, _) in servers.MODERN_HTTP_MODES.items():
+        for connections in profile.connections:
+            noun = 'connection' if connections == 1 else 'connections'
+            scenarios.append(Scenario(http_key(mode, connections), f'{label}, {connections} {noun}',
+                                      LOAD_METRICS, modern_servers(mode), MODERN_NOTE))
     scenarios.append(Scenario(STDIO_PIPELINED, f'stdio, pipelined ({profile.pipeline_window} in flight)',
                               LOAD_METRICS, servers.ALL))
     scenarios.append(Scenario(STDIO_ONE_AT_A_TIME, 'stdio, one request at a time', LOAD_METRICS, servers.ALL))
+    scenarios.append(Scenario(STDIO_MODERN_PIPELINED, f'stdio 2026-07-28, pipelined ({profile.pipeline_window} '
+                              'in flight)', LOAD_METRICS, modern_servers('stdio'), MODERN_NOTE))
+    scenarios.append(Scenario(STDIO_MODERN_ONE_AT_A_TIME, 'stdio 2026-07-28, one request at a time', LOAD_METRICS,
+                              modern_servers('stdio'), MODERN_NOTE))
     scenarios.append(Scenario('sessions', f'initialize + initialized, {SESSION_CONNECTIONS} connections; '
                               f'memory after {profile.sessions:,} sessions', SESSION_METRICS, servers.MCP_SERVERS))
     scenarios.append(Scenario('startup', 'spawn to initialize reply (stdio)', STARTUP_METRICS, servers.ALL))
@@ -74,11 +106,11 @@ class Runner:
         for _ in range(self.profile.runs):
             self._record(key, server, {'failed': str(error)})
 
-    def http(self, mode):
+    def http(self, mode, serving=servers.ALL):
         p = self.profile
         with contextlib.ExitStack() as stack:
             running = {}
-            for server in servers.ALL:
+            for server in serving:
                 try:
                     command = servers.http_command(server, mode, self.paths)
                     running[server] = stack.enter_context(HttpServer(command))
@@ -88,20 +120,20 @@ class Runner:
             for connections in p.connections:
                 for _ in range(p.runs):
                     for server, listening in running.items():
-                        # The ceiling has no sessions: every POST stands alone.
-                        generator_mode = 'stateless' if server == servers.CEILING else mode
+                        generator_mode = ceiling_mode(mode) if server == servers.CEILING else mode
                         args = ['http', '--url', listening.url, '--mode', generator_mode,
                                 '--peer', servers.peer(server, over_http=True),
                                 '--connections', str(connections), '--server-pid', str(listening.pid)]
                         result = loadgen.run(self.paths, args + loadgen.limits(p), p.warmup + p.duration)
                         self._record(http_key(mode, connections), server, result)
 
-    def stdio(self, key, window):
+    def stdio(self, key, window, era='legacy', serving=servers.ALL):
         p = self.profile
         for _ in range(p.runs):
-            for server in servers.ALL:
+            for server in serving:
                 command = servers.stdio_command(server, self.paths)
-                args = ['stdio', '--peer', servers.peer(server, over_http=False), '--window', str(window)]
+                args = ['stdio', '--peer', servers.peer(server, over_http=False), '--window', str(window),
+                        '--era', era]
                 args += loadgen.limits(p) + ['--'] + pinned_server(command)
                 self._record(key, server, loadgen.run(self.paths, args, p.warmup + p.duration))
 
@@ -129,9 +161,13 @@ class Runner:
         if 'http' in groups:
             for mode in servers.HTTP_MODES:
                 self.http(mode)
+            for mode in servers.MODERN_HTTP_MODES:
+                self.http(mode, modern_servers(mode))
         if 'stdio' in groups:
             self.stdio(STDIO_PIPELINED, self.profile.pipeline_window)
             self.stdio(STDIO_ONE_AT_A_TIME, 1)
+            self.stdio(STDIO_MODERN_PIPELINED, self.profile.pipeline_window, 'modern', modern_servers('stdio'))
+            self.stdio(STDIO_MODERN_ONE_AT_A_TIME, 1, 'modern', modern_servers('stdio'))
         if 'sessions' in groups:
             self.sessions()
         if 'startup' in groups:

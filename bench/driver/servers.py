@@ -22,6 +22,15 @@ HTTP_MODES = {
     'stateful-sse': ('HTTP stateful, SSE replies', []),
     'stateless': ('HTTP stateless', ['--stateless', '--json']),
 }
+# The 2026-07-28 era's (no session: every request carries its envelope). One
+# input-required unit is a round trip: tools/call answered input_required, then
+# its retry with the user's answer.
+MODERN_HTTP_MODES = {
+    'modern-json': ('HTTP 2026-07-28, tools/call, JSON replies', ['--json']),
+    'modern-sse': ('HTTP 2026-07-28, tools/call, SSE replies', []),
+    'discover': ('HTTP 2026-07-28, server/discover', ['--json']),
+    'input-required': ('HTTP 2026-07-28, input_required round trip (2 POSTs; figures per round trip)', ['--json']),
+}
 
 
 @dataclass(frozen=True)
@@ -38,10 +47,11 @@ class Paths:
 
 def http_command(server, mode, paths):
     listen = ['--http', '127.0.0.1:0']
+    flags = (HTTP_MODES.get(mode) or MODERN_HTTP_MODES[mode])[1]
     if server == CADUCEUS:
-        return [paths.binary('everything-server')] + listen + HTTP_MODES[mode][1]
+        return [paths.binary('everything-server')] + listen + flags
     if server in REFERENCE_SCRIPTS:
-        return paths.reference_server(server) + listen + HTTP_MODES[mode][1]
+        return paths.reference_server(server) + listen + flags
     return [paths.binary('bench-beast-fixed-reply'), '127.0.0.1:0']
 
 

@@ -43,13 +43,15 @@ def render(scenarios, results):
             has_ceiling = servers.CEILING in scenario.servers
             v2 = figs[servers.TYPESCRIPT_V2]
             has_v2 = servers.TYPESCRIPT_V2 in scenario.servers
+            has_ts = servers.TYPESCRIPT in scenario.servers
             label = scenario.label if index == 0 else ''
-            lines.append(f'| {label} | {name} | {cell(ours, True)} | {cell(figs[servers.TYPESCRIPT], True)} | '
+            lines.append(f'| {label} | {name} | {cell(ours, True)} | {cell(figs[servers.TYPESCRIPT], has_ts)} | '
                          f'{cell(v2, has_v2)} | '
                          f'{cell(figs[servers.CEILING], has_ceiling)} | {ratio(ours, figs[servers.TYPESCRIPT])} | '
                          f'{ratio(ours, v2) if has_v2 else "—"} | '
                          f'{ratio(ours, figs[servers.CEILING]) if has_ceiling else "—"} |')
-    return '\n'.join(lines)
+    notes = dict.fromkeys(scenario.note for scenario in scenarios if scenario.note)
+    return '\n'.join(lines + [''] + list(notes) if notes else lines)
 
 
 def problems(scenarios, results):

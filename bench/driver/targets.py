@@ -87,6 +87,12 @@ def report(results, profile):
             slower = stateful / alone if field == 'per_second' else alone / stateful
             stateless.append((f'{connections}c {label}', f'{slower:.2f}x', slower <= 1.3))
     lines.append(_line('HTTP stateless within 1.3x of stateful JSON (req/s and CPU per request)', stateless))
+    modern = [_ratio_part(f'{connections}c', _median(results, http_key('modern-json', connections), servers.CADUCEUS,
+                                                     'server_cpu_us_each'),
+                          _median(results, http_key('stateful-json', connections), servers.CADUCEUS,
+                                  'server_cpu_us_each'), 1.0, at_most=True)
+              for connections in profile.connections]
+    lines.append(_line('HTTP 2026-07-28 tools/call no dearer than stateful JSON (server CPU per request)', modern))
     cpu = _median(results, STDIO_PIPELINED, servers.CADUCEUS, 'server_cpu_us_each')
     lines.append(_line('stdio pipelined: at most 4 µs of server CPU per request', [_value_part('CPU', cpu, 4, ' µs')]))
     ours = _median(results, STDIO_PIPELINED, servers.CADUCEUS, 'per_second')
