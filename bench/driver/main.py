@@ -19,7 +19,7 @@ import targets
 from servers import Paths
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-GROUPS = ('http', 'stdio', 'sessions', 'startup', 'micro', 'cluster', 'client')
+GROUPS = ('http', 'stdio', 'sessions', 'startup', 'listen', 'micro', 'cluster', 'client')
 
 
 def parse(argv):

@@ -17,11 +17,24 @@ LOAD_METRICS = (('req/s', 'per_second', 1), ('server CPU µs/req', 'server_cpu_u
                 ('p50 latency µs', 'p50_us', 1), ('p99 latency µs', 'p99_us', 1))
 SESSION_METRICS = (('sessions/s', 'per_second', 1), ('KB per idle session', 'rss_bytes_per_session', 1 / 1024))
 STARTUP_METRICS = (('ms', 'startup_ms', 1),)
+LISTEN_STREAM_METRICS = (('KB per stream', 'rss_bytes_per_stream', 1 / 1024),
+                         ('server descriptors per stream', 'server_fds_per_stream', 1))
+LISTEN_FANOUT_METRICS = (('ms to the last (median change)', 'fanout_last_ms_median', 1),
+                         ('ms to the last (slowest change)', 'fanout_last_ms_max', 1),
+                         ('ms median', 'fanout_median_ms_median', 1),
+                         ('server CPU µs per delivered notification', 'server_cpu_us_per_notification', 1))
 
 # Sessions (and their memory) are opened over this many connections.
 SESSION_CONNECTIONS = 8
 # The rate of sessions is measured for this long at most.
 SESSIONS_BOUND_SECONDS = 120
+# The listen scenario (opening the streams, then the changes) lasts this long at most.
+LISTEN_BOUND_SECONDS = 60
+LISTEN_STREAMS = 'listen/streams'
+LISTEN_FANOUT = 'listen/fanout'
+LISTEN_NOTE = ('"—" in a listen row: the TypeScript SDK 1.32.2 does not speak 2026-07-28; the v2 reference server '
+               '(bench/ts) holds listen streams, but has no tool that changes its tool list (toggle_bonus), so no '
+               'fan-out.')
 
 
 STDIO_PIPELINED = 'stdio/pipelined'
@@ -85,6 +98,12 @@ def plan(profile):
     scenarios.append(Scenario('sessions', f'initialize + initialized, {SESSION_CONNECTIONS} connections; '
                               f'memory after {profile.sessions:,} sessions', SESSION_METRICS, servers.MCP_SERVERS))
     scenarios.append(Scenario('startup', 'spawn to initialize reply (stdio)', STARTUP_METRICS, servers.ALL))
+    scenarios.append(Scenario(LISTEN_STREAMS, f'2026-07-28 subscriptions/listen streams held open '
+                              f'({profile.listen_streams:,}, a connection each)', LISTEN_STREAM_METRICS,
+                              (servers.CADUCEUS, servers.TYPESCRIPT_V2), LISTEN_NOTE))
+    scenarios.append(Scenario(LISTEN_FANOUT, f'fan-out of one change to {profile.listen_streams:,} listeners '
+                              f'(tools/list_changed; {profile.listen_changes} changes)', LISTEN_FANOUT_METRICS,
+                              (servers.CADUCEUS,), LISTEN_NOTE))
     return scenarios
 
 
@@ -157,6 +176,25 @@ class Runner:
                 args = ['startup', '--peer', servers.peer(server, over_http=False), '--'] + pinned_server(command)
                 self._record('startup', server, loadgen.run(self.paths, args, 10))
 
+    def listen(self):
+        """Streams held open, then (ours) toggle_bonus fanned out to every listener: one generator run
+        gives both rows. The servers run with `--http 127.0.0.1:0` alone."""
+        p = self.profile
+        for _ in range(p.runs):
+            for server in (servers.CADUCEUS, servers.TYPESCRIPT_V2):
+                keys = (LISTEN_STREAMS, LISTEN_FANOUT) if server == servers.CADUCEUS else (LISTEN_STREAMS,)
+                changes = p.listen_changes if server == servers.CADUCEUS else 0
+                try:
+                    with HttpServer(servers.http_command(server, 'stateful-sse', self.paths)) as running:
+                        args = ['listen', '--url', running.url, '--server-pid', str(running.pid),
+                                '--connections', str(p.listen_streams), '--max-count', str(changes),
+                                '--duration', str(LISTEN_BOUND_SECONDS)]
+                        result = loadgen.run(self.paths, args, LISTEN_BOUND_SECONDS)
+                except RuntimeError as error:
+                    result = {'failed': str(error)}
+                for key in keys:
+                    self._record(key, server, result)
+
     def run(self, groups):
         if 'http' in groups:
             for mode in servers.HTTP_MODES:
@@ -172,6 +210,8 @@ class Runner:
             self.sessions()
         if 'startup' in groups:
             self.startup()
+        if 'listen' in groups:
+            self.listen()
         return self.results
 
 

@@ -4,7 +4,7 @@ failed: the suite measures, the engineer judges."""
 
 import client
 import servers
-from scenarios import STDIO_PIPELINED, http_key, plan
+from scenarios import LISTEN_STREAMS, STDIO_PIPELINED, http_key, plan
 from summary import figure
 from table import number
 
@@ -102,6 +102,9 @@ def report(results, profile):
                        [_value_part('ratio', share, 0.6, 'x', at_most=False)]))
     memory = _median(results, 'sessions', servers.CADUCEUS, 'rss_bytes_per_session', 1 / 1024)
     lines.append(_line('at most 6 KB of resident memory per idle session', [_value_part('memory', memory, 6, ' KB')]))
+    listen = _median(results, LISTEN_STREAMS, servers.CADUCEUS, 'rss_bytes_per_stream', 1 / 1024)
+    lines.append(_line('at most 4 KB of resident memory per open subscriptions/listen stream',
+                       [_value_part('memory', listen, 4, ' KB')]))
     startup = _median(results, 'startup', servers.CADUCEUS, 'startup_ms')
     lines.append(_line('spawn to first initialize reply under 10 ms', [_value_part('start-up', startup, 10, ' ms')]))
     for reference, name in SDK_REFERENCES:

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
     loadgen::run_result result;
     if (options.scenario == "http") result = loadgen::run_http_load(options);
     else if (options.scenario == "sessions") result = loadgen::run_sessions(options);
+    else if (options.scenario == "listen") result = loadgen::run_listen(options);
     else if (options.scenario == "stdio") result = loadgen::run_stdio_load(options);
     else result = loadgen::run_startup(options);
     std::cout << loadgen::to_json_line(result) << std::endl;

@@ -18,7 +18,7 @@ options parse_options(int argc, char** argv) {
   options o;
   o.scenario = argv[1];
   if (o.scenario != "http" && o.scenario != "sessions" && o.scenario != "stdio" && o.scenario != "startup" &&
-      o.scenario != "soak")
+      o.scenario != "soak" && o.scenario != "listen")
     throw std::invalid_argument("unknown scenario " + o.scenario);
   for (int i = 2; i < argc; ++i) {
     const std::string_view flag = argv[i];
@@ -51,11 +51,13 @@ options parse_options(int argc, char** argv) {
     }
     else throw std::invalid_argument("unknown option " + std::string(flag));
   }
-  const bool over_http = o.scenario == "http" || o.scenario == "sessions" || o.scenario == "soak";
+  const bool over_http = o.scenario == "http" || o.scenario == "sessions" || o.scenario == "soak" ||
+                         o.scenario == "listen";
   if (over_http && o.url.empty()) throw std::invalid_argument(o.scenario + " needs --url");
   if (!over_http && o.command.empty()) throw std::invalid_argument(o.scenario + " needs -- COMMAND");
   if (o.scenario == "sessions" && (o.server_pid == 0 || o.limits.max_count == UINT64_MAX))
     throw std::invalid_argument("sessions needs --server-pid and --max-count");
+  if (o.scenario == "listen" && o.server_pid == 0) throw std::invalid_argument("listen needs --server-pid");
   if (o.scenario == "soak" && (o.server_pid == 0 || o.rate <= 0))
     throw std::invalid_argument("soak needs --server-pid and --rate");
   if (o.connections < 1 || o.window < 1) throw std::invalid_argument("--connections and --window must be at least 1");

@@ -6,6 +6,7 @@
 //   bench-loadgen sessions --url URL --max-count N [--connections N] [--duration S] --server-pid PID
 //   bench-loadgen stdio    [--peer mcp|echo] [--window N] [--era legacy|modern] [LIMITS] -- COMMAND [ARGS...]
 //   bench-loadgen startup  [--peer mcp|echo] -- COMMAND [ARGS...]
+//   bench-loadgen listen   --url URL --server-pid PID --connections STREAMS [--max-count CHANGES] [--duration S]
 //   bench-loadgen soak     --url URL --server-pid PID --rate R [--connections N] [--duration S] [--sample-every S]
 //
 //   LIMITS: [--warmup S] [--duration S] [--max-count N] [--grace S]
@@ -14,6 +15,8 @@
 // modern-json, modern-sse, discover, input-required (http_mode.hpp).
 // --era (stdio): legacy, initialize first (the default), or modern, the
 // 2026-07-28 era: every request with its envelope, no initialize.
+// listen: a stream per connection; --max-count changes (toggle_bonus calls,
+// at most 1,000; 0: the streams alone); --duration bounds the whole run.
 // --cpu-pid (http, sessions; repeatable): the CPU time of another process over
 // the measured window, reported per reply as cpu_us_each_NAME (the processes
 // given one NAME are summed): the nodes, HAProxy and Redis of a cluster.
@@ -32,7 +35,7 @@
 namespace loadgen {
 
 struct options {
-  std::string scenario;  ///< http, sessions, stdio, startup or soak
+  std::string scenario;  ///< http, sessions, listen, stdio, startup or soak
   std::string url;
   std::string mode = "stateful-json";
   peer_kind peer = peer_kind::mcp;
