@@ -19,9 +19,9 @@ SESSION_METRICS = (('sessions/s', 'per_second', 1), ('KB per idle session', 'rss
 STARTUP_METRICS = (('ms', 'startup_ms', 1),)
 LISTEN_STREAM_METRICS = (('KB per stream', 'rss_bytes_per_stream', 1 / 1024),
                          ('server descriptors per stream', 'server_fds_per_stream', 1))
-LISTEN_FANOUT_METRICS = (('ms to the last (median change)', 'fanout_last_ms_median', 1),
-                         ('ms to the last (slowest change)', 'fanout_last_ms_max', 1),
-                         ('ms median', 'fanout_median_ms_median', 1),
+LISTEN_FANOUT_METRICS = (('ms to the last listener (median change)', 'fanout_last_ms_median', 1),
+                         ('ms to the last listener (slowest change)', 'fanout_last_ms_max', 1),
+                         ('ms to the median listener (median change)', 'fanout_median_ms_median', 1),
                          ('server CPU µs per delivered notification', 'server_cpu_us_per_notification', 1))
 
 # Sessions (and their memory) are opened over this many connections.

@@ -3,8 +3,9 @@
 // server's resident memory and descriptors per open stream; then calls
 // toggle_bonus --max-count times (0: none, for a server without that tool)
 // over one more connection and times how long each change takes to reach
-// every listener, with the server's CPU time per notification delivered. Every listener must hear each change exactly
-// once, well formed. The whole run is bounded by --duration.
+// every listener, with the server's CPU time per notification delivered.
+// Every listener must hear each change exactly once, well formed. The whole
+// run is bounded by --duration (and 5 s more for the last change).
 
 #include "listen_stream.hpp"
 #include "modern_messages.hpp"
