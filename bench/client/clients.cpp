@@ -16,6 +16,12 @@ mcp::process_options server_process(const std::vector<std::string>& command) {
   return process;
 }
 
+mcp::client_options client_options(const options& o) {
+  mcp::client_options chosen;
+  if (o.legacy) chosen.versions.assign(mcp::legacy_versions().begin(), mcp::legacy_versions().end());
+  return chosen;
+}
+
 }  // namespace
 
 asio::awaitable<std::unique_ptr<clients>> clients::connect(asio::any_io_executor ex, const options& o) {
@@ -23,12 +29,13 @@ asio::awaitable<std::unique_ptr<clients>> clients::connect(asio::any_io_executor
   if (o.pool > 0) {
     mcp::pool_options pooled;
     pooled.size = o.pool;
+    pooled.client = client_options(o);
     mcp::transport_factory factory = [ex, url = o.url]() { return mcp::connect_http(ex, url); };
     made->pool_ = std::make_unique<mcp::client_pool>(ex, std::move(factory), std::move(pooled));
     co_await made->pool_->connect();
     co_return made;
   }
-  made->single_ = std::make_unique<mcp::client>(ex);
+  made->single_ = std::make_unique<mcp::client>(ex, client_options(o));
   std::unique_ptr<mcp::message_transport> transport;  // (no co_await inside ?: with g++ 12)
   if (o.transport == "stdio") transport = mcp::spawn_process(ex, server_process(o.command));
   else transport = co_await mcp::connect_http(ex, o.url);

@@ -24,6 +24,10 @@ options parse_options(int argc, char** argv) {
       o.command.assign(argv + i + 1, argv + argc);
       break;
     }
+    if (flag == "--legacy") {
+      o.legacy = true;
+      continue;
+    }
     if (i + 1 >= argc) throw std::invalid_argument("missing value after " + std::string(flag));
     const std::string value = argv[++i];
     if (flag == "--url") o.url = value;
