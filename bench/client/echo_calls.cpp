@@ -57,7 +57,8 @@ asio::awaitable<void> caller(std::shared_ptr<shared_state> state) {
 
 }  // namespace
 
-void start_echo_calls(asio::any_io_executor ex, clients& c, std::size_t window, loadgen::load_run& run, std::function<void()> done) {
+void start_echo_calls(asio::any_io_executor ex, clients& c, std::size_t window, loadgen::load_run& run,
+                      std::function<void()> done) {
   auto state = std::make_shared<shared_state>(shared_state{c, run, std::move(done), window, 0});
   for (std::size_t i = 0; i < window; ++i) {
     run.worker_started();

@@ -15,6 +15,7 @@ namespace bench_client {
 /// Starts the callers; `done` runs once the last one has ended. A caller
 /// ends when the run stops issuing, or at a call that threw (its connection
 /// is then likely gone).
-void start_echo_calls(asio::any_io_executor ex, clients& c, std::size_t window, loadgen::load_run& run, std::function<void()> done);
+void start_echo_calls(asio::any_io_executor ex, clients& c, std::size_t window, loadgen::load_run& run,
+                      std::function<void()> done);
 
 }  // namespace bench_client
