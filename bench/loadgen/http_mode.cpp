@@ -30,9 +30,12 @@ http_mode parse_http_mode(std::string_view name) {
   if (name == "stateful-json") return {true, json_first, reply_style::json, http_unit::echo, {}};
   if (name == "stateful-sse") return {true, sse_first, reply_style::sse, http_unit::echo, {}};
   if (name == "stateless") return {false, json_first, reply_style::json, http_unit::echo, {}};
-  if (name == "modern-json") return {false, json_first, reply_style::json, http_unit::modern_echo, routing("tools/call", "echo")};
-  if (name == "modern-sse") return {false, sse_first, reply_style::sse, http_unit::modern_echo, routing("tools/call", "echo")};
-  if (name == "discover") return {false, json_first, reply_style::json, http_unit::discover, routing("server/discover")};
+  if (name == "modern-json")
+    return {false, json_first, reply_style::json, http_unit::modern_echo, routing("tools/call", "echo")};
+  if (name == "modern-sse")
+    return {false, sse_first, reply_style::sse, http_unit::modern_echo, routing("tools/call", "echo")};
+  if (name == "discover")
+    return {false, json_first, reply_style::json, http_unit::discover, routing("server/discover")};
   if (name == "input-required")
     return {false, json_first, reply_style::json, http_unit::input_round, routing("tools/call", "confirm")};
   throw std::invalid_argument("unknown HTTP mode: " + std::string(name));

@@ -86,7 +86,8 @@ std::string discover_request(std::int64_t id) {
 
 std::string confirm_call(std::int64_t id) { return confirm_request(id, ""); }
 
-std::string confirm_retry(std::int64_t id, std::string_view input_key, const std::optional<std::string>& request_state) {
+std::string confirm_retry(std::int64_t id, std::string_view input_key,
+                          const std::optional<std::string>& request_state) {
   std::string more = R"("inputResponses":{)";
   more += quoted(input_key);
   more += R"(:{"action":"accept","content":{"confirm":true}}},)";

@@ -152,7 +152,8 @@ std::optional<std::string> check_modern_echo_reply(std::string_view text, std::i
 }
 
 std::optional<std::string> check_discover_reply(std::string_view text, std::int64_t id, peer_kind peer) {
-  return check_reply(text, id, peer, [](const json::object& result, const json::object& message) -> std::optional<std::string> {
+  return check_reply(text, id, peer, [](const json::object& result,
+                                        const json::object& message) -> std::optional<std::string> {
     if (auto problem = check_result_type(result, message, "complete")) return problem;
     const json::value* versions = result.if_contains("supportedVersions");
     const json::array* listed = versions ? versions->if_array() : nullptr;
@@ -162,7 +163,8 @@ std::optional<std::string> check_discover_reply(std::string_view text, std::int6
     const json::value* capabilities = result.if_contains("capabilities");
     const bool has_tools = capabilities && capabilities->is_object() && capabilities->get_object().contains("tools");
     const json::object* server_info = meta_object(result, "io.modelcontextprotocol/serverInfo");
-    if (!names_ours || !has_tools || !server_info || !server_info->contains("name") || !server_info->contains("version"))
+    const bool names_server = server_info && server_info->contains("name") && server_info->contains("version");
+    if (!names_ours || !has_tools || !names_server)
       return "not a discover result for " + std::string(modern_protocol_version) + " with tools: " +
              json::serialize(message);
     return std::nullopt;
@@ -171,7 +173,8 @@ std::optional<std::string> check_discover_reply(std::string_view text, std::int6
 
 std::optional<std::string> check_input_required_reply(std::string_view text, std::int64_t id, peer_kind peer,
                                                       input_round& round) {
-  return check_reply(text, id, peer, [&round](const json::object& result, const json::object& message) -> std::optional<std::string> {
+  return check_reply(text, id, peer, [&round](const json::object& result,
+                                              const json::object& message) -> std::optional<std::string> {
     if (auto problem = check_result_type(result, message, "input_required")) return problem;
     const json::value* requests = result.if_contains("inputRequests");
     const json::object* asked = requests ? requests->if_object() : nullptr;
