@@ -66,6 +66,11 @@ void rpc_peer::post(std::string frame, frame_context context) {
   enqueue(std::move(frame), std::move(context));
 }
 
+bool rpc_peer::has_space() const noexcept {
+  if (direct() || closed_) return true;
+  return !(writer_waiting_ && q_->frames.size() >= early_flush_frames) && q_->bytes <= limits_.max_queued_bytes;
+}
+
 asio::awaitable<void> rpc_peer::wait_for_space() {
   if (direct()) co_return;
   // A reader serving a burst of frames that are all in its buffer never

@@ -76,6 +76,9 @@ class rpc_peer {
   /// Waits while the queue is over its bound (or until the connection closes),
   /// and yields to an idle writer once a few frames are queued.
   asio::awaitable<void> wait_for_space();
+  /// wait_for_space() would not wait: callers check this first, and skip a
+  /// coroutine in the common case.
+  bool has_space() const noexcept;
 
   /// Sends a request and waits for its response. Returns the result object;
   /// throws protocol_error for an error response, system_error(timed_out)

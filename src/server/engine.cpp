@@ -104,15 +104,40 @@ void server_engine::start() {
 }
 
 asio::awaitable<void> server_engine::accept(inbound_frame frame) {
+  if (auto rest = take(std::move(frame))) co_await accept_rest(std::move(*rest));
+}
+
+std::optional<server_engine::frame_rest> server_engine::take(inbound_frame&& frame) {
   auto cursor = core_.receive(std::move(frame));
+  if (auto* waiting = perform_until_notification(cursor)) return frame_rest{std::move(cursor), waiting};
+  return std::nullopt;
+}
+
+asio::awaitable<void> server_engine::accept_rest(frame_rest rest) {
+  while (rest.waiting) {
+    co_await handle_notification(std::move(*rest.waiting));
+    rest.waiting = perform_until_notification(rest.cursor);
+  }
+}
+
+asio::awaitable<void> server_engine::serve_frames() {
+  for (;;) {
+    // (Checked first: each coroutine not called spares a frame per request.)
+    if (!has_room()) co_await wait_for_room();
+    auto frame = co_await transport_.read_frame();
+    if (!frame) co_return;
+    if (auto rest = take(std::move(*frame))) co_await accept_rest(std::move(*rest));
+  }
+}
+
+notification* server_engine::perform_until_notification(server_connection::frame_cursor& cursor) {
   while (auto action = core_.next(cursor)) {
     // Only notifications wait (for their handler): requests are started,
     // and the replies the core gives itself are queued, without waiting.
-    if (auto* n = std::get_if<server_connection::deliver_notification>(&*action))
-      co_await handle_notification(std::move(n->note));
-    else
-      perform(std::move(*action));
+    if (auto* n = std::get_if<server_connection::deliver_notification>(&*action)) return &n->note;
+    perform(std::move(*action));
   }
+  return nullptr;
 }
 
 void server_engine::perform(server_connection::action&& action) {
@@ -459,12 +484,7 @@ asio::awaitable<void> serve(server_behaviour& behaviour, message_transport& tran
   engine.start();
   bool input_failed = false;  // not an orderly end of input: nothing will take late replies
   try {
-    for (;;) {
-      co_await engine.wait_for_room();
-      auto frame = co_await transport.read_frame();
-      if (!frame) break;
-      co_await engine.accept(std::move(*frame));
-    }
+    co_await engine.serve_frames();
   } catch (const std::exception& e) {
     input_failed = true;
     sdk_log(log_category::transport, log_level::debug, "connection read ended", {{"error", e.what()}});

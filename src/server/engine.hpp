@@ -52,6 +52,23 @@ class server_engine {
   /// starts the requests it carries. Frames are served in the order given.
   asio::awaitable<void> accept(inbound_frame frame);
 
+  /// What is left of a frame take() could not finish: a notification whose
+  /// handler must be awaited, then the rest of the frame. (The notification
+  /// lives in the cursor's messages, which stay put when the cursor moves.)
+  struct frame_rest {
+    server_connection::frame_cursor cursor;
+    notification* waiting;
+  };
+  /// accept() without a coroutine: does everything up to the frame's first
+  /// notification (requests carry none, so nearly always all of it), and
+  /// returns what is left for accept_rest().
+  std::optional<frame_rest> take(inbound_frame&& frame);
+  asio::awaitable<void> accept_rest(frame_rest rest);
+  /// Reads the transport's frames and serves them until its input ends: a
+  /// stream transport's loop (HTTP hands each POST to accept() instead).
+  /// Throws what the read throws.
+  asio::awaitable<void> serve_frames();
+
   /// Fixes the era of the connection before its first request (HTTP knows
   /// it from the POST); a stream's first request decides it otherwise.
   void set_era(protocol_era era) noexcept { core_.set_era(era); }
@@ -70,6 +87,8 @@ class server_engine {
   /// flight than allowed (or the engine finishing), and room in the write
   /// queue for a reader that does not keep up.
   asio::awaitable<void> wait_for_room();
+  /// wait_for_room() would not wait: checked first, it spares a coroutine.
+  bool has_room() const noexcept { return (!saturated() || finishing_) && peer_.has_space(); }
 
   /// Ends the session: with `drain`, requests still running get the drain
   /// timeout to finish (their replies still go out), unless the awaiting
@@ -96,6 +115,9 @@ class server_engine {
   // Runs what the core asks for, except a notification (handle_notification,
   // awaited by accept()).
   void perform(server_connection::action&& action);
+  // Performs the cursor's actions up to its next notification, returned for
+  // its handler to be awaited; nullptr when the frame is done.
+  notification* perform_until_notification(server_connection::frame_cursor& cursor);
   asio::awaitable<void> handle_notification(notification n);
   // Opens the legacy session `initialize` asked for, and answers it.
   void open_session(server_connection::open_session& hello);

@@ -140,12 +140,26 @@ asio::awaitable<bool> http_server::impl::deliver(const std::shared_ptr<http_sess
                                       asio::use_awaitable);
   auto& engine = session->engine();
   if (engine.ended()) co_return false;  // (another thread ended it after the request found it)
-  if (rebind) bind_principal(*session, req);
   if (wait_for_room) co_await engine.wait_for_room();
-  if (engine.ended()) co_return false;
+  auto handed = hand_over(*session, req, std::move(frame), rebind);
+  if (handed.rest) co_await engine.accept_rest(std::move(*handed.rest));
+  co_return handed.delivered;
+}
+
+std::optional<http_server::impl::delivery> http_server::impl::deliver_at_once(
+    http_session& session, const served_request& req, inbound_frame& frame, bool rebind, bool wait_for_room,
+    const asio::any_io_executor& here) {
+  if (session.executor() != here || (wait_for_room && !session.engine().has_room())) return std::nullopt;
+  return hand_over(session, req, std::move(frame), rebind);
+}
+
+http_server::impl::delivery http_server::impl::hand_over(http_session& session, const served_request& req,
+                                                         inbound_frame&& frame, bool rebind) {
+  auto& engine = session.engine();
+  if (engine.ended()) return {};
+  if (rebind) bind_principal(session, req);
   if (frame.parsed) adopt_trace_headers(req, *frame.parsed);
-  co_await engine.accept(std::move(frame));
-  co_return true;
+  return {true, engine.take(std::move(frame))};
 }
 
 void http_server::stop() {

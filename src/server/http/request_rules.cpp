@@ -2,7 +2,7 @@
 
 #include <mcp/protocol/jsonrpc.hpp>
 
-#include <boost/algorithm/string/predicate.hpp>
+#include <boost/beast/core/string.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -16,15 +16,16 @@ std::string_view host_part(std::string_view authority) {
   return authority.substr(0, authority.find(':'));
 }
 
+// (Beast's iequals: Boost.Algorithm's consults the locale, at a cost every request paid.)
 bool is_loopback_name(std::string_view host) {
-  return boost::algorithm::iequals(host, "localhost") || host == "127.0.0.1" || host == "[::1]";
+  return boost::beast::iequals(host, "localhost") || host == "127.0.0.1" || host == "[::1]";
 }
 
 // An entry with a port is the whole Host value; one without, any port.
 bool host_listed(std::string_view host, const std::vector<std::string>& allowed_hosts) {
   return std::ranges::any_of(allowed_hosts, [&](const std::string& entry) {
     const bool has_port = host_part(entry).size() != entry.size();
-    return boost::algorithm::iequals(has_port ? host : host_part(host), entry);
+    return boost::beast::iequals(has_port ? host : host_part(host), entry);
   });
 }
 

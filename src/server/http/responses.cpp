@@ -45,7 +45,9 @@ asio::awaitable<bool> http_server::impl::reply(connection_io& io, const http_req
   // One buffer, one write: the head and the body.
   std::string bytes = detail::head_text(head, body.size());
   bytes += body;
-  co_await io.write_bytes(bytes);
+  // (Tried first: a response the socket takes whole needs no coroutine.)
+  if (const auto taken = io.write_at_once(bytes); taken < bytes.size())
+    co_await io.write_bytes(std::string_view(bytes).substr(taken));
   co_return keep_alive(req);
 }
 
@@ -101,7 +103,9 @@ asio::awaitable<pump_end> pump_events(connection_io& io, http_session_transport&
       watch.reset();
       session.detach(stream);
       detached = true;
-      co_await io.write_bytes(out);
+      // (Tried first: a quick answer the socket takes whole needs no coroutine.)
+      if (const auto taken = io.write_at_once(out); taken < out.size())
+        co_await io.write_bytes(std::string_view(out).substr(taken));
       co_return pump_end::ended;
     }
     if (now.release_requested) {

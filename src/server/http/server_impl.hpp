@@ -117,6 +117,19 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   // session ended meanwhile (nothing was served).
   asio::awaitable<bool> deliver(const std::shared_ptr<http_session>& session, const served_request& req,
                                 inbound_frame frame, bool rebind, bool wait_for_room);
+  // What handing a frame over did: `delivered` as deliver() says it, and
+  // what is left of the frame for the engine's accept_rest().
+  struct delivery {
+    bool delivered = false;
+    std::optional<detail::server_engine::frame_rest> rest;
+  };
+  // deliver() without a coroutine, where it would not wait: the session on
+  // `here`, with room for the frame (nearly always). nullopt: nothing was
+  // done, deliver() it.
+  std::optional<delivery> deliver_at_once(http_session& session, const served_request& req, inbound_frame& frame,
+                                          bool rebind, bool wait_for_room, const asio::any_io_executor& here);
+  // deliver()'s last step, on the session's strand once there is room.
+  delivery hand_over(http_session& session, const served_request& req, inbound_frame&& frame, bool rebind);
   std::size_t session_count() const;
   // Wakes wait_until_quiet() when a session or connection ended while stopping.
   void note_ended();

@@ -183,20 +183,27 @@ asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, served_r
   if (session->transport().relay()) relay_client_messages(*session, body);
   inbound_frame frame;  // (the text stays in the request, whose room the next one reuses)
   frame.parsed = std::move(body);
-  if (request_ids.empty()) {  // notifications and responses only
-    if (!co_await deliver(session, req, std::move(frame), rebind, false))
-      co_return co_await reply_error(io, req, http::status::not_found, errc::invalid_request,
-                                     "Not Found: the session ended");
-    co_return co_await reply_status(io, req, http::status::accepted);
-  }
   auto& streams = session->transport();
   const auto reader = co_await asio::this_coro::executor;
-  auto answers = streams.open_stream(request_ids, options.json_only, reader);
-  if (!co_await deliver(session, req, std::move(frame), rebind, true)) {
-    streams.detach(*answers);
+  // Requests get a stream for their answers; notifications and responses
+  // alone, none (and never wait for room: the requests that fill the
+  // session may wait for them).
+  const bool requests = !request_ids.empty();
+  std::shared_ptr<message_stream> answers;
+  if (requests) answers = streams.open_stream(request_ids, options.json_only, reader);
+  bool delivered = false;
+  if (auto done = deliver_at_once(*session, req, frame, rebind, requests, reader)) {
+    delivered = done->delivered;
+    if (done->rest) co_await session->engine().accept_rest(std::move(*done->rest));
+  } else {
+    delivered = co_await deliver(session, req, std::move(frame), rebind, requests);
+  }
+  if (!delivered) {
+    if (answers) streams.detach(*answers);
     co_return co_await reply_error(io, req, http::status::not_found, errc::invalid_request,
                                    "Not Found: the session ended");
   }
+  if (!requests) co_return co_await reply_status(io, req, http::status::accepted);
   // JSON when the answer comes first and alone; an SSE stream as soon as the
   // handler sends anything else on the way (progress, logs, requests), or
   // lets the connection go, or when the client prefers a stream.

@@ -176,12 +176,7 @@ asio::awaitable<bool> http_server::impl::handle_websocket(connection_io& io, ser
     engine.start();
     if (req.principal) engine.set_principal(req.principal);
     try {
-      for (;;) {
-        co_await engine.wait_for_room();
-        auto frame = co_await transport->read_frame();
-        if (!frame) break;
-        co_await engine.accept(std::move(*frame));
-      }
+      co_await engine.serve_frames();
     } catch (const std::exception& e) {
       input_failed = true;
       sdk_log(log_category::transport, log_level::debug, "WebSocket read ended", {{"session_id", session_id}, {"error", e.what()}});

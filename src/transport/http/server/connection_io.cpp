@@ -74,20 +74,25 @@ class stream_io final : public connection_io {
     co_return ec;
   }
 
-  asio::awaitable<void> write_bytes(std::string_view bytes) override {
-    if constexpr (!timed_stream<Stream>::tls) {
-      // Most responses fit in the socket's send buffer: then one system call
-      // writes them, with no reactor operation and no trip through the
-      // scheduler. Only what the socket does not take waits (under the
-      // write deadline).
+  std::size_t write_at_once(std::string_view bytes) override {
+    if constexpr (timed_stream<Stream>::tls) {
+      return 0;
+    } else {
+      // One system call, with no reactor operation and no trip through the
+      // scheduler.
       boost::system::error_code ec;
       const auto taken = stream_.raw().write_some(asio::buffer(bytes.data(), bytes.size()), ec);
       traffic_.bytes_out += taken;
-      bytes.remove_prefix(taken);
-      if (bytes.empty()) co_return;
       if (ec && ec != asio::error::would_block && ec != asio::error::try_again)
         throw boost::system::system_error(ec);
+      return taken;
     }
+  }
+
+  asio::awaitable<void> write_bytes(std::string_view bytes) override {
+    // Only what the socket does not take at once waits (under the write deadline).
+    bytes.remove_prefix(write_at_once(bytes));
+    if (bytes.empty()) co_return;
     stream_.arm(write_timeout_);
     auto [ec, written] =
         co_await asio::async_write(stream_.raw(), asio::buffer(bytes.data(), bytes.size()), as_tuple_awaitable);

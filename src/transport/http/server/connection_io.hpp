@@ -56,6 +56,10 @@ class connection_io {
                                                           std::chrono::milliseconds timeout) = 0;
   /// Writes bytes of a response. Throws system_error (also on the write timeout).
   virtual asio::awaitable<void> write_bytes(std::string_view bytes) = 0;
+  /// Writes what the connection takes without waiting, and says how much:
+  /// most responses fit in a socket's send buffer, and then no coroutine is
+  /// needed. (TLS takes nothing this way.) Throws system_error.
+  virtual std::size_t write_at_once(std::string_view bytes) = 0;
   /// Watches for the peer closing the connection (or the connection failing)
   /// while a response is under way, and then calls `on_close` once, with
   /// whether the peer sent bytes meanwhile (they are discarded). A plain
