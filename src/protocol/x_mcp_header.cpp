@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <string_view>
 
@@ -80,6 +81,17 @@ bool collect(const json::value& node, std::vector<std::string>& path, bool reach
   return true;
 }
 
+// A double that is an integer within JavaScript's safe range, the only
+// integers the annotation allows (streamable-http, "x-mcp-header"); checked
+// before the conversion, which is undefined for a value beyond int64's range.
+std::optional<std::int64_t> safe_integer(const json::value& value) {
+  constexpr double safe_limit = 9007199254740991.0;  // 2^53 - 1
+  if (!value.is_double()) return std::nullopt;
+  const double number = value.get_double();
+  if (!(std::fabs(number) <= safe_limit) || std::trunc(number) != number) return std::nullopt;
+  return static_cast<std::int64_t>(number);
+}
+
 }  // namespace
 
 std::optional<std::vector<mirrored_param>> mirrored_params(const json::object& input_schema, std::string& why) {
@@ -112,8 +124,7 @@ std::vector<std::pair<std::string, std::string>> mirror_arguments(const std::vec
     else if (value->is_bool()) text = value->get_bool() ? "true" : "false";
     else if (value->is_int64()) text = std::to_string(value->get_int64());
     else if (value->is_uint64()) text = std::to_string(value->get_uint64());
-    else if (value->is_double() && value->get_double() == static_cast<double>(static_cast<std::int64_t>(value->get_double())))
-      text = std::to_string(static_cast<std::int64_t>(value->get_double()));
+    else if (const auto whole = safe_integer(*value)) text = std::to_string(*whole);
     else continue;  // not a primitive the annotation allows
     headers.emplace_back("Mcp-Param-" + param.header, std::move(text));
   }

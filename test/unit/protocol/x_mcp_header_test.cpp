@@ -4,6 +4,7 @@
 #include "../../src/protocol/x_mcp_header.hpp"
 
 #include <boost/json/parse.hpp>
+#include <limits>
 #include <map>
 #include <gtest/gtest.h>
 
@@ -24,6 +25,22 @@ TEST(XMcpHeader, AnnotationsThroughPropertiesAreMirrored) {
   const auto headers = mirror_arguments(*params, arguments);
   EXPECT_EQ(headers, (std::vector<std::pair<std::string, std::string>>{{"Mcp-Param-Region", "us-west1"},
                                                                         {"Mcp-Param-N", "42"}}));
+}
+
+// Found by fuzzing (http_rules): an integer written as a double beyond
+// int64's range (6.3e114) was converted to one, which is undefined.
+TEST(XMcpHeader, OnlyWholeNumbersInJavaScriptsSafeRangeAreMirrored) {
+  std::string why;
+  const auto params =
+      mirrored_params(schema(R"({"type":"object","properties":{"n":{"type":"integer","x-mcp-header":"N"}}})"), why);
+  ASSERT_TRUE(params) << why;
+  const auto mirrored = [&](json::value n) { return mirror_arguments(*params, json::object{{"n", std::move(n)}}); };
+  EXPECT_EQ(mirrored(42.0), (std::vector<std::pair<std::string, std::string>>{{"Mcp-Param-N", "42"}}));
+  EXPECT_EQ(mirrored(-9007199254740991.0),
+            (std::vector<std::pair<std::string, std::string>>{{"Mcp-Param-N", "-9007199254740991"}}));
+  for (const double beyond : {6.31111e+114, 9007199254740992.0, -1e300, 2.5, std::numeric_limits<double>::infinity(),
+                              std::numeric_limits<double>::quiet_NaN()})
+    EXPECT_TRUE(mirrored(beyond).empty()) << beyond;
 }
 
 TEST(XMcpHeader, AnnotationsThatBreakTheRulesAreRefused) {
