@@ -91,7 +91,7 @@ std::unique_ptr<input_round> input_rounds::open(const request& req, request_enve
 
 json::object input_rounds::input_required(const request& req, json::object input_requests,
                                           const input_round& round, std::string_view principal,
-                                          const implementation& server_info) const {
+                                          json::object server_info) const {
   const bool asks = !input_requests.empty();
   json::object result{{"resultType", "input_required"}};
   if (asks) result["inputRequests"] = std::move(input_requests);
@@ -100,7 +100,7 @@ json::object input_rounds::input_required(const request& req, json::object input
   if (!round.answers.empty() || !round.carried.is_null() || !asks)
     result["requestState"] =
         states_.seal({round.answers, round.carried}, request_binding(req.method, req.params, principal));
-  meta_of(result)[meta_key::server_info] = to_json(server_info, dialect_of(protocol_version::v2026_07_28));
+  meta_of(result)[meta_key::server_info] = std::move(server_info);
   return result;
 }
 

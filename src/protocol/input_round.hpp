@@ -50,8 +50,9 @@ class input_rounds {
   /// The InputRequiredResult that ends `round`, asking for `input_requests`
   /// (by key: {method, params}): its requestState carries what the next
   /// round needs, and one is always sent when nothing is asked.
+  /// `server_info` as modern_server_info() writes it.
   json::object input_required(const request& req, json::object input_requests, const input_round& round,
-                              std::string_view principal, const implementation& server_info) const;
+                              std::string_view principal, json::object server_info) const;
 
  private:
   request_state_codec states_;

@@ -59,7 +59,12 @@ json::object& meta_of(json::object& params) {
   return meta.get_object();
 }
 
-json::object finish_modern_result(const request& req, json::object result, const implementation& server_info) {
+json::object modern_server_info(const implementation& info) {
+  return to_json(info, dialect_of(protocol_version::v2026_07_28));
+}
+
+json::object finish_modern_result(const request& req, json::object result, json::object server_info) {
+  result.reserve(result.size() + 4);  // (room for what is added: one growth, not one per member)
   if (!result.contains("resultType")) result["resultType"] = "complete";
   if (one_of(cacheable_methods, req.method)) {
     // A retry of a multi-round request depends on inputs outside the cache key.
@@ -68,8 +73,7 @@ json::object finish_modern_result(const request& req, json::object result, const
     if (retried || !result.contains("cacheScope")) result["cacheScope"] = "private";
   }
   auto& meta = meta_of(result);
-  if (!meta.contains(meta_key::server_info))
-    meta[meta_key::server_info] = to_json(server_info, dialect_of(protocol_version::v2026_07_28));
+  if (!meta.contains(meta_key::server_info)) meta[meta_key::server_info] = std::move(server_info);
   return result;
 }
 

@@ -38,7 +38,11 @@ json::object make_discover_result(std::span<const protocol_version> supported, j
 /// Completes a modern result: `resultType` "complete" unless set, caching
 /// hints on the results that carry them (none to share for the retry of a
 /// multi-round request), and `serverInfo` in `_meta`.
-json::object finish_modern_result(const request& req, json::object result, const implementation& server_info);
+/// `server_info` is as modern_server_info() writes it.
+json::object finish_modern_result(const request& req, json::object result, json::object server_info);
+
+/// A server's `implementation` as the 2026-07-28 era writes it.
+json::object modern_server_info(const implementation& info);
 
 /// `_meta` of a result or notification, made an object if it is not one.
 json::object& meta_of(json::object& params);

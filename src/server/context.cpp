@@ -4,6 +4,7 @@
 #include <mcp/server/behaviour.hpp>
 
 #include "../protocol/input_round.hpp"
+#include "../protocol/modern_era.hpp"
 #include "../protocol/shaping.hpp"
 
 #include <array>
@@ -256,6 +257,8 @@ asio::awaitable<json::array> request_context::roots(std::chrono::milliseconds ti
     throw protocol_error(errc::internal_error, "Malformed roots/list result: no roots array");
   co_return std::move(roots->get_array());
 }
+
+json::object server_behaviour::modern_server_info() const { return detail::modern_server_info(server_info()); }
 
 asio::awaitable<void> server_behaviour::handle_notification(const notification&, session&) {
   co_return;

@@ -169,7 +169,7 @@ std::string server_engine::client_principal() const {
 }
 
 json::object server_engine::finish_modern_result(const request& req, json::object result) const {
-  return detail::finish_modern_result(req, std::move(result), behaviour_.server_info());
+  return detail::finish_modern_result(req, std::move(result), behaviour_.modern_server_info());
 }
 
 message server_engine::input_required_reply(const request& req, const input_required& need,
@@ -178,7 +178,7 @@ message server_engine::input_required_reply(const request& req, const input_requ
   for (const auto& [key, input] : need.requests)
     requests[key] = json::object{{"method", input.method}, {"params", input.params}};
   return response{req.id, rounds_.input_required(req, std::move(requests), round, client_principal(),
-                                                 behaviour_.server_info())};
+                                                 behaviour_.modern_server_info())};
 }
 
 }  // namespace mcp::detail

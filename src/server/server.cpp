@@ -12,6 +12,7 @@
 #include <boost/asio/thread_pool.hpp>
 
 #include "../protocol/invalid_params.hpp"
+#include "../protocol/modern_era.hpp"
 #include "../protocol/shaping.hpp"
 #include "../protocol/x_mcp_header.hpp"
 #include "component_telemetry.hpp"
@@ -221,12 +222,14 @@ std::vector<prompt_argument> detail::prompt_arguments_from_schema(const std::str
 
 struct server::state {
   state(implementation i, server_options s)
-      : info(std::move(i)), settings(std::move(s)), tasks(settings.tasks) {}
+      : info(std::move(i)), modern_info(detail::modern_server_info(info)), settings(std::move(s)),
+        tasks(settings.tasks) {}
   ~state() {
     if (workers) workers->join();
   }
 
   implementation info;
+  json::object modern_info;  // (built once: every 2026-07-28 result carries it)
   server_options settings;
   detail::registry<tool_entry> tools;
   detail::registry<resource_entry> resources;
@@ -529,6 +532,8 @@ asio::any_io_executor server::worker_executor() {
 }
 
 implementation server::server_info() const { return state_->info; }
+
+json::object server::modern_server_info() const { return state_->modern_info; }
 
 std::optional<std::string> server::instructions() const { return state_->settings.instructions; }
 

@@ -19,6 +19,11 @@ class server_behaviour {
   virtual ~server_behaviour() = default;
 
   virtual implementation server_info() const = 0;
+  /// server_info() as the 2026-07-28 era writes it into every result's
+  /// `_meta` (`io.modelcontextprotocol/serverInfo`). By default built from
+  /// server_info() each time; mcp::server, whose info never changes, builds
+  /// it once.
+  virtual json::object modern_server_info() const;
   /// The `capabilities` of the `initialize` and `server/discover` results.
   virtual json::object capabilities() const = 0;
   /// The versions this server speaks: `initialize` negotiates among the

@@ -207,6 +207,7 @@ class server : public server_behaviour {
 
   // server_behaviour
   implementation server_info() const override;
+  json::object modern_server_info() const override;
   json::object capabilities() const override;
   std::span<const protocol_version> supported_versions() const override;
   std::optional<std::string> instructions() const override;

@@ -3,6 +3,7 @@
 // which opens only for the same request and the same principal.
 
 #include "../../src/protocol/input_round.hpp"
+#include "../../src/protocol/modern_era.hpp"
 
 #include <mcp/protocol/methods.hpp>
 
@@ -18,7 +19,7 @@ using namespace std::chrono_literals;
 
 json::object object(std::string_view text) { return json::parse(text).as_object(); }
 
-const implementation server{"srv", "1.0"};
+const auto server = modern_server_info({"srv", "1.0"});
 
 std::string refusal_of(const input_rounds& rounds, const request& req) {
   request_envelope envelope;

@@ -26,7 +26,7 @@ TEST(ModernEraRules, ExactlyFiveLegacyMethodsAreRemoved) {
 }
 
 TEST(ModernEraRules, AResultIsCompletedWithItsTypeCachingHintsAndServerInfo) {
-  const implementation server{"srv", "1.0"};
+  const auto server = modern_server_info({"srv", "1.0"});
   const request listing{request_id{1}, methods::tools_list, {}};
   EXPECT_EQ(json::serialize(finish_modern_result(listing, object(R"({"tools":[]})"), server)),
             R"({"tools":[],"resultType":"complete","ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"srv","version":"1.0"}}})");
