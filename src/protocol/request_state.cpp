@@ -109,7 +109,9 @@ std::string request_binding(std::string_view method, const json::object& params,
 }
 
 request_state_codec::request_state_codec(std::string key, std::chrono::seconds ttl)
-    : key_(key.empty() ? process_key() : std::move(key)), ttl_(ttl) {}
+    : key_(std::move(key)), ttl_(ttl) {}
+
+const std::string& request_state_codec::key() const { return key_.empty() ? process_key() : key_; }
 
 std::string request_state_codec::seal(const request_state_payload& payload, std::string_view binding,
                                       std::chrono::system_clock::time_point now) const {
@@ -119,7 +121,7 @@ std::string request_state_codec::seal(const request_state_payload& payload, std:
                           {"carried", payload.carried}};
   // The MAC covers the version too: "v1." plus the payload, as sent.
   std::string state = std::string(version_prefix) + base64url_encode(json::serialize(body));
-  const auto mac = base64url_encode(hmac_sha256(key_, state));
+  const auto mac = base64url_encode(hmac_sha256(key(), state));
   state += '.';
   state += mac;
   return state;
@@ -134,7 +136,7 @@ std::optional<request_state_payload> request_state_codec::open(std::string_view 
   const auto mac = state.substr(dot + 1);
   // The MACs are compared as text: any altered character is refused, and the
   // comparison takes the same time whichever byte differs.
-  const auto expected = base64url_encode(hmac_sha256(key_, signed_part));
+  const auto expected = base64url_encode(hmac_sha256(key(), signed_part));
   if (mac.size() != expected.size() || CRYPTO_memcmp(mac.data(), expected.data(), mac.size()) != 0)
     return std::nullopt;
 

@@ -25,6 +25,9 @@ std::string sha1_hex(const std::string& data) {
 
 }  // namespace
 
-script::script(std::string source) : source_(std::move(source)), sha1_(sha1_hex(source_)) {}
+const std::string& script::sha1() const {
+  std::call_once(computed_, [this] { sha1_ = sha1_hex(source_); });
+  return sha1_;
+}
 
 }  // namespace mcp::detail::redis
