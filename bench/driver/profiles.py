@@ -19,7 +19,7 @@ class Profile:
     listen_changes: int = 20  # tool list changes fanned out to all of them
 
 
-FULL = Profile('full', runs=3, warmup=1.0, duration=3.0, max_count=10**9, connections=(1, 8, 64),
+FULL = Profile('full', runs=5, warmup=1.0, duration=3.0, max_count=10**9, connections=(1, 8, 64),
                pipeline_window=128, sessions=10_000, micro_min_time=0.5)
 QUICK = Profile('quick', runs=3, warmup=0.3, duration=1.0, max_count=10**9, connections=(1, 8, 64),
                 pipeline_window=128, sessions=2_000, micro_min_time=0.1)

@@ -5,16 +5,21 @@
 
 namespace loadgen {
 
-namespace {
-
-// params._meta of every 2026-07-28 request.
-std::string envelope() {
+std::string modern_envelope(std::string_view client_capabilities) {
   std::string text = R"("_meta":{"io.modelcontextprotocol/protocolVersion":")";
   text += modern_protocol_version;
   text += R"(","io.modelcontextprotocol/clientInfo":{"name":"caduceus-bench","version":"1.0.0"},)"
-          R"("io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}})";
+          R"("io.modelcontextprotocol/clientCapabilities":)";
+  text += client_capabilities;
+  text += '}';
   return text;
 }
+
+namespace {
+
+// params._meta of the echo, discover and input_required requests (their
+// client takes elicitation).
+std::string envelope() { return modern_envelope(R"({"elicitation":{}})"); }
 
 std::string quoted(std::string_view text) { return boost::json::serialize(boost::json::string(text)); }
 

@@ -14,6 +14,9 @@ inline constexpr std::string_view protocol_version = "2025-11-25";
 /// The revision of the 2026-07-28 era, which every request of that era names
 /// in its envelope (and over HTTP in its MCP-Protocol-Version header).
 inline constexpr std::string_view modern_protocol_version = "2026-07-28";
+/// `"_meta":{...}`, the envelope of a 2026-07-28 request, declaring the
+/// client capabilities given (a JSON object).
+std::string modern_envelope(std::string_view client_capabilities);
 
 /// Ids unique across the whole run (one thread).
 class request_ids {

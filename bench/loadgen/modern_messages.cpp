@@ -8,13 +8,7 @@ namespace {
 
 // params._meta of every request: no client capabilities (a listener asks
 // nothing of its user).
-std::string envelope() {
-  std::string text = R"("_meta":{"io.modelcontextprotocol/protocolVersion":")";
-  text += modern_protocol_version;
-  text += R"(","io.modelcontextprotocol/clientInfo":{"name":"caduceus-bench","version":"1.0.0"},)"
-          R"("io.modelcontextprotocol/clientCapabilities":{}})";
-  return text;
-}
+std::string envelope() { return modern_envelope("{}"); }
 
 }  // namespace
 

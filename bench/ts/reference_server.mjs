@@ -15,25 +15,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/v4';
+import { parseServerArgs } from './server_args.mjs';
 
-function parseArgs(argv) {
-    const opts = { http: undefined, json: false, stateless: false };
-    for (let i = 0; i < argv.length; ++i) {
-        const arg = argv[i];
-        if (arg === '--stdio') continue;
-        if (arg === '--json') opts.json = true;
-        else if (arg === '--stateless') opts.stateless = true;
-        else if (arg === '--http' && i + 1 < argv.length) {
-            const address = argv[++i];
-            const colon = address.lastIndexOf(':');
-            opts.http = { host: colon < 0 ? '127.0.0.1' : address.slice(0, colon), port: Number(address.slice(colon + 1)) };
-        } else {
-            console.error('usage: node reference_server.mjs [--stdio | --http [HOST:]PORT [--json] [--stateless]]');
-            process.exit(2);
-        }
-    }
-    return opts;
-}
 
 function makeServer() {
     const server = new McpServer({ name: 'ts-reference-server', version: '1.0.0' });
@@ -95,7 +78,7 @@ function serveStateless(app, json) {
     app.delete('/mcp', notAllowed);
 }
 
-const opts = parseArgs(process.argv.slice(2));
+const opts = parseServerArgs(process.argv.slice(2), 'reference_server.mjs');
 if (!opts.http) {
     await makeServer().connect(new StdioServerTransport());
 } else {

@@ -24,25 +24,8 @@ import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '
 import { createMcpHandler, isInitializeRequest, isLegacyRequest, McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import * as z from 'zod/v4';
+import { parseServerArgs } from './server_args.mjs';
 
-function parseArgs(argv) {
-    const opts = { http: undefined, json: false, stateless: false };
-    for (let i = 0; i < argv.length; ++i) {
-        const arg = argv[i];
-        if (arg === '--stdio') continue;
-        if (arg === '--json') opts.json = true;
-        else if (arg === '--stateless') opts.stateless = true;
-        else if (arg === '--http' && i + 1 < argv.length) {
-            const address = argv[++i];
-            const colon = address.lastIndexOf(':');
-            opts.http = { host: colon < 0 ? '127.0.0.1' : address.slice(0, colon), port: Number(address.slice(colon + 1)) };
-        } else {
-            console.error('usage: node reference_server_v2.mjs [--stdio | --http [HOST:]PORT [--json] [--stateless]]');
-            process.exit(2);
-        }
-    }
-    return opts;
-}
 
 function makeServer() {
     const server = new McpServer({ name: 'ts-v2-reference-server', version: '1.0.0' });
@@ -117,7 +100,7 @@ function serveHttp(app, opts) {
     app.delete('/mcp', legacy);
 }
 
-const opts = parseArgs(process.argv.slice(2));
+const opts = parseServerArgs(process.argv.slice(2), 'reference_server_v2.mjs');
 if (!opts.http) {
     serveStdio(makeServer);
 } else {
