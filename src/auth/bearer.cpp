@@ -2,6 +2,7 @@
 
 #include "bearer.hpp"
 
+#include <boost/beast/core/string.hpp>
 #include <boost/url/parse.hpp>
 
 #include <algorithm>
@@ -10,12 +11,6 @@
 namespace mcp::auth::detail {
 
 namespace {
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
 
 // b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
 bool is_b64token(std::string_view token) {
@@ -56,8 +51,8 @@ bearer_credentials read_bearer(const header_list& headers, std::size_t max_token
   // "Bearer" 1*SP b64token, the scheme in any case (RFC 9110 §11.1); DPoP the same way.
   const auto space = value.find(' ');
   const auto scheme = value.substr(0, space);
-  found.dpop = accept_dpop && iequals(scheme, "dpop");
-  if (space == std::string_view::npos || !(iequals(scheme, "bearer") || found.dpop)) {
+  found.dpop = accept_dpop && boost::beast::iequals(scheme, "dpop");
+  if (space == std::string_view::npos || !(boost::beast::iequals(scheme, "bearer") || found.dpop)) {
     found.found = bearer_credentials::kind::malformed;
     return found;
   }

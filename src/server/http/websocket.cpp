@@ -38,9 +38,9 @@
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core/string.hpp>
 
 #include <algorithm>
-#include <cctype>
 
 namespace mcp {
 
@@ -51,12 +51,6 @@ namespace ws = detail::websocket;
 // The closing handshake of a WebSocket session: the server waits no longer
 // for the client's answer to its close frame.
 constexpr std::chrono::milliseconds longest_close{5000};
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
 
 // Whether an element of the comma-separated `name` headers is `token`
 // (subprotocol names compare exactly, RFC 6455 section 4.1; Upgrade values
@@ -71,7 +65,7 @@ bool lists(const header_list& headers, std::string_view name, std::string_view t
       rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
       while (!element.empty() && (element.front() == ' ' || element.front() == '\t')) element.remove_prefix(1);
       while (!element.empty() && (element.back() == ' ' || element.back() == '\t')) element.remove_suffix(1);
-      if (any_case ? iequals(element, token) : element == token) return true;
+      if (any_case ? boost::beast::iequals(element, token) : element == token) return true;
     }
   }
   return false;
