@@ -22,12 +22,37 @@ struct id_reading {
   request_id id;
 };
 
-id_reading read_id(const json::object& obj) {
-  const auto* v = obj.if_contains("id");
+id_reading read_id(const json::value* v) {
   if (!v) return {};
   if (v->is_null()) return {id_reading::state::null, {}};
   if (auto id = parse_request_id(*v)) return {id_reading::state::valid, std::move(*id)};
   return {id_reading::state::malformed, {}};
+}
+
+// The members of a message that JSON-RPC gives a meaning, found in one pass
+// over it (a lookup each would walk its members once per name).
+struct envelope_members {
+  json::value* jsonrpc = nullptr;
+  json::value* id = nullptr;
+  json::value* method = nullptr;
+  json::value* params = nullptr;
+  json::value* result = nullptr;
+  json::value* error = nullptr;
+};
+
+envelope_members find_members(json::object& obj) {
+  envelope_members found;
+  for (auto& member : obj) {
+    const auto key = member.key();
+    auto* value = &member.value();
+    if (key == "id") found.id = value;
+    else if (key == "method") found.method = value;
+    else if (key == "params") found.params = value;
+    else if (key == "jsonrpc") found.jsonrpc = value;
+    else if (key == "result") found.result = value;
+    else if (key == "error") found.error = value;
+  }
+  return found;
 }
 
 json::object error_object(const rpc_error& error) {
@@ -40,13 +65,12 @@ invalid_message invalid(std::optional<request_id> id, int code, std::string text
   return {make_error(std::move(id), code, std::move(text))};
 }
 
-frame_item classify_call(json::object& obj, const id_reading& id) {
-  const auto* method = obj.if_contains("method");
+frame_item classify_call(const envelope_members& m, const id_reading& id) {
   std::optional<request_id> reply_id;
   if (id.what == id_reading::state::valid) reply_id = id.id;
-  if (!method->is_string())
+  if (!m.method->is_string())
     return invalid(reply_id, errc::invalid_request, "Invalid Request: method must be a string");
-  if (obj.contains("result") || obj.contains("error"))
+  if (m.result || m.error)
     return invalid(reply_id, errc::invalid_request,
                    "Invalid Request: a request carries no result or error");
   if (id.what == id_reading::state::null)
@@ -55,7 +79,7 @@ frame_item classify_call(json::object& obj, const id_reading& id) {
     return invalid({}, errc::invalid_request,
                    "Invalid Request: id must be a string or an integer");
 
-  auto* p = obj.if_contains("params");
+  auto* p = m.params;
   if (p && !p->is_object()) {
     // An array is valid JSON-RPC, but every MCP method takes named parameters.
     if (p->is_array() && reply_id)
@@ -64,14 +88,14 @@ frame_item classify_call(json::object& obj, const id_reading& id) {
   }
   // Move-constructed, so that the params keep the storage they were parsed into.
   json::object params = p ? json::object(std::move(p->get_object())) : json::object();
-  std::string name(method->get_string());
+  std::string name(m.method->get_string());
   if (reply_id) return message{request{std::move(*reply_id), std::move(name), std::move(params)}};
   return message{notification{std::move(name), std::move(params)}};
 }
 
-frame_item classify_reply(json::object& obj, const id_reading& id) {
-  const bool has_result = obj.contains("result");
-  const auto* error = obj.if_contains("error");
+frame_item classify_reply(const envelope_members& m, const id_reading& id) {
+  const bool has_result = m.result != nullptr;
+  const auto* error = m.error;
   std::optional<request_id> reply_id;
   if (id.what == id_reading::state::valid) reply_id = id.id;
   if (has_result == (error != nullptr))
@@ -82,7 +106,7 @@ frame_item classify_reply(json::object& obj, const id_reading& id) {
   if (has_result) {
     if (!reply_id)
       return invalid({}, errc::invalid_request, "Invalid Request: a result needs a non-null id");
-    return message{response{std::move(*reply_id), std::move(obj.at("result"))}};
+    return message{response{std::move(*reply_id), std::move(*m.result)}};
   }
   const auto* err = error->if_object();
   const json::value* code = err ? err->if_contains("code") : nullptr;
@@ -129,15 +153,16 @@ error_response make_error(std::optional<request_id> id, int code, std::string te
 frame_item classify(json::value value) {
   auto* obj = value.if_object();
   if (!obj) return invalid({}, errc::invalid_request, "Invalid Request: a message is a JSON object");
-  const id_reading id = read_id(*obj);
-  const auto* version = obj->if_contains("jsonrpc");
+  const auto members = find_members(*obj);
+  const id_reading id = read_id(members.id);
+  const auto* version = members.jsonrpc;
   if (!version || !version->is_string() || version->get_string() != "2.0") {
     std::optional<request_id> reply_id;
     if (id.what == id_reading::state::valid) reply_id = id.id;
     return invalid(reply_id, errc::invalid_request, "Invalid Request: jsonrpc must be \"2.0\"");
   }
-  if (obj->contains("method")) return classify_call(*obj, id);
-  return classify_reply(*obj, id);
+  if (members.method) return classify_call(members, id);
+  return classify_reply(members, id);
 }
 
 json::value parse_json(std::string_view text, boost::system::error_code& ec) {

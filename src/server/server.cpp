@@ -638,14 +638,17 @@ server::state::tool_call server::state::prepare_call(std::shared_ptr<const tool_
   tool_call call;
   call.tool = std::move(tool);
   // The request's own arguments, not a copy: they live as long as the request.
-  static const json::object no_arguments;
-  call.arguments = &no_arguments;
+  // (Held as the value they are: validate() takes a json::value, and an
+  // object given it would be copied into one.)
+  static const json::value no_arguments = json::object();
+  const json::value* arguments = &no_arguments;
   if (const auto* args = params.if_contains("arguments"); args && !args->is_null()) {
     if (!args->is_object()) invalid_params("arguments must be an object");
-    call.arguments = &args->get_object();
+    arguments = args;
   }
+  call.arguments = &arguments->get_object();
   // Bad arguments are the model's to fix: a tool error it can read, not a protocol error.
-  if (auto errors = call.tool->input_validator->validate(*call.arguments); !errors.empty()) {
+  if (auto errors = call.tool->input_validator->validate(*arguments); !errors.empty()) {
     auto refusal = call_tool_result::error("Invalid arguments: " + describe(errors));
     call.refusal = detail::shape_call_tool_result(std::move(refusal).to_json(), dialect_of(version));
   }
