@@ -154,12 +154,27 @@ asio::awaitable<void> client::impl::close_link(std::shared_ptr<client_link> endi
   while (ending->reading) co_await ending->reader_done.async_wait(asio::as_tuple(asio::use_awaitable));
 }
 
+void client::impl::describe_request(const client_link& on, std::string_view method, const json::object& params,
+                                    std::string_view version, detail::call_settings& settings) {
+  if (!on.sessions_can_expire) return;  // not HTTP: no transport asks
+  sent_request request;
+  request.opens_session = method == methods::initialize;
+  request.routing_headers = detail::routing_headers(method, params, version);
+  settings.request = std::move(request);
+}
+
 asio::awaitable<json::object> client::impl::call(std::string method, json::object params,
                                                  detail::call_settings settings) {
+  // Without middleware, the send itself: no coroutine of its own in between.
   if (middleware->empty()) {
     continue_trace(params, settings.trace);
-    co_return co_await send_observed(std::move(method), std::move(params), std::move(settings));
+    return send_observed(std::move(method), std::move(params), std::move(settings));
   }
+  return call_through_middleware(std::move(method), std::move(params), std::move(settings));
+}
+
+asio::awaitable<json::object> client::impl::call_through_middleware(std::string method, json::object params,
+                                                                    detail::call_settings settings) {
   // Each link may rewrite the request; the last one hands it to the send.
   detail::client_chain chain{middleware, nullptr};
   chain.send = [self = shared_from_this(), &settings](outgoing_request req) {
@@ -173,8 +188,13 @@ asio::awaitable<json::object> client::impl::call(std::string method, json::objec
 
 asio::awaitable<json::object> client::impl::send_observed(std::string method, json::object params,
                                                           detail::call_settings settings) {
-  if (!detail::client_call_report::wanted())
-    co_return co_await send(std::move(method), std::move(params), std::move(settings));
+  // A coroutine of its own only when its events are wanted.
+  if (!detail::client_call_report::wanted()) return send(std::move(method), std::move(params), std::move(settings));
+  return send_reported(std::move(method), std::move(params), std::move(settings));
+}
+
+asio::awaitable<json::object> client::impl::send_reported(std::string method, json::object params,
+                                                          detail::call_settings settings) {
   const auto trace = trace_of(params);
   const auto trace_id = trace.empty() ? std::string_view() : std::string_view(trace.traceparent).substr(3, 32);
   const auto transport = link ? link->transport->shared_metadata() : nullptr;
@@ -195,9 +215,14 @@ asio::awaitable<json::object> client::impl::send(std::string method, json::objec
                                                  detail::call_settings settings) {
   const auto deadline = std::chrono::steady_clock::now() + settings.timeout;
   auto self = shared_from_this();  // the client may be destroyed while we wait
-  auto on = co_await ready_link(deadline);
+  std::shared_ptr<client_link> on;
+  if (state == connection_state::ready && link)
+    on = link;  // without ready_link()'s coroutine (not in a conditional expression: docs/compilers.md)
+  else
+    on = co_await ready_link(deadline);
   if (modern) co_return co_await call_modern(std::move(on), std::move(method), std::move(params), std::move(settings));
   const auto generation = session_generation;
+  describe_request(*on, method, params, {}, settings);
   if (!on->sessions_can_expire)
     co_return co_await on->peer.call(std::move(method), std::move(params), std::move(settings));
   // Kept to send again in a new session (the server never saw this one).

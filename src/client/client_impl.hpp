@@ -43,6 +43,7 @@ struct client_link {
   std::unique_ptr<message_transport> transport;
   detail::rpc_peer peer;  // writes to *transport: declared after it
   /// HTTP sessions can expire (404): calls keep their params to retry once.
+  /// And an HTTP transport is told what each request is (describe_request).
   bool sessions_can_expire = false;
   bool reading = false;
   asio::steady_timer reader_done;  // an event: cancelled when the reader stops
@@ -60,8 +61,13 @@ struct client::impl : std::enable_shared_from_this<impl> {
   /// once the client is ready (waiting, within the call's timeout, while it
   /// reconnects), renewing an expired session once.
   asio::awaitable<json::object> call(std::string method, json::object params, detail::call_settings settings);
-  /// The end of call()'s middleware chain: send() with its telemetry events.
+  asio::awaitable<json::object> call_through_middleware(std::string method, json::object params,
+                                                        detail::call_settings settings);
+  /// The end of call()'s middleware chain: send() with its telemetry events
+  /// (send_reported) when they are wanted.
   asio::awaitable<json::object> send_observed(std::string method, json::object params,
+                                              detail::call_settings settings);
+  asio::awaitable<json::object> send_reported(std::string method, json::object params,
                                               detail::call_settings settings);
   /// The request itself: on the ready link, in its era, renewed once on expiry.
   asio::awaitable<json::object> send(std::string method, json::object params, detail::call_settings settings);
@@ -91,10 +97,25 @@ struct client::impl : std::enable_shared_from_this<impl> {
   /// Subscriptions and the log level, asked again of a new session.
   asio::awaitable<void> restore_session_state(std::shared_ptr<client_link> link);
 
+  /// Tells an HTTP link's transport what a request is (call_settings::request),
+  /// so that it does not parse the frame back. `version`: the envelope's
+  /// protocol version when it is not in `params`.
+  static void describe_request(const client_link& on, std::string_view method, const json::object& params,
+                               std::string_view version, detail::call_settings& settings);
+
   // modern.cpp (the 2026-07-28 era)
   /// The `_meta` envelope of a request at `version`.
   json::object envelope(protocol_version version) const;
   void add_envelope(json::object& params) const;
+  /// The same as JSON members (`"k":v,...`), serialized once for as long as
+  /// what it says (the version, the capabilities the handlers imply, the log
+  /// level) stays the same.
+  std::shared_ptr<const std::string> envelope_members(protocol_version version);
+  /// Gives a modern request on `on` its envelope: as text written into its
+  /// `_meta` (settings.meta_members), or merged into `params` when the
+  /// request sets fields of the envelope itself.
+  void attach_envelope(const client_link& on, std::string_view method, json::object& params,
+                       detail::call_settings& settings);
   /// The `server/discover` probe: true (and `server`, `modern` set) when the
   /// server speaks a modern version we do; false: fall back to initialize.
   asio::awaitable<bool> discover(std::shared_ptr<client_link> link);
@@ -131,6 +152,18 @@ struct client::impl : std::enable_shared_from_this<impl> {
   std::optional<initialize_result> server;
   /// The version of a modern connection (from discover); unset in a legacy session.
   std::optional<protocol_version> modern;
+  // The last envelope_members() and what it was made of.
+  struct envelope_text {
+    protocol_version version;
+    std::optional<logging_level> log_level;
+    bool sampling, elicitation, roots;
+    std::shared_ptr<const std::string> members;
+    bool same_as(const envelope_text& other) const noexcept {
+      return version == other.version && log_level == other.log_level && sampling == other.sampling &&
+             elicitation == other.elicitation && roots == other.roots;
+    }
+  };
+  std::optional<envelope_text> envelope_cache;
   std::shared_ptr<asio::cancellation_signal> listen_stop;  // the running listen stream
   bool listen_acknowledged = false;
   asio::steady_timer listen_changed;  // an event: cancelled when a listen stream is acknowledged

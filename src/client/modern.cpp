@@ -17,6 +17,7 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/json/serialize.hpp>
 
 namespace mcp {
 
@@ -43,6 +44,33 @@ json::object client::impl::envelope(protocol_version version) const {
   auto capabilities = declared_capabilities();
   capabilities.erase("tasks");  // the 2025-11-25 capability: the modern era has the extension instead
   return client_envelope(version, options.client_info, std::move(capabilities), log_level);
+}
+
+std::shared_ptr<const std::string> client::impl::envelope_members(protocol_version version) {
+  envelope_text wanted{version, log_level, static_cast<bool>(on_sampling), static_cast<bool>(on_elicitation),
+                       roots.has_value(), nullptr};
+  if (envelope_cache && envelope_cache->same_as(wanted)) return envelope_cache->members;
+  auto text = json::serialize(envelope(version));
+  wanted.members = std::make_shared<const std::string>(text.substr(1, text.size() - 2));  // without its braces
+  envelope_cache = std::move(wanted);
+  return envelope_cache->members;
+}
+
+void client::impl::attach_envelope(const client_link& on, std::string_view method, json::object& params,
+                                   detail::call_settings& settings) {
+  const auto* meta = params.if_contains("_meta");
+  const auto* fields = meta ? meta->if_object() : nullptr;
+  const bool sets_its_own = fields && (fields->contains(meta_key::protocol_version) ||
+                                       fields->contains(meta_key::client_info) ||
+                                       fields->contains(meta_key::client_capabilities) ||
+                                       fields->contains(meta_key::log_level));
+  if (sets_its_own) {
+    settings.meta_members.reset();
+    add_envelope(params);
+  } else {
+    settings.meta_members = envelope_members(*modern);
+  }
+  describe_request(on, method, params, to_string(*modern), settings);
 }
 
 void client::impl::add_envelope(json::object& params) const {
@@ -99,7 +127,7 @@ asio::awaitable<bool> client::impl::discover(std::shared_ptr<client_link> on) {
 asio::awaitable<json::object> client::impl::call_modern(std::shared_ptr<client_link> on, std::string method,
                                                         json::object params, detail::call_settings settings) {
   const bool asks_for_task_itself = declares_tasks_extension(params);
-  add_envelope(params);
+  attach_envelope(*on, method, params, settings);
   detail::request_rounds rounds(method);
   bool version_retried = false;
   for (;;) {
@@ -114,7 +142,7 @@ asio::awaitable<json::object> client::impl::call_modern(std::shared_ptr<client_l
       version_retried = true;
       modern = instead;
       server->version = *instead;
-      add_envelope(params);
+      attach_envelope(*on, method, params, settings);
       continue;
     }
     auto asked = rounds.input_asked(result);

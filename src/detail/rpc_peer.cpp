@@ -183,13 +183,18 @@ void rpc_peer::shutdown() {
 asio::awaitable<json::object> rpc_peer::call(std::string method, json::object params,
                                              call_settings settings, std::string related) {
   if (closed_) throw boost::system::system_error(asio::error::connection_aborted);
-  call_table::terms terms{settings.timeout, settings.max_total, std::move(settings.on_progress)};
+  call_table::terms terms{settings.timeout, settings.max_total, std::move(settings.on_progress),
+                          std::move(settings.meta_members)};
   auto call = calls_.open(std::move(method), std::move(params), std::move(terms), clock::now());
   auto& timer = waiting_.try_emplace(call.id, transport_.get_executor(), call.deadline).first->second;
   try {
     frame_context context;
     context.related = related;
     context.headers = std::move(settings.headers);
+    if (settings.request) {
+      context.request = std::move(settings.request);
+      context.request->id = std::to_string(call.id);
+    }
     co_await send(std::move(call.frame), std::move(context));
   } catch (...) {
     waiting_.erase(call.id);

@@ -46,6 +46,13 @@ struct call_settings {
   /// The trace the request continues: the client writes it to `_meta`
   /// before the request reaches the peer, which ignores it.
   trace_context trace = {};
+  /// JSON members (`"k":v,...`) the request's `_meta` carries besides its
+  /// own, written as they are: the client's 2026-07-28 envelope, serialized
+  /// once per client. None of their keys may be in the params' `_meta`.
+  std::shared_ptr<const std::string> meta_members = {};
+  /// What the request is, for the transport (frame_context::request); the
+  /// peer fills in its id.
+  std::optional<sent_request> request = {};
 };
 
 class rpc_peer {

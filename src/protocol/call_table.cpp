@@ -2,9 +2,42 @@
 
 #include <mcp/protocol/methods.hpp>
 
+#include <boost/json/serialize.hpp>
+
 #include <algorithm>
 
 namespace mcp::detail {
+
+namespace {
+
+// The request's frame with `members` written into its params' `_meta` (which
+// goes last, after the params' other members) next to the `_meta`'s own.
+std::string frame_with_meta(std::int64_t id, std::string method, json::object params, std::string_view members) {
+  json::value own;
+  if (const auto it = params.find("_meta"); it != params.end()) {
+    own = std::move(it->value());
+    params.erase(it);
+  }
+  const bool other_params = !params.empty();
+  std::string frame = serialize(request{id, std::move(method), std::move(params)});
+  frame.pop_back();  // the message's `}`: `_meta` follows the other params
+  if (other_params) {
+    frame.back() = ',';  // the params' `}`
+  } else {
+    frame += R"(,"params":{)";
+  }
+  frame += R"("_meta":{)";
+  frame += members;
+  if (const auto* fields = own.if_object(); fields && !fields->empty()) {
+    const auto text = json::serialize(*fields);
+    frame += ',';
+    frame.append(text, 1, text.size() - 2);  // without its braces
+  }
+  frame += "}}}";
+  return frame;
+}
+
+}  // namespace
 
 call_table::opened call_table::open(std::string method, json::object params, terms asked, time_point now) {
   const std::int64_t id = next_id_++;
@@ -13,7 +46,9 @@ call_table::opened call_table::open(std::string method, json::object params, ter
     if (!meta.is_object()) meta = json::object{};
     meta.get_object()["progressToken"] = id;
   }
-  std::string frame = serialize(request{id, std::move(method), std::move(params)});
+  std::string frame = asked.meta_members && !asked.meta_members->empty()
+                          ? frame_with_meta(id, std::move(method), std::move(params), *asked.meta_members)
+                          : serialize(request{id, std::move(method), std::move(params)});
   const auto hard_deadline = now + asked.max_total;
   const auto deadline = std::min(now + asked.timeout, hard_deadline);
   calls_.try_emplace(id, call{asked.timeout, hard_deadline, deadline, std::move(asked.on_progress), {}});

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,6 +36,9 @@ class call_table {
     /// When set, the request carries `_meta.progressToken` (its id) and each
     /// matching `notifications/progress` params object is handed here.
     progress_handler on_progress = {};
+    /// JSON members (`"k":v,...`) written into the request's `_meta` as they
+    /// are, besides its own (call_settings::meta_members).
+    std::shared_ptr<const std::string> meta_members = {};
   };
 
   /// A call just opened: the frame to send and when to give up.

@@ -26,7 +26,8 @@ client_connection::frame_cursor client_connection::receive(inbound_frame&& frame
     sdk_log(log_category::protocol, log_level::warn, "server sent a message over the size limit; dropped");
     return cursor;
   }
-  cursor.items = parse_frame(frame.text).items;
+  // The HTTP transport parsed it already, to know what it answers.
+  cursor.items = frame.parsed ? classify_frame(std::move(*frame.parsed)).items : parse_frame(frame.text).items;
   return cursor;
 }
 

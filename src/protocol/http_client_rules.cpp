@@ -54,7 +54,7 @@ http_client::outgoing_facts inspect_outgoing(std::string_view frame) {
 http_client::received_facts inspect_inbound(std::string_view text) {
   http_client::received_facts facts;
   boost::system::error_code ec;
-  const auto value = parse_json(text, ec);
+  auto value = parse_json(text, ec);
   if (ec) return facts;
   facts.valid = true;
   auto look = [&](const json::value& v, bool alone) {
@@ -71,6 +71,7 @@ http_client::received_facts inspect_inbound(std::string_view text) {
     for (const auto& item : *batch) look(item, false);
   else
     look(value, true);
+  facts.parsed = std::move(value);
   return facts;
 }
 

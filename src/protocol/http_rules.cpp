@@ -23,15 +23,14 @@ struct routing_values {
   std::string_view name;
 };
 
-routing_values routing_values_of(const json::object& request) {
-  static const json::object no_params;
-  const auto* given = request.if_contains("params");
-  const auto& params = given && given->is_object() ? given->get_object() : no_params;
+// `version`: the envelope's protocol version; empty: the one `params` names.
+routing_values routing_values_of(std::string_view method, const json::object& params, std::string_view version) {
   const auto* meta = params.if_contains("_meta");
   routing_values values;
-  if (meta && meta->is_object())
+  values.protocol_version = version;
+  if (version.empty() && meta && meta->is_object())
     values.protocol_version = string_member(meta->get_object(), meta_key::protocol_version);
-  values.method = string_member(request, "method");
+  values.method = method;
   const bool by_uri = values.method == methods::resources_read;
   // The tasks extension (SEP-2663) routes its methods by the task's id.
   const bool by_task = values.method == methods::tasks_get || values.method == methods::tasks_update ||
@@ -40,6 +39,21 @@ routing_values routing_values_of(const json::object& request) {
   if (by_uri || values.method == methods::tools_call || values.method == methods::prompts_get)
     values.name = string_member(params, by_uri ? "uri" : "name");
   return values;
+}
+
+routing_values routing_values_of(const json::object& request) {
+  static const json::object no_params;
+  const auto* given = request.if_contains("params");
+  const auto& params = given && given->is_object() ? given->get_object() : no_params;
+  return routing_values_of(string_member(request, "method"), params, {});
+}
+
+std::vector<std::pair<std::string, std::string>> headers_of(const routing_values& values) {
+  if (values.protocol_version.empty()) return {};
+  std::vector<std::pair<std::string, std::string>> headers{
+      {"MCP-Protocol-Version", std::string(values.protocol_version)}, {"Mcp-Method", std::string(values.method)}};
+  if (!values.name.empty()) headers.emplace_back("Mcp-Name", encode_header_value(values.name));
+  return headers;
 }
 
 header_mismatch mismatch(std::string_view header, std::string_view received, std::string_view expected) {
@@ -101,12 +115,12 @@ bool is_modern_post(std::string_view version_header, const json::value& body) {
 }
 
 std::vector<std::pair<std::string, std::string>> routing_headers(const json::object& request) {
-  const auto values = routing_values_of(request);
-  if (values.protocol_version.empty()) return {};
-  std::vector<std::pair<std::string, std::string>> headers{
-      {"MCP-Protocol-Version", std::string(values.protocol_version)}, {"Mcp-Method", std::string(values.method)}};
-  if (!values.name.empty()) headers.emplace_back("Mcp-Name", encode_header_value(values.name));
-  return headers;
+  return headers_of(routing_values_of(request));
+}
+
+std::vector<std::pair<std::string, std::string>> routing_headers(std::string_view method, const json::object& params,
+                                                                 std::string_view version) {
+  return headers_of(routing_values_of(method, params, version));
 }
 
 std::optional<header_mismatch> check_routing_headers(const received_routing_headers& received,

@@ -49,6 +49,12 @@ bool primes_sse_streams(protocol_version version) noexcept;
 /// `=?base64?...?=` when it is not a plain header value. None for a request
 /// without a protocol version in its `_meta`.
 std::vector<std::pair<std::string, std::string>> routing_headers(const boost::json::object& request);
+/// The same for a request given by its method and params before it is
+/// written; `version`: its envelope's protocol version when the envelope is
+/// not in `params` (empty: the one `params` names, if any).
+std::vector<std::pair<std::string, std::string>> routing_headers(std::string_view method,
+                                                                 const boost::json::object& params,
+                                                                 std::string_view version);
 
 /// The routing headers a request came with, as received (empty: absent).
 struct received_routing_headers {

@@ -24,6 +24,17 @@ struct inbound_frame {
   std::optional<boost::json::value> parsed = {};
 };
 
+/// What an outgoing request frame is, told by the sender that wrote it (the
+/// client's calls): a transport that must know what a frame holds (HTTP)
+/// then does not parse it back.
+struct sent_request {
+  std::string id;              ///< the request's id as JSON text: `7`
+  bool opens_session = false;  ///< it is `initialize`
+  /// Headers that route the request on their own, outside any session: a
+  /// 2026-07-28 request's MCP-Protocol-Version, Mcp-Method and Mcp-Name.
+  std::vector<std::pair<std::string, std::string>> routing_headers = {};
+};
+
 /// Which inbound requests an outgoing frame belongs to, for transports with
 /// more than one stream (Streamable HTTP answers each POST on its own).
 /// Request ids are given as their JSON text: `7`, `"abc"`.
@@ -45,6 +56,8 @@ struct frame_context {
   /// they are: the `Mcp-Param-*` mirrors of a tool's `x-mcp-header`
   /// arguments, encoded as MCP says (Base64 when not a plain header value).
   std::vector<std::pair<std::string, std::string>> headers = {};
+  /// Set on a frame that is one request its sender wrote itself.
+  std::optional<sent_request> request = {};
 };
 
 }  // namespace mcp

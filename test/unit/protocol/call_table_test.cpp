@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -62,6 +63,34 @@ TEST(CallTable, AProgressTokenOnlyWithAHandler) {
     call_table::terms terms = no_progress();
     if (c.handler) terms.on_progress = [](const json::object&) {};
     EXPECT_EQ(table.open("tools/call", object(c.params), std::move(terms), t0).frame, c.frame) << c.params;
+  }
+}
+
+// The client's 2026-07-28 envelope, serialized once, is written into each
+// request's `_meta` next to what the request puts there itself.
+TEST(CallTable, MetaMembersAreWrittenIntoTheRequestsMeta) {
+  const auto envelope = std::make_shared<const std::string>(R"("v":"2026-07-28","info":{"name":"c"})");
+  struct asked {
+    const char* params;
+    bool handler;
+    const char* frame;
+  };
+  const asked cases[] = {
+      {R"({})", false, R"({"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"v":"2026-07-28","info":{"name":"c"}}}})"},
+      {R"({"name":"echo","arguments":{"text":"hi"}})", false,
+       R"({"jsonrpc":"2.0","id":1,"method":"m","params":{"name":"echo","arguments":{"text":"hi"},"_meta":{"v":"2026-07-28","info":{"name":"c"}}}})"},
+      {R"({"_meta":{"traceparent":"t"},"name":"echo"})", true,
+       R"({"jsonrpc":"2.0","id":1,"method":"m","params":{"name":"echo","_meta":{"v":"2026-07-28","info":{"name":"c"},"traceparent":"t","progressToken":1}}})"},
+      {R"({"_meta":7})", false, R"({"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"v":"2026-07-28","info":{"name":"c"}}}})"},
+  };
+  for (const auto& c : cases) {
+    call_table table;
+    call_table::terms terms = no_progress();
+    terms.meta_members = envelope;
+    if (c.handler) terms.on_progress = [](const json::object&) {};
+    const auto frame = table.open("m", object(c.params), std::move(terms), t0).frame;
+    EXPECT_EQ(frame, c.frame) << c.params;
+    EXPECT_NO_THROW(json::parse(frame)) << frame;
   }
 }
 

@@ -3,6 +3,8 @@
 
 #include "../../src/protocol/client_connection.hpp"
 
+#include <boost/json/parse.hpp>
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -48,6 +50,11 @@ TEST(ClientConnection, EachMessageGoesWhereItBelongs) {
                   .size() == 2);
   auto cursor = c.receive(inbound_frame{.text = {}, .oversized = true});
   EXPECT_FALSE(c.next(cursor));
+  // A frame the transport parsed already (HTTP) is not parsed again: its text is not read.
+  auto parsed = c.receive(inbound_frame{.text = "not read", .parsed = json::parse(R"({"jsonrpc":"2.0","id":3,"result":{}})")});
+  const auto reply = c.next(parsed);
+  ASSERT_TRUE(reply && std::holds_alternative<core::deliver_response>(*reply));
+  EXPECT_EQ(serialize(std::get<core::deliver_response>(*reply).reply), R"({"jsonrpc":"2.0","id":3,"result":{}})");
 }
 
 TEST(ClientConnection, NotificationsSayWhatTheyMean) {

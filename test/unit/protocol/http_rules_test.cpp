@@ -54,8 +54,14 @@ TEST(HttpRules, RoutingHeadersAreWrittenAndChecked) {
   EXPECT_EQ(boost::json::serialize(wrong->data),
             R"({"mismatch":{"header":"Mcp-Method","body":"tools/call","received":"tools/list"}})");
 
+  // A client names the version of an envelope it writes as text (not in the params).
+  const auto params = boost::json::parse(R"({"name":"héllo wörld"})");
+  EXPECT_EQ(routing_headers("tools/call", object_of(params), "2026-07-28"), headers);
+  EXPECT_EQ(routing_headers("tools/call", object_of(call).at("params").as_object(), {}), headers);
+
   const auto legacy = boost::json::parse(R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"x"}})");
   EXPECT_TRUE(routing_headers(object_of(legacy)).empty());
+  EXPECT_TRUE(routing_headers("tools/call", object_of(legacy).at("params").as_object(), {}).empty());
   EXPECT_FALSE(check_routing_headers({}, object_of(legacy)));
 }
 
@@ -85,6 +91,9 @@ TEST(HttpClientRules, InboundFramesNameWhatTheyAnswer) {
   EXPECT_TRUE(batch.valid);
   EXPECT_EQ(batch.answered, std::vector<std::string>{"1"});
   EXPECT_FALSE(batch.error_without_id);
+  // What was read is handed on: the client does not parse it again.
+  ASSERT_TRUE(batch.parsed);
+  EXPECT_EQ(batch.parsed->as_array().size(), 2u);
   EXPECT_TRUE(inspect_inbound(R"({"jsonrpc":"2.0","id":null,"error":{"code":1,"message":"m"}})").error_without_id);
   EXPECT_FALSE(inspect_inbound("nope").valid);
 }

@@ -5,8 +5,11 @@
 // message_binding that hands it over. Requests are named by the JSON text of
 // their ids (`7`, `"abc"`), as frame_context names them.
 
+#include <mcp/transport/frame.hpp>
+
 #include <boost/container/small_vector.hpp>
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,12 +32,23 @@ struct outgoing_facts {
   std::vector<std::pair<std::string, std::string>> routing_headers;
 };
 
+/// What a request frame holds, as its sender said (frame_context::request).
+inline outgoing_facts facts_of(sent_request request) {
+  outgoing_facts facts;
+  facts.requests.push_back(std::move(request.id));
+  facts.opens_session = request.opens_session;
+  facts.routing_headers = std::move(request.routing_headers);
+  return facts;
+}
+
 /// What a received body or event holds.
 struct received_facts {
   received_facts() {}
   bool valid = false;                 ///< a message the transport may deliver
   std::vector<std::string> answered;  ///< the requests it answers
   bool error_without_id = false;      ///< an error answer that names no request
+  /// The text as read (valid): handed on with it, so that it is parsed once.
+  std::optional<boost::json::value> parsed;
 };
 
 }  // namespace mcp::detail::http_client

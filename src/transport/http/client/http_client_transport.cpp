@@ -53,14 +53,14 @@ class http_client_transport final : public message_transport {
     if (closed_) throw boost::system::system_error(asio::error::not_connected, "HTTP transport closed");
     if (legacy_) {
       auto legacy = legacy_;
-      co_await legacy->write(std::move(frame));
+      co_await legacy->write(std::move(frame), std::move(context.request));
       co_return;
     }
     auto streamable = streamable_;
     // Kept for a fall back: only an initialize (before any session) may need it.
     std::string again;
     if (streamable->may_fall_back()) again = frame;
-    const auto outcome = co_await streamable->write(std::move(frame), std::move(context.headers));
+    const auto outcome = co_await streamable->write(std::move(frame), std::move(context));
     if (outcome == streamable_engine::outcome::fall_back) co_await fall_back(std::move(again));
   }
 
@@ -116,7 +116,8 @@ class http_client_transport final : public message_transport {
     // The Streamable HTTP engine did nothing else yet: no stream, no task.
     streamable_.reset();
     legacy_ = legacy;
-    co_await legacy->write(std::move(initialize));
+    std::optional<sent_request> unknown;  // parsed: it was written before the fall back
+    co_await legacy->write(std::move(initialize), std::move(unknown));
   }
 
   std::shared_ptr<client_core> core_;

@@ -15,26 +15,30 @@ inbound_queue::inbound_queue(asio::any_io_executor ex, std::size_t max_bytes)
   writable_.expires_at(asio::steady_timer::time_point::max());
 }
 
-asio::awaitable<void> inbound_queue::push(std::string frame) {
+asio::awaitable<void> inbound_queue::push(inbound_frame frame) {
   // One frame always fits in an empty queue, whatever its size.
-  while (!closed_ && !frames_.empty() && bytes_ + frame.size() > max_bytes_)
+  while (!closed_ && !frames_.empty() && bytes_ + frame.text.size() > max_bytes_)
     co_await writable_.async_wait(as_tuple_awaitable);
   if (closed_ || ended_ || !failure_.empty()) co_return;
-  bytes_ += frame.size();
+  bytes_ += frame.text.size();
   frames_.push_back(std::move(frame));
   readable_.cancel();
+}
+
+asio::awaitable<void> inbound_queue::push(std::string frame) {
+  inbound_frame text_only;
+  text_only.text = std::move(frame);
+  co_await push(std::move(text_only));
 }
 
 asio::awaitable<std::optional<inbound_frame>> inbound_queue::pop() {
   for (;;) {
     if (closed_) co_return std::nullopt;
     if (!frames_.empty()) {
-      std::string text = std::move(frames_.front());
+      inbound_frame frame = std::move(frames_.front());
       frames_.pop_front();
-      bytes_ -= text.size();
+      bytes_ -= frame.text.size();
       writable_.cancel();
-      inbound_frame frame;
-      frame.text = std::move(text);
       co_return frame;
     }
     if (!failure_.empty())

@@ -19,7 +19,9 @@ class inbound_queue {
  public:
   inbound_queue(asio::any_io_executor ex, std::size_t max_bytes);
 
-  /// Queues a frame; waits while the queue is over its bound. Dropped once closed.
+  /// Queues a frame (with its JSON, when it was parsed already); waits while
+  /// the queue is over its bound (counted in bytes of text). Dropped once closed.
+  asio::awaitable<void> push(inbound_frame frame);
   asio::awaitable<void> push(std::string frame);
   /// The next frame; std::nullopt once closed, or ended and drained. Throws
   /// system_error (with the reason given to fail()) once failed and drained.
@@ -34,7 +36,7 @@ class inbound_queue {
   bool closed() const noexcept { return closed_; }
 
  private:
-  std::deque<std::string> frames_;
+  std::deque<inbound_frame> frames_;
   std::size_t bytes_ = 0;
   std::size_t max_bytes_;
   asio::steady_timer readable_;  // events: never expire, cancelled to wake

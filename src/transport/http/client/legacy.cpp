@@ -53,11 +53,15 @@ asio::awaitable<bool> legacy_engine::take_events() {
       sdk_log(log_category::transport, log_level::debug, "ignored an SSE event", {{"type", event.type}, {"from", where}});
       continue;
     }
-    if (!core_->messages->inspect_inbound(event.data).valid) {
+    auto facts = core_->messages->inspect_inbound(event.data);
+    if (!facts.valid) {
       sdk_log(log_category::transport, log_level::warn, "dropped an SSE event that is not valid JSON", {{"from", where}});
       continue;
     }
-    co_await core_->inbound->push(std::move(event.data));
+    inbound_frame frame;
+    frame.text = std::move(event.data);
+    frame.parsed = std::move(facts.parsed);
+    co_await core_->inbound->push(std::move(frame));
   }
   co_return post_to_.has_value();
 }
@@ -139,10 +143,10 @@ asio::awaitable<void> legacy_engine::answer_all(const outgoing_facts& facts, con
   }
 }
 
-asio::awaitable<void> legacy_engine::write(std::string frame) {
+asio::awaitable<void> legacy_engine::write(std::string frame, std::optional<sent_request> request) {
   if (closed_) throw boost::system::system_error(asio::error::not_connected, "HTTP transport closed");
   auto self = shared_from_this();
-  const auto facts = core_->messages->inspect_outgoing(frame);
+  const auto facts = request ? facts_of(std::move(*request)) : core_->messages->inspect_outgoing(frame);
   std::string failure;
   if (!started_) {
     try {

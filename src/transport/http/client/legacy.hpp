@@ -29,7 +29,8 @@ class legacy_engine : public std::enable_shared_from_this<legacy_engine> {
   asio::awaitable<void> start();
   /// POSTs one frame to the endpoint (opening the stream first when needed).
   /// Failures become error answers to the frame's requests. Throws only once closed.
-  asio::awaitable<void> write(std::string frame);
+  /// `request`: what the frame is, when its sender said so (else it is parsed).
+  asio::awaitable<void> write(std::string frame, std::optional<sent_request> request);
   /// Ends the stream and every connection; waits (bounded) for the reader.
   asio::awaitable<void> close();
   void abort() noexcept;

@@ -202,11 +202,11 @@ void streamable_engine::adopt_session(const std::string& header) {
   session_id_ = header;
 }
 
-asio::awaitable<streamable_engine::outcome> streamable_engine::write(
-    std::string frame, std::vector<std::pair<std::string, std::string>> headers) {
+asio::awaitable<streamable_engine::outcome> streamable_engine::write(std::string frame, frame_context context) {
   if (closed_) throw boost::system::system_error(asio::error::not_connected, "HTTP transport closed");
   auto self = shared_from_this();
-  auto facts = core_->messages->inspect_outgoing(frame);
+  auto facts = context.request ? facts_of(std::move(*context.request)) : core_->messages->inspect_outgoing(frame);
+  auto& headers = context.headers;
   if (facts.opens_session) {
     // A new session (the first, or after the old one expired).
     session_id_.clear();
@@ -369,7 +369,7 @@ asio::awaitable<void> streamable_engine::read_json(http_exchange& exchange, pend
     co_return;
   }
   if (body.empty()) co_return;
-  const auto facts = core_->messages->inspect_inbound(body);
+  auto facts = core_->messages->inspect_inbound(body);
   if (!facts.valid) {
     sdk_log(log_category::transport, log_level::warn, "dropped an answer that is not valid JSON",
             {{"request", exchange.description()}});
@@ -380,10 +380,14 @@ asio::awaitable<void> streamable_engine::read_json(http_exchange& exchange, pend
   // An error that names no request, in answer to one request: it is its answer.
   if (facts.error_without_id && pending.ids.size() == 1) {
     body = core_->messages->with_id(body, *pending.ids.begin());
+    facts.parsed.reset();
     pending.ids.clear();
   }
   pending.answered(facts.answered);
-  co_await core_->inbound->push(std::move(body));
+  inbound_frame frame;
+  frame.text = std::move(body);
+  frame.parsed = std::move(facts.parsed);
+  co_await core_->inbound->push(std::move(frame));
 }
 
 asio::awaitable<void> streamable_engine::deliver(std::string data, std::string_view type, pending_answers* pending,
@@ -393,13 +397,16 @@ asio::awaitable<void> streamable_engine::deliver(std::string data, std::string_v
     sdk_log(log_category::transport, log_level::debug, "ignored an SSE event", {{"type", type}, {"from", where}});
     co_return;
   }
-  const auto facts = core_->messages->inspect_inbound(data);
+  auto facts = core_->messages->inspect_inbound(data);
   if (!facts.valid) {
     sdk_log(log_category::transport, log_level::warn, "dropped an SSE event that is not valid JSON", {{"from", where}});
     co_return;
   }
   if (pending) pending->answered(facts.answered);
-  co_await core_->inbound->push(std::move(data));
+  inbound_frame frame;
+  frame.text = std::move(data);
+  frame.parsed = std::move(facts.parsed);
+  co_await core_->inbound->push(std::move(frame));
 }
 
 // Reads an event stream until it ends, fails, stays silent too long, or

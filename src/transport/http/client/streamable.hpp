@@ -33,8 +33,9 @@ class streamable_engine : public std::enable_shared_from_this<streamable_engine>
   /// the background); waits for the answer head of notifications, responses
   /// and `initialize`. Failures become error answers to the frame's requests.
   /// Throws only once closed.
-  /// `headers`: added to the POST as they are (frame_context::headers).
-  asio::awaitable<outcome> write(std::string frame, std::vector<std::pair<std::string, std::string>> headers);
+  /// `context.headers`: added to the POST as they are; `context.request`:
+  /// what the frame is, when its sender said so (else it is parsed).
+  asio::awaitable<outcome> write(std::string frame, frame_context context);
 
   /// Whether the next write of an `initialize` may still return fall_back.
   bool may_fall_back() const noexcept { return may_fall_back_; }
