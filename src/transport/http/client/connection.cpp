@@ -11,10 +11,12 @@
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/http/read.hpp>
-#include <boost/beast/http/write.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/read_size.hpp>
+#include <boost/beast/http/error.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <vector>
 
@@ -26,6 +28,25 @@ namespace {
 
 constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 using tcp = asio::ip::tcp;
+constexpr std::size_t max_read_size = 64 * 1024;  // asked of the socket at most per read, as Beast does
+
+// The request line and the header fields, as Beast's serializer writes them.
+std::string head_text(const request_message& req) {
+  std::string head;
+  head.reserve(256);
+  head += req.method_string();
+  head += ' ';
+  head += req.target();
+  head += " HTTP/1.1\r\n";
+  for (const auto& field : req) {
+    head += field.name_string();
+    head += ": ";
+    head += field.value();
+    head += "\r\n";
+  }
+  head += "\r\n";
+  return head;
+}
 
 [[noreturn]] void fail(boost::system::error_code ec, const std::string& what) { throw http_error(ec, what); }
 
@@ -93,29 +114,49 @@ class stream_connection final : public connection {
     if (ec) fail(ec, "connect to " + authority);
     boost::system::error_code ignored;
     stream_.socket().set_option(tcp::no_delay(true), ignored);
+    // Writes that cannot complete at once say so instead of blocking (write).
+    if constexpr (!timed_stream<Stream>::tls) stream_.socket().non_blocking(true, ignored);
     if (!stream_.expect_server(ep.host))
       fail(asio::error::invalid_argument, "TLS: cannot set the server name " + ep.host);
     if (const auto hs = co_await stream_.handshake(tls_role::client, remaining()))
       fail(hs, "TLS handshake with " + authority);
   }
 
+  // Beast's serializer and composed write, replaced by the head's text and
+  // one gathered write: over TCP the socket mostly takes it at once, and
+  // only what it does not take waits.
   asio::awaitable<boost::system::error_code> write(request_message& req, std::chrono::milliseconds timeout) override {
+    const auto head = head_text(req);
+    const std::string_view body = req.body();
+    std::size_t taken = 0;
+    if constexpr (!timed_stream<Stream>::tls) {
+      boost::system::error_code ec;
+      const std::array<asio::const_buffer, 2> whole{asio::buffer(head), asio::buffer(body.data(), body.size())};
+      taken = stream_.raw().write_some(whole, ec);
+      if (ec && ec != asio::error::would_block && ec != asio::error::try_again) co_return ec;
+      if (taken == head.size() + body.size()) co_return boost::system::error_code{};
+    }
+    const std::array<asio::const_buffer, 2> rest =
+        taken < head.size()
+            ? std::array<asio::const_buffer, 2>{asio::buffer(head) + taken, asio::buffer(body.data(), body.size())}
+            : std::array<asio::const_buffer, 2>{asio::buffer(body.data(), body.size()) + (taken - head.size()),
+                                                asio::const_buffer()};
     stream_.arm(timeout);
-    auto [ec, n] = co_await http::async_write(stream_.raw(), req, as_tuple_awaitable);
+    auto [ec, n] = co_await asio::async_write(stream_.raw(), rest, as_tuple_awaitable);
     co_return stream_.disarm(ec);
   }
 
   asio::awaitable<boost::system::error_code> read_head(response_parser& parser,
                                                        std::chrono::milliseconds timeout) override {
     stream_.arm(timeout);
-    auto [ec, n] = co_await http::async_read_header(stream_.raw(), buffer_, parser, as_tuple_awaitable);
+    const auto ec = co_await parse(parser, [&] { return parser.is_header_done(); });
     co_return stream_.disarm(ec);
   }
 
   asio::awaitable<boost::system::error_code> read_some(response_parser& parser,
                                                        std::chrono::milliseconds timeout) override {
     stream_.arm(timeout);
-    auto [ec, n] = co_await http::async_read_some(stream_.raw(), buffer_, parser, as_tuple_awaitable);
+    auto ec = co_await parse(parser, [] { return true; });
     if (ec == http::error::need_buffer) ec = {};
     co_return stream_.disarm(ec);
   }
@@ -158,6 +199,42 @@ class stream_connection final : public connection {
       if (!ec || closed_ || stream_.timed_out()) break;
     }
     co_return stream_.disarm(ec);
+  }
+
+  // Beast's read operations without their layers of composed operations:
+  // what is buffered is parsed first (a whole answer mostly came with its
+  // head), and the socket is read only for what is missing, until `enough`
+  // after a part parsed.
+  template <class Enough>
+  asio::awaitable<boost::system::error_code> parse(response_parser& parser, Enough enough) {
+    boost::system::error_code ec;
+    for (;;) {
+      if (buffer_.size() > 0) {
+        buffer_.consume(parser.put(buffer_.data(), ec));
+        if (ec == http::error::need_more) ec = {};
+        else if (ec || enough()) break;
+        else continue;  // a part parsed; the rest may be buffered
+      }
+      const auto room = beast::read_size(buffer_, max_read_size);
+      if (room == 0) {
+        ec = http::error::buffer_overflow;
+        break;
+      }
+      auto [read_ec, n] = co_await stream_.raw().async_read_some(buffer_.prepare(room), as_tuple_awaitable);
+      buffer_.commit(n);
+      if (read_ec == asio::error::eof) {
+        // A body without a length ends with the connection; before any byte
+        // of a response, the server closed a keep-alive connection.
+        if (parser.got_some()) parser.put_eof(ec);
+        else ec = http::error::end_of_stream;
+        break;
+      }
+      if (read_ec) {
+        ec = read_ec;
+        break;
+      }
+    }
+    co_return ec;
   }
 
   timed_stream<Stream> stream_;

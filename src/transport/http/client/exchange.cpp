@@ -53,7 +53,7 @@ struct http_exchange::impl {
   std::string description;
   lease conn;
   std::unique_ptr<response_parser> parser;
-  std::vector<char> chunk;
+  std::unique_ptr<char[]> chunk;  // chunk_size bytes, left uninitialised: the parser fills them
   bool finished = false;
   std::shared_ptr<http_authorizer> authorizer;
   int challenges = 0;
@@ -218,14 +218,14 @@ asio::awaitable<bool> http_exchange::read_some(std::string& out, std::chrono::mi
   auto& d = *impl_;
   if (!d.parser || !d.conn) throw http_error(asio::error::not_connected, d.description);
   if (d.parser->is_done()) co_return false;
-  d.chunk.resize(chunk_size);
+  if (!d.chunk) d.chunk = std::make_unique_for_overwrite<char[]>(chunk_size);
   auto& body = d.parser->get().body();
-  body.data = d.chunk.data();
-  body.size = d.chunk.size();
+  body.data = d.chunk.get();
+  body.size = chunk_size;
   const auto ec = co_await d.conn->read_some(*d.parser, timeout);
   if (ec) d.fail(ec, "read the response body");
-  const auto got = d.chunk.size() - d.parser->get().body().size;
-  out.append(d.chunk.data(), got);
+  const auto got = chunk_size - d.parser->get().body().size;
+  out.append(d.chunk.get(), got);
   co_return true;
 }
 
