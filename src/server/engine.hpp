@@ -36,6 +36,23 @@
 
 namespace mcp::detail {
 
+/// A transport that holds subscriptions/listen streams itself (HTTP, where
+/// each is a response of its own): the engine hands a listen over once it
+/// is acknowledged, and keeps nothing of it.
+class listen_host {
+ public:
+  /// Takes the stream of listen request `id`: `acknowledgement` (a frame)
+  /// goes first on it, then what `listener` is sent. Returns where the
+  /// session's notifications go (filtered and tagged on the way). The
+  /// behaviour's init(listener) follows at once; its terminate() is the
+  /// host's to call when the stream ends.
+  virtual std::shared_ptr<connection_link> hold_listen(const request_id& id, std::string acknowledgement,
+                                                       std::shared_ptr<session> listener) = 0;
+
+ protected:
+  ~listen_host() = default;
+};
+
 class server_engine {
  public:
   server_engine(server_behaviour& behaviour, message_transport& transport, session_options options);
@@ -68,6 +85,10 @@ class server_engine {
   /// stream transport's loop (HTTP hands each POST to accept() instead).
   /// Throws what the read throws.
   asio::awaitable<void> serve_frames();
+
+  /// Listen streams go to `host` from now on (null: they run here). The
+  /// host outlives the requests it may be handed.
+  void set_listen_host(listen_host* host) noexcept { listen_host_ = host; }
 
   /// Fixes the era of the connection before its first request (HTTP knows
   /// it from the POST); a stream's first request decides it otherwise.
@@ -151,9 +172,10 @@ class server_engine {
   // engine_modern.cpp: the 2026-07-28 era.
   void handle_modern_request(server_connection::serve_modern_request& admitted);
   std::shared_ptr<session> make_request_session(request_envelope& envelope, protocol_version version);
-  // subscriptions/listen: acknowledges, then holds the request open; the
-  // behaviour sees its session like a legacy one (init, terminate) and
-  // notifies it, filtered and tagged on the way out.
+  // subscriptions/listen: acknowledges, then holds the request open (or
+  // hands it to the listen host); the behaviour sees its session like a
+  // legacy one (init, terminate) and notifies it, filtered and tagged on
+  // the way out.
   void start_listen(request req, request_envelope& envelope, protocol_version version);
   asio::awaitable<void> run_listen(request req, std::shared_ptr<session> s, json::object acknowledgement);
   // The server ends its listen streams, each with its closing result.
@@ -183,6 +205,7 @@ class server_engine {
   server_connection core_;
   input_rounds rounds_;
   std::uint64_t modern_requests_ = 0;  // names their sessions
+  listen_host* listen_host_ = nullptr;
   std::shared_ptr<link> link_;
   std::shared_ptr<session> session_;
   std::size_t background_sends_ = 0;  // posted notifications still being sent

@@ -111,6 +111,14 @@ void server_engine::start_listen(request req, request_envelope& envelope, protoc
   auto s = make_request_session(envelope, version);
   s->resource_subscriptions_ = filter.resource_uris;
   s->task_subscriptions_ = filter.task_ids;
+  if (listen_host_) {
+    // The host holds the stream from here on; this engine owes it nothing.
+    const notification ack{methods::notifications_subscriptions_acknowledged, std::move(acknowledgement)};
+    auto to_client = listen_host_->hold_listen(req.id, serialize(ack), s);
+    s->link_ = std::make_shared<subscription_link>(std::move(to_client), req.id, std::move(filter));
+    behaviour_.init(*s);
+    return;
+  }
   s->link_ = std::make_shared<subscription_link>(session_->link_, req.id, std::move(filter));
   auto entry = std::make_shared<in_flight>();
   core_.requests().start(req.id, 0, *entry, true);

@@ -65,7 +65,8 @@ http_server::impl::impl(asio::any_io_executor ex, server_behaviour& b, http_serv
       server_tag(bus ? detail::random_hex(8) : std::string()),
       acceptor(executor),
       reaper(executor),
-      quiet(executor) {
+      quiet(executor),
+      listen_sweep(executor) {
   // One handler per path: the legacy endpoints must not shadow the MCP endpoint.
   if (!options.legacy_sse_path.empty() &&
       (options.legacy_sse_path == options.path || options.legacy_messages_path == options.path ||
@@ -121,6 +122,7 @@ asio::awaitable<void> http_server::run() {
 asio::awaitable<void> http_server::impl::run() {
   if (shared.tasks) behaviour.share_task_store(shared.tasks);
   asio::co_spawn(executor, reap_idle_sessions(), asio::detached);
+  asio::co_spawn(executor, keep_listens_alive(), asio::detached);
   if (bus) asio::co_spawn(executor, join_behaviour_to_cluster(), asio::detached);
   co_await accept_loop();
   co_await wait_until_quiet();
@@ -183,6 +185,11 @@ void http_server::impl::begin_shutdown() {
   boost::system::error_code ignored;
   acceptor.close(ignored);
   reaper.cancel();
+  listen_sweep.cancel();
+  // Listen streams end with their closing result (outside the tables: a
+  // stream that ends at once leaves them).
+  for (auto& [strand, stream] : held_listens())
+    asio::post(strand, [stream = std::move(stream)] { stream->close(true); });
   std::lock_guard lock(tables);
   // Each session's engine finishes what runs (answers still go out on their
   // streams), then the session ends.
@@ -198,6 +205,7 @@ void http_server::impl::begin_shutdown() {
       const auto it = self->connections.find(n);
       if (it == self->connections.end()) return;
       if (it->second.handshake_stop) it->second.handshake_stop->cancel();
+      if (it->second.listen) return;  // (closed above)
       if (const auto ws = self->websocket_stops.find(it->second.io); ws != self->websocket_stops.end())
         ws->second(false);
       if (it->second.io && !it->second.busy) it->second.io->stop_reading();
@@ -206,6 +214,8 @@ void http_server::impl::begin_shutdown() {
 
 void http_server::impl::force_shutdown() {
   forced = true;
+  for (auto& [strand, stream] : held_listens())
+    asio::post(strand, [stream = std::move(stream)] { stream->close(false); });
   std::lock_guard lock(tables);
   for (const auto& [id, entry] : sessions)
     asio::post(entry.session->executor(),
@@ -217,7 +227,7 @@ void http_server::impl::force_shutdown() {
       if (it == self->connections.end()) return;
       if (const auto ws = self->websocket_stops.find(it->second.io); ws != self->websocket_stops.end())
         ws->second(true);
-      if (it->second.io) it->second.io->stop_reading();
+      if (it->second.io && !it->second.listen) it->second.io->stop_reading();
     });
 }
 
@@ -595,6 +605,10 @@ asio::awaitable<void> http_server::impl::serve_connection(tcp::socket socket) {
   } catch (const std::exception& e) {
     sdk_log(log_category::transport, log_level::debug, "HTTP connection ended", {{"error", e.what()}});
   }
+  if (req.taken_over) {
+    hand_over_connection(std::move(req.taken_over), std::move(io), number, connection_events);
+    co_return;
+  }
   {
     std::lock_guard lock(tables);
     connections.erase(number);
@@ -602,6 +616,47 @@ asio::awaitable<void> http_server::impl::serve_connection(tcp::socket socket) {
   note_ended();
   connection_events.closed(*io);
   co_await io->close();
+}
+
+void http_server::impl::hand_over_connection(std::shared_ptr<listen_stream> stream,
+                                             std::unique_ptr<connection_io> io, std::uint64_t number,
+                                             const detail::connection_telemetry& connection_events) {
+  {
+    std::lock_guard lock(tables);
+    auto& entry = connections.at(number);
+    entry.listen = stream;
+    entry.busy = true;  // (until the stream ends)
+  }
+  stream->adopt(std::move(io), shared_from_this(), number, connection_events);
+  // stop() may have gone through the connections before this one held its stream.
+  if (stopping) stream->close(true);
+}
+
+void http_server::impl::listen_connection_closed(std::uint64_t number) {
+  {
+    std::lock_guard lock(tables);
+    connections.erase(number);
+  }
+  note_ended();
+}
+
+std::vector<std::pair<asio::any_io_executor, std::shared_ptr<listen_stream>>> http_server::impl::held_listens()
+    const {
+  std::vector<std::pair<asio::any_io_executor, std::shared_ptr<listen_stream>>> held;
+  std::lock_guard lock(tables);
+  for (const auto& [n, connection] : connections)
+    if (connection.listen) held.emplace_back(connection.executor, connection.listen);
+  return held;
+}
+
+asio::awaitable<void> http_server::impl::keep_listens_alive() {
+  while (!stopping) {
+    listen_sweep.expires_after(options.keep_alive_interval);
+    co_await listen_sweep.async_wait(as_tuple_awaitable);
+    if (stopping) break;
+    for (auto& [strand, stream] : held_listens())
+      asio::post(strand, [stream = std::move(stream)] { stream->keep_alive(); });
+  }
 }
 
 asio::awaitable<void> http_server::impl::refuse_too_large(connection_io& io, const served_request& req,

@@ -19,6 +19,8 @@
 
 namespace mcp::detail {
 
+class listen_stream;
+
 /// The headers the server reads; found as they arrive (request_reader).
 enum class known_header : std::uint8_t {
   accept,
@@ -49,6 +51,10 @@ struct served_request : http_request {
   /// message, and the trace id of that message's `_meta.traceparent`.
   std::string mcp_method;
   std::string meta_trace_id;
+  /// The connection's next owner, once the request has opened a
+  /// subscriptions/listen stream (listen_stream.hpp): the server hands the
+  /// connection over to it instead of reading another request.
+  std::shared_ptr<listen_stream> taken_over;
 
   /// Forgets the sender and what was noted, before the connection's next request.
   void forget_previous() noexcept {
@@ -56,6 +62,7 @@ struct served_request : http_request {
     dpop = false;
     mcp_method.clear();
     meta_trace_id.clear();
+    taken_over.reset();
   }
 };
 

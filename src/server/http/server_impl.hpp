@@ -26,6 +26,7 @@
 #include "served_request.hpp"
 #include "http_session.hpp"
 #include "http_telemetry.hpp"
+#include "listen_stream.hpp"
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
@@ -54,6 +55,7 @@ using detail::known_header;
 using detail::http_session;
 using detail::http_session_transport;
 using detail::message_stream;
+using detail::listen_stream;
 namespace http = detail::http;
 
 /// The absolute URL of the Protected Resource Metadata of `resource` (RFC 9728 §3.1).
@@ -61,7 +63,7 @@ std::string resource_metadata_url_of(std::string_view resource);
 /// `scheme://authority` of the resource URL.
 std::string origin_of_resource(std::string_view resource);
 
-struct http_server::impl : std::enable_shared_from_this<impl> {
+struct http_server::impl : std::enable_shared_from_this<impl>, detail::listen_stream_owner {
   using clock = std::chrono::steady_clock;
 
   struct string_hash {
@@ -84,6 +86,7 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
     connection_io* io = nullptr;
     asio::steady_timer* handshake_stop = nullptr;  // while its TLS handshake runs: cancelled by stop()
     bool busy = false;  // between reading a request and finishing its response
+    std::shared_ptr<listen_stream> listen;  // the listen stream that holds the connection, once it does
   };
 
   // The live session a request names, or why not (400 without an id, 404 unknown or ended).
@@ -139,6 +142,15 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   // Answers a request over the body or header limit (the connection ends after).
   asio::awaitable<void> refuse_too_large(connection_io& io, const served_request& req, boost::system::error_code ec);
   asio::awaitable<void> reap_idle_sessions();
+  // The connection that served a listen POST is its stream's from now on
+  // (the request's coroutines and JSON end here).
+  void hand_over_connection(std::shared_ptr<listen_stream> stream, std::unique_ptr<connection_io> io,
+                            std::uint64_t number, const detail::connection_telemetry& connection_events);
+  void listen_connection_closed(std::uint64_t number) override;
+  // The listen streams of the connections, with their strands (taken under `tables`).
+  std::vector<std::pair<asio::any_io_executor, std::shared_ptr<listen_stream>>> held_listens() const;
+  // Every keep_alive_interval, a comment on each listen stream that was quiet since the last.
+  asio::awaitable<void> keep_listens_alive();
   asio::awaitable<void> wait_until_quiet();
   // The session `id` names, when the answer needs no session store (the
   // common case, without waiting); nullopt: ask find_session. A session of
@@ -196,6 +208,10 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
                                     std::shared_ptr<http_session> session,
                                     std::span<const std::string> request_ids,
                                     std::string session_header, bool alone, bool rebind);
+  // The head of a listen stream's response and its acknowledgement; then
+  // the connection is handed over to the stream (req.taken_over).
+  asio::awaitable<bool> open_listen_response(connection_io& io, served_request& req,
+                                             std::shared_ptr<listen_stream> stream);
   asio::awaitable<bool> handle_get(connection_io& io, served_request& req);
   asio::awaitable<bool> resume_stream(connection_io& io, served_request& req,
                                       std::shared_ptr<http_session> session,
@@ -314,6 +330,7 @@ struct http_server::impl : std::enable_shared_from_this<impl> {
   tcp::acceptor acceptor;
   asio::steady_timer reaper;   // cancelled by stop(), so that nothing outlives run()
   asio::steady_timer quiet;    // cancelled when a session or connection ends while stopping
+  asio::steady_timer listen_sweep;  // keep_listens_alive(); cancelled by stop()
   bool loopback_only = true;
   std::atomic<bool> stopping = false;
   bool forced = false;        // what runs was cancelled (the deadline, or a second stop()); on `executor`

@@ -6,6 +6,7 @@
 
 #include "../../auth/bearer.hpp"
 #include "../../detail/random.hpp"
+#include "../../transport/http/server/response_text.hpp"
 
 #include <mcp/log.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
@@ -191,6 +192,13 @@ asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, served_r
   const bool requests = !request_ids.empty();
   std::shared_ptr<message_stream> answers;
   if (requests) answers = streams.open_stream(request_ids, options.json_only, reader);
+  // A POST served alone may open a listen stream (2026-07-28): the stream
+  // then takes the connection over.
+  std::optional<detail::listen_taker> listens;
+  if (alone) {
+    listens.emplace(reader, behaviour, options.session.max_queued_bytes);
+    session->engine().set_listen_host(&*listens);
+  }
   bool delivered = false;
   if (auto done = deliver_at_once(*session, req, frame, rebind, requests, reader)) {
     delivered = done->delivered;
@@ -198,10 +206,15 @@ asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, served_r
   } else {
     delivered = co_await deliver(session, req, std::move(frame), rebind, requests);
   }
+  if (listens) session->engine().set_listen_host(nullptr);
   if (!delivered) {
     if (answers) streams.detach(*answers);
     co_return co_await reply_error(io, req, http::status::not_found, errc::invalid_request,
                                    "Not Found: the session ended");
+  }
+  if (listens && listens->taken) {
+    streams.detach(*answers);
+    co_return co_await open_listen_response(io, req, std::move(listens->taken));
   }
   if (!requests) co_return co_await reply_status(io, req, http::status::accepted);
   // JSON when the answer comes first and alone; an SSE stream as soon as the
@@ -255,6 +268,28 @@ asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, served_r
   start.session_header = std::move(session_header);
   start.prime = answers->resumable() && streams.primes_streams();
   co_return co_await write_event_stream(io, req, streams, answers, std::move(start));
+}
+
+asio::awaitable<bool> http_server::impl::open_listen_response(connection_io& io, served_request& req,
+                                                              std::shared_ptr<listen_stream> stream) {
+  detail::response_head head;
+  head.version = req.version() == 10 ? 10 : 11;
+  head.keep_alive = keep_alive(req);
+  head.content_type = "text/event-stream";
+  head.no_cache = true;
+  io.counted().status = static_cast<unsigned>(http::status::ok);
+  std::string out = detail::head_text(head);
+  out += stream->take_queued();
+  try {
+    // (Tried first: the socket nearly always takes the head and the acknowledgement whole.)
+    if (const auto taken = io.write_at_once(out); taken < out.size())
+      co_await io.write_bytes(std::string_view(out).substr(taken));
+  } catch (...) {
+    stream->abandon();
+    throw;
+  }
+  req.taken_over = std::move(stream);
+  co_return false;
 }
 
 asio::awaitable<bool> http_server::impl::handle_get(connection_io& io, served_request& req) {

@@ -1,0 +1,118 @@
+#pragma once
+// A 2026-07-28 subscriptions/listen stream over HTTP once it is open: its
+// SSE response, held by this object alone. The POST that opened it is done
+// by then (its coroutines, its JSON and its engine are gone); what is left
+// is the connection, the listener's session (which the behaviour notifies),
+// and the bytes the socket has not taken yet. Nothing runs while it is
+// quiet: a notification is written at once, and a coroutine runs only while
+// a slow reader leaves bytes behind (under the write deadline), and to close.
+//
+// It runs on its connection's strand; notifications posted from elsewhere
+// hop there.
+
+#include "../../transport/http/server/connection_io.hpp"
+#include "../engine.hpp"
+#include "http_telemetry.hpp"
+
+#include <mcp/protocol/messages.hpp>
+
+#include <boost/asio/awaitable.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace mcp::detail {
+
+/// The server a held listen stream's connection belongs to.
+class listen_stream_owner {
+ public:
+  /// The connection numbered `connection` has ended.
+  virtual void listen_connection_closed(std::uint64_t connection) = 0;
+
+ protected:
+  ~listen_stream_owner() = default;
+};
+
+class listen_stream final : public connection_link {
+ public:
+  /// `strand`: the connection's. A reader more than `max_queued_bytes`
+  /// behind is cut off (its connection ends; the client may listen again).
+  listen_stream(asio::any_io_executor strand, server_behaviour& behaviour, std::size_t max_queued_bytes);
+
+  /// The engine's hand-over (listen_host): the acknowledgement first.
+  void open(const request_id& id, std::string acknowledgement, std::shared_ptr<session> listener);
+
+  // The response's side, on the strand.
+
+  /// What is queued, as chunks of the SSE body: written after the head by
+  /// the POST, which then hands the connection over with adopt().
+  std::string take_queued();
+  /// The connection (numbered `number` by `owner`) is the stream's from
+  /// now on; it is watched for the client going away. `connection_events`:
+  /// its telemetry, closed with it.
+  void adopt(std::unique_ptr<connection_io> io, std::shared_ptr<listen_stream_owner> owner, std::uint64_t number,
+             connection_telemetry connection_events);
+  /// The POST failed before adopt(): the listener's subscription ends.
+  void abandon();
+  /// A keep-alive comment when nothing was written since the last call.
+  void keep_alive();
+  /// The server ends the stream: `graceful`, with the listen request's
+  /// closing result (spec: basic/patterns/subscriptions, "Graceful Closure").
+  void close(bool graceful);
+
+  // connection_link: where the listener's session sends (filtered and tagged before).
+  asio::awaitable<void> send_notification(notification n, std::string related) override;
+  void post_notification(notification n, std::string related) override;
+  void post_broadcast(notification n) override;
+  asio::awaitable<json::object> send_request(std::string method, json::object params,
+                                             std::chrono::milliseconds timeout, std::string related) override;
+  void close_stream(const std::string&) override {}
+
+ private:
+  std::shared_ptr<listen_stream> self() { return std::static_pointer_cast<listen_stream>(shared_from_this()); }
+  // Queues one notification's event and writes what the socket takes.
+  void send(const notification& n);
+  void queue_chunk(std::string_view data);
+  void flush();
+  // Writes what is left (a slow reader), then closes once the stream has ended.
+  asio::awaitable<void> write_rest(std::shared_ptr<listen_stream> self);
+  // The subscription ends; `last`: bytes that end the response (nothing: the client is gone).
+  void end(std::string last);
+  asio::awaitable<void> close_connection();
+
+  asio::any_io_executor strand_;
+  server_behaviour& behaviour_;
+  std::size_t max_queued_bytes_;
+  request_id id_;
+  std::shared_ptr<session> listener_;  // until the stream ends (the session's link leads back here)
+  std::string out_;                    // bytes the socket has not taken
+  std::unique_ptr<connection_io> io_;  // once adopted
+  std::shared_ptr<listen_stream_owner> owner_;
+  std::uint64_t number_ = 0;
+  std::optional<connection_telemetry> connection_events_;
+  std::optional<stream_telemetry> stream_events_;
+  std::uint64_t events_sent_ = 0;
+  bool writing_ = false;  // write_rest() runs
+  bool wrote_ = false;    // since the last keep_alive()
+  bool ended_ = false;
+};
+
+/// The listen_host of one POST served alone: makes its stream, if it is a listen.
+class listen_taker final : public listen_host {
+ public:
+  listen_taker(const asio::any_io_executor& strand, server_behaviour& behaviour, std::size_t max_queued_bytes)
+      : strand_(strand), behaviour_(behaviour), max_queued_bytes_(max_queued_bytes) {}
+  std::shared_ptr<connection_link> hold_listen(const request_id& id, std::string acknowledgement,
+                                               std::shared_ptr<session> listener) override;
+  /// The stream made, if any.
+  std::shared_ptr<listen_stream> taken;
+
+ private:
+  const asio::any_io_executor& strand_;
+  server_behaviour& behaviour_;
+  std::size_t max_queued_bytes_;
+};
+
+}  // namespace mcp::detail
