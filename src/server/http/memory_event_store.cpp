@@ -21,11 +21,11 @@ class memory_event_store final : public event_store {
     auto it = sessions_.find(session_id);  // (no key string made for a session already here)
     if (it == sessions_.end()) it = sessions_.emplace(std::string(session_id), session_window{}).first;
     auto& window = it->second;
-    window.events.push_back({std::string(stream_id), {seq, std::string(data)}});
+    window.events.push_back(entry(stream_id, seq, data));
     window.bytes += data.size();
     while (window.events.size() > options_.max_events_per_session ||
            (window.bytes > options_.max_bytes_per_session && window.events.size() > 1)) {
-      window.bytes -= window.events.front().event.data.size();
+      window.bytes -= window.events.front().data().size();
       window.events.pop_front();
     }
   }
@@ -36,8 +36,8 @@ class memory_event_store final : public event_store {
     {
       std::lock_guard lock(mutex_);
       if (const auto it = sessions_.find(session_id); it != sessions_.end())
-        for (const auto& entry : it->second.events)
-          if (entry.stream == stream_id && entry.event.seq > after_seq) found.push_back(entry.event);
+        for (const auto& event : it->second.events)
+          if (event.stream() == stream_id && event.seq > after_seq) found.push_back({event.seq, std::string(event.data())});
     }
     co_return found;
   }
@@ -73,9 +73,23 @@ class memory_event_store final : public event_store {
   }
 
  private:
-  struct entry {
-    std::string stream;
-    stored_event event;
+  // An event and its stream's id, in one string: one allocation per event.
+  class entry {
+   public:
+    entry(std::string_view stream, std::uint64_t seq, std::string_view data)
+        : seq(seq), stream_size_(stream.size()) {
+      text_.reserve(stream.size() + data.size());
+      text_ += stream;
+      text_ += data;
+    }
+    std::string_view stream() const { return std::string_view(text_).substr(0, stream_size_); }
+    std::string_view data() const { return std::string_view(text_).substr(stream_size_); }
+
+    std::uint64_t seq;
+
+   private:
+    std::size_t stream_size_;
+    std::string text_;  // the stream's id, then the data
   };
   struct session_window {
     std::deque<entry> events;  // in append order, oldest first

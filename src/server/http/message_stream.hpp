@@ -82,8 +82,6 @@ class message_stream {
   /// that died, whose events up to `seq` are recorded). Before it is shared.
   void continue_after(std::uint64_t seq) noexcept { last_seq_ = seq; }
   bool relayed() const noexcept { return relayed_; }
-  /// Event ids are `<stream id>_<seq>`; seq 0 is the priming event.
-  std::string event_id(std::uint64_t seq) const { return id_ + "_" + std::to_string(seq); }
 
   // The writer's side (the session's transport).
 

@@ -66,34 +66,34 @@ namespace {
 
 enum class pump_end { ended, released, client_gone };
 
-// Writes `opening` and then the events of `stream` until it is done, the
-// server releases it, or the client goes. What is ready goes out in one write
-// (head, priming event, answer and last chunk, for a quick answer). The
-// connection is watched only once the stream has to wait: a client that goes
-// away is then noticed at once, so its stream is free for the resumption
-// that follows; `client_spoke` says whether it sent bytes meanwhile. An
-// ended or released stream is detached from `session` before the last
-// bytes go (`detached`): a client that has them may resume it at once.
+// Writes `out` (the head) and `events` (the opening events), then the events
+// of `stream` until it is done, the server releases it, or the client goes.
+// What is ready goes out in one write and one chunk (head, priming event,
+// answer and last chunk, for a quick answer). The connection is watched only
+// once the stream has to wait: a client that goes away is then noticed at
+// once, so its stream is free for the resumption that follows;
+// `client_spoke` says whether it sent bytes meanwhile. An ended or released
+// stream is detached from `session` before the last bytes go (`detached`): a
+// client that has them may resume it at once.
 asio::awaitable<pump_end> pump_events(connection_io& io, http_session_transport& session, message_stream& stream,
-                                      std::string out, std::uint64_t written,
+                                      std::string out, std::string events, std::uint64_t written,
                                       std::chrono::seconds keep_alive_interval, std::chrono::milliseconds retry,
                                       bool& client_spoke, bool& detached, std::uint64_t& events_sent) {
   std::optional<close_watch> watch;
-  std::string events;  // (one buffer for every round)
   const bool resumable = stream.resumable();  // (made so before its response starts)
   for (;;) {
-    events.clear();
     // What is queued and the stream's state, taken together: a last message
     // queued meanwhile is never left behind by a `done` seen after it.
     const auto [ready, now] = stream.take();
     for (const auto& event : ready) {
       if (event.seq != 0 && event.seq <= written) continue;  // replayed already
       written = std::max(written, event.seq);
-      const auto id = resumable ? stream.event_id(event.seq) : std::string();
-      detail::append_sse_event(events, id, event.data);
+      if (resumable) detail::append_sse_event(events, detail::sse_event_id{stream.id(), event.seq}, event.data);
+      else detail::append_sse_event(events, std::string_view(), event.data);
       ++events_sent;
     }
     if (!events.empty()) detail::append_chunk(out, events);
+    events.clear();  // (one buffer for every round)
     if (now.client_gone) co_return pump_end::client_gone;
     if (now.done) {
       out += detail::last_chunk;
@@ -154,19 +154,20 @@ asio::awaitable<bool> http_server::impl::write_event_stream(connection_io& io, c
   bool detached = false;
   std::exception_ptr failure;
   try {
+    // The opening events, and room for what is ready: most answers go out
+    // in one chunk with them.
     std::string opening = std::move(start.preamble);
-    if (start.prime) detail::append_sse_priming_event(opening, stream->event_id(0), options.retry_interval);
+    opening.reserve(opening.size() + 128 + stream->pending_bytes());
+    if (start.prime) detail::append_sse_priming_event(opening, {stream->id(), 0}, options.retry_interval);
     std::uint64_t written = 0;
     for (const auto& event : start.replay) {
-      detail::append_sse_event(opening, stream->event_id(event.seq), event.data);
+      detail::append_sse_event(opening, detail::sse_event_id{stream->id(), event.seq}, event.data);
       written = event.seq;
     }
-    // Room for what is ready: most answers go out in this one string.
-    const std::size_t ready = opening.size() + 64 + stream->pending_bytes();
-    std::string out = detail::head_text(head, ready);
-    if (!opening.empty()) detail::append_chunk(out, opening);
-    end = co_await pump_events(io, session, *stream, std::move(out), written, options.keep_alive_interval,
-                               options.retry_interval, client_spoke, detached, events_sent);
+    std::string out = detail::head_text(head, opening.capacity() + 32);
+    end = co_await pump_events(io, session, *stream, std::move(out), std::move(opening), written,
+                               options.keep_alive_interval, options.retry_interval, client_spoke, detached,
+                               events_sent);
   } catch (...) {
     failure = std::current_exception();
   }
