@@ -200,7 +200,7 @@ asio::awaitable<json::object> client::impl::send_reported(std::string method, js
   const auto transport = link ? link->transport->shared_metadata() : nullptr;
   const detail::client_call_report report(method, server ? server->server_info.name : std::string(),
                                           transport ? transport->kind : std::string(), trace_id);
-  json::object result;
+  std::optional<json::object> result;  // constructed, not assigned: see call_modern
   try {
     result = co_await send(std::move(method), std::move(params), std::move(settings));
   } catch (...) {
@@ -208,7 +208,7 @@ asio::awaitable<json::object> client::impl::send_reported(std::string method, js
     throw;
   }
   report.succeeded();
-  co_return result;
+  co_return std::move(*result);
 }
 
 asio::awaitable<json::object> client::impl::send(std::string method, json::object params,

@@ -131,9 +131,11 @@ asio::awaitable<json::object> client::impl::call_modern(std::shared_ptr<client_l
   detail::request_rounds rounds(method);
   bool version_retried = false;
   for (;;) {
-    json::object result;
+    // Constructed from the reply, not assigned: assigning would copy a tree
+    // parsed into its own arena (parse_json) into the default storage.
+    std::optional<json::object> answered;
     try {
-      result = co_await on->peer.call(method, params, settings);
+      answered = co_await on->peer.call(method, params, settings);
     } catch (const protocol_error& e) {
       // The server stopped speaking our version (a new deployment behind the
       // same URL): once, the version it names instead.
@@ -145,6 +147,7 @@ asio::awaitable<json::object> client::impl::call_modern(std::shared_ptr<client_l
       attach_envelope(*on, method, params, settings);
       continue;
     }
+    auto& result = *answered;
     auto asked = rounds.input_asked(result);
     if (!asked) {
       // A task the caller did not ask to see (the client declared the tasks
@@ -157,7 +160,7 @@ asio::awaitable<json::object> client::impl::call_modern(std::shared_ptr<client_l
         const auto deadline = std::chrono::steady_clock::now() + settings.max_total;
         co_return co_await poll_task(std::move(task), std::move(wait), deadline);
       }
-      co_return result;
+      co_return std::move(result);
     }
     // Answered one after the other, in the order asked, by the handlers that
     // answer a legacy server's requests.
