@@ -64,75 +64,37 @@ asio::awaitable<bool> http_server::impl::reply_status(connection_io& io, const h
 
 namespace {
 
-enum class pump_end { ended, released, client_gone };
-
-// Writes `out` (the head) and `events` (the opening events), then the events
-// of `stream` until it is done, the server releases it, or the client goes.
-// What is ready goes out in one write and one chunk (head, priming event,
-// answer and last chunk, for a quick answer). The connection is watched only
-// once the stream has to wait: a client that goes away is then noticed at
-// once, so its stream is free for the resumption that follows;
-// `client_spoke` says whether it sent bytes meanwhile. An ended or released
-// stream is detached from `session` before the last bytes go (`detached`): a
-// client that has them may resume it at once.
-asio::awaitable<pump_end> pump_events(connection_io& io, http_session_transport& session, message_stream& stream,
-                                      std::string out, std::string events, std::uint64_t written,
-                                      std::chrono::seconds keep_alive_interval, std::chrono::milliseconds retry,
-                                      bool& client_spoke, bool& detached, std::uint64_t& events_sent) {
-  std::optional<close_watch> watch;
-  const bool resumable = stream.resumable();  // (made so before its response starts)
-  for (;;) {
-    // What is queued and the stream's state, taken together: a last message
-    // queued meanwhile is never left behind by a `done` seen after it.
-    const auto [ready, now] = stream.take();
-    for (const auto& event : ready) {
-      if (event.seq != 0 && event.seq <= written) continue;  // replayed already
-      written = std::max(written, event.seq);
-      if (resumable) detail::append_sse_event(events, detail::sse_event_id{stream.id(), event.seq}, event.data);
-      else detail::append_sse_event(events, std::string_view(), event.data);
-      ++events_sent;
-    }
-    if (!events.empty()) detail::append_chunk(out, events);
-    events.clear();  // (one buffer for every round)
-    if (now.client_gone) co_return pump_end::client_gone;
-    if (now.done) {
-      out += detail::last_chunk;
-      // The watch ends before the last bytes go: a client that has them may
-      // send its next request at once, which is for the next read, not the
-      // watch.
-      watch.reset();
-      session.detach(stream);
-      detached = true;
-      // (Tried first: a quick answer the socket takes whole needs no coroutine.)
-      if (const auto taken = io.write_at_once(out); taken < out.size())
-        co_await io.write_bytes(std::string_view(out).substr(taken));
-      co_return pump_end::ended;
-    }
-    if (now.release_requested) {
-      detail::append_chunk(out, detail::sse_retry(retry));
-      out += detail::last_chunk;  // the response ends; the stream goes on elsewhere
-      session.detach(stream);
-      detached = true;
-      co_await io.write_bytes(out);
-      co_return pump_end::released;
-    }
-    if (!out.empty()) {
-      co_await io.write_bytes(out);
-      out.clear();
-      continue;  // more may have come while writing
-    }
-    if (!watch)
-      watch.emplace(io, [&stream, &client_spoke](bool spoke) {
-        client_spoke = spoke;
-        stream.client_went_away();
-      });
-    if (!co_await stream.wait(message_stream::has_news, keep_alive_interval))
-      detail::append_chunk(out, detail::sse_keep_alive);  // quiet for a while
+// One round of an SSE response: what `stream` has queued, taken with its
+// state (so a last message queued meanwhile is never left behind by a `done`
+// seen after it), written after `events` (the opening events, in the first
+// round) as one chunk of `out`. Events replayed already are skipped.
+message_stream::view take_round(message_stream& stream, bool resumable, std::string& events, std::string& out,
+                                std::uint64_t& written, std::uint64_t& events_sent) {
+  const auto [ready, now] = stream.take();
+  for (const auto& event : ready) {
+    if (event.seq != 0 && event.seq <= written) continue;  // replayed already
+    written = std::max(written, event.seq);
+    if (resumable) detail::append_sse_event(events, detail::sse_event_id{stream.id(), event.seq}, event.data);
+    else detail::append_sse_event(events, std::string_view(), event.data);
+    ++events_sent;
   }
+  if (!events.empty()) detail::append_chunk(out, events);
+  events.clear();  // (one buffer for every round)
+  return now;
 }
 
 }  // namespace
 
+// Writes the head and the opening events, then the events of `stream` until
+// it is done, the server releases it, or the client goes. What is ready goes
+// out in one write and one chunk (head, priming event, answer and last chunk,
+// for a quick answer); one coroutine frame per response. The connection is
+// watched only once the stream has to wait: a client that goes away is then
+// noticed at once, so its stream is free for the resumption that follows. An
+// ended or released stream is detached from `session` before the last bytes
+// go: a client that has them may resume it at once. The stream stays attached
+// to this response until its last bytes go (or it fails); afterwards what the
+// stream gets is kept for a resumption.
 asio::awaitable<bool> http_server::impl::write_event_stream(connection_io& io, const http_request& req,
                                                             http_session_transport& session,
                                                             std::shared_ptr<message_stream> stream,
@@ -147,27 +109,64 @@ asio::awaitable<bool> http_server::impl::write_event_stream(connection_io& io, c
   const detail::stream_telemetry telemetry(session.id(), stream->id(), start.kind, start.last_event_id);
   std::uint64_t events_sent = 0;
 
-  // The stream stays attached to this response until its last bytes go (or
-  // it fails); afterwards what the stream gets is kept for a resumption.
-  auto end = pump_end::client_gone;
-  bool client_spoke = false;
+  enum class ending { ended, released, client_gone };
+  auto end = ending::client_gone;
+  bool client_spoke = false;  // the client sent bytes mid-stream
   bool detached = false;
   std::exception_ptr failure;
   try {
     // The opening events, and room for what is ready: most answers go out
     // in one chunk with them.
-    std::string opening = std::move(start.preamble);
-    opening.reserve(opening.size() + 128 + stream->pending_bytes());
-    if (start.prime) detail::append_sse_priming_event(opening, {stream->id(), 0}, options.retry_interval);
+    std::string events = std::move(start.preamble);
+    events.reserve(events.size() + 128 + stream->pending_bytes());
+    if (start.prime) detail::append_sse_priming_event(events, {stream->id(), 0}, options.retry_interval);
     std::uint64_t written = 0;
     for (const auto& event : start.replay) {
-      detail::append_sse_event(opening, detail::sse_event_id{stream->id(), event.seq}, event.data);
+      detail::append_sse_event(events, detail::sse_event_id{stream->id(), event.seq}, event.data);
       written = event.seq;
     }
-    std::string out = detail::head_text(head, opening.capacity() + 32);
-    end = co_await pump_events(io, session, *stream, std::move(out), std::move(opening), written,
-                               options.keep_alive_interval, options.retry_interval, client_spoke, detached,
-                               events_sent);
+    std::string out = detail::head_text(head, events.capacity() + 32);
+    std::optional<close_watch> watch;
+    const bool resumable = stream->resumable();  // (made so before its response starts)
+    for (;;) {
+      const auto now = take_round(*stream, resumable, events, out, written, events_sent);
+      if (now.client_gone) break;
+      if (now.done) {
+        out += detail::last_chunk;
+        // The watch ends before the last bytes go: a client that has them may
+        // send its next request at once, which is for the next read, not the
+        // watch.
+        watch.reset();
+        session.detach(*stream);
+        detached = true;
+        // (Tried first: a quick answer the socket takes whole needs no coroutine.)
+        if (const auto taken = io.write_at_once(out); taken < out.size())
+          co_await io.write_bytes(std::string_view(out).substr(taken));
+        end = ending::ended;
+        break;
+      }
+      if (now.release_requested) {
+        detail::append_chunk(out, detail::sse_retry(options.retry_interval));
+        out += detail::last_chunk;  // the response ends; the stream goes on elsewhere
+        session.detach(*stream);
+        detached = true;
+        co_await io.write_bytes(out);
+        end = ending::released;
+        break;
+      }
+      if (!out.empty()) {
+        co_await io.write_bytes(out);
+        out.clear();
+        continue;  // more may have come while writing
+      }
+      if (!watch)
+        watch.emplace(io, [&stream = *stream, &client_spoke](bool spoke) {
+          client_spoke = spoke;
+          stream.client_went_away();
+        });
+      if (!co_await stream->wait(message_stream::has_news, options.keep_alive_interval))
+        detail::append_chunk(out, detail::sse_keep_alive);  // quiet for a while
+    }
   } catch (...) {
     failure = std::current_exception();
   }
@@ -176,7 +175,7 @@ asio::awaitable<bool> http_server::impl::write_event_stream(connection_io& io, c
   if (failure) std::rethrow_exception(failure);
   // A released stream goes on elsewhere: close this connection, as the spec's
   // polling expects. A client that sent bytes mid-stream broke HTTP framing.
-  co_return end == pump_end::ended && !client_spoke && keep_alive(req);
+  co_return end == ending::ended && !client_spoke && keep_alive(req);
 }
 
 }  // namespace mcp
