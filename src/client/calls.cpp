@@ -88,8 +88,8 @@ asio::awaitable<call_tool_result> client::call_tool(std::string name, json::obje
     for (auto& header : settings.headers) header.second = detail::encode_header_value(header.second);
   }
   json::object params{{"name", std::move(name)}, {"arguments", std::move(arguments)}};
-  const auto reply = co_await keep->call(methods::tools_call, std::move(params), std::move(settings));
-  auto result = detail::read_call_tool_result(reply);
+  auto reply = co_await keep->call(methods::tools_call, std::move(params), std::move(settings));
+  auto result = detail::read_call_tool_result(std::move(reply));
   if (!result.is_error) keep->check_output(tool, result);
   co_return result;
 }

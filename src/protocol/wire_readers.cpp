@@ -2,8 +2,10 @@
 
 #include <mcp/protocol/wire.hpp>
 
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace mcp::detail {
 
@@ -52,6 +54,21 @@ get_prompt_result read_prompt_result(const json::object& result) {
 
 call_tool_result read_call_tool_result(const json::object& result) {
   return read_from_server<call_tool_result>(result, "tool result");
+}
+
+call_tool_result read_call_tool_result(json::object&& result) {
+  // Moved out only when they have the type the reader wants: otherwise it
+  // says what is wrong with them.
+  std::optional<json::array> content;
+  std::optional<json::object> meta;
+  if (auto* given = result.if_contains("content"); given && given->is_array())
+    content.emplace(std::move(given->get_array()));  // the moved-from array stays, empty
+  if (auto* given = result.if_contains("_meta"); given && given->is_object()) meta.emplace(std::move(given->get_object()));
+  auto read = read_call_tool_result(std::as_const(result));
+  if (!content && !meta) return read;
+  return call_tool_result{content ? json::array(std::move(*content)) : std::move(read.content),
+                          std::move(read.structured_content), read.is_error,
+                          meta ? json::object(std::move(*meta)) : std::move(read.meta)};
 }
 
 resource_contents read_resource_contents(const json::value& value) {

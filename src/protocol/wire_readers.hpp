@@ -35,6 +35,9 @@ resource_template_info read_resource_template(const json::value& value);
 prompt_info read_prompt(const json::value& value);
 get_prompt_result read_prompt_result(const json::object& result);
 call_tool_result read_call_tool_result(const json::object& result);
+/// The same, taking `content` and `_meta` over instead of copying them (they
+/// keep the storage the reply was parsed into).
+call_tool_result read_call_tool_result(json::object&& result);
 resource_contents read_resource_contents(const json::value& value);
 /// The `completion` of a completion/complete result.
 completion read_completion(const json::object& result);

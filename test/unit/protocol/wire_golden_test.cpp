@@ -293,6 +293,25 @@ json::object written_now() {
   return out;
 }
 
+// A tool result read from a reply the client owns takes its content and
+// _meta over: the same result as read from a copy, members of the wrong type
+// included (the reader is lenient).
+TEST(WireReaders, AToolResultReadFromAnOwnedReplyIsTheSame) {
+  const char* texts[] = {
+      R"({"content":[{"type":"text","text":"hi"}],"_meta":{"k":{"v":1}},"structuredContent":{"a":1},"isError":true})",
+      R"({"content":[],"resultType":"complete"})",
+      R"({"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}})",
+      R"({})",
+      R"({"content":{},"_meta":[],"isError":"maybe"})",
+  };
+  for (const auto* text : texts) {
+    const auto kept = parsed(text);
+    const auto copied = detail::read_call_tool_result(kept);
+    const auto owned = detail::read_call_tool_result(parsed(text));
+    EXPECT_EQ(json::serialize(owned.to_json()), json::serialize(copied.to_json())) << text;
+  }
+}
+
 TEST(WireGolden, EveryTypeIsWrittenAsBeforeUnderEveryRevision) {
   const auto now = written_now();
   if (std::getenv("CADUCEUS_UPDATE_GOLDEN")) {
