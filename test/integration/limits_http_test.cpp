@@ -393,6 +393,49 @@ TEST(LimitsHttp, SseReaderThatNeverReadsIsCutOffByWriteTimeout) {
   });
 }
 
+// A 2026-07-28 listen stream whose client never reads, while changes come
+// as fast as the server takes them: once the socket's buffers are full, its
+// backlog stays within max_queued_bytes, write_timeout closes its
+// connection, and its subscription ends with it.
+TEST(LimitsHttp, ListenReaderThatNeverReadsIsCutOff) {
+  auto options = attack_options();
+  options.session.max_queued_bytes = 256 * 1024;
+  event_recorder closings({telemetry::event::connection_closed});
+  run_attack(options, [&](test_server& s, well_behaved_client& good) -> asio::awaitable<void> {
+    const memory_watch memory;
+    auto sleeper = co_await connect_raw(s.port());
+    const auto peer = local_peer(sleeper);
+    const json::object meta{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                            {"io.modelcontextprotocol/clientInfo", {{"name", "sleeper"}, {"version", "1.0"}}},
+                            {"io.modelcontextprotocol/clientCapabilities", json::object{}}};
+    const json::object params{{"notifications", {{"toolsListChanged", true}}}, {"_meta", meta}};
+    const auto listen = json::serialize(rpc_request(1, "subscriptions/listen", params));
+    const auto text = post_head(s.port(), {},
+                                "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen\r\n"
+                                "Content-Length: " + std::to_string(listen.size()) + "\r\n") + listen;
+    co_await asio::async_write(sleeper, asio::buffer(text), asio::use_awaitable);
+    const auto sent = clock_type::now();
+    // Never read: the server must give up on the connection by itself.
+    const std::function<bool()> gave_up = [&] {
+      return closings.find(telemetry::event::connection_closed, "peer", peer).has_value();
+    };
+    while (!gave_up() && clock_type::now() - sent < 30s) {
+      for (int change = 0; change < 50; ++change) s.tools->notify_tools_changed();
+      co_await sleep_for(1ms);
+    }
+    EXPECT_TRUE(gave_up()) << "the server still writes to a listener that never reads";
+    const double after = std::chrono::duration<double>(clock_type::now() - sent).count();
+    report_measured("never-reading listener cut off after", after, "s");
+    EXPECT_GE(after, 1.0);  // not before write_timeout
+    expect_peak_growth_under(memory, 64, "listener that never reads");
+    // What reached it before is still there to read (a 200 event stream), then the connection's end.
+    const auto rest = co_await read_until_closed(sleeper, 10s);
+    EXPECT_TRUE(rest.closed);
+    EXPECT_EQ(status_of(rest.text), 200u);
+    co_await good.wait_for_answers(3);
+  });
+}
+
 // --- 3. header floods -----------------------------------------------------------
 
 TEST(LimitsHttp, HeaderFloodsGet431AndTheConnectionCloses) {

@@ -120,7 +120,7 @@ void listen_stream::flush() {
   asio::co_spawn(strand_, write_rest(self()), asio::detached);
 }
 
-asio::awaitable<void> listen_stream::write_rest(std::shared_ptr<listen_stream> self) {
+asio::awaitable<void> listen_stream::write_rest(std::shared_ptr<listen_stream> /*kept alive while it runs*/) {
   try {
     while (!out_.empty()) {
       const auto bytes = std::exchange(out_, {});

@@ -77,7 +77,7 @@ class listen_stream final : public connection_link {
   void queue_chunk(std::string_view data);
   void flush();
   // Writes what is left (a slow reader), then closes once the stream has ended.
-  asio::awaitable<void> write_rest(std::shared_ptr<listen_stream> self);
+  asio::awaitable<void> write_rest(std::shared_ptr<listen_stream> keep);
   // The subscription ends; `last`: bytes that end the response (nothing: the client is gone).
   void end(std::string last);
   asio::awaitable<void> close_connection();
