@@ -1,5 +1,6 @@
 #include "input_round.hpp"
 
+#include <mcp/protocol/envelope.hpp>
 #include <mcp/protocol/methods.hpp>
 
 #include "invalid_params.hpp"
@@ -67,10 +68,8 @@ bool accepts_input(std::string_view method) noexcept {
   return method == methods::tools_call || method == methods::prompts_get || method == methods::resources_read;
 }
 
-std::unique_ptr<input_round> input_rounds::open(const request& req, request_envelope& envelope,
-                                                std::string_view principal) const {
+std::unique_ptr<input_round> input_rounds::open(const request& req, std::string_view principal) const {
   auto round = std::make_unique<input_round>();
-  round->client_capabilities = envelope.client_capabilities;
   round->accepts_input = accepts_input(req.method);
   if (!round->accepts_input) return round;
   if (const auto* given = req.params.if_contains("inputResponses"); given && !given->is_null()) {

@@ -5,7 +5,6 @@
 // every modern request through input_rounds; request_context::ask reads and
 // extends it; a round that needs more ends with input_rounds::input_required.
 
-#include <mcp/protocol/envelope.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/protocol/versions.hpp>
 
@@ -25,7 +24,6 @@ namespace mcp::detail {
 namespace json = boost::json;
 
 struct input_round {
-  json::object client_capabilities;  // of this request's envelope
   bool accepts_input = false;  // tools/call, prompts/get and resources/read may ask for input
   json::object given;    // the request's own inputResponses
   json::object answers;  // answers taken: carried from earlier rounds, then those ask() accepted
@@ -39,13 +37,11 @@ class input_rounds {
  public:
   input_rounds(std::string key, std::chrono::seconds ttl) : states_(std::move(key), ttl) {}
 
-  /// The round of a modern request: its envelope's capabilities,
-  /// and for a method that accepts input the answers it brings and those an
-  /// earlier round carried. Throws protocol_error(-32602) for malformed
+  /// The round of a modern request: for a method that accepts input, the
+  /// answers it brings and those an earlier round carried. Throws protocol_error(-32602) for malformed
   /// inputResponses or requestState, or a state that does not open
   /// (altered, expired, or sealed for another request or principal).
-  std::unique_ptr<input_round> open(const request& req, request_envelope& envelope,
-                                    std::string_view principal) const;
+  std::unique_ptr<input_round> open(const request& req, std::string_view principal) const;
 
   /// The InputRequiredResult that ends `round`, asking for `input_requests`
   /// (by key: {method, params}): its requestState carries what the next

@@ -201,7 +201,8 @@ asio::awaitable<input_responses> request_context::ask(input_requests requests,
     // Asked for (again, when its answer had the wrong shape): only what the
     // client declared it can answer.
     const auto capability = detail::capability_for(request.method);
-    if (!detail::declares_capability_for(request.method, round_->client_capabilities))
+    // (The session of a 2026-07-28 request holds its envelope's capabilities.)
+    if (!detail::declares_capability_for(request.method, session_.client_capabilities()))
       required_capabilities[capability] = json::object{};
     missing.insert_or_assign(key, std::move(request));
   }

@@ -81,7 +81,7 @@ void server_engine::handle_modern_request(server_connection::serve_modern_reques
       start_listen(std::move(req), admitted.envelope, admitted.version);
       return;
     }
-    auto round = rounds_.open(req, admitted.envelope, client_principal());
+    auto round = rounds_.open(req, client_principal());
     auto s = make_request_session(admitted.envelope, admitted.version);
     serve(std::move(req), 0, std::move(s), std::move(round));
   } catch (const protocol_error& e) {

@@ -22,9 +22,8 @@ json::object object(std::string_view text) { return json::parse(text).as_object(
 const auto server = modern_server_info({"srv", "1.0"});
 
 std::string refusal_of(const input_rounds& rounds, const request& req) {
-  request_envelope envelope;
   try {
-    rounds.open(req, envelope, "alice");
+    rounds.open(req, "alice");
   } catch (const protocol_error& e) {
     EXPECT_EQ(e.code(), errc::invalid_params);
     return e.what();
@@ -34,15 +33,12 @@ std::string refusal_of(const input_rounds& rounds, const request& req) {
 
 TEST(InputRounds, OnlyMethodsThatAcceptInputReadWhatARetryBrings) {
   const input_rounds rounds("key", 60s);
-  request_envelope envelope;
-  envelope.client_capabilities = object(R"({"elicitation":{}})");
   const request listing{request_id{1}, methods::tools_list, object(R"({"inputResponses":7})")};
-  const auto plain = rounds.open(listing, envelope, "alice");
+  const auto plain = rounds.open(listing, "alice");
   EXPECT_FALSE(plain->accepts_input);
-  EXPECT_EQ(json::serialize(plain->client_capabilities), R"({"elicitation":{}})");
 
   const request call{request_id{2}, methods::tools_call, object(R"({"name":"t","inputResponses":{"k":{"action":"accept"}}})")};
-  const auto round = rounds.open(call, envelope, "alice");
+  const auto round = rounds.open(call, "alice");
   EXPECT_TRUE(round->accepts_input);
   EXPECT_EQ(json::serialize(round->given), R"({"k":{"action":"accept"}})");
   EXPECT_TRUE(round->answers.empty());
@@ -75,14 +71,13 @@ TEST(InputRounds, ARoundEndsWithItsRequestsAndAStateOnlyWhenOneIsNeeded) {
 
   auto retry = call;
   retry.params["requestState"] = waiting.at("requestState");
-  request_envelope envelope;
-  const auto next = rounds.open(retry, envelope, "alice");
+  const auto next = rounds.open(retry, "alice");
   EXPECT_EQ(next->carried, json::value("step 2"));
   // Another principal, or another request, cannot use it.
-  EXPECT_THROW(rounds.open(retry, envelope, "mallory"), protocol_error);
+  EXPECT_THROW(rounds.open(retry, "mallory"), protocol_error);
   auto other = retry;
   other.params["name"] = "u";
-  EXPECT_THROW(rounds.open(other, envelope, "alice"), protocol_error);
+  EXPECT_THROW(rounds.open(other, "alice"), protocol_error);
 }
 
 TEST(LegacyInput, ARevisionOrClientWithoutWhatARequestNeedsRefusesIt) {
