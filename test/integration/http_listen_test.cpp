@@ -7,6 +7,7 @@
 #include <mcp/server/http_server.hpp>
 #include <mcp/server/server.hpp>
 
+#include "event_recorder.hpp"
 #include "http_client.hpp"
 #include "http_test_server.hpp"
 #include "test_support.hpp"
@@ -127,7 +128,8 @@ TEST(HttpListen, ShutdownEndsEveryStreamWithItsClosingResult) {
     const std::function<bool()> returned = [&s] { return s.state->returned.load(); };
     const bool prompt = co_await test_server::wait_until(returned, 2s);
     EXPECT_TRUE(prompt) << "run() waited for the listen streams";
-    co_await s.stop_and_wait();
+    if (!prompt) co_await s.stop_and_wait();  // (cancels what is left)
+    EXPECT_FALSE(s.state->failure) << "run() threw";
   });
 }
 
@@ -161,6 +163,29 @@ TEST(HttpListen, AClientThatGoesAwayFreesItsConnection) {
     s.tools->notify_tools_changed();
     co_await sleep_for(50ms);
   });
+}
+
+TEST(HttpListen, TelemetrySeesEachStreamOpenAndClose) {
+  // (What the mcp_server_streams_open gauge counts.)
+  event_recorder streams({telemetry::event::stream_opened, telemetry::event::stream_closed});
+  run_http_test([&](test_server& s) -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    http_connection first(ex, s.port());
+    http_connection second(ex, s.port());
+    co_await open_listen(first, 1);
+    co_await open_listen(second, 2);
+    EXPECT_EQ(streams.of(telemetry::event::stream_opened).size(), 2u);
+    EXPECT_TRUE(streams.of(telemetry::event::stream_closed).empty());
+    s.tools->notify_tools_changed();
+    CO_ASSERT_TRUE((co_await first.next_message()).has_value());
+    first.close();
+    const std::function<bool()> one_closed = [&] { return streams.of(telemetry::event::stream_closed).size() == 1; };
+    CO_ASSERT_TRUE(co_await test_server::wait_until(one_closed, 2s));
+    // The acknowledgement and the change.
+    EXPECT_EQ(streams.of(telemetry::event::stream_closed).front().measurements["events"], 2.0);
+  });
+  // The other ended with the server.
+  EXPECT_EQ(streams.of(telemetry::event::stream_closed).size(), 2u);
 }
 
 }  // namespace

@@ -21,6 +21,7 @@ void listen_stream::open(const request_id& id, std::string acknowledgement, std:
   id_ = id;
   listener_ = std::move(listener);
   queue_chunk(sse_event({}, acknowledgement));
+  ++events_sent_;
 }
 
 std::string listen_stream::take_queued() { return std::exchange(out_, {}); }
