@@ -650,6 +650,7 @@ std::vector<std::pair<asio::any_io_executor, std::shared_ptr<listen_stream>>> ht
 }
 
 asio::awaitable<void> http_server::impl::keep_listens_alive() {
+  if (options.keep_alive_interval <= std::chrono::seconds::zero()) co_return;  // (no keep-alives: no spinning)
   while (!stopping) {
     listen_sweep.expires_after(options.keep_alive_interval);
     co_await listen_sweep.async_wait(as_tuple_awaitable);
