@@ -73,8 +73,8 @@ asio::awaitable<std::vector<tool_info>> client::list_tools() {
 }
 
 asio::awaitable<call_tool_result> client::call_tool(std::string name, json::object arguments) {
-  call_options defaults;
-  co_return co_await call_tool(std::move(name), std::move(arguments), std::move(defaults));
+  // Not a coroutine: the call with default options is the awaitable itself.
+  return call_tool(std::move(name), std::move(arguments), call_options{});
 }
 
 asio::awaitable<call_tool_result> client::call_tool(std::string name, json::object arguments,

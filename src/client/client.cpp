@@ -213,6 +213,14 @@ asio::awaitable<json::object> client::impl::send_reported(std::string method, js
 
 asio::awaitable<json::object> client::impl::send(std::string method, json::object params,
                                                  detail::call_settings settings) {
+  // Ready in the modern era: the call itself, without a coroutine of its own in between.
+  if (modern && state == connection_state::ready && link)
+    return call_modern(link, std::move(method), std::move(params), std::move(settings));
+  return send_when_ready(std::move(method), std::move(params), std::move(settings));
+}
+
+asio::awaitable<json::object> client::impl::send_when_ready(std::string method, json::object params,
+                                                            detail::call_settings settings) {
   const auto deadline = std::chrono::steady_clock::now() + settings.timeout;
   auto self = shared_from_this();  // the client may be destroyed while we wait
   std::shared_ptr<client_link> on;
@@ -319,8 +327,8 @@ asio::awaitable<void> client::notify(std::string method, json::object params) {
 }
 
 asio::awaitable<json::object> client::request(std::string method, json::object params) {
-  call_options defaults;
-  co_return co_await request(std::move(method), std::move(params), std::move(defaults));
+  // Not a coroutine: the request with default options is the awaitable itself.
+  return request(std::move(method), std::move(params), call_options{});
 }
 
 asio::awaitable<void> client::ping() {

@@ -71,6 +71,9 @@ struct client::impl : std::enable_shared_from_this<impl> {
                                               detail::call_settings settings);
   /// The request itself: on the ready link, in its era, renewed once on expiry.
   asio::awaitable<json::object> send(std::string method, json::object params, detail::call_settings settings);
+  /// send() once the client is ready (waiting for it, within the call's timeout).
+  asio::awaitable<json::object> send_when_ready(std::string method, json::object params,
+                                                detail::call_settings settings);
   asio::awaitable<void> send_notification(std::string frame);
   /// close(): no reconnection after it.
   asio::awaitable<void> shut_down();

@@ -126,6 +126,7 @@ asio::awaitable<bool> client::impl::discover(std::shared_ptr<client_link> on) {
 
 asio::awaitable<json::object> client::impl::call_modern(std::shared_ptr<client_link> on, std::string method,
                                                         json::object params, detail::call_settings settings) {
+  auto self = shared_from_this();  // the client may be destroyed while we wait
   const bool asks_for_task_itself = declares_tasks_extension(params);
   attach_envelope(*on, method, params, settings);
   detail::request_rounds rounds(method);
