@@ -5,6 +5,7 @@
 #include "http_error.hpp"
 #include "peer_address.hpp"
 
+#include "../buffered_read.hpp"
 #include "../stream.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -12,7 +13,6 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/asio/write.hpp>
-#include <boost/beast/core/read_size.hpp>
 #include <boost/beast/http/error.hpp>
 
 #include <algorithm>
@@ -28,7 +28,6 @@ namespace {
 
 constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 using tcp = asio::ip::tcp;
-constexpr std::size_t max_read_size = 64 * 1024;  // asked of the socket at most per read, as Beast does
 
 // The request line and the header fields, as Beast's serializer writes them.
 std::string head_text(const request_message& req) {
@@ -201,40 +200,10 @@ class stream_connection final : public connection {
     co_return stream_.disarm(ec);
   }
 
-  // Beast's read operations without their layers of composed operations:
-  // what is buffered is parsed first (a whole answer mostly came with its
-  // head), and the socket is read only for what is missing, until `enough`
-  // after a part parsed.
+  // Until `enough` after a part parsed (transport/http/buffered_read.hpp).
   template <class Enough>
   asio::awaitable<boost::system::error_code> parse(response_parser& parser, Enough enough) {
-    boost::system::error_code ec;
-    for (;;) {
-      if (buffer_.size() > 0) {
-        buffer_.consume(parser.put(buffer_.data(), ec));
-        if (ec == http::error::need_more) ec = {};
-        else if (ec || enough()) break;
-        else continue;  // a part parsed; the rest may be buffered
-      }
-      const auto room = beast::read_size(buffer_, max_read_size);
-      if (room == 0) {
-        ec = http::error::buffer_overflow;
-        break;
-      }
-      auto [read_ec, n] = co_await stream_.raw().async_read_some(buffer_.prepare(room), as_tuple_awaitable);
-      buffer_.commit(n);
-      if (read_ec == asio::error::eof) {
-        // A body without a length ends with the connection; before any byte
-        // of a response, the server closed a keep-alive connection.
-        if (parser.got_some()) parser.put_eof(ec);
-        else ec = http::error::end_of_stream;
-        break;
-      }
-      if (read_ec) {
-        ec = read_ec;
-        break;
-      }
-    }
-    co_return ec;
+    co_return co_await read_buffered(stream_.raw(), buffer_, parser, std::move(enough), [](std::size_t) {});
   }
 
   timed_stream<Stream> stream_;

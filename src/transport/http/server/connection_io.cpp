@@ -4,20 +4,19 @@
 #include "connection_io.hpp"
 
 #include "response_text.hpp"
+#include "../buffered_read.hpp"
 #include "../stream.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
-#include <boost/beast/core/read_size.hpp>
 #include <boost/beast/http/error.hpp>
 
 namespace mcp::detail {
 namespace {
 
 constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
-constexpr std::size_t max_read_size = 64 * 1024;  // asked of the socket at most per read, as Beast does
 
 template <class Stream>
 class stream_io final : public connection_io {
@@ -36,38 +35,11 @@ class stream_io final : public connection_io {
 
   asio::awaitable<boost::system::error_code> read(beast::flat_buffer& buffer, request_reader& reader,
                                                   std::chrono::milliseconds timeout) override {
-    // Beast's async_read, without its two layers of composed operations:
-    // what is buffered is parsed first, and the socket is read only for what
-    // is missing.
     stream_.arm(timeout);
-    boost::system::error_code ec;
-    while (!reader.is_done()) {
-      if (buffer.size() > 0) {
-        buffer.consume(reader.put(buffer.data(), ec));
-        if (ec == http::error::need_more) ec = {};
-        else if (ec || reader.is_done()) break;
-        else continue;  // a part parsed; the rest may be buffered
-      }
-      const auto room = beast::read_size(buffer, max_read_size);
-      if (room == 0) {
-        ec = http::error::buffer_overflow;
-        break;
-      }
-      auto [read_ec, n] = co_await stream_.raw().async_read_some(buffer.prepare(room), as_tuple_awaitable);
-      buffer.commit(n);
-      traffic_.bytes_in += n;
-      if (read_ec == asio::error::eof) {
-        // The peer ended the request with its connection (a body without a
-        // length), or ended the connection before a request.
-        if (reader.got_some()) reader.put_eof(ec);
-        else ec = http::error::end_of_stream;
-        break;
-      }
-      if (read_ec) {
-        ec = read_ec;
-        break;
-      }
-    }
+    // (What is buffered is parsed first: transport/http/buffered_read.hpp.)
+    auto ec = co_await read_buffered(
+        stream_.raw(), buffer, reader, [&reader] { return reader.is_done(); },
+        [this](std::size_t n) { traffic_.bytes_in += n; });
     ec = stream_.disarm(ec);
     if (ec == http::error::body_limit) reader.refuse_keep_alive();
     if (ec == asio::error::timed_out && reader.got_some()) co_await answer_request_timeout();
