@@ -203,7 +203,12 @@ class stream_connection final : public connection {
   // Until `enough` after a part parsed (transport/http/buffered_read.hpp).
   template <class Enough>
   asio::awaitable<boost::system::error_code> parse(response_parser& parser, Enough enough) {
-    co_return co_await read_buffered(stream_.raw(), buffer_, parser, std::move(enough), [](std::size_t) {});
+    boost::system::error_code ec;
+    while (!parse_buffered(buffer_, parser, ec, enough)) {
+      auto [read_ec, n] = co_await stream_.raw().async_read_some(read_room(buffer_), as_tuple_awaitable);
+      if (read_ended(buffer_, parser, n, read_ec, ec)) break;
+    }
+    co_return ec;
   }
 
   timed_stream<Stream> stream_;

@@ -37,9 +37,12 @@ class stream_io final : public connection_io {
                                                   std::chrono::milliseconds timeout) override {
     stream_.arm(timeout);
     // (What is buffered is parsed first: transport/http/buffered_read.hpp.)
-    auto ec = co_await read_buffered(
-        stream_.raw(), buffer, reader, [&reader] { return reader.is_done(); },
-        [this](std::size_t n) { traffic_.bytes_in += n; });
+    boost::system::error_code ec;
+    while (!parse_buffered(buffer, reader, ec, [&reader] { return reader.is_done(); })) {
+      auto [read_ec, n] = co_await stream_.raw().async_read_some(read_room(buffer), as_tuple_awaitable);
+      traffic_.bytes_in += n;
+      if (read_ended(buffer, reader, n, read_ec, ec)) break;
+    }
     ec = stream_.disarm(ec);
     if (ec == http::error::body_limit) reader.refuse_keep_alive();
     if (ec == asio::error::timed_out && reader.got_some()) co_await answer_request_timeout();
