@@ -210,6 +210,23 @@ unsigned status_of(std::string_view response) {
   return static_cast<unsigned>(std::stoul(std::string(response.substr(9, 3))));
 }
 
+// After the server gave up on a reader that never read (`sent`: when its
+// request went): not before write_timeout (1 s in attack_options), memory
+// bounded meanwhile, what reached it before still there to read (a 200 event
+// stream) and then the connection's end, and the well-behaved client served.
+asio::awaitable<void> expect_reader_was_cut_off(tcp::socket& sleeper, clock_type::time_point sent,
+                                                const memory_watch& memory, well_behaved_client& good,
+                                                const std::string& what) {
+  const double after = std::chrono::duration<double>(clock_type::now() - sent).count();
+  report_measured(what + ": cut off after", after, "s");
+  EXPECT_GE(after, 1.0);
+  expect_peak_growth_under(memory, 64, what);
+  const auto rest = co_await read_until_closed(sleeper, 10s);
+  EXPECT_TRUE(rest.closed);
+  EXPECT_EQ(status_of(rest.text), 200u);
+  co_await good.wait_for_answers(3);
+}
+
 bool says_connection_close(std::string_view response) {
   const auto head = response.substr(0, response.find("\r\n\r\n"));
   return head.find("\r\nConnection: close") != std::string_view::npos;
@@ -374,16 +391,7 @@ TEST(LimitsHttp, SseReaderThatNeverReadsIsCutOffByWriteTimeout) {
     };
     const bool closed = co_await test_server::wait_until(gave_up, 30s);
     EXPECT_TRUE(closed) << "the server still writes to a client that never reads";
-    const double after = std::chrono::duration<double>(clock_type::now() - sent).count();
-    report_measured("never-reading SSE client cut off after", after, "s");
-    EXPECT_GE(after, 1.0);  // not before write_timeout
-    expect_peak_growth_under(memory, 64, "SSE reader that never reads");
-    // What reached it before is still there to read (a 200 event stream),
-    // and then the connection's end.
-    const auto rest = co_await read_until_closed(sleeper, 10s);
-    EXPECT_TRUE(rest.closed);
-    EXPECT_EQ(status_of(rest.text), 200u);
-    co_await good.wait_for_answers(3);
+    co_await expect_reader_was_cut_off(sleeper, sent, memory, good, "SSE reader that never reads");
     // The flood's handler ends with its session. (The opener's connection
     // has been idle past request_timeout: a new one.)
     opener.close();
@@ -424,15 +432,7 @@ TEST(LimitsHttp, ListenReaderThatNeverReadsIsCutOff) {
       co_await sleep_for(1ms);
     }
     EXPECT_TRUE(gave_up()) << "the server still writes to a listener that never reads";
-    const double after = std::chrono::duration<double>(clock_type::now() - sent).count();
-    report_measured("never-reading listener cut off after", after, "s");
-    EXPECT_GE(after, 1.0);  // not before write_timeout
-    expect_peak_growth_under(memory, 64, "listener that never reads");
-    // What reached it before is still there to read (a 200 event stream), then the connection's end.
-    const auto rest = co_await read_until_closed(sleeper, 10s);
-    EXPECT_TRUE(rest.closed);
-    EXPECT_EQ(status_of(rest.text), 200u);
-    co_await good.wait_for_answers(3);
+    co_await expect_reader_was_cut_off(sleeper, sent, memory, good, "listener that never reads");
   });
 }
 
