@@ -11,7 +11,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <set>
+#include <string>
+#include <vector>
 
 namespace mcp::test {
 namespace {
@@ -21,9 +24,11 @@ struct stdio_server {
   std::unique_ptr<message_transport> pipe;
   pid_t pid = 0;
 
-  static asio::awaitable<stdio_server> start() {
+  static asio::awaitable<stdio_server> start(std::vector<std::string> args = {}) {
     stdio_server server;
-    server.pipe = spawn_process(co_await asio::this_coro::executor, bin_command("slow-server"));
+    auto command = bin_command("slow-server");
+    command.args = std::move(args);
+    server.pipe = spawn_process(co_await asio::this_coro::executor, std::move(command));
     const auto init = rpc_request(0, "initialize", initialize_params());
     co_await write_json(*server.pipe, init);
     const auto hello = co_await read_json(*server.pipe);
@@ -52,6 +57,15 @@ struct stdio_server {
   }
 
   asio::awaitable<void> stop() { co_await pipe->close(); }
+
+  /// Whether the process has ended: gone, or a zombie not yet reaped.
+  bool ended() const {
+    std::ifstream stat(proc_file(pid, "stat"));
+    std::string line;
+    if (!std::getline(stat, line)) return true;
+    const auto state = line.rfind(") ");  // after the command's name, which may hold anything
+    return state == std::string::npos || line[state + 2] == 'Z' || line[state + 2] == 'X';
+  }
 };
 
 
@@ -168,6 +182,39 @@ TEST(LimitsStdio, AMillionElementArrayIsAnswered) {
     expect_peak_growth_under(memory, 64, "a million-element array over stdio: server");
     co_await server.stop();
   });
+}
+
+TEST(LimitsStdio, AClientThatStopsReadingIsCutOffByTheWriteTimeout) {
+  run_test(
+      []() -> asio::awaitable<void> {
+        std::vector<std::string> args{"--write-timeout-ms", "1000"};  // (not braced in the call: docs/compilers.md)
+        auto server = co_await stdio_server::start(std::move(args));
+        const auto started = std::chrono::steady_clock::now();
+        // A 4 MiB answer, of which the pipe takes 64 KiB, and we read none of it.
+        const auto call = rpc_request(2, "tools/call",
+                                      json::object{{"name", "big"}, {"arguments", json::object{{"bytes", 4 * mebibyte}}}});
+        co_await write_json(*server.pipe, call);
+        while (!server.ended() && std::chrono::steady_clock::now() - started < 20s) co_await sleep_for(20ms);
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        if (!server.ended()) {
+          ADD_FAILURE() << "the server still waits on a client that reads nothing, " << seconds << " s on";
+          co_await server.stop();
+          co_return;
+        }
+        EXPECT_GE(seconds, 1.0) << "cut off before its write_timeout";
+        report_measured("a stdio client that reads nothing: the server ended after", seconds, "s");
+        // What got through before the cut is the start of the answer, no more
+        // than the pipe held; then the output ends.
+        const auto cut = co_await server.pipe->read_frame();
+        const std::string got = cut ? cut->text : "";
+        EXPECT_LT(got.size(), mebibyte);
+        EXPECT_TRUE(got.starts_with(R"({"jsonrpc":"2.0","id":2,"result")")) << got.substr(0, 100);
+        report_measured("a stdio client that reads nothing: bytes of the answer that got through", double(got.size()), "B");
+        const auto end = co_await server.pipe->read_frame();
+        EXPECT_FALSE(end.has_value());
+        co_await server.stop();
+      },
+      60s);
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 // A stdio test server for the integration tests: tools that take time, report
-// progress, fail, or count how often they were cancelled.
+// progress, fail, answer at length, or count how often they were cancelled.
+//
+//   slow-server [--write-timeout-ms N]   (session_options::write_timeout)
 
 #include <mcp/server/behaviour.hpp>
 #include <mcp/server/serve.hpp>
@@ -10,6 +12,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <string>
+#include <string_view>
 
 #include <unistd.h>
 
@@ -37,6 +41,7 @@ class slow_server final : public mcp::server_behaviour {
     if (name == "sleep") co_return co_await sleep(args->as_object(), ctx);
     if (name == "crash") throw std::runtime_error("the tool crashed");
     if (name == "stats") co_return text(std::to_string(cancelled_));
+    if (name == "big") co_return text(std::string(args->at("bytes").to_number<std::size_t>(), 'b'));
     if (name == "pid") co_return text(std::to_string(::getpid()));  // for tests that signal it
     if (name == "env") {
       const auto& environment = ctx.session().transport().environment;
@@ -75,7 +80,10 @@ class slow_server final : public mcp::server_behaviour {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  mcp::session_options options;
+  if (argc == 3 && std::string_view(argv[1]) == "--write-timeout-ms")
+    options.write_timeout = std::chrono::milliseconds(std::stoi(argv[2]));
   slow_server server;
-  return mcp::run_stdio_server(server);
+  return mcp::run_stdio_server(server, options);
 }
