@@ -1,8 +1,9 @@
 #pragma once
-// Everything of Caduceus at once: the server and the client, their
-// transports, OAuth, observability, the JSON layer and the protocol types. Including only
-// the headers a file needs keeps builds faster; this one is for trying
-// things out and for small programs.
+// Everything of the caduceus::mcp library at once: the server and the client,
+// their transports, OAuth, observability, the JSON layer and the protocol
+// types. (The Redis stores are a library of their own, caduceus::cluster:
+// <mcp/cluster/redis.hpp>.) Including only the headers a file needs keeps
+// builds faster; this one is for trying things out and for small programs.
 
 #include <mcp/base64.hpp>
 #include <mcp/log.hpp>
@@ -29,6 +30,7 @@
 #include <mcp/transport/process.hpp>
 #include <mcp/transport/stdio.hpp>
 #include <mcp/transport/transport.hpp>
+#include <mcp/transport/websocket.hpp>
 
 #include <mcp/server/behaviour.hpp>
 #include <mcp/server/content.hpp>
@@ -46,6 +48,7 @@
 #include <mcp/client/middleware.hpp>
 #include <mcp/client/oauth.hpp>
 #include <mcp/client/pool.hpp>
+#include <mcp/client/skills.hpp>
 
 #include <mcp/auth/introspection_verifier.hpp>
 #include <mcp/auth/jwt_verifier.hpp>

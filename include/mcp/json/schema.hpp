@@ -17,8 +17,9 @@
 //                                 converts, so a value may match several (3 is an int and a double)
 //   described enum                {"type":"string","enum":[names]}
 //   described struct              {"type":"object","properties":{...},"required":[...]}: properties
-//                                 in declaration order, "required" left out when empty, a member's
-//                                 default as "default"; unknown keys are allowed (and ignored)
+//                                 in BOOST_DESCRIBE_STRUCT's order, "required" left out when
+//                                 empty, a member's default as "default"; unknown keys are
+//                                 allowed (and ignored)
 //   json::value                   {}
 //   json::object, json::array     {"type":"object"}, {"type":"array"}
 // The mcp_fields hook adds, per member: title, description, minimum, maximum,
