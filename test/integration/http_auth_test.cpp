@@ -464,13 +464,14 @@ TEST_F(HttpAuth, AToolsOwnScopesAreAskedForWithA403StepUp) {
     const auto echo_request = echo_call(2, "hi");
     const auto echo = co_await call_in_session(server.port(), session, setup.token(), echo_request);
     EXPECT_EQ(echo.status, 200u);
-    // A stream answer cannot change its status: the refusal is a JSON-RPC error.
+    // A client that prefers a stream gets the same 403: the refusal comes
+    // before anything of a stream is written.
     auto streamed = with_token(session_post(call, session), setup.token());
     streamed.set("Accept", "text/event-stream, application/json");
-    const auto sse = co_await read_sse(server.port(), streamed);
-    EXPECT_EQ(sse.head.status, 200u);
-    CO_ASSERT_TRUE(sse.messages.size() == 1);
-    EXPECT_EQ(sse.messages[0].at("error").at("code"), auth::insufficient_scope_code);
+    const auto streamed_refusal = co_await http_call(server.port(), streamed);
+    EXPECT_EQ(streamed_refusal.status, 403u);
+    EXPECT_EQ(streamed_refusal.header("WWW-Authenticate"), refused.header("WWW-Authenticate"));
+    EXPECT_EQ(streamed_refusal.json().at("error").at("code"), auth::insufficient_scope_code);
     // The same user steps up: a new token with the scope, the same session.
     const auto upgraded = setup.token("user-1", "mcp:read mcp:admin");
     const auto allowed = co_await call_in_session(server.port(), session, upgraded, call);

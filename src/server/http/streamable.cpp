@@ -219,10 +219,15 @@ asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, served_r
   if (!requests) co_return co_await reply_status(io, req, http::status::accepted);
   // JSON when the answer comes first and alone; an SSE stream as soon as the
   // handler sends anything else on the way (progress, logs, requests), or
-  // lets the connection go, or when the client prefers a stream.
+  // lets the connection go, or when the client prefers a stream. A refusal
+  // that comes first and alone keeps its HTTP status (400, 403, 404)
+  // whatever the client prefers: the spec asks for it, and a client decides
+  // on the status (step-up, falling back to an older revision). A stream the
+  // client prefers starts at once when it is primed for resumption; a POST
+  // served alone, never primed, waits for its first news like a JSON one.
   const bool wants_stream = !options.json_only && detail::prefers_event_stream(req);
   auto now = answers->look();
-  if (!wants_stream) {
+  if (!wants_stream || alone) {
     // (Checked first: most answers are there already, and a call costs a frame.)
     if (!message_stream::has_news(now)) {
       co_await wait_until(io, *answers, message_stream::has_news);
@@ -235,7 +240,8 @@ asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, served_r
     }
   }
   const bool single_answer = now.done && now.pending <= 1;
-  if (answers->json_only() || (!wants_stream && single_answer && !now.release_requested)) {
+  const bool refusal = single_answer && now.refused != frame_context::refusal::none;
+  if (answers->json_only() || refusal || (!wants_stream && single_answer && !now.release_requested)) {
     if (!now.done) co_await wait_until(io, *answers, message_stream::is_done);
     auto taken = answers->take();
     const bool client_gone = taken.state.client_gone;
