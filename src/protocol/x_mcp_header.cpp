@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
-#include <cstdlib>
+#include <optional>
+#include <string>
 #include <string_view>
 
 namespace mcp::detail {
@@ -92,6 +94,30 @@ std::optional<std::int64_t> safe_integer(const json::value& value) {
   return static_cast<std::int64_t>(number);
 }
 
+// The argument at `path` in the arguments, or null.
+const json::value* argument_at(const json::object& arguments, const std::vector<std::string>& path) {
+  const json::value* value = nullptr;
+  const json::object* level = &arguments;
+  for (const auto& key : path) {
+    value = level ? level->if_contains(key) : nullptr;
+    if (!value) return nullptr;
+    level = value->if_object();
+  }
+  return value;
+}
+
+// A header's text read as a decimal number ("42", "42.0", "4.2e1"); not the
+// whitespace, hexadecimal, infinities and NaN that strtod would take too.
+std::optional<double> decimal_number(std::string_view text) {
+  const auto digits = text.starts_with('-') ? text.substr(1) : text;
+  if (digits.empty() || !std::isdigit(static_cast<unsigned char>(digits.front()))) return std::nullopt;
+  double number = 0;
+  const auto* last = text.data() + text.size();
+  const auto [end, failure] = std::from_chars(text.data(), last, number, std::chars_format::general);
+  if (failure != std::errc() || end != last) return std::nullopt;
+  return number;
+}
+
 }  // namespace
 
 std::optional<std::vector<mirrored_param>> mirrored_params(const json::object& input_schema, std::string& why) {
@@ -111,13 +137,7 @@ std::vector<std::pair<std::string, std::string>> mirror_arguments(const std::vec
                                                                   const json::object& arguments) {
   std::vector<std::pair<std::string, std::string>> headers;
   for (const auto& param : params) {
-    const json::value* value = nullptr;
-    const json::object* level = &arguments;
-    for (const auto& key : param.path) {
-      value = level ? level->if_contains(key) : nullptr;
-      level = value ? value->if_object() : nullptr;
-      if (!value) break;
-    }
+    const auto* value = argument_at(arguments, param.path);
     if (!value || value->is_null()) continue;
     std::string text;
     if (value->is_string()) text = value->get_string();
@@ -160,11 +180,11 @@ std::optional<std::string> mirrored_mismatch(
     const auto value = decode_header_value(*sent);
     if (!value) return "Header mismatch: " + name + " holds characters a header value may not";
     if (*value == wanted->second) continue;
-    // Integers compare as numbers ("42.0" and "42" agree).
-    char* end = nullptr;
-    const double as_number = std::strtod(value->c_str(), &end);
-    const bool numeric = end && *end == '\0' && !value->empty();
-    if (numeric && as_number == std::strtod(wanted->second.c_str(), nullptr)) continue;
+    // An integer argument compares as a number ("42.0" and "42" agree); a
+    // string or boolean one only as its text.
+    const auto* argument = argument_at(arguments, param.path);
+    const auto number = argument->is_number() ? decimal_number(*value) : std::nullopt;
+    if (number && *number == argument->to_number<double>()) continue;
     return "Header mismatch: " + name + " header value '" + *value + "' does not match body value '" +
            wanted->second + "'";
   }

@@ -81,6 +81,20 @@ TEST(XMcpHeader, AServerComparesEachHeaderWithItsArgument) {
   EXPECT_TRUE(mirrored_mismatch(params, arguments, header));
   sent = {{"Mcp-Param-N", "42"}};
   EXPECT_TRUE(mirrored_mismatch(params, arguments, header));  // omitted while the body has it
+  // Only integers compare as numbers, and only in decimal.
+  const json::object numeric_text{{"r", "42"}, {"n", 42}};
+  for (const std::string other : {"42.0", "0x2A", " 42", "4.2e1"}) {
+    sent = {{"Mcp-Param-R", other}, {"Mcp-Param-N", "42"}};
+    EXPECT_TRUE(mirrored_mismatch(params, numeric_text, header)) << "string argument \"42\", header " << other;
+  }
+  for (const std::string same : {"42.0", "4.2e1", "42"}) {
+    sent = {{"Mcp-Param-R", "42"}, {"Mcp-Param-N", same}};
+    EXPECT_FALSE(mirrored_mismatch(params, numeric_text, header)) << same;
+  }
+  for (const std::string other : {"0x2A", " 42", "42 ", "inf", "+42"}) {
+    sent = {{"Mcp-Param-R", "42"}, {"Mcp-Param-N", other}};
+    EXPECT_TRUE(mirrored_mismatch(params, numeric_text, header)) << "integer argument 42, header " << other;
+  }
   const json::object without_n{{"r", "eu"}, {"n", nullptr}};
   sent = {{"Mcp-Param-R", "eu"}};
   EXPECT_FALSE(mirrored_mismatch(params, without_n, header));  // null: no header expected
