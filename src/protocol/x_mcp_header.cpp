@@ -118,6 +118,18 @@ std::optional<double> decimal_number(std::string_view text) {
   return number;
 }
 
+// What a header mirrors of an argument: its text, when it is a primitive the
+// annotation allows (not absent or null).
+std::optional<std::string> mirrored_text(const json::value* value) {
+  if (!value) return std::nullopt;
+  if (value->is_string()) return std::string(value->get_string());
+  if (value->is_bool()) return value->get_bool() ? "true" : "false";
+  if (value->is_int64()) return std::to_string(value->get_int64());
+  if (value->is_uint64()) return std::to_string(value->get_uint64());
+  if (const auto whole = safe_integer(*value)) return std::to_string(*whole);
+  return std::nullopt;  // null, or not a primitive the annotation allows
+}
+
 }  // namespace
 
 std::optional<std::vector<mirrored_param>> mirrored_params(const json::object& input_schema, std::string& why) {
@@ -136,18 +148,9 @@ std::optional<std::vector<mirrored_param>> mirrored_params(const json::object& i
 std::vector<std::pair<std::string, std::string>> mirror_arguments(const std::vector<mirrored_param>& params,
                                                                   const json::object& arguments) {
   std::vector<std::pair<std::string, std::string>> headers;
-  for (const auto& param : params) {
-    const auto* value = argument_at(arguments, param.path);
-    if (!value || value->is_null()) continue;
-    std::string text;
-    if (value->is_string()) text = value->get_string();
-    else if (value->is_bool()) text = value->get_bool() ? "true" : "false";
-    else if (value->is_int64()) text = std::to_string(value->get_int64());
-    else if (value->is_uint64()) text = std::to_string(value->get_uint64());
-    else if (const auto whole = safe_integer(*value)) text = std::to_string(*whole);
-    else continue;  // not a primitive the annotation allows
-    headers.emplace_back("Mcp-Param-" + param.header, std::move(text));
-  }
+  for (const auto& param : params)
+    if (auto text = mirrored_text(argument_at(arguments, param.path)))
+      headers.emplace_back("Mcp-Param-" + param.header, std::move(*text));
   return headers;
 }
 
@@ -167,26 +170,25 @@ std::optional<std::string> decode_header_value(std::string_view text) {
 std::optional<std::string> mirrored_mismatch(
     const std::vector<mirrored_param>& params, const json::object& arguments,
     const std::function<std::optional<std::string_view>(std::string_view)>& header) {
-  const auto expected = mirror_arguments(params, arguments);
   for (const auto& param : params) {
     const auto name = "Mcp-Param-" + param.header;
-    const auto wanted = std::ranges::find_if(expected, [&](const auto& h) { return h.first == name; });
+    const auto* argument = argument_at(arguments, param.path);
+    const auto wanted = mirrored_text(argument);
     const auto sent = header(name);
-    if (wanted == expected.end()) {
+    if (!wanted) {
       if (sent) return "Header mismatch: " + name + " is set but the argument it mirrors is absent";
       continue;
     }
     if (!sent) return "Header mismatch: the " + name + " header is missing";
     const auto value = decode_header_value(*sent);
     if (!value) return "Header mismatch: " + name + " holds characters a header value may not";
-    if (*value == wanted->second) continue;
+    if (*value == *wanted) continue;
     // An integer argument compares as a number ("42.0" and "42" agree); a
     // string or boolean one only as its text.
-    const auto* argument = argument_at(arguments, param.path);
     const auto number = argument->is_number() ? decimal_number(*value) : std::nullopt;
     if (number && *number == argument->to_number<double>()) continue;
-    return "Header mismatch: " + name + " header value '" + *value + "' does not match body value '" +
-           wanted->second + "'";
+    return "Header mismatch: " + name + " header value '" + *value + "' does not match body value '" + *wanted +
+           "'";
   }
   return std::nullopt;
 }
