@@ -280,12 +280,7 @@ TEST_F(HttpAuth, LegacySseIsProtectedAndBoundToItsPrincipal) {
 
 TEST_F(HttpAuth, A2026Request) {
   run_protected([](protected_setup& setup, test_server& server) -> asio::awaitable<void> {
-    json::object params = tool_call("echo", {{"text", "modern"}});
-    params["_meta"] = json::object{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
-                                   {"io.modelcontextprotocol/clientInfo", {{"name", "t"}, {"version", "1"}}},
-                                   {"io.modelcontextprotocol/clientCapabilities", json::object{}}};
-    auto req = mcp_post(rpc_request(1, "tools/call", params));
-    req.header("MCP-Protocol-Version", "2026-07-28").header("Mcp-Method", "tools/call").header("Mcp-Name", "echo");
+    const auto req = modern_post(1, "tools/call", tool_call("echo", {{"text", "modern"}}));
     EXPECT_EQ((co_await http_call(server.port(), req)).status, 401u);
     const auto authorized = with_token(req, setup.token());
     const auto reply = co_await http_call(server.port(), authorized);
@@ -308,12 +303,7 @@ TEST_F(HttpAuth, RequestStateStaysWithItsPrincipal) {
       co_return call_tool_result::text("Hello, " + std::string(answer.at("content").at("name").as_string()));
     });
     const auto modern_call = [](json::object params) {
-      params["_meta"] = json::object{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
-                                     {"io.modelcontextprotocol/clientInfo", {{"name", "t"}, {"version", "1"}}},
-                                     {"io.modelcontextprotocol/clientCapabilities", {{"elicitation", json::object{}}}}};
-      auto req = mcp_post(rpc_request(1, "tools/call", params));
-      req.header("MCP-Protocol-Version", "2026-07-28").header("Mcp-Method", "tools/call").header("Mcp-Name", "ask");
-      return req;
+      return modern_post(1, "tools/call", std::move(params), json::object{{"elicitation", json::object{}}});
     };
     const auto first = co_await http_call(server.port(), with_token(modern_call(tool_call("ask", {})), setup.token("alice")));
     if (first.status != 200u) throw std::runtime_error("the first round answered " + std::to_string(first.status));
@@ -536,12 +526,7 @@ json::object active_token(const test_issuer& issuer, std::string audience = reso
 }
 
 asio::awaitable<unsigned> ping_with(std::uint16_t port, const std::string& token) {
-  json::object params = tool_call("echo", {{"text", "x"}});
-  params["_meta"] = json::object{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
-                                 {"io.modelcontextprotocol/clientInfo", {{"name", "t"}, {"version", "1"}}},
-                                 {"io.modelcontextprotocol/clientCapabilities", json::object{}}};
-  auto req = mcp_post(rpc_request(1, "tools/call", params));
-  req.header("MCP-Protocol-Version", "2026-07-28").header("Mcp-Method", "tools/call").header("Mcp-Name", "echo");
+  auto req = modern_post(1, "tools/call", tool_call("echo", {{"text", "x"}}));
   req.header("Authorization", "Bearer " + token);
   co_return (co_await http_call(port, req)).status;
 }

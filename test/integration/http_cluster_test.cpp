@@ -223,15 +223,9 @@ TEST(HttpCluster, ListenStreamOnOneServerHearsOfChangesRaisedOnAnother) {
   run_cluster_test({}, [](server_pair& s) -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     // A 2026-07-28 subscriptions/listen stream, held by b.
-    const json::object meta{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
-                            {"io.modelcontextprotocol/clientInfo", {{"name", "listener"}, {"version", "1.0"}}},
-                            {"io.modelcontextprotocol/clientCapabilities", json::object{}}};
     const json::object filter{{"toolsListChanged", true}};
-    const json::object params{{"notifications", filter}, {"_meta", meta}};
-    const auto listen = rpc_request(4, "subscriptions/listen", params);
-    auto req = mcp_post(listen);
-    req.header(std::string(version_header), "2026-07-28");
-    req.header("Mcp-Method", "subscriptions/listen");
+    const json::object params{{"notifications", filter}};
+    const auto req = modern_post(4, "subscriptions/listen", params);
     http_connection listener(ex, s.b.port());
     co_await listener.write(req);
     CO_ASSERT_TRUE((co_await listener.read_head()).status == 200u);

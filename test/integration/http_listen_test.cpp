@@ -25,14 +25,8 @@ namespace {
 
 /// A subscriptions/listen POST numbered `id`, asking for `filter`.
 http_request listen_post(int id, json::object filter) {
-  const json::object meta{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
-                          {"io.modelcontextprotocol/clientInfo", {{"name", "listener"}, {"version", "1.0"}}},
-                          {"io.modelcontextprotocol/clientCapabilities", json::object{}}};
-  const json::object params{{"notifications", std::move(filter)}, {"_meta", meta}};
-  auto req = mcp_post(rpc_request(id, "subscriptions/listen", params));
-  req.header(std::string(version_header), "2026-07-28");
-  req.header("Mcp-Method", "subscriptions/listen");
-  return req;
+  json::object params{{"notifications", std::move(filter)}};
+  return modern_post(id, "subscriptions/listen", std::move(params));
 }
 
 const json::object tools_changes{{"toolsListChanged", true}};

@@ -965,21 +965,6 @@ TEST(Http, RequestWithAMalformedIdDoesNotHangItsPost) {
 
 // --- the 2026-07-28 era --------------------------------------------------------------
 
-// A 2026-07-28 POST of `method`: its envelope in _meta and the routing headers
-// that go with it, preferring JSON or an event stream as `accept` says.
-http_request modern_post(const std::string& method, json::object params, const std::string& version,
-                         const std::string& accept) {
-  params["_meta"] = json::object{{"io.modelcontextprotocol/protocolVersion", version},
-                                 {"io.modelcontextprotocol/clientInfo", {{"name", "t"}, {"version", "1"}}},
-                                 {"io.modelcontextprotocol/clientCapabilities", json::object{}}};
-  std::string name;
-  if (const auto* named = params.if_contains("name")) name = named->as_string();
-  auto req = mcp_post(rpc_request(1, method, params));
-  req.set("Accept", accept).header(std::string(version_header), version).header("Mcp-Method", method);
-  if (!name.empty()) req.header("Mcp-Name", name);
-  return req;
-}
-
 // The spec asks for 400 (404 for an unknown method) with the JSON-RPC error,
 // and a client decides on the status (falling back to an older revision, for
 // one): so a refusal keeps its status when the client prefers a stream,
@@ -997,25 +982,29 @@ TEST(Http, A2026RefusalKeepsItsStatusWhenTheClientPrefersAStream) {
     const std::vector<std::string> accepts{std::string(mcp_accept), "text/event-stream, application/json"};
     for (const auto& accept : accepts) {
       // (Each request named before its co_await line: docs/compilers.md.)
-      const auto unsupported_post = modern_post("ping", json::object(), "2099-01-01", accept);
+      auto unsupported_post = modern_post(1, "ping", json::object(), json::object(), "2099-01-01");
+      unsupported_post.set("Accept", accept);
       const auto unsupported = co_await http_call(s.port(), unsupported_post);
       EXPECT_EQ(unsupported.status, 400u) << accept;
       EXPECT_EQ(unsupported.content_type(), "application/json") << accept;
       EXPECT_EQ(error_code(unsupported.json()), errc::unsupported_protocol_version) << accept;
 
-      const auto unknown_post = modern_post("nope/nope", json::object(), "2026-07-28", accept);
+      auto unknown_post = modern_post(1, "nope/nope", json::object());
+      unknown_post.set("Accept", accept);
       const auto unknown = co_await http_call(s.port(), unknown_post);
       EXPECT_EQ(unknown.status, 404u) << accept;
       EXPECT_EQ(error_code(unknown.json()), errc::method_not_found) << accept;
 
-      const auto ask_post = modern_post("tools/call", tool_call("ask", json::object()), "2026-07-28", accept);
+      auto ask_post = modern_post(1, "tools/call", tool_call("ask", json::object()));
+      ask_post.set("Accept", accept);
       const auto uncapable = co_await http_call(s.port(), ask_post);
       EXPECT_EQ(uncapable.status, 400u) << accept;
       EXPECT_EQ(error_code(uncapable.json()), errc::missing_client_capability) << accept;
 
       // What is served is answered as the client prefers.
       const json::object hi{{"text", "hi"}};
-      const auto echo_post = modern_post("tools/call", tool_call("echo", hi), "2026-07-28", accept);
+      auto echo_post = modern_post(1, "tools/call", tool_call("echo", hi));
+      echo_post.set("Accept", accept);
       const auto served = co_await http_call(s.port(), echo_post);
       EXPECT_EQ(served.status, 200u) << accept;
       EXPECT_EQ(served.content_type(), accept.starts_with("text/event-stream") ? "text/event-stream" : "application/json");

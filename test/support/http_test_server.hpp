@@ -289,6 +289,23 @@ inline json::object tool_call(std::string name, json::object arguments, json::va
   return params;
 }
 
+/// A 2026-07-28 POST of `method`: the envelope in `params._meta` (`version`,
+/// a clientInfo, `capabilities`) and the routing headers that go with it
+/// (MCP-Protocol-Version, Mcp-Method, and Mcp-Name from params.name or uri).
+inline http_request modern_post(json::value id, const std::string& method, json::object params,
+                                json::object capabilities = {}, const std::string& version = "2026-07-28") {
+  std::string name;
+  if (const auto* named = params.if_contains("name")) name = named->as_string();
+  else if (const auto* uri = params.if_contains("uri")) name = uri->as_string();
+  params["_meta"] = json::object{{"io.modelcontextprotocol/protocolVersion", version},
+                                 {"io.modelcontextprotocol/clientInfo", {{"name", "test-client"}, {"version", "1.0"}}},
+                                 {"io.modelcontextprotocol/clientCapabilities", std::move(capabilities)}};
+  auto req = mcp_post(rpc_request(std::move(id), method, params));
+  req.header(std::string(version_header), version).header("Mcp-Method", method);
+  if (!name.empty()) req.header("Mcp-Name", std::move(name));
+  return req;
+}
+
 inline json::object echo_call(json::value id, std::string text) {
   auto params = tool_call("echo", json::object{{"text", std::move(text)}});
   return rpc_request(std::move(id), "tools/call", std::move(params));
