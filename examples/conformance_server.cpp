@@ -14,6 +14,7 @@
 #include <mcp/server/http_server.hpp>
 #include <mcp/server/serve.hpp>
 
+#include <cstdlib>
 #include <iostream>
 #include <string_view>
 
@@ -26,7 +27,10 @@ int main(int argc, char** argv) {
   if (argc == 3 && mode == "--port") {
     mcp::http_server_options options;  // 127.0.0.1, endpoint /mcp
     options.port = static_cast<std::uint16_t>(std::stoul(argv[2]));
-    return mcp::run_http_server(server, options);
+    // The first line of stdout is the endpoint: a caller that asked for port 0 reads it.
+    const auto result = mcp::run_http_server(server, options, [](std::string_view url) { std::cout << url << std::endl; });
+    if (result.handlers_left_running) std::_Exit(result.exit_code);  // (they still use `server`)
+    return result.exit_code;
   }
   std::cerr << "usage: conformance-server (--stdio | --port PORT)\n";
   return 2;

@@ -253,7 +253,10 @@ int main(int argc, char** argv) {
         redis.url = redis_url;
         http->make_stores = mcp::cluster::make_redis_stores(redis);  // (a bad URL fails the start)
       }
-      return mcp::run_http_server(srv, *http);
+      // The first line of stdout is the endpoint: a caller that asked for port 0 reads it.
+      const auto result = mcp::run_http_server(srv, *http, [](std::string_view url) { std::cout << url << std::endl; });
+      if (result.handlers_left_running) std::_Exit(result.exit_code);  // (they still use `srv`)
+      return result.exit_code;
     } catch (const std::exception& e) {  // the port is taken, a TLS file is unreadable...
       std::cerr << "everything-server: " << e.what() << "\n";
       return 1;

@@ -18,6 +18,8 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json.hpp>
 
+#include <cstdlib>
+#include <iostream>
 #include <string>
 #include <string_view>
 
@@ -157,5 +159,8 @@ int main(int argc, char** argv) {
   options.host = "127.0.0.1";
   options.port = 0;
   options.threads = 1;
-  return mcp::run_http_server(srv, options);
+  // The first line of stdout is the endpoint: a caller that asked for port 0 reads it.
+  const auto result = mcp::run_http_server(srv, options, [](std::string_view url) { std::cout << url << std::endl; });
+  if (result.handlers_left_running) std::_Exit(result.exit_code);  // (they still use `srv`)
+  return result.exit_code;
 }

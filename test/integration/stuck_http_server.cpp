@@ -13,6 +13,8 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include <chrono>
+#include <cstdlib>
+#include <iostream>
 #include <string>
 #include <thread>
 
@@ -37,5 +39,8 @@ int main(int argc, char** argv) {
   http.port = 0;
   http.threads = 1;
   http.shutdown_timeout = std::chrono::milliseconds(std::stoi(argv[1]));
-  return mcp::run_http_server(srv, http);
+  // The first line of stdout is the endpoint: a caller that asked for port 0 reads it.
+  const auto result = mcp::run_http_server(srv, http, [](std::string_view url) { std::cout << url << std::endl; });
+  if (result.handlers_left_running) std::_Exit(result.exit_code);  // (they still use `srv`)
+  return result.exit_code;
 }

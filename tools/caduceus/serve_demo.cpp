@@ -11,6 +11,10 @@
 #include <mcp/server/serve.hpp>
 #include <mcp/telemetry/metrics.hpp>
 
+#include <cstdlib>
+#include <iostream>
+#include <string_view>
+
 namespace caduceus {
 
 int serve_demo(const invocation& inv) {
@@ -41,7 +45,10 @@ int serve_demo(const invocation& inv) {
       redis.url = inv.redis_url;
       http.make_stores = mcp::cluster::make_redis_stores(redis);
     }
-    return mcp::run_http_server(srv, http);
+    // The first line of stdout is the endpoint: a caller that asked for port 0 reads it.
+    const auto result = mcp::run_http_server(srv, http, [](std::string_view url) { std::cout << url << std::endl; });
+    if (result.handlers_left_running) std::_Exit(result.exit_code);  // (they still use `srv`)
+    return result.exit_code;
   } catch (...) {  // the port is taken, the host is not an address...
     return report_failure(std::current_exception());
   }

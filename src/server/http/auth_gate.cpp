@@ -5,7 +5,7 @@
 // WWW-Authenticate challenges that tell a client where to sign in and which
 // scopes to ask for.
 
-#include "server_impl.hpp"
+#include "endpoint_impl.hpp"
 
 #include "../../auth/bearer.hpp"
 
@@ -51,13 +51,17 @@ std::string origin_of_resource(std::string_view resource) {
   return std::string(url->scheme()) + "://" + std::string(url->encoded_authority());
 }
 
-bool http_server::impl::is_metadata_path(std::string_view path) const {
+bool http_endpoint::impl::is_metadata_path(std::string_view path) const {
   if (!path.starts_with(metadata_root)) return false;
   const auto rest = path.substr(metadata_root.size());
   return rest.empty() || rest == options.path;
 }
 
-asio::awaitable<bool> http_server::impl::serve_resource_metadata(connection_io& io, const http_request& req) {
+std::vector<std::string> http_endpoint::impl::metadata_paths() const {
+  return {std::string(metadata_root), std::string(metadata_root) + options.path};
+}
+
+asio::awaitable<bool> http_endpoint::impl::serve_resource_metadata(response_channel& io, const http_request& req) {
   if (req.method() != http::verb::get) {
     co_return co_await reply(io, req, http::status::method_not_allowed, {}, {}, {}, "Allow: GET\r\n");
   }
@@ -76,7 +80,7 @@ asio::awaitable<bool> http_server::impl::serve_resource_metadata(connection_io& 
                            "Access-Control-Allow-Origin: *\r\n");
 }
 
-asio::awaitable<bool> http_server::impl::reply_challenge(connection_io& io, const served_request& req,
+asio::awaitable<bool> http_endpoint::impl::reply_challenge(response_channel& io, const served_request& req,
                                                          http::status status, std::string error,
                                                          std::string description,
                                                          std::vector<std::string> scopes,
@@ -94,7 +98,7 @@ asio::awaitable<bool> http_server::impl::reply_challenge(connection_io& io, cons
   co_return co_await reply(io, req, status, std::move(body), "application/json", {}, fields);
 }
 
-std::string http_server::impl::challenge_fields(const served_request& req, const std::string& error,
+std::string http_endpoint::impl::challenge_fields(const served_request& req, const std::string& error,
                                                 const std::string& description,
                                                 const std::vector<std::string>& scopes) const {
   const auto& a = *options.auth;
@@ -116,7 +120,7 @@ std::string http_server::impl::challenge_fields(const served_request& req, const
   return fields;
 }
 
-std::string http_server::impl::check_dpop(const http_request& req, std::string_view token, const std::string& jkt) {
+std::string http_endpoint::impl::check_dpop(const served_request& req, std::string_view token, const std::string& jkt) {
   const auto& a = *options.auth;
   if (jkt.empty()) return "the token is not bound to a key: present it as Bearer";
   std::string_view proof;
@@ -129,7 +133,8 @@ std::string http_server::impl::check_dpop(const http_request& req, std::string_v
     }
   if (proofs != 1) return proofs == 0 ? "the request has no DPoP proof" : "the request has several DPoP proofs";
   const auto target = req.target();
-  const std::string url = resource_origin + std::string(target.substr(0, target.find('?')));
+  const auto& origin = req.public_origin.empty() ? resource_origin : req.public_origin;
+  const std::string url = origin + std::string(target.substr(0, target.find('?')));
   auth::detail::dpop_expectation expected;
   expected.method = http::to_string(req.method());
   expected.url = url;
@@ -146,7 +151,7 @@ std::string http_server::impl::check_dpop(const http_request& req, std::string_v
   return {};
 }
 
-asio::awaitable<bool> http_server::impl::authenticate(connection_io& io, served_request& req, bool& keep) {
+asio::awaitable<bool> http_endpoint::impl::authenticate(response_channel& io, served_request& req, bool& keep) {
   const auto& a = *options.auth;
   using kind = auth::detail::bearer_credentials::kind;
   // (How long the check took, for the auth.token.* events.)
@@ -254,7 +259,7 @@ asio::awaitable<bool> http_server::impl::authenticate(connection_io& io, served_
   co_return true;
 }
 
-std::vector<std::string> http_server::impl::challenge_scopes(std::string_view answer) const {
+std::vector<std::string> http_endpoint::impl::challenge_scopes(std::string_view answer) const {
   std::vector<std::string> scopes = options.auth->required_scopes;
   boost::system::error_code ec;
   const auto parsed = json::parse(answer, ec);
@@ -269,11 +274,11 @@ std::vector<std::string> http_server::impl::challenge_scopes(std::string_view an
   return scopes;
 }
 
-bool http_server::impl::same_owner(const std::string& owner, const served_request& req) {
+bool http_endpoint::impl::same_owner(const std::string& owner, const served_request& req) {
   return req.principal ? owner == req.principal->identity() : owner.empty();
 }
 
-void http_server::impl::bind_principal(http_session& session, const served_request& req) {
+void http_endpoint::impl::bind_principal(http_session& session, const served_request& req) {
   if (req.principal) session.engine().set_principal(req.principal);
 }
 

@@ -4,7 +4,7 @@
 // bus, on which the copies of a session tell each other what one produces
 // and another must deliver (session_relay.hpp).
 
-#include "server_impl.hpp"
+#include "endpoint_impl.hpp"
 #include "session_relay.hpp"
 #include "../../protocol/finite_json.hpp"
 
@@ -65,7 +65,7 @@ asio::awaitable<void> accept_relayed(std::shared_ptr<detail::http_session> sessi
 
 }  // namespace
 
-asio::awaitable<void> http_server::impl::join_cluster(const std::shared_ptr<http_session>& session) {
+asio::awaitable<void> http_endpoint::impl::join_cluster(const std::shared_ptr<http_session>& session) {
   auto& streams = session->transport();
   streams.set_relay(std::make_shared<const detail::session_relay>(bus, streams.id(), server_tag), bus->node_id());
   std::weak_ptr<impl> weak_self = weak_from_this();
@@ -82,7 +82,7 @@ asio::awaitable<void> http_server::impl::join_cluster(const std::shared_ptr<http
   session->relay_subscription = co_await bus->subscribe(std::move(channel), std::move(on_message), std::move(on_gap));
 }
 
-void http_server::impl::on_relayed(const std::weak_ptr<http_session>& weak, std::string_view text) {
+void http_endpoint::impl::on_relayed(const std::weak_ptr<http_session>& weak, std::string_view text) {
   const auto message = detail::parse_relay_message(text);
   if (!message || message->from == server_tag) return;  // (its own come back too)
   const auto session = weak.lock();
@@ -114,7 +114,7 @@ void http_server::impl::on_relayed(const std::weak_ptr<http_session>& weak, std:
   }
 }
 
-void http_server::impl::relay_client_messages(http_session& session, const json::value& body) const {
+void http_endpoint::impl::relay_client_messages(http_session& session, const json::value& body) const {
   const auto* relay = session.transport().relay();
   if (const auto* message = body.if_object()) {
     if (concerns_other_copies(*message)) relay->deliver(json::serialize(body));
@@ -128,7 +128,7 @@ void http_server::impl::relay_client_messages(http_session& session, const json:
   if (!relayed.empty()) relay->deliver(json::serialize(relayed));
 }
 
-asio::awaitable<std::shared_ptr<message_stream>> http_server::impl::resume_from_cluster(
+asio::awaitable<std::shared_ptr<message_stream>> http_endpoint::impl::resume_from_cluster(
     http_session_transport& streams, const std::string& stream_id, std::uint64_t after_seq,
     asio::any_io_executor reader, stream_start& start) {
   // Listened to before anything is read, so that no event relayed meanwhile
@@ -183,7 +183,7 @@ asio::awaitable<std::shared_ptr<message_stream>> http_server::impl::resume_from_
   co_return streams.open_ended_stream(stream_id, reader);
 }
 
-asio::awaitable<void> http_server::impl::watch_writer(std::shared_ptr<message_stream> relayed, std::string writer) {
+asio::awaitable<void> http_endpoint::impl::watch_writer(std::shared_ptr<message_stream> relayed, std::string writer) {
   asio::steady_timer tick(executor);
   for (;;) {
     tick.expires_after(writer_check_interval);
@@ -204,7 +204,7 @@ asio::awaitable<void> http_server::impl::watch_writer(std::shared_ptr<message_st
   }
 }
 
-asio::awaitable<void> http_server::impl::join_behaviour_to_cluster() {
+asio::awaitable<void> http_endpoint::impl::join_behaviour_to_cluster() {
   asio::steady_timer retry(executor);
   while (!stopping) {
     std::string failure;
@@ -221,7 +221,7 @@ asio::awaitable<void> http_server::impl::join_behaviour_to_cluster() {
   }
 }
 
-void http_server::impl::announce_session_end(const std::string& id) const {
+void http_endpoint::impl::announce_session_end(const std::string& id) const {
   if (bus) detail::session_relay(bus, id, server_tag).session_ended();
 }
 

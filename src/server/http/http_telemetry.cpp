@@ -54,14 +54,14 @@ void connection_refused(std::string_view peer, std::string_view reason) {
   telemetry::emit(event::connection_refused, {}, {{"peer", peer}, {"reason", reason}});
 }
 
-connection_telemetry::connection_telemetry(connection_io& io, std::string_view transport)
+connection_telemetry::connection_telemetry(response_channel& io, std::string_view transport)
     : on_(listening_to_connections()), transport_(transport) {
   if (!on_) return;
   opened_ = telemetry_clock::now();
   telemetry::emit(event::connection_accepted, {}, {{"peer", io.peer()}, {"transport", transport_}});
 }
 
-void connection_telemetry::closed(connection_io& io) const {
+void connection_telemetry::closed(response_channel& io) const {
   if (!on_) return;
   const auto& counted = io.counted();
   telemetry::emit(event::connection_closed,
@@ -72,7 +72,7 @@ void connection_telemetry::closed(connection_io& io) const {
                   {{"peer", io.peer()}, {"transport", transport_}});
 }
 
-http_request_telemetry::http_request_telemetry(connection_io& io) : on_(telemetry::listening(event::http_request)) {
+http_request_telemetry::http_request_telemetry(response_channel& io) : on_(telemetry::listening(event::http_request)) {
   if (!on_) return;
   auto& counted = io.counted();
   bytes_in_ = counted.bytes_in;
@@ -85,7 +85,7 @@ void http_request_telemetry::arrived() noexcept {
   if (on_) arrived_ = telemetry_clock::now();
 }
 
-void http_request_telemetry::answered(connection_io& io, const served_request& req) const {
+void http_request_telemetry::answered(response_channel& io, const served_request& req) const {
   if (!on_) return;
   const auto& counted = io.counted();
   const auto target = req.target();

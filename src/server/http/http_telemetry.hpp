@@ -4,7 +4,7 @@
 // request answered, and the SSE streams its responses carry. Nothing is
 // gathered unless someone listens (telemetry::listening).
 
-#include "../../transport/http/server/connection_io.hpp"
+#include "../../transport/http/server/response_channel.hpp"
 #include "served_request.hpp"
 
 #include <mcp/telemetry/events.hpp>
@@ -30,13 +30,13 @@ void connection_refused(std::string_view peer, std::string_view reason);
 class connection_telemetry {
  public:
   /// Emits connection.accepted. `transport`: "http" or "https".
-  connection_telemetry(connection_io& io, std::string_view transport);
+  connection_telemetry(response_channel& io, std::string_view transport);
   /// The connection carries WebSocket from now on (its close says so).
   void upgraded() noexcept { transport_ = "websocket"; }
   /// A request has been answered on it.
   void answered() noexcept { ++requests_; }
   /// Emits connection.closed.
-  void closed(connection_io& io) const;
+  void closed(response_channel& io) const;
 
  private:
   bool on_;
@@ -49,11 +49,11 @@ class connection_telemetry {
 class http_request_telemetry {
  public:
   /// Before the request is read: its bytes are counted from here.
-  explicit http_request_telemetry(connection_io& io);
+  explicit http_request_telemetry(response_channel& io);
   /// The request has been read: its duration runs from here.
   void arrived() noexcept;
   /// Emits http.request (also for a response cut short: with the status it began with).
-  void answered(connection_io& io, const served_request& req) const;
+  void answered(response_channel& io, const served_request& req) const;
 
  private:
   bool on_;

@@ -5,7 +5,7 @@
 // to POST; each POST is answered 202 and its replies go to the stream. The
 // session ends when its stream does.
 
-#include "server_impl.hpp"
+#include "endpoint_impl.hpp"
 #include "../../detail/random.hpp"
 #include "../../transport/http/server/sse.hpp"
 
@@ -30,7 +30,7 @@ std::string session_id_param(std::string_view target) {
 
 }  // namespace
 
-asio::awaitable<bool> http_server::impl::handle_legacy_stream(connection_io& io, served_request& req) {
+asio::awaitable<bool> http_endpoint::impl::handle_legacy_stream(response_channel& io, served_request& req) {
   if (!detail::accepts(req, "text/event-stream"))
     co_return co_await reply_error(io, req, http::status::not_acceptable, errc::invalid_request,
                                    "Not Acceptable: Accept must list text/event-stream");
@@ -59,7 +59,7 @@ asio::awaitable<bool> http_server::impl::handle_legacy_stream(connection_io& io,
   co_return keep;
 }
 
-asio::awaitable<bool> http_server::impl::handle_legacy_post(connection_io& io, served_request& req) {
+asio::awaitable<bool> http_endpoint::impl::handle_legacy_post(response_channel& io, served_request& req) {
   const auto id = session_id_param(req.target());
   if (id.empty())
     co_return co_await reply_error(io, req, http::status::bad_request, errc::invalid_request,

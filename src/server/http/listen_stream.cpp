@@ -1,7 +1,6 @@
 #include "listen_stream.hpp"
 
 #include "../../protocol/modern_era.hpp"
-#include "../../transport/http/server/response_text.hpp"
 #include "../../transport/http/server/sse.hpp"
 
 #include <mcp/log.hpp>
@@ -20,18 +19,18 @@ listen_stream::listen_stream(asio::any_io_executor strand, server_behaviour& beh
 void listen_stream::open(const request_id& id, std::string acknowledgement, std::shared_ptr<session> listener) {
   id_ = id;
   listener_ = std::move(listener);
-  queue_chunk(sse_event({}, acknowledgement));
+  queue(sse_event({}, acknowledgement));
   ++events_sent_;
 }
 
 std::string listen_stream::take_queued() { return std::exchange(out_, {}); }
 
-void listen_stream::adopt(std::unique_ptr<connection_io> io, std::shared_ptr<listen_stream_owner> owner,
-                          std::uint64_t number, connection_telemetry connection_events) {
+void listen_stream::adopt(std::unique_ptr<response_channel> io, std::shared_ptr<listen_stream_owner> owner,
+                          std::uint64_t number, const connection_telemetry* connection_events) {
   io_ = std::move(io);
   owner_ = std::move(owner);
   number_ = number;
-  connection_events_.emplace(connection_events);
+  if (connection_events) connection_events_.emplace(*connection_events);
   if (ended_) {  // (the server closed it while its head was being written)
     writing_ = true;
     asio::co_spawn(strand_, write_rest(self()), asio::detached);
@@ -40,17 +39,17 @@ void listen_stream::adopt(std::unique_ptr<connection_io> io, std::shared_ptr<lis
   stream_events_.emplace(listener_->transport().session_id, listener_->id(), stream_kind::post, std::string_view{});
   std::weak_ptr<listen_stream> weak = self();
   io_->watch_close([weak](bool) {
-    if (auto stream = weak.lock()) stream->end({});
+    if (auto stream = weak.lock()) stream->end(false);
   });
   flush();  // what was sent while the head was being written
 }
 
-void listen_stream::abandon() { end({}); }
+void listen_stream::abandon() { end(false); }
 
 void listen_stream::keep_alive() {
   if (ended_ || !io_) return;
   if (!wrote_) {
-    queue_chunk(sse_keep_alive);
+    queue(sse_keep_alive);
     flush();
   }
   wrote_ = false;
@@ -58,12 +57,8 @@ void listen_stream::keep_alive() {
 
 void listen_stream::close(bool graceful) {
   if (ended_) return;
-  std::string last;
-  if (graceful) {
-    append_chunk(last, sse_event({}, serialize(response{id_, listen_closing_result(id_)})));
-    last += last_chunk;
-  }
-  end(std::move(last));
+  if (graceful) end(true, sse_event({}, serialize(response{id_, listen_closing_result(id_)})));
+  else end(false);
 }
 
 asio::awaitable<void> listen_stream::send_notification(notification n, std::string) {
@@ -86,7 +81,7 @@ asio::awaitable<json::object> listen_stream::send_request(std::string method, js
 
 void listen_stream::send(const notification& n) {
   if (ended_) return;
-  queue_chunk(sse_event({}, serialize(n)));
+  queue(sse_event({}, serialize(n)));
   ++events_sent_;
   if (!writing_ || out_.size() <= max_queued_bytes_) {
     flush();
@@ -95,26 +90,29 @@ void listen_stream::send(const notification& n) {
   // The reader does not keep up: what is queued still goes, then the response ends.
   sdk_log(log_category::transport, log_level::warn, "a listen stream's reader fell too far behind; closing it",
           {{"session_id", listener_->id()}, {"bytes", out_.size()}});
-  end(std::string(last_chunk));
+  end(true);
 }
 
-void listen_stream::queue_chunk(std::string_view data) {
-  append_chunk(out_, data);
+void listen_stream::queue(std::string_view events) {
+  out_ += events;
   wrote_ = true;
+}
+
+bool listen_stream::send_queued() {
+  const bool last = ends_whole_;
+  const auto events = std::exchange(out_, {});
+  ends_whole_ = false;
+  return io_->send_part(events, last);
 }
 
 void listen_stream::flush() {
   if (!io_ || writing_ || out_.empty()) return;
   try {
-    // (Tried first: the socket nearly always takes a notification whole.)
-    out_.erase(0, io_->write_at_once(out_));
+    // (Tried first: the channel nearly always takes a notification whole.)
+    if (send_queued()) return;
   } catch (const boost::system::system_error& e) {
     sdk_log(log_category::transport, log_level::debug, "listen stream ended", {{"error", e.what()}});
-    end({});
-    return;
-  }
-  if (out_.empty()) {
-    std::string().swap(out_);  // (an idle stream keeps no buffer)
+    end(false);
     return;
   }
   writing_ = true;
@@ -123,20 +121,21 @@ void listen_stream::flush() {
 
 asio::awaitable<void> listen_stream::write_rest(std::shared_ptr<listen_stream> /*kept alive while it runs*/) {
   try {
-    while (!out_.empty()) {
-      const auto bytes = std::exchange(out_, {});
-      co_await io_->write_bytes(bytes);  // under the write deadline: a reader that stalls is dropped
-    }
+    // Under the write deadline: a reader that stalls is dropped.
+    co_await io_->finish();
+    while (!out_.empty() || ends_whole_)
+      if (!send_queued()) co_await io_->finish();
   } catch (const std::exception& e) {
     sdk_log(log_category::transport, log_level::debug, "listen stream ended", {{"error", e.what()}});
     out_.clear();
-    if (!ended_) end({});
+    ends_whole_ = false;
+    if (!ended_) end(false);
   }
   writing_ = false;
   if (ended_) co_await close_connection();
 }
 
-void listen_stream::end(std::string last) {
+void listen_stream::end(bool whole, std::string_view last_event) {
   if (ended_) return;
   ended_ = true;
   const auto keep = self();  // (the session's link may hold the last reference)
@@ -144,8 +143,12 @@ void listen_stream::end(std::string last) {
   stream_events_.reset();
   if (listener_) behaviour_.terminate(*listener_);
   listener_.reset();
-  if (last.empty()) out_.clear();  // the client is gone
-  out_ += last;
+  if (whole) {
+    out_ += last_event;
+    ends_whole_ = true;
+  } else {
+    out_.clear();  // the client is gone
+  }
   if (!io_ || writing_) return;  // (not adopted: the POST closes its connection; writing: closed after)
   writing_ = true;
   asio::co_spawn(strand_, write_rest(keep), asio::detached);
@@ -153,7 +156,7 @@ void listen_stream::end(std::string last) {
 
 asio::awaitable<void> listen_stream::close_connection() {
   io_->unwatch_close();
-  connection_events_->closed(*io_);
+  if (connection_events_) connection_events_->closed(*io_);
   try {
     co_await io_->close();
   } catch (const std::exception& e) {

@@ -2,15 +2,16 @@
 // A 2026-07-28 subscriptions/listen stream over HTTP once it is open: its
 // SSE response, held by this object alone. The POST that opened it is done
 // by then (its coroutines, its JSON and its engine are gone); what is left
-// is the connection, the listener's session (which the behaviour notifies),
-// and the bytes the socket has not taken yet. Nothing runs while it is
-// quiet: a notification is written at once, and a coroutine runs only while
-// a slow reader leaves bytes behind (under the write deadline), and to close.
+// is the channel (a connection, or an application's exchange), the
+// listener's session (which the behaviour notifies), and the events the
+// channel has not taken yet. Nothing runs while it is quiet: a notification
+// is written at once, and a coroutine runs only while a slow reader leaves
+// bytes behind (under the write deadline), and to close.
 //
-// It runs on its connection's strand; notifications posted from elsewhere
-// hop there.
+// It runs on its channel's strand; notifications posted from elsewhere hop
+// there.
 
-#include "../../transport/http/server/connection_io.hpp"
+#include "../../transport/http/server/response_channel.hpp"
 #include "../engine.hpp"
 #include "http_telemetry.hpp"
 
@@ -25,10 +26,10 @@
 
 namespace mcp::detail {
 
-/// The server a held listen stream's connection belongs to.
+/// The server a held listen stream's channel belongs to.
 class listen_stream_owner {
  public:
-  /// The connection numbered `connection` has ended.
+  /// The channel numbered `connection` has ended.
   virtual void listen_connection_closed(std::uint64_t connection) = 0;
 
  protected:
@@ -46,14 +47,14 @@ class listen_stream final : public connection_link {
 
   // The response's side, on the strand.
 
-  /// What is queued, as chunks of the SSE body: written after the head by
-  /// the POST, which then hands the connection over with adopt().
+  /// What is queued, as SSE events: written after the head by the POST,
+  /// which then hands the channel over with adopt().
   std::string take_queued();
-  /// The connection (numbered `number` by `owner`) is the stream's from
-  /// now on; it is watched for the client going away. `connection_events`:
-  /// its telemetry, closed with it.
-  void adopt(std::unique_ptr<connection_io> io, std::shared_ptr<listen_stream_owner> owner, std::uint64_t number,
-             connection_telemetry connection_events);
+  /// The channel (numbered `number` by `owner`) is the stream's from now
+  /// on; it is watched for the client going away. `connection_events`: its
+  /// connection's telemetry, closed with it (null: an exchange has none).
+  void adopt(std::unique_ptr<response_channel> io, std::shared_ptr<listen_stream_owner> owner, std::uint64_t number,
+             const connection_telemetry* connection_events);
   /// The POST failed before adopt(): the listener's subscription ends.
   void abandon();
   /// A keep-alive comment when nothing was written since the last call.
@@ -72,14 +73,18 @@ class listen_stream final : public connection_link {
 
  private:
   std::shared_ptr<listen_stream> self() { return std::static_pointer_cast<listen_stream>(shared_from_this()); }
-  // Queues one notification's event and writes what the socket takes.
+  // Queues one notification's event and writes what the channel takes.
   void send(const notification& n);
-  void queue_chunk(std::string_view data);
+  void queue(std::string_view events);
   void flush();
+  // Hands what is queued to the channel (with the end of the body, once it
+  // has ended whole); true when it took everything at once.
+  bool send_queued();
   // Writes what is left (a slow reader), then closes once the stream has ended.
   asio::awaitable<void> write_rest(std::shared_ptr<listen_stream> keep);
-  // The subscription ends; `last`: bytes that end the response (nothing: the client is gone).
-  void end(std::string last);
+  // The subscription ends: `whole`, the body ends after what is queued and
+  // `last_event` (else the client is gone, or the stream is cut off).
+  void end(bool whole, std::string_view last_event = {});
   asio::awaitable<void> close_connection();
 
   asio::any_io_executor strand_;
@@ -87,8 +92,8 @@ class listen_stream final : public connection_link {
   std::size_t max_queued_bytes_;
   request_id id_;
   std::shared_ptr<session> listener_;  // until the stream ends (the session's link leads back here)
-  std::string out_;                    // bytes the socket has not taken
-  std::unique_ptr<connection_io> io_;  // once adopted
+  std::string out_;                    // events the channel has not taken
+  std::unique_ptr<response_channel> io_;  // once adopted
   std::shared_ptr<listen_stream_owner> owner_;
   std::uint64_t number_ = 0;
   std::optional<connection_telemetry> connection_events_;
@@ -97,6 +102,7 @@ class listen_stream final : public connection_link {
   bool writing_ = false;  // write_rest() runs
   bool wrote_ = false;    // since the last keep_alive()
   bool ended_ = false;
+  bool ends_whole_ = false;  // ended, and the end of the body is still to send
 };
 
 /// The listen_host of one POST served alone: makes its stream, if it is a listen.

@@ -2,17 +2,18 @@
 // docs/observability.md, "Metrics"), and metrics_server, which serves only
 // that page: an http_server with no MCP endpoint.
 
-#include "server_impl.hpp"
+#include "endpoint_impl.hpp"
 
 #include <mcp/protocol/jsonrpc.hpp>
+#include <mcp/server/http_server.hpp>
 #include <mcp/server/server.hpp>
 #include <mcp/telemetry/metrics_server.hpp>
 
 namespace mcp {
 
-asio::awaitable<bool> http_server::impl::serve_metrics(connection_io& io, const served_request& req) {
+asio::awaitable<bool> http_endpoint::impl::serve_metrics(response_channel& io, const served_request& req) {
   // A browser page elsewhere must not read it (DNS rebinding): the MCP endpoint's rules.
-  if (auto refusal = detail::origin_refusal(req, loopback_only, options.allowed_hosts, options.allowed_origins))
+  if (auto refusal = detail::origin_refusal(req, req.loopback, options.allowed_hosts, options.allowed_origins))
     co_return co_await reply_error(io, req, http::status::forbidden, errc::invalid_request, *refusal);
   if (req.method() != http::verb::get)
     co_return co_await reply(io, req, http::status::method_not_allowed, {}, {}, {}, "Allow: GET\r\n");

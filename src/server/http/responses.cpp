@@ -2,8 +2,7 @@
 // streams, which run until their stream ends, the client goes, or the
 // server lets the connection go while the stream goes on (SSE polling).
 
-#include "server_impl.hpp"
-#include "../../transport/http/server/response_text.hpp"
+#include "endpoint_impl.hpp"
 #include "../../transport/http/server/sse.hpp"
 
 #include <mcp/protocol/jsonrpc.hpp>
@@ -20,7 +19,7 @@ namespace {
 constexpr std::string_view session_id_field = "Mcp-Session-Id";
 
 // What the request's http.request event reports of its response.
-void note_response(connection_io& io, http::status status, std::string_view session_header) {
+void note_response(response_channel& io, http::status status, std::string_view session_header) {
   auto& counted = io.counted();
   counted.status = static_cast<unsigned>(status);
   if (!session_header.empty()) counted.session_id = session_header;
@@ -28,7 +27,7 @@ void note_response(connection_io& io, http::status status, std::string_view sess
 
 }  // namespace
 
-asio::awaitable<bool> http_server::impl::reply(connection_io& io, const http_request& req,
+asio::awaitable<bool> http_endpoint::impl::reply(response_channel& io, const http_request& req,
                                                http::status status, std::string body,
                                                std::string_view content_type,
                                                std::string_view session_header,
@@ -42,33 +41,34 @@ asio::awaitable<bool> http_server::impl::reply(connection_io& io, const http_req
   head.extra_fields = extra_fields;
   head.content_length = body.size();
   note_response(io, status, session_header);
-  // One buffer, one write: the head and the body.
-  std::string bytes = detail::head_text(head, body.size());
-  bytes += body;
-  // (Tried first: a response the socket takes whole needs no coroutine.)
-  if (const auto taken = io.write_at_once(bytes); taken < bytes.size())
-    co_await io.write_bytes(std::string_view(bytes).substr(taken));
+  if (!io.send_head(head, body, true)) co_await io.finish();
   co_return keep_alive(req);
 }
 
-asio::awaitable<bool> http_server::impl::reply_error(connection_io& io, const http_request& req,
+asio::awaitable<bool> http_endpoint::impl::reply_error(response_channel& io, const http_request& req,
                                                      http::status status, int code, std::string message) {
   std::string body = serialize(make_error({}, code, std::move(message)));
   co_return co_await reply(io, req, status, std::move(body), "application/json", {});
 }
 
-asio::awaitable<bool> http_server::impl::reply_status(connection_io& io, const http_request& req,
+asio::awaitable<bool> http_endpoint::impl::reply_status(response_channel& io, const http_request& req,
                                                       http::status status) {
   co_return co_await reply(io, req, status, {}, {}, {});
+}
+
+asio::awaitable<bool> http_endpoint::impl::refuse_too_large_body(response_channel& io, const http_request& req) {
+  co_return co_await reply_error(io, req, http::status::payload_too_large, errc::invalid_request,
+                                 "Payload Too Large: the body exceeds " + std::to_string(options.max_body_size) +
+                                     " bytes");
 }
 
 namespace {
 
 // One round of an SSE response: what `stream` has queued, taken with its
 // state (so a last message queued meanwhile is never left behind by a `done`
-// seen after it), written after `events` (the opening events, in the first
-// round) as one chunk of `out`. Events replayed already are skipped.
-message_stream::view take_round(message_stream& stream, bool resumable, std::string& events, std::string& out,
+// seen after it), appended to `events` (which holds the opening events, in
+// the first round). Events replayed already are skipped.
+message_stream::view take_round(message_stream& stream, bool resumable, std::string& events,
                                 std::uint64_t& written, std::uint64_t& events_sent) {
   const auto [ready, now] = stream.take();
   for (const auto& event : ready) {
@@ -78,8 +78,6 @@ message_stream::view take_round(message_stream& stream, bool resumable, std::str
     else detail::append_sse_event(events, std::string_view(), event.data);
     ++events_sent;
   }
-  if (!events.empty()) detail::append_chunk(out, events);
-  events.clear();  // (one buffer for every round)
   return now;
 }
 
@@ -87,15 +85,15 @@ message_stream::view take_round(message_stream& stream, bool resumable, std::str
 
 // Writes the head and the opening events, then the events of `stream` until
 // it is done, the server releases it, or the client goes. What is ready goes
-// out in one write and one chunk (head, priming event, answer and last chunk,
-// for a quick answer); one coroutine frame per response. The connection is
-// watched only once the stream has to wait: a client that goes away is then
-// noticed at once, so its stream is free for the resumption that follows. An
-// ended or released stream is detached from `session` before the last bytes
-// go: a client that has them may resume it at once. The stream stays attached
-// to this response until its last bytes go (or it fails); afterwards what the
+// out in one write (head, priming event, answer and the body's end, for a
+// quick answer); one coroutine frame per response. The channel is watched
+// only once the stream has to wait: a client that goes away is then noticed
+// at once, so its stream is free for the resumption that follows. An ended
+// or released stream is detached from `session` before the last bytes go: a
+// client that has them may resume it at once. The stream stays attached to
+// this response until its last bytes go (or it fails); afterwards what the
 // stream gets is kept for a resumption.
-asio::awaitable<bool> http_server::impl::write_event_stream(connection_io& io, const http_request& req,
+asio::awaitable<bool> http_endpoint::impl::write_event_stream(response_channel& io, const http_request& req,
                                                             http_session_transport& session,
                                                             std::shared_ptr<message_stream> stream,
                                                             stream_start start) {
@@ -116,7 +114,7 @@ asio::awaitable<bool> http_server::impl::write_event_stream(connection_io& io, c
   std::exception_ptr failure;
   try {
     // The opening events, and room for what is ready: most answers go out
-    // in one chunk with them.
+    // in one write with them.
     std::string events = std::move(start.preamble);
     events.reserve(events.size() + 128 + stream->pending_bytes());
     if (start.prime) detail::append_sse_priming_event(events, {stream->id(), 0}, options.retry_interval);
@@ -125,38 +123,40 @@ asio::awaitable<bool> http_server::impl::write_event_stream(connection_io& io, c
       detail::append_sse_event(events, detail::sse_event_id{stream->id(), event.seq}, event.data);
       written = event.seq;
     }
-    std::string out = detail::head_text(head, events.capacity() + 32);
+    bool head_sent = false;
+    // Sends `events` (the head first), `last` ending the body; false: finish() the rest.
+    const auto send = [&](bool last) {
+      const bool all_went = head_sent ? io.send_part(events, last) : io.send_head(head, events, last);
+      head_sent = true;
+      events.clear();  // (one buffer for every round)
+      return all_went;
+    };
     std::optional<close_watch> watch;
     const bool resumable = stream->resumable();  // (made so before its response starts)
     for (;;) {
-      const auto now = take_round(*stream, resumable, events, out, written, events_sent);
+      const auto now = take_round(*stream, resumable, events, written, events_sent);
       if (now.client_gone) break;
       if (now.done) {
-        out += detail::last_chunk;
         // The watch ends before the last bytes go: a client that has them may
         // send its next request at once, which is for the next read, not the
         // watch.
         watch.reset();
         session.detach(*stream);
         detached = true;
-        // (Tried first: a quick answer the socket takes whole needs no coroutine.)
-        if (const auto taken = io.write_at_once(out); taken < out.size())
-          co_await io.write_bytes(std::string_view(out).substr(taken));
+        if (!send(true)) co_await io.finish();
         end = ending::ended;
         break;
       }
       if (now.release_requested) {
-        detail::append_chunk(out, detail::sse_retry(options.retry_interval));
-        out += detail::last_chunk;  // the response ends; the stream goes on elsewhere
-        session.detach(*stream);
+        events += detail::sse_retry(options.retry_interval);
+        session.detach(*stream);  // the response ends; the stream goes on elsewhere
         detached = true;
-        co_await io.write_bytes(out);
+        if (!send(true)) co_await io.finish();
         end = ending::released;
         break;
       }
-      if (!out.empty()) {
-        co_await io.write_bytes(out);
-        out.clear();
+      if (!events.empty() || !head_sent) {
+        if (!send(false)) co_await io.finish();
         continue;  // more may have come while writing
       }
       if (!watch)
@@ -165,7 +165,7 @@ asio::awaitable<bool> http_server::impl::write_event_stream(connection_io& io, c
           stream.client_went_away();
         });
       if (!co_await stream->wait(message_stream::has_news, options.keep_alive_interval))
-        detail::append_chunk(out, detail::sse_keep_alive);  // quiet for a while
+        events += detail::sse_keep_alive;  // quiet for a while
     }
   } catch (...) {
     failure = std::current_exception();

@@ -42,6 +42,11 @@ static_assert(static_cast<std::size_t>(known_header::count_) <= http_request::ma
 std::optional<std::size_t> known_header_slot(http::field field, std::string_view name) noexcept;
 
 struct served_request : http_request {
+  /// What the channel it came through says, for all its requests: it came
+  /// to a loopback address (the Host rule, request_rules.hpp), and the
+  /// `scheme://authority` its client reached (empty: the OAuth resource's).
+  bool loopback = false;
+  std::string public_origin;
   /// Who sent it, once the OAuth gate has checked its token.
   std::shared_ptr<const auth::principal> principal;
   /// The token came with the DPoP scheme (RFC 9449), not Bearer.

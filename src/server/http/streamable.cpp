@@ -2,11 +2,10 @@
 // DELETE on the MCP endpoint, the session header rules, and resumption of
 // SSE streams with Last-Event-ID.
 
-#include "server_impl.hpp"
+#include "endpoint_impl.hpp"
 
 #include "../../auth/bearer.hpp"
 #include "../../detail/random.hpp"
-#include "../../transport/http/server/response_text.hpp"
 
 #include <mcp/log.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
@@ -35,7 +34,7 @@ http::status answer_status(frame_context::refusal refused) {
 
 // Waits until `ready` holds for the stream, or its client goes away (which is
 // watched meanwhile).
-asio::awaitable<void> wait_until(connection_io& io, message_stream& stream,
+asio::awaitable<void> wait_until(response_channel& io, message_stream& stream,
                                  bool (*ready)(const message_stream::view&)) {
   close_watch watch(io, [&stream](bool) { stream.client_went_away(); });
   co_await stream.wait(ready);
@@ -73,7 +72,7 @@ std::optional<error_response> refusal_without_id(const json::value& body) {
 
 }  // namespace
 
-asio::awaitable<bool> http_server::impl::handle_post(connection_io& io, served_request& req) {
+asio::awaitable<bool> http_endpoint::impl::handle_post(response_channel& io, served_request& req) {
   if (!detail::accepts(req, "application/json") || !detail::accepts(req, "text/event-stream"))
     co_return co_await reply_error(io, req, http::status::not_acceptable, errc::invalid_request,
                                    "Not Acceptable: Accept must list application/json and text/event-stream");
@@ -133,7 +132,7 @@ asio::awaitable<bool> http_server::impl::handle_post(connection_io& io, served_r
                                  std::move(new_session_header), false, rebind);
 }
 
-asio::awaitable<bool> http_server::impl::handle_modern_post(connection_io& io, served_request& req,
+asio::awaitable<bool> http_endpoint::impl::handle_modern_post(response_channel& io, served_request& req,
                                                             json::value body,
                                                             const detail::body_summary& summary) {
   // One message per POST; a notification has nothing to do over HTTP.
@@ -149,7 +148,7 @@ asio::awaitable<bool> http_server::impl::handle_modern_post(connection_io& io, s
   co_return co_await serve_alone(io, req, std::move(body), summary, options.session, protocol_era::modern);
 }
 
-asio::awaitable<bool> http_server::impl::serve_alone(connection_io& io, served_request& req, json::value body,
+asio::awaitable<bool> http_endpoint::impl::serve_alone(response_channel& io, served_request& req, json::value body,
                                                      const detail::body_summary& summary,
                                                      session_options engine, protocol_era era) {
   // Notifications and responses have no session to reach: accepted, and done.
@@ -176,7 +175,7 @@ asio::awaitable<bool> http_server::impl::serve_alone(connection_io& io, served_r
   co_return keep;
 }
 
-asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, served_request& req, json::value body,
+asio::awaitable<bool> http_endpoint::impl::answer_post(response_channel& io, served_request& req, json::value body,
                                                      std::shared_ptr<http_session> session,
                                                      std::span<const std::string> request_ids,
                                                      std::string session_header, bool alone, bool rebind) {
@@ -276,7 +275,7 @@ asio::awaitable<bool> http_server::impl::answer_post(connection_io& io, served_r
   co_return co_await write_event_stream(io, req, streams, answers, std::move(start));
 }
 
-asio::awaitable<bool> http_server::impl::open_listen_response(connection_io& io, served_request& req,
+asio::awaitable<bool> http_endpoint::impl::open_listen_response(response_channel& io, served_request& req,
                                                               std::shared_ptr<listen_stream> stream) {
   detail::response_head head;
   head.version = req.version() == 10 ? 10 : 11;
@@ -284,12 +283,9 @@ asio::awaitable<bool> http_server::impl::open_listen_response(connection_io& io,
   head.content_type = "text/event-stream";
   head.no_cache = true;
   io.counted().status = static_cast<unsigned>(http::status::ok);
-  std::string out = detail::head_text(head);
-  out += stream->take_queued();
   try {
-    // (Tried first: the socket nearly always takes the head and the acknowledgement whole.)
-    if (const auto taken = io.write_at_once(out); taken < out.size())
-      co_await io.write_bytes(std::string_view(out).substr(taken));
+    // (The channel nearly always takes the head and the acknowledgement whole.)
+    if (!io.send_head(head, stream->take_queued(), false)) co_await io.finish();
   } catch (...) {
     stream->abandon();
     throw;
@@ -298,7 +294,7 @@ asio::awaitable<bool> http_server::impl::open_listen_response(connection_io& io,
   co_return false;
 }
 
-asio::awaitable<bool> http_server::impl::handle_get(connection_io& io, served_request& req) {
+asio::awaitable<bool> http_endpoint::impl::handle_get(response_channel& io, served_request& req) {
   if (!detail::accepts(req, "text/event-stream") || req[known_header::accept].empty())
     co_return co_await reply_error(io, req, http::status::not_acceptable, errc::invalid_request,
                                    "Not Acceptable: Accept must list text/event-stream");
@@ -322,7 +318,7 @@ asio::awaitable<bool> http_server::impl::handle_get(connection_io& io, served_re
   co_return co_await write_event_stream(io, req, streams, standalone, std::move(start));
 }
 
-asio::awaitable<bool> http_server::impl::resume_stream(connection_io& io, served_request& req,
+asio::awaitable<bool> http_endpoint::impl::resume_stream(response_channel& io, served_request& req,
                                                        std::shared_ptr<http_session> session,
                                                        std::string_view last_event_id) {
   const auto position = parse_event_id(last_event_id);
@@ -368,7 +364,7 @@ asio::awaitable<bool> http_server::impl::resume_stream(connection_io& io, served
   co_return co_await write_event_stream(io, req, streams, stream, std::move(start));
 }
 
-asio::awaitable<bool> http_server::impl::handle_delete(connection_io& io, served_request& req) {
+asio::awaitable<bool> http_endpoint::impl::handle_delete(response_channel& io, served_request& req) {
   auto found = co_await find_session(io, req, req[known_header::mcp_session_id]);
   if (!found.session)
     co_return co_await reply_error(io, req, found.status, errc::invalid_request, found.refusal);

@@ -24,7 +24,7 @@
 // is checked, here the upgrade was, so the connection lasts no longer than
 // its token; the client connects again with a fresh one.
 
-#include "server_impl.hpp"
+#include "endpoint_impl.hpp"
 
 #include "../../detail/random.hpp"
 #include "../../transport/websocket/websocket_connection.hpp"
@@ -102,12 +102,12 @@ asio::awaitable<void> finish_engine(detail::server_engine& engine, bool drain) {
 
 }  // namespace
 
-bool http_server::impl::wants_websocket(const http_request& req) {
+bool http_endpoint::impl::wants_websocket(const http_request& req) {
   const auto headers = req.headers();
   return lists(headers, "upgrade", "websocket", true);
 }
 
-asio::awaitable<bool> http_server::impl::handle_websocket(connection_io& io, served_request& req) {
+asio::awaitable<bool> http_endpoint::impl::handle_websocket(response_channel& io, served_request& req) {
   if (!lists(req.headers(), "sec-websocket-protocol", websocket_subprotocol, false))
     co_return co_await reply_error(io, req, http::status::bad_request, errc::invalid_request,
                                    "Bad Request: MCP over WebSocket needs the mcp subprotocol "

@@ -49,6 +49,9 @@ class stream_io final : public connection_io {
     co_return ec;
   }
 
+  bool can_upgrade() const noexcept override { return true; }
+
+ protected:
   std::size_t write_at_once(std::string_view bytes) override {
     if constexpr (timed_stream<Stream>::tls) {
       return 0;
@@ -75,6 +78,7 @@ class stream_io final : public connection_io {
     if (const auto failure = stream_.disarm(ec)) throw boost::system::system_error(failure);
   }
 
+ public:
   // 408, and the connection closes after it. Best effort: a client gone
   // meanwhile is not an error here, the timeout is what read() reports.
   asio::awaitable<void> answer_request_timeout() {
@@ -172,6 +176,38 @@ class stream_io final : public connection_io {
 };
 
 }  // namespace
+
+bool connection_io::send_head(const response_head& head, std::string_view body, bool last) {
+  // One buffer, one write: the head and what is ready of the body.
+  pending_ = head_text(head, body.size() + 32);
+  if (head.content_length) pending_ += body;
+  else return send_part(body, last);
+  return write_pending_at_once();
+}
+
+bool connection_io::send_part(std::string_view data, bool last) {
+  if (!data.empty()) append_chunk(pending_, data);
+  if (last) pending_ += last_chunk;
+  return write_pending_at_once();
+}
+
+bool connection_io::write_pending_at_once() {
+  // (Tried first: a response the socket takes whole needs no coroutine.)
+  pending_.erase(0, write_at_once(pending_));
+  return pending_.empty();
+}
+
+asio::awaitable<void> connection_io::finish() {
+  if (pending_.empty()) co_return;
+  const auto bytes = std::exchange(pending_, {});
+  co_await write_bytes(bytes);
+}
+
+asio::awaitable<std::unique_ptr<websocket::connection>> response_channel::accept_websocket(const http_request&,
+                                                                                       websocket::settings,
+                                                                                       transport_metadata) {
+  throw boost::system::system_error(asio::error::operation_not_supported, "no WebSocket upgrade on this channel");
+}
 
 std::string peer_of(const asio::ip::tcp::socket& socket) {
   boost::system::error_code ignored;

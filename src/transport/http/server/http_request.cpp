@@ -1,6 +1,7 @@
 #include "http_request.hpp"
 
 #include <boost/beast/core/string.hpp>
+#include <boost/beast/http/field.hpp>
 
 namespace mcp::detail {
 
@@ -47,6 +48,28 @@ http_request::span http_request::append(std::string_view s) {
   return at;
 }
 
+void http_request::add_header(http::field field, std::string_view name, std::string_view value,
+                              header_slot_of slot_of) {
+  const header_entry entry{append(name), append(value)};
+  if (const auto slot = slot_of(field, name); slot && *slot < max_slots) {
+    // (Only a header limit far over the default admits this many headers.)
+    auto& index = known_[*slot];
+    if (index == absent && headers_.size() < absent) index = static_cast<std::uint16_t>(headers_.size());
+  }
+  headers_.push_back(entry);
+}
+
+void http_request::assign(http::verb method, std::string_view target, unsigned version, const header_list& headers,
+                          std::string body, header_slot_of slot_of) {
+  clear();
+  method_ = method;
+  target_ = target;
+  version_ = version == 10 ? 10 : 11;
+  keep_alive_ = true;
+  for (const auto& [name, value] : headers) add_header(http::string_to_field(name), name, value, slot_of);
+  body_ = std::move(body);
+}
+
 request_reader::request_reader(http_request& request, header_slot_of slot_of) noexcept
     : request_(request), slot_of_(slot_of) {
   request_.clear();
@@ -61,16 +84,7 @@ void request_reader::on_request_impl(http::verb method, boost::core::string_view
 
 void request_reader::on_field_impl(http::field name, boost::core::string_view name_string,
                                    boost::core::string_view value, boost::system::error_code&) {
-  const std::string_view field_name(name_string.data(), name_string.size());
-  const http_request::header_entry entry{request_.append(field_name),
-                                         request_.append({value.data(), value.size()})};
-  if (const auto slot = slot_of_(name, field_name); slot && *slot < http_request::max_slots) {
-    // (Only a header limit far over the default admits this many headers.)
-    auto& index = request_.known_[*slot];
-    if (index == http_request::absent && request_.headers_.size() < http_request::absent)
-      index = static_cast<std::uint16_t>(request_.headers_.size());
-  }
-  request_.headers_.push_back(entry);
+  request_.add_header(name, {name_string.data(), name_string.size()}, {value.data(), value.size()}, slot_of_);
 }
 
 void request_reader::on_header_impl(boost::system::error_code&) { request_.keep_alive_ = keep_alive(); }

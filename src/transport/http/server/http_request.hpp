@@ -71,6 +71,12 @@ class http_request {
   /// Empties the request for the next one (keeping the strings' room).
   void clear() noexcept;
 
+  /// Fills the request from parts that another HTTP server read (an
+  /// application's own, driving an http_endpoint), keeping the headers
+  /// `slot_of` places as request_reader does. The connection is kept alive.
+  void assign(http::verb method, std::string_view target, unsigned version, const header_list& headers,
+              std::string body, header_slot_of slot_of);
+
  private:
   friend class request_reader;
   struct span {
@@ -86,6 +92,8 @@ class http_request {
 
   std::string_view text(span s) const noexcept { return {fields_.data() + s.offset, s.size}; }
   span append(std::string_view s);
+  // Appends a header, noting it in its slot when `slot_of` gives it one.
+  void add_header(http::field field, std::string_view name, std::string_view value, header_slot_of slot_of);
 
   http::verb method_ = http::verb::unknown;
   std::string target_;

@@ -1,12 +1,13 @@
-// The HTTP server's frame: the listener, one coroutine per connection, the
-// session table with idle expiry, and graceful shutdown. The transport rules
-// live in streamable.cpp and legacy_sse.cpp.
+// The endpoint's frame: the table of channels requests come through, the
+// session table with idle expiry, dispatching a request by its path and
+// method, and graceful shutdown. The transport rules live in streamable.cpp
+// and legacy_sse.cpp; the drivers in listener.cpp and exchange.cpp.
 
-#include "server_impl.hpp"
+#include "endpoint_impl.hpp"
 #include "trace_headers.hpp"
 
+#include "../../detail/completion.hpp"
 #include "../../detail/random.hpp"
-#include "../../transport/http/tls_context.hpp"
 
 #include <mcp/log.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
@@ -18,16 +19,8 @@
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/strand.hpp>
-#include <boost/asio/experimental/awaitable_operators.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/signal_set.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <boost/beast/http/error.hpp>
 
-#include <csignal>
-#include <condition_variable>
-#include <cstdio>
-#include <cstdlib>
 #include <functional>
 #include <mutex>
 #include <stdexcept>
@@ -39,19 +32,16 @@ namespace {
 
 constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 constexpr std::chrono::milliseconds quiet_poll{100};
-// After the forced shutdown: the engine gives cancelled requests 1 s to end;
-// a handler that ignores cancellation past this is left behind by run().
-constexpr std::chrono::milliseconds abandon_after{1500};
 
 
-unsigned threads_of(const http_server_options& options) {
+unsigned threads_of(const http_endpoint_options& options) {
   if (options.threads != 0) return options.threads;
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
 }  // namespace
 
-http_server::impl::impl(asio::any_io_executor ex, server_behaviour& b, http_server_options o)
+http_endpoint::impl::impl(asio::any_io_executor ex, server_behaviour& b, http_endpoint_options o)
     : io(ex),
       threads(threads_of(o)),
       executor(threads > 1 ? asio::any_io_executor(asio::make_strand(ex)) : ex),
@@ -63,7 +53,6 @@ http_server::impl::impl(asio::any_io_executor ex, server_behaviour& b, http_serv
       store(shared.sessions ? shared.sessions : make_memory_session_store()),
       bus(shared.bus),
       server_tag(bus ? detail::random_hex(8) : std::string()),
-      acceptor(executor),
       reaper(executor),
       quiet(executor),
       listen_sweep(executor) {
@@ -71,67 +60,100 @@ http_server::impl::impl(asio::any_io_executor ex, server_behaviour& b, http_serv
   if (!options.legacy_sse_path.empty() &&
       (options.legacy_sse_path == options.path || options.legacy_messages_path == options.path ||
        options.legacy_sse_path == options.legacy_messages_path))
-    throw std::invalid_argument("http_server: path, legacy_sse_path and legacy_messages_path must differ");
+    throw std::invalid_argument("http_endpoint: path, legacy_sse_path and legacy_messages_path must differ");
   if (options.auth) {
     verifier_strand = make_strand();
     if (!options.auth->verifier && options.auth->make_verifier)
       options.auth->verifier = options.auth->make_verifier(verifier_strand);
-    if (!options.auth->verifier) throw std::invalid_argument("http_server: auth needs a token verifier");
-    if (options.auth->resource.empty()) throw std::invalid_argument("http_server: auth needs the resource URL");
+    if (!options.auth->verifier) throw std::invalid_argument("http_endpoint: auth needs a token verifier");
+    if (options.auth->resource.empty()) throw std::invalid_argument("http_endpoint: auth needs the resource URL");
     resource_metadata_url = resource_metadata_url_of(options.auth->resource);
     resource_origin = origin_of_resource(options.auth->resource);
   }
-  if (!options.tls_certificate_file.empty() || !options.tls_private_key_file.empty()) {
-    tls.emplace(asio::ssl::context::tls_server);
-    detail::apply_tls_policy(*tls);
-    tls->use_certificate_chain_file(options.tls_certificate_file);
-    tls->use_private_key_file(options.tls_private_key_file, asio::ssl::context::pem);
-  }
-  const tcp::endpoint endpoint(asio::ip::make_address(options.host), options.port);
-  acceptor.open(endpoint.protocol());
-  acceptor.set_option(asio::socket_base::reuse_address(true));
-  acceptor.bind(endpoint);
-  acceptor.listen();
-  loopback_only = endpoint.address().is_loopback();
 }
 
-http_server::http_server(asio::any_io_executor ex, server_behaviour& behaviour,
-                         http_server_options options)
-    : impl_(std::make_shared<impl>(ex, behaviour, std::move(options))) {}
+http_endpoint::http_endpoint(asio::any_io_executor ex, server_behaviour& behaviour, http_endpoint_options options)
+    : impl_(std::make_shared<impl>(ex, behaviour, std::move(options))) {
+  impl_->start();
+}
 
-http_server::~http_server() = default;
+http_endpoint::~http_endpoint() { stop(); }
 
-std::uint16_t http_server::local_port() const { return impl_->acceptor.local_endpoint().port(); }
+std::size_t http_endpoint::session_count() const { return impl_->session_count(); }
 
-std::size_t http_server::session_count() const { return impl_->session_count(); }
-
-std::size_t http_server::impl::session_count() const {
+std::size_t http_endpoint::impl::session_count() const {
   std::lock_guard lock(tables);
   return sessions.size() + websocket_sessions;
 }
 
-asio::any_io_executor http_server::impl::make_strand() const {
+asio::any_io_executor http_endpoint::impl::make_strand() const {
   return threads > 1 ? asio::any_io_executor(asio::make_strand(io)) : io;
 }
 
-asio::awaitable<void> http_server::run() {
-  auto self = impl_;
-  co_await asio::co_spawn(self->executor, self->run(), asio::use_awaitable);
+std::vector<http_endpoint_route> http_endpoint::routes() const {
+  const auto& options = impl_->options;
+  std::vector<http_endpoint_route> routes;
+  routes.push_back({options.path,
+                    options.stateless ? std::vector<std::string>{"POST"}
+                                      : std::vector<std::string>{"GET", "POST", "DELETE"},
+                    "the MCP endpoint (Streamable HTTP)"});
+  if (!options.stateless && !options.legacy_sse_path.empty()) {
+    routes.push_back({options.legacy_sse_path, {"GET"}, "the legacy HTTP+SSE stream (2024-11-05)"});
+    routes.push_back({options.legacy_messages_path, {"POST"}, "the legacy HTTP+SSE messages (2024-11-05)"});
+  }
+  if (options.auth)
+    for (auto& path : impl_->metadata_paths())
+      routes.push_back({std::move(path), {"GET"}, "OAuth Protected Resource Metadata (RFC 9728)"});
+  if (options.metrics) routes.push_back({options.metrics_path, {"GET"}, "Prometheus metrics"});
+  return routes;
 }
 
-asio::awaitable<void> http_server::impl::run() {
-  if (shared.tasks) behaviour.share_task_store(shared.tasks);
-  asio::co_spawn(executor, reap_idle_sessions(), asio::detached);
-  asio::co_spawn(executor, keep_listens_alive(), asio::detached);
-  if (bus) asio::co_spawn(executor, join_behaviour_to_cluster(), asio::detached);
-  co_await accept_loop();
+void http_endpoint::impl::start() {
+  asio::dispatch(executor, [self = shared_from_this()] {
+    if (self->stopping) return;  // (stopped before it began)
+    if (self->shared.tasks) self->behaviour.share_task_store(self->shared.tasks);
+    asio::co_spawn(self->executor, self->reap_idle_sessions(), asio::detached);
+    asio::co_spawn(self->executor, self->keep_listens_alive(), asio::detached);
+    if (self->bus) asio::co_spawn(self->executor, self->join_behaviour_to_cluster(), asio::detached);
+  });
+}
+
+asio::awaitable<void> http_endpoint::impl::drain() {
   co_await wait_until_quiet();
   if (bus) behaviour.leave_cluster();
   if (shared.tasks) behaviour.share_task_store(nullptr);
   if (shared.close) shared.close();  // (stores it made: their connections end)
+  stopped = true;
+  for (auto& done : std::exchange(stop_waiters, {})) detail::post_completion(std::move(done), executor);
 }
 
-asio::awaitable<bool> http_server::impl::deliver(const std::shared_ptr<http_session>& session,
+void http_endpoint::impl::when_stopped(asio::any_completion_handler<void()> done) {
+  // (In a shared_ptr: see post_completion.hpp.)
+  auto held = std::make_shared<asio::any_completion_handler<void()>>(std::move(done));
+  asio::dispatch(executor, [self = shared_from_this(), held = std::move(held)] {
+    if (self->stopped) return detail::post_completion(std::move(*held), self->executor);
+    self->stop_waiters.push_back(std::move(*held));
+  });
+}
+
+http_endpoint::impl::connection_entry& http_endpoint::impl::open_channel(
+    asio::any_io_executor strand, response_channel* channel, std::function<void(bool forced)> stop_waiting) {
+  std::lock_guard lock(tables);
+  const auto number = next_connection++;
+  auto& entry = connections[number];  // (a map's nodes stay put)
+  entry = connection_entry{number, std::move(strand), channel, std::move(stop_waiting), false, nullptr};
+  return entry;
+}
+
+void http_endpoint::impl::close_channel(std::uint64_t number) {
+  {
+    std::lock_guard lock(tables);
+    connections.erase(number);
+  }
+  note_ended();
+}
+
+asio::awaitable<bool> http_endpoint::impl::deliver(const std::shared_ptr<http_session>& session,
                                                  const served_request& req, inbound_frame frame, bool rebind,
                                                  bool wait_for_room) {
   // (Bound first: g++ 12 mishandles a temporary beside co_await in one expression.)
@@ -148,14 +170,14 @@ asio::awaitable<bool> http_server::impl::deliver(const std::shared_ptr<http_sess
   co_return handed.delivered;
 }
 
-std::optional<http_server::impl::delivery> http_server::impl::deliver_at_once(
+std::optional<http_endpoint::impl::delivery> http_endpoint::impl::deliver_at_once(
     http_session& session, const served_request& req, inbound_frame& frame, bool rebind, bool wait_for_room,
     const asio::any_io_executor& here) {
   if (session.executor() != here || (wait_for_room && !session.engine().has_room())) return std::nullopt;
   return hand_over(session, req, std::move(frame), rebind);
 }
 
-http_server::impl::delivery http_server::impl::hand_over(http_session& session, const served_request& req,
+http_endpoint::impl::delivery http_endpoint::impl::hand_over(http_session& session, const served_request& req,
                                                          inbound_frame&& frame, bool rebind) {
   auto& engine = session.engine();
   if (engine.ended()) return {};
@@ -164,15 +186,21 @@ http_server::impl::delivery http_server::impl::hand_over(http_session& session, 
   return {true, engine.take(std::move(frame))};
 }
 
-void http_server::stop() {
+void http_endpoint::stop() {
   asio::dispatch(impl_->executor, [self = impl_] { self->begin_shutdown(); });
 }
 
-void http_server::impl::note_ended() {
+void http_endpoint::start_stop(asio::any_completion_handler<void()> handler) {
+  impl_->when_stopped(std::move(handler));
+  stop();
+}
+
+void http_endpoint::impl::note_ended() {
   if (stopping) asio::dispatch(executor, [self = shared_from_this()] { self->quiet.cancel(); });
 }
 
-void http_server::impl::begin_shutdown() {
+void http_endpoint::impl::begin_shutdown() {
+  if (stopped) return;  // (a stop() after the end: nothing is left)
   if (stopping.exchange(true)) {
     // A second stop(): what still runs is cancelled now, not at the deadline.
     if (!forced) {
@@ -182,10 +210,9 @@ void http_server::impl::begin_shutdown() {
     }
     return;
   }
-  boost::system::error_code ignored;
-  acceptor.close(ignored);
   reaper.cancel();
   listen_sweep.cancel();
+  asio::co_spawn(executor, drain(), asio::detached);
   // Listen streams end with their closing result (outside the tables: a
   // stream that ends at once leaves them).
   for (auto& [strand, stream] : held_listens())
@@ -196,23 +223,13 @@ void http_server::impl::begin_shutdown() {
   for (auto& [id, entry] : sessions)
     asio::post(entry.session->executor(),
                [self = shared_from_this(), session = entry.session] { self->finish_session(session, true); });
-  // Connections waiting for their next request end now; busy ones end after
-  // their response (keep_alive() is false from here on); those still in
-  // their TLS handshake give it up.
+  // Channels waiting for their next request end now; busy ones end after
+  // their response (keep_alive() is false from here on).
   for (auto& [n, connection] : connections)
-    asio::post(connection.executor, [self = shared_from_this(), n = n] {
-      std::lock_guard lock(self->tables);
-      const auto it = self->connections.find(n);
-      if (it == self->connections.end()) return;
-      if (it->second.handshake_stop) it->second.handshake_stop->cancel();
-      if (it->second.listen) return;  // (closed above)
-      if (const auto ws = self->websocket_stops.find(it->second.io); ws != self->websocket_stops.end())
-        ws->second(false);
-      if (it->second.io && !it->second.busy) it->second.io->stop_reading();
-    });
+    asio::post(connection.executor, [self = shared_from_this(), n = n] { self->stop_channel(n, false); });
 }
 
-void http_server::impl::force_shutdown() {
+void http_endpoint::impl::force_shutdown() {
   forced = true;
   for (auto& [strand, stream] : held_listens())
     asio::post(strand, [stream = std::move(stream)] { stream->close(false); });
@@ -221,17 +238,20 @@ void http_server::impl::force_shutdown() {
     asio::post(entry.session->executor(),
                [self = shared_from_this(), session = entry.session] { self->end_session_here(session); });
   for (auto& [n, connection] : connections)
-    asio::post(connection.executor, [self = shared_from_this(), n = n] {
-      std::lock_guard lock(self->tables);
-      const auto it = self->connections.find(n);
-      if (it == self->connections.end()) return;
-      if (const auto ws = self->websocket_stops.find(it->second.io); ws != self->websocket_stops.end())
-        ws->second(true);
-      if (it->second.io && !it->second.listen) it->second.io->stop_reading();
-    });
+    asio::post(connection.executor, [self = shared_from_this(), n = n] { self->stop_channel(n, true); });
 }
 
-asio::awaitable<void> http_server::impl::wait_until_quiet() {
+void http_endpoint::impl::stop_channel(std::uint64_t number, bool forced_now) {
+  std::lock_guard lock(tables);
+  const auto it = connections.find(number);
+  if (it == connections.end()) return;
+  auto& channel = it->second;
+  if (channel.listen) return;  // (closed with the listen streams)
+  if (const auto ws = websocket_stops.find(channel.io); ws != websocket_stops.end()) return ws->second(forced_now);
+  if (channel.stop_waiting && (forced_now || !channel.busy)) channel.stop_waiting(forced_now);
+}
+
+asio::awaitable<void> http_endpoint::impl::wait_until_quiet() {
   const auto deadline = clock::now() + options.shutdown_timeout;
   std::optional<clock::time_point> forced_at;
   for (;;) {
@@ -249,7 +269,7 @@ asio::awaitable<void> http_server::impl::wait_until_quiet() {
     if (forced && !forced_at) forced_at = clock::now();
     // Their streams and connections are closed by now; what is left is a
     // handler that ignores its cancellation (one that blocks, say). It keeps
-    // its session alive, but not run(): the deadline wins.
+    // its session alive, but not the shutdown: the deadline wins.
     if (forced_at && clock::now() - *forced_at >= abandon_after) {
       sdk_log(log_category::server, log_level::error, "handlers ignore cancellation; shutting down without them",
               {{"sessions", sessions_left}, {"connections", connections_left}});
@@ -260,17 +280,17 @@ asio::awaitable<void> http_server::impl::wait_until_quiet() {
   }
 }
 
-asio::awaitable<void> http_server::impl::forget_session(std::string id) {
+asio::awaitable<void> http_endpoint::impl::forget_session(std::string id) {
   announce_session_end(id);
   events->forget(id);
   co_await store->remove(std::move(id));
 }
 
-asio::awaitable<void> http_server::impl::end_session(std::shared_ptr<http_session> session) {
+asio::awaitable<void> http_endpoint::impl::end_session(std::shared_ptr<http_session> session) {
   co_await end_session(std::move(session), telemetry::event::session_closed);
 }
 
-asio::awaitable<void> http_server::impl::end_session(std::shared_ptr<http_session> session,
+asio::awaitable<void> http_endpoint::impl::end_session(std::shared_ptr<http_session> session,
                                                      telemetry::event reason) {
   // (Bound first: g++ 12 mishandles a temporary beside co_await in one expression.)
   const auto here = co_await asio::this_coro::executor;
@@ -279,7 +299,7 @@ asio::awaitable<void> http_server::impl::end_session(std::shared_ptr<http_sessio
   end_session_here(session, reason);
 }
 
-void http_server::impl::end_session_here(const std::shared_ptr<http_session>& session, telemetry::event reason) {
+void http_endpoint::impl::end_session_here(const std::shared_ptr<http_session>& session, telemetry::event reason) {
   // (Closed is the engine's own default: it never overrides an expiry or a DELETE.)
   if (reason != telemetry::event::session_closed && !session->engine().ended())
     session->engine().set_end_reason(reason);
@@ -295,7 +315,7 @@ void http_server::impl::end_session_here(const std::shared_ptr<http_session>& se
   }
 }
 
-void http_server::impl::forget_entry(const std::shared_ptr<http_session>& session) {
+void http_endpoint::impl::forget_entry(const std::shared_ptr<http_session>& session) {
   {
     std::lock_guard lock(tables);
     const auto it = sessions.find(session->transport().id());
@@ -310,7 +330,7 @@ asio::awaitable<void> finish_engine(std::shared_ptr<http_session> session, bool 
 }
 }  // namespace
 
-void http_server::impl::finish_session(const std::shared_ptr<http_session>& session, bool drain) {
+void http_endpoint::impl::finish_session(const std::shared_ptr<http_session>& session, bool drain) {
   if (session->finishing || session->engine().ended()) return;
   auto stop = session->finishing = std::make_shared<asio::cancellation_signal>();
   asio::co_spawn(session->executor(), finish_engine(session, drain),
@@ -318,7 +338,7 @@ void http_server::impl::finish_session(const std::shared_ptr<http_session>& sess
                                                                 std::exception_ptr) { self->forget_entry(session); }));
 }
 
-std::optional<http_server::impl::session_lookup> http_server::impl::find_session_here(std::string_view header,
+std::optional<http_endpoint::impl::session_lookup> http_endpoint::impl::find_session_here(std::string_view header,
                                                                                      const served_request& req) {
   if (header.empty())
     return session_lookup{nullptr, http::status::bad_request, "Bad Request: Mcp-Session-Id header is required"};
@@ -343,8 +363,8 @@ std::optional<http_server::impl::session_lookup> http_server::impl::find_session
   return session_lookup{entry.session, http::status::ok, {}};
 }
 
-asio::awaitable<http_server::impl::session_lookup> http_server::impl::find_session(
-    connection_io& io, const served_request& req, std::string_view header) {
+asio::awaitable<http_endpoint::impl::session_lookup> http_endpoint::impl::find_session(
+    response_channel& io, const served_request& req, std::string_view header) {
   if (auto here = find_session_here(header, req)) co_return std::move(*here);
   std::string id(header);
   session_lookup unknown{nullptr, http::status::not_found, "Not Found: unknown or expired session"};
@@ -391,7 +411,7 @@ asio::awaitable<http_server::impl::session_lookup> http_server::impl::find_sessi
   co_return session_lookup{session, http::status::ok, {}};
 }
 
-asio::awaitable<void> http_server::impl::refresh_shared_state(std::shared_ptr<http_session> session,
+asio::awaitable<void> http_endpoint::impl::refresh_shared_state(std::shared_ptr<http_session> session,
                                                              const session_record& record) {
   if (session->state_version == record.state_version) co_return;  // (nearly always)
   // (Bound first: g++ 12 mishandles a temporary beside co_await in one expression.)
@@ -403,8 +423,8 @@ asio::awaitable<void> http_server::impl::refresh_shared_state(std::shared_ptr<ht
   session->state_version = record.state_version;
 }
 
-asio::awaitable<std::shared_ptr<http_session>> http_server::impl::start_session(
-    std::string id, const served_request& req, connection_io& io, session_options engine, session_kind kind) {
+asio::awaitable<std::shared_ptr<http_session>> http_endpoint::impl::start_session(
+    std::string id, const served_request& req, response_channel& io, session_options engine, session_kind kind) {
   const bool legacy = kind == session_kind::legacy;
   transport_metadata metadata;
   metadata.kind = "http";
@@ -456,39 +476,7 @@ asio::awaitable<std::shared_ptr<http_session>> http_server::impl::start_session(
   co_return session;
 }
 
-asio::awaitable<void> http_server::impl::accept_loop() {
-  while (!stopping) {
-    // The socket is made on the strand of its connection: its handlers
-    // (reads, writes, deadlines, the close watch) all run there.
-    auto [ec, socket] = co_await acceptor.async_accept(make_strand(), as_tuple_awaitable);
-    if (ec) {
-      if (stopping || ec == asio::error::operation_aborted) break;
-      sdk_log(log_category::transport, log_level::warn, "accept failed", {{"error", ec.message()}});
-      continue;
-    }
-    std::size_t open = 0;
-    {
-      std::lock_guard lock(tables);
-      open = connections.size();
-    }
-    if (open >= options.max_connections) {
-      sdk_log(log_category::transport, log_level::warn, "connection limit reached; closing a new connection");
-      if (telemetry::listening(telemetry::event::connection_refused))
-        detail::connection_refused(detail::peer_of(socket), "max_connections");
-      boost::system::error_code ignored;
-      socket.close(ignored);
-      continue;
-    }
-    // An SSE answer goes out in several small writes (head, events, last
-    // chunk); with Nagle's algorithm each would wait for the client's delayed ACK.
-    boost::system::error_code ignored;
-    socket.set_option(asio::ip::tcp::no_delay(true), ignored);
-    const auto strand = socket.get_executor();
-    asio::co_spawn(strand, serve_connection(std::move(socket)), asio::detached);
-  }
-}
-
-asio::awaitable<void> http_server::impl::reap_idle_sessions() {
+asio::awaitable<void> http_endpoint::impl::reap_idle_sessions() {
   const auto period = std::min<clock::duration>(options.idle_timeout / 2, std::chrono::seconds(30));
   while (!stopping) {
     reaper.expires_after(period);
@@ -519,108 +507,9 @@ asio::awaitable<void> http_server::impl::reap_idle_sessions() {
   }
 }
 
-asio::awaitable<void> http_server::impl::serve_connection(tcp::socket socket) {
-  // A connection may still be ending after run() returned and the
-  // http_server is gone: it keeps the state it uses alive.
-  const auto self = shared_from_this();
-  const auto strand = socket.get_executor();
-  // Counted from the start, TLS handshake included: run() waits for it, and
-  // it counts against max_connections.
-  std::uint64_t number = 0;
-  asio::steady_timer handshake_stop(strand, asio::steady_timer::time_point::max());
-  connection_entry* entry = nullptr;  // (a map's nodes stay put)
-  {
-    std::lock_guard lock(tables);
-    number = next_connection++;
-    entry = &connections[number];
-    *entry = connection_entry{strand, nullptr, tls ? &handshake_stop : nullptr, false};
-  }
-  std::unique_ptr<connection_io> io;
-  std::string peer;  // (for a refusal: the socket is gone by then)
-  std::string_view refusal;
-  if (tls) {
-    if (telemetry::listening(telemetry::event::connection_refused)) peer = detail::peer_of(socket);
-    // The handshake never throws here (`||` waits for a success), and stop()
-    // cuts it short: a client that connects and never handshakes would
-    // otherwise hold shutdown up for the whole handshake deadline.
-    auto handshake = [this](tcp::socket s) -> asio::awaitable<std::unique_ptr<connection_io>> {
-      try {
-        co_return co_await detail::make_tls_io(std::move(s), *tls, options.write_timeout);
-      } catch (const std::exception& e) {
-        sdk_log(log_category::transport, log_level::debug, "TLS handshake failed", {{"error", e.what()}});
-      }
-      co_return nullptr;
-    };
-    auto until_stopping = [this, &handshake_stop]() -> asio::awaitable<void> {
-      while (!stopping) co_await handshake_stop.async_wait(as_tuple_awaitable);
-    };
-    using namespace asio::experimental::awaitable_operators;
-    auto outcome = co_await (handshake(std::move(socket)) || until_stopping());
-    if (outcome.index() == 0) io = std::move(std::get<0>(outcome));
-    if (!io) refusal = outcome.index() == 0 ? "tls_handshake" : "shutting_down";
-    entry->handshake_stop = nullptr;
-  } else {
-    io = detail::make_tcp_io(std::move(socket), options.write_timeout);
-  }
-  if (!io) {
-    detail::connection_refused(peer, refusal);
-    {
-      std::lock_guard lock(tables);
-      connections.erase(number);
-    }
-    note_ended();
-    co_return;
-  }
-  entry->io = io.get();
-  detail::connection_telemetry connection_events(*io, tls ? "https" : "http");
-  beast::flat_buffer buffer;
-  served_request req;  // one for the connection's requests, one after another
-  try {
-    while (!stopping) {
-      detail::request_reader reader(req, detail::known_header_slot);
-      req.forget_previous();
-      detail::http_request_telemetry request_events(*io);
-      reader.body_limit(options.max_body_size);
-      reader.header_limit(static_cast<std::uint32_t>(options.max_header_size));
-      const auto ec = co_await io->read(buffer, reader, options.request_timeout);
-      const bool too_large = ec == http::error::body_limit || ec == http::error::header_limit;
-      if (ec && !too_large) break;  // end of stream, timeout, reset, malformed HTTP: nothing to answer
-      request_events.arrived();
-      entry->busy = true;
-      bool keep_alive = false;
-      std::exception_ptr failure;
-      try {
-        if (too_large) co_await refuse_too_large(*io, req, ec);
-        else keep_alive = co_await dispatch(*io, req);
-      } catch (...) {
-        failure = std::current_exception();
-      }
-      request_events.answered(*io, req);
-      connection_events.answered();
-      if (io->counted().status == 101) connection_events.upgraded();
-      entry->busy = false;
-      if (failure) std::rethrow_exception(failure);
-      if (!keep_alive) break;
-    }
-  } catch (const std::exception& e) {
-    sdk_log(log_category::transport, log_level::debug, "HTTP connection ended", {{"error", e.what()}});
-  }
-  if (req.taken_over) {
-    hand_over_connection(std::move(req.taken_over), std::move(io), number, connection_events);
-    co_return;
-  }
-  {
-    std::lock_guard lock(tables);
-    connections.erase(number);
-  }
-  note_ended();
-  connection_events.closed(*io);
-  co_await io->close();
-}
-
-void http_server::impl::hand_over_connection(std::shared_ptr<listen_stream> stream,
-                                             std::unique_ptr<connection_io> io, std::uint64_t number,
-                                             const detail::connection_telemetry& connection_events) {
+void http_endpoint::impl::hand_over_connection(std::shared_ptr<listen_stream> stream,
+                                             std::unique_ptr<response_channel> io, std::uint64_t number,
+                                             const detail::connection_telemetry* connection_events) {
   {
     std::lock_guard lock(tables);
     auto& entry = connections.at(number);
@@ -632,15 +521,9 @@ void http_server::impl::hand_over_connection(std::shared_ptr<listen_stream> stre
   if (stopping) stream->close(true);
 }
 
-void http_server::impl::listen_connection_closed(std::uint64_t number) {
-  {
-    std::lock_guard lock(tables);
-    connections.erase(number);
-  }
-  note_ended();
-}
+void http_endpoint::impl::listen_connection_closed(std::uint64_t number) { close_channel(number); }
 
-std::vector<std::pair<asio::any_io_executor, std::shared_ptr<listen_stream>>> http_server::impl::held_listens()
+std::vector<std::pair<asio::any_io_executor, std::shared_ptr<listen_stream>>> http_endpoint::impl::held_listens()
     const {
   std::vector<std::pair<asio::any_io_executor, std::shared_ptr<listen_stream>>> held;
   std::lock_guard lock(tables);
@@ -649,7 +532,7 @@ std::vector<std::pair<asio::any_io_executor, std::shared_ptr<listen_stream>>> ht
   return held;
 }
 
-asio::awaitable<void> http_server::impl::keep_listens_alive() {
+asio::awaitable<void> http_endpoint::impl::keep_listens_alive() {
   if (options.keep_alive_interval <= std::chrono::seconds::zero()) co_return;  // (no keep-alives: no spinning)
   while (!stopping) {
     listen_sweep.expires_after(options.keep_alive_interval);
@@ -660,18 +543,7 @@ asio::awaitable<void> http_server::impl::keep_listens_alive() {
   }
 }
 
-asio::awaitable<void> http_server::impl::refuse_too_large(connection_io& io, const served_request& req,
-                                                         boost::system::error_code ec) {
-  if (ec == http::error::body_limit) {  // (the head has been read)
-    co_await reply_error(io, req, http::status::payload_too_large, errc::invalid_request,
-                         "Payload Too Large: the body exceeds " + std::to_string(options.max_body_size) + " bytes");
-  } else {
-    const http_request head;
-    co_await reply_status(io, head, http::status::request_header_fields_too_large);
-  }
-}
-
-asio::awaitable<bool> http_server::impl::dispatch(connection_io& io, served_request& req) {
+asio::awaitable<bool> http_endpoint::impl::dispatch(response_channel& io, served_request& req) {
   const std::string_view target = req.target();
   const auto path = target.substr(0, target.find('?'));
   const bool legacy_enabled = !options.stateless && !options.legacy_sse_path.empty();
@@ -681,7 +553,7 @@ asio::awaitable<bool> http_server::impl::dispatch(connection_io& io, served_requ
   if (options.auth && is_metadata_path(path)) co_return co_await serve_resource_metadata(io, req);
   if (path != options.path && !legacy_stream && !legacy_post)
     co_return co_await reply_status(io, req, http::status::not_found);
-  if (auto refusal = detail::origin_refusal(req, loopback_only, options.allowed_hosts, options.allowed_origins))
+  if (auto refusal = detail::origin_refusal(req, req.loopback, options.allowed_hosts, options.allowed_origins))
     co_return co_await reply_error(io, req, http::status::forbidden, errc::invalid_request, *refusal);
   if (stopping)
     co_return co_await reply_error(io, req, http::status::service_unavailable, errc::internal_error,
@@ -691,7 +563,8 @@ asio::awaitable<bool> http_server::impl::dispatch(connection_io& io, served_requ
     const bool admitted = co_await authenticate(io, req, keep);
     if (!admitted) co_return keep;
   }
-  if (options.websocket && path == options.path && req.method() == http::verb::get && wants_websocket(req))
+  if (options.websocket && io.can_upgrade() && path == options.path && req.method() == http::verb::get &&
+      wants_websocket(req))
     co_return co_await handle_websocket(io, req);
   if (legacy_stream && req.method() == http::verb::get) co_return co_await handle_legacy_stream(io, req);
   if (legacy_post && req.method() == http::verb::post) co_return co_await handle_legacy_post(io, req);
@@ -718,80 +591,6 @@ asio::awaitable<bool> http_server::impl::dispatch(connection_io& io, served_requ
                                    "Service Unavailable: the session store cannot be reached (" + *unavailable + ")");
   co_return co_await reply(io, req, http::status::method_not_allowed, {}, {}, {},
                            options.stateless ? "Allow: POST\r\n" : "Allow: GET, POST, DELETE\r\n");
-}
-
-int run_http_server(server_behaviour& behaviour, http_server_options options) {
-  options.threads = threads_of(options);
-  const auto threads = options.threads;
-  asio::io_context io(static_cast<int>(threads));
-  const bool secure = !options.tls_certificate_file.empty();
-  const auto host = options.host;
-  const auto path = options.path;
-  const auto drain_seconds = std::chrono::duration<double>(options.shutdown_timeout).count();
-  http_server server(io.get_executor(), behaviour, std::move(options));
-  // Listening for signals before the URL goes out: a script may signal us as
-  // soon as it reads it. On a strand: its handler and the cancel at the end
-  // may otherwise run at once on two threads.
-  asio::signal_set signals(asio::make_strand(io), SIGINT, SIGTERM);
-  std::function<void(const boost::system::error_code&, int)> on_signal;
-  int signals_seen = 0;
-  on_signal = [&](const boost::system::error_code& ec, int) {
-    if (ec) return;
-    // The first signal drains (calls in flight finish within shutdown_timeout),
-    // a second one cancels them at once.
-    if (++signals_seen == 1) {
-      sdk_log(log_category::server, log_level::info, "shutting down; a second signal stops at once",
-              {{"drain_seconds", drain_seconds}});
-      signals.async_wait(on_signal);
-    }
-    server.stop();
-  };
-  signals.async_wait(on_signal);
-  // The first line of stdout is the endpoint: scripts start us with port 0 and read it.
-  std::printf("%s://%s:%u%s\n", secure ? "https" : "http", host.c_str(),
-              static_cast<unsigned>(server.local_port()), path.c_str());
-  std::fflush(stdout);
-  int exit_code = 0;
-  // Once run() returns, what is left (connections closing) gets a moment;
-  // work that outlives it (a handler that ignores its cancellation, a client
-  // that reads nothing) would keep io.run() going: the watchdog stops it.
-  std::mutex ending;
-  std::condition_variable ended;
-  bool run_returned = false, io_returned = false, abandoned = false;
-  asio::co_spawn(io, server.run(), [&](std::exception_ptr failure) {
-    asio::post(signals.get_executor(), [&signals] { signals.cancel(); });
-    if (failure) exit_code = 1;
-    std::lock_guard lock(ending);
-    run_returned = true;
-    ended.notify_all();
-  });
-  std::thread watchdog([&] {
-    std::unique_lock lock(ending);
-    ended.wait(lock, [&] { return run_returned || io_returned; });
-    if (!ended.wait_for(lock, abandon_after, [&] { return io_returned; })) {
-      abandoned = true;
-      io.stop();
-    }
-  });
-  std::vector<std::thread> helpers;
-  for (unsigned i = 1; i < threads; ++i) helpers.emplace_back([&io] { io.run(); });
-  io.run();
-  for (auto& helper : helpers) helper.join();
-  {
-    std::lock_guard lock(ending);
-    io_returned = true;
-    ended.notify_all();
-  }
-  watchdog.join();
-  if (abandoned && server.session_count() != 0) {
-    // Handlers still run: they use the behaviour, their sessions and (from a
-    // worker thread) this io_context, so nothing may be destroyed under
-    // them. The process ends here.
-    sdk_log(log_category::server, log_level::error, "exiting with handlers still running");
-    std::fflush(nullptr);
-    std::_Exit(exit_code);
-  }
-  return exit_code;
 }
 
 }  // namespace mcp

@@ -1,38 +1,42 @@
 #pragma once
-// The state of an http_server, shared by the files that implement it:
-// http_server.cpp (listener, connections, sessions, shutdown), streamable.cpp
-// (POST / GET / DELETE of Streamable HTTP), legacy_sse.cpp (the 2024-11-05
-// transport) and responses.cpp (writing JSON and SSE responses).
+// The state of an http_endpoint, shared by the files that implement it:
+// endpoint.cpp (channels, sessions, shutdown), streamable.cpp (POST / GET /
+// DELETE of Streamable HTTP), legacy_sse.cpp (the 2024-11-05 transport),
+// responses.cpp (writing JSON and SSE responses), auth_gate.cpp (OAuth),
+// cluster.cpp (servers sharing a message bus), websocket.cpp. Its drivers:
+// the built-in listener (listener.cpp: connections read from sockets) and
+// the exchanges of an application's own server (exchange.cpp). Both hand
+// each request to dispatch() with the channel its response goes to.
 //
-// Threads (docs/http.md, "Threads"). With more than one thread, the server's
-// own work (the listener, idle expiry, shutdown) runs on the server's strand
-// (`executor`), each connection on a strand of its own (its socket, its
-// deadlines, the response it writes), and each session on a strand of its
-// own (its engine, handlers, tables). A connection hops to the session's
-// strand for what touches the engine (deliver, end_session: each runs
-// itself again there when called elsewhere). A session runs on the strand of
-// the connection that opened it, so most requests need no hop. The session's streams
-// are shared by the two behind their own mutexes (message_stream.hpp). The
-// tables of sessions and connections are behind `tables`, never held across
-// a wait. With one thread every strand is the executor itself and no hop is
+// Threads (docs/http.md, "Threads"). With more than one thread, the
+// endpoint's own work (idle expiry, shutdown; the listener's accepting) runs
+// on its strand (`executor`), each channel on a strand of its own (a
+// connection: its socket, its deadlines, the response it writes; an
+// exchange: its response), and each session on a strand of its own (its
+// engine, handlers, tables). A channel hops to the session's strand for
+// what touches the engine (deliver, end_session: each runs itself again
+// there when called elsewhere). A session runs on the strand of the channel
+// that opened it, so most requests need no hop. The session's streams are
+// shared by the two behind their own mutexes (message_stream.hpp). The
+// tables of sessions and channels are behind `tables`, never held across a
+// wait. With one thread every strand is the executor itself and no hop is
 // made.
 
-#include <mcp/server/http_server.hpp>
+#include <mcp/server/http_endpoint.hpp>
 
 #include "../../auth/dpop_proof.hpp"
 #include "../../protocol/http_rules.hpp"
-#include "../../transport/http/server/connection_io.hpp"
+#include "../../transport/http/server/response_channel.hpp"
 #include "request_rules.hpp"
 #include "served_request.hpp"
 #include "http_session.hpp"
 #include "http_telemetry.hpp"
 #include "listen_stream.hpp"
 
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
 #include <atomic>
+#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -45,10 +49,12 @@
 
 namespace mcp {
 
-using tcp = asio::ip::tcp;
-namespace beast = detail::beast;
+namespace detail {
+struct exchange_state;
+}
+
 using detail::close_watch;
-using detail::connection_io;
+using detail::response_channel;
 using detail::http_request;
 using detail::served_request;
 using detail::known_header;
@@ -63,8 +69,11 @@ std::string resource_metadata_url_of(std::string_view resource);
 /// `scheme://authority` of the resource URL.
 std::string origin_of_resource(std::string_view resource);
 
-struct http_server::impl : std::enable_shared_from_this<impl>, detail::listen_stream_owner {
+struct http_endpoint::impl : std::enable_shared_from_this<impl>, detail::listen_stream_owner {
   using clock = std::chrono::steady_clock;
+  // After the forced shutdown: the engine gives cancelled requests 1 s to
+  // end; a handler that ignores cancellation past this is left behind.
+  static constexpr std::chrono::milliseconds abandon_after{1500};
 
   struct string_hash {
     using is_transparent = void;
@@ -79,14 +88,19 @@ struct http_server::impl : std::enable_shared_from_this<impl>, detail::listen_st
     std::string owner;    // with OAuth: the identity of the principal that opened it
   };
 
-  // The fields are read and written on the connection's strand only (the
-  // table itself is behind `tables`).
+  // A channel requests come through: a connection of the listener, or an
+  // exchange. The fields are read and written on the channel's strand only
+  // (the table itself is behind `tables`).
   struct connection_entry {
-    asio::any_io_executor executor;  // the connection's strand
-    connection_io* io = nullptr;
-    asio::steady_timer* handshake_stop = nullptr;  // while its TLS handshake runs: cancelled by stop()
+    std::uint64_t number = 0;        // its key in the table
+    asio::any_io_executor executor;  // the channel's strand
+    response_channel* io = nullptr;
+    // What stop() does to the channel while it waits for a request (a
+    // listener's connection stops reading; one in its TLS handshake gives
+    // it up); `forced`: the deadline passed. Null: nothing (an exchange).
+    std::function<void(bool forced)> stop_waiting = nullptr;
     bool busy = false;  // between reading a request and finishing its response
-    std::shared_ptr<listen_stream> listen;  // the listen stream that holds the connection, once it does
+    std::shared_ptr<listen_stream> listen;  // the listen stream that holds the channel, once it does
   };
 
   // The live session a request names, or why not (400 without an id, 404 unknown or ended).
@@ -107,10 +121,22 @@ struct http_server::impl : std::enable_shared_from_this<impl>, detail::listen_st
     std::string_view last_event_id;                        // where a resumed stream resumes
   };
 
-  impl(asio::any_io_executor ex, server_behaviour& b, http_server_options o);
+  impl(asio::any_io_executor ex, server_behaviour& b, http_endpoint_options o);
 
-  // http_server.cpp
-  asio::awaitable<void> run();
+  // endpoint.cpp
+  // Starts the endpoint's own work (idle expiry, keep-alives, the cluster):
+  // once, right after it is made.
+  void start();
+  // A new channel in the table (counted from here: shutdown waits for it);
+  // its entry stays put until close_channel(), and is its strand's.
+  connection_entry& open_channel(asio::any_io_executor strand, response_channel* io,
+                                 std::function<void(bool forced)> stop_waiting);
+  // The channel leaves the table.
+  void close_channel(std::uint64_t number);
+  // exchange.cpp: serves one request of an application's server (async_handle).
+  asio::awaitable<void> serve_exchange(http_endpoint_request request, std::shared_ptr<detail::exchange_state> state);
+  // Calls `done` once the endpoint has stopped (at once if it has).
+  void when_stopped(asio::any_completion_handler<void()> done);
   // A strand for a connection or a session; the executor itself with one thread.
   asio::any_io_executor make_strand() const;
   // Hands a POST's frame to the session's engine on its strand, the
@@ -136,28 +162,28 @@ struct http_server::impl : std::enable_shared_from_this<impl>, detail::listen_st
   std::size_t session_count() const;
   // Wakes wait_until_quiet() when a session or connection ended while stopping.
   void note_ended();
-  asio::awaitable<void> accept_loop();
-  asio::awaitable<void> serve_connection(tcp::socket socket);
-  asio::awaitable<bool> dispatch(connection_io& io, served_request& req);
-  // Answers a request over the body or header limit (the connection ends after).
-  asio::awaitable<void> refuse_too_large(connection_io& io, const served_request& req, boost::system::error_code ec);
+  asio::awaitable<bool> dispatch(response_channel& io, served_request& req);
   asio::awaitable<void> reap_idle_sessions();
   // The connection that served a listen POST is its stream's from now on
   // (the request's coroutines and JSON end here).
-  void hand_over_connection(std::shared_ptr<listen_stream> stream, std::unique_ptr<connection_io> io,
-                            std::uint64_t number, const detail::connection_telemetry& connection_events);
+  // `connection_events`: its connection's telemetry (a listener's; null for an exchange).
+  void hand_over_connection(std::shared_ptr<listen_stream> stream, std::unique_ptr<response_channel> io,
+                            std::uint64_t number, const detail::connection_telemetry* connection_events);
   void listen_connection_closed(std::uint64_t number) override;
   // The listen streams of the connections, with their strands (taken under `tables`).
   std::vector<std::pair<asio::any_io_executor, std::shared_ptr<listen_stream>>> held_listens() const;
   // Every keep_alive_interval, a comment on each listen stream that was quiet since the last.
   asio::awaitable<void> keep_listens_alive();
   asio::awaitable<void> wait_until_quiet();
+  // After stop(): waits until quiet, then lets go of what the endpoint
+  // joined and made, and calls what when_stopped() was given.
+  asio::awaitable<void> drain();
   // The session `id` names, when the answer needs no session store (the
   // common case, without waiting); nullopt: ask find_session. A session of
   // another principal is unknown (404) to this one.
   std::optional<session_lookup> find_session_here(std::string_view id, const served_request& req);
   // The session `id` names: served here, or resumed from the session store.
-  asio::awaitable<session_lookup> find_session(connection_io& io, const served_request& req,
+  asio::awaitable<session_lookup> find_session(response_channel& io, const served_request& req,
                                                std::string_view id);
   // The copy reads in the session's shared state when `record` has a newer
   // version than it has (another copy saved a change), on its strand.
@@ -171,7 +197,7 @@ struct http_server::impl : std::enable_shared_from_this<impl>, detail::listen_st
   // on the strand of the connection that opens it: a client that keeps to
   // one connection (most do) never makes its requests hop.
   asio::awaitable<std::shared_ptr<http_session>> start_session(std::string id, const served_request& req,
-                                                               connection_io& io, session_options engine,
+                                                               response_channel& io, session_options engine,
                                                                session_kind kind);
   // Ends this server's copy of a session (its calls in flight are cancelled)
   // and comes back once it has.
@@ -190,33 +216,36 @@ struct http_server::impl : std::enable_shared_from_this<impl>, detail::listen_st
   asio::awaitable<void> forget_session(std::string id);
   void begin_shutdown();
   void force_shutdown();
+  // stop() reaches a channel (on its strand): one waiting for a request
+  // stops waiting; `forced_now`: any.
+  void stop_channel(std::uint64_t number, bool forced_now);
 
   // streamable.cpp
-  asio::awaitable<bool> handle_post(connection_io& io, served_request& req);
+  asio::awaitable<bool> handle_post(response_channel& io, served_request& req);
   // A 2026-07-28 POST: its routing headers checked, then served alone.
-  asio::awaitable<bool> handle_modern_post(connection_io& io, served_request& req, json::value body,
+  asio::awaitable<bool> handle_modern_post(response_channel& io, served_request& req, json::value body,
                                            const detail::body_summary& summary);
   // Serves a POST in an engine of its own, ended with it (stateless legacy
   // serving, and every modern request).
-  asio::awaitable<bool> serve_alone(connection_io& io, served_request& req, json::value body,
+  asio::awaitable<bool> serve_alone(response_channel& io, served_request& req, json::value body,
                                     const detail::body_summary& summary, session_options engine,
                                     protocol_era era);
   /// `body` is the request's body as JSON; `alone`: the session lives only
   /// for this POST (its stream cannot be resumed); `rebind`: the session
   /// serves the request's principal from now on (a refreshed token).
-  asio::awaitable<bool> answer_post(connection_io& io, served_request& req, json::value body,
+  asio::awaitable<bool> answer_post(response_channel& io, served_request& req, json::value body,
                                     std::shared_ptr<http_session> session,
                                     std::span<const std::string> request_ids,
                                     std::string session_header, bool alone, bool rebind);
   // The head of a listen stream's response and its acknowledgement; then
   // the connection is handed over to the stream (req.taken_over).
-  asio::awaitable<bool> open_listen_response(connection_io& io, served_request& req,
+  asio::awaitable<bool> open_listen_response(response_channel& io, served_request& req,
                                              std::shared_ptr<listen_stream> stream);
-  asio::awaitable<bool> handle_get(connection_io& io, served_request& req);
-  asio::awaitable<bool> resume_stream(connection_io& io, served_request& req,
+  asio::awaitable<bool> handle_get(response_channel& io, served_request& req);
+  asio::awaitable<bool> resume_stream(response_channel& io, served_request& req,
                                       std::shared_ptr<http_session> session,
                                       std::string_view last_event_id);
-  asio::awaitable<bool> handle_delete(connection_io& io, served_request& req);
+  asio::awaitable<bool> handle_delete(response_channel& io, served_request& req);
 
   // cluster.cpp (servers sharing a message bus, docs/scale-out.md)
   // The session's copy here joins the others: its streams relay what they
@@ -250,15 +279,17 @@ struct http_server::impl : std::enable_shared_from_this<impl>, detail::listen_st
 
   // auth_gate.cpp (OAuth 2.1, when options.auth is set)
   bool is_metadata_path(std::string_view path) const;
+  // The paths is_metadata_path() takes.
+  std::vector<std::string> metadata_paths() const;
   // The Protected Resource Metadata (RFC 9728).
-  asio::awaitable<bool> serve_resource_metadata(connection_io& io, const http_request& req);
+  asio::awaitable<bool> serve_resource_metadata(response_channel& io, const http_request& req);
   // Checks the request's bearer token and the server's required scopes: sets
   // req.principal and returns true, or answers (400, 401, 403, 503) and
   // returns false, `keep` telling whether the connection stays.
-  asio::awaitable<bool> authenticate(connection_io& io, served_request& req, bool& keep);
+  asio::awaitable<bool> authenticate(response_channel& io, served_request& req, bool& keep);
   // A 401 or 403 (or 400) with its WWW-Authenticate challenges.
   // Reports the refusal (auth.token.refused), timed from `checking_since`.
-  asio::awaitable<bool> reply_challenge(connection_io& io, const served_request& req, http::status status,
+  asio::awaitable<bool> reply_challenge(response_channel& io, const served_request& req, http::status status,
                                         std::string error, std::string description,
                                         std::vector<std::string> scopes,
                                         std::chrono::steady_clock::time_point checking_since);
@@ -268,7 +299,7 @@ struct http_server::impl : std::enable_shared_from_this<impl>, detail::listen_st
                                const std::vector<std::string>& scopes) const;
   // The DPoP proof of a request whose token came with the DPoP scheme and
   // is bound to `jkt`: empty when good, else why not.
-  std::string check_dpop(const http_request& req, std::string_view token, const std::string& jkt);
+  std::string check_dpop(const served_request& req, std::string_view token, const std::string& jkt);
   // The scopes a 403 for a refused request names: the server's and the
   // request's own (its JSON-RPC error data), all at once (step-up).
   std::vector<std::string> challenge_scopes(std::string_view answer) const;
@@ -286,31 +317,33 @@ struct http_server::impl : std::enable_shared_from_this<impl>, detail::listen_st
 
   // metrics_endpoint.cpp
   // GET of the metrics path: the registry's text (Host and Origin checked, no OAuth).
-  asio::awaitable<bool> serve_metrics(connection_io& io, const served_request& req);
+  asio::awaitable<bool> serve_metrics(response_channel& io, const served_request& req);
 
   // legacy_sse.cpp
-  asio::awaitable<bool> handle_legacy_stream(connection_io& io, served_request& req);
-  asio::awaitable<bool> handle_legacy_post(connection_io& io, served_request& req);
+  asio::awaitable<bool> handle_legacy_stream(response_channel& io, served_request& req);
+  asio::awaitable<bool> handle_legacy_post(response_channel& io, served_request& req);
 
   // websocket.cpp (MCP over WebSocket, docs/transports.md)
   // A GET asking for a WebSocket upgrade.
   static bool wants_websocket(const http_request& req);
   // Upgrades the connection (after the checks of dispatch) and serves it as
   // one MCP connection until it ends; false: the connection is done.
-  asio::awaitable<bool> handle_websocket(connection_io& io, served_request& req);
+  asio::awaitable<bool> handle_websocket(response_channel& io, served_request& req);
   std::atomic<std::size_t> websocket_sessions = 0;  // counted in session_count()
   // What ends each WebSocket connection, by its connection (under `tables`;
   // called on the connection's strand): in order, or (forced) at once.
-  std::unordered_map<const connection_io*, std::function<void(bool forced)>> websocket_stops;
+  std::unordered_map<const response_channel*, std::function<void(bool forced)>> websocket_stops;
 
   // responses.cpp
-  asio::awaitable<bool> reply(connection_io& io, const http_request& req, http::status status,
+  asio::awaitable<bool> reply(response_channel& io, const http_request& req, http::status status,
                               std::string body, std::string_view content_type,
                               std::string_view session_header, std::string_view extra_fields = {});
-  asio::awaitable<bool> reply_error(connection_io& io, const http_request& req, http::status status,
+  asio::awaitable<bool> reply_error(response_channel& io, const http_request& req, http::status status,
                                     int code, std::string message);
-  asio::awaitable<bool> reply_status(connection_io& io, const http_request& req, http::status status);
-  asio::awaitable<bool> write_event_stream(connection_io& io, const http_request& req,
+  asio::awaitable<bool> reply_status(response_channel& io, const http_request& req, http::status status);
+  // 413 for a request whose body is over max_body_size.
+  asio::awaitable<bool> refuse_too_large_body(response_channel& io, const http_request& req);
+  asio::awaitable<bool> write_event_stream(response_channel& io, const http_request& req,
                                            http_session_transport& session,
                                            std::shared_ptr<message_stream> stream,
                                            stream_start start);
@@ -320,20 +353,21 @@ struct http_server::impl : std::enable_shared_from_this<impl>, detail::listen_st
   unsigned threads;                // how many run it
   asio::any_io_executor executor;  // the server's own strand
   server_behaviour& behaviour;
-  http_server_options options;
+  http_endpoint_options options;
   shared_stores shared;  // what options named or make_stores made
   std::shared_ptr<event_store> events;
   std::shared_ptr<session_store> store;
   std::shared_ptr<message_bus> bus;  // null: this server shares nothing live
   std::string server_tag;            // names this server's messages on the bus
-  std::optional<asio::ssl::context> tls;
-  tcp::acceptor acceptor;
-  asio::steady_timer reaper;   // cancelled by stop(), so that nothing outlives run()
-  asio::steady_timer quiet;    // cancelled when a session or connection ends while stopping
+  asio::steady_timer reaper;   // cancelled by stop(), so that nothing outlives the endpoint
+  asio::steady_timer quiet;    // cancelled when a session or channel ends while stopping
   asio::steady_timer listen_sweep;  // keep_listens_alive(); cancelled by stop()
-  bool loopback_only = true;
   std::atomic<bool> stopping = false;
   bool forced = false;        // what runs was cancelled (the deadline, or a second stop()); on `executor`
+  bool stopped = false;       // drain() is over; on `executor`
+  // when_stopped(); on `executor`. (A list: a vector would copy them as it
+  // grows, which Boost 1.81's any_completion_handler allows and gets wrong.)
+  std::list<asio::any_completion_handler<void()>> stop_waiters;
   mutable std::mutex tables;  // guards the two tables below
   // Hashed, and found by the header's own text (transparent lookup).
   std::unordered_map<std::string, session_entry, string_hash, std::equal_to<>> sessions;

@@ -1,0 +1,109 @@
+// The endpoint mounted in an application's own HTTP server: beast-server
+// (examples/beast_server.cpp, its own Boost.Beast server) and httplib-server
+// (examples/httplib_server.cpp, cpp-httplib) serve MCP beside a route of
+// their own, spawned as a user would run them and spoken to over a real
+// socket. What the built-in listener answers, each adapter answers too.
+
+#include "http_client.hpp"
+#include "http_test_server.hpp"
+#include "child_process.hpp"
+#include "test_support.hpp"
+
+#include <boost/asio/use_awaitable.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <memory>
+#include <string>
+
+namespace mcp::test {
+namespace {
+
+// The application on a free port, stopped with SIGTERM at the end.
+struct embedding_app {
+  explicit embedding_app(const std::string& program) : child({std::string(CADUCEUS_BIN_DIR) + "/" + program}) {
+    const auto url = child.read_line(10s);  // http://127.0.0.1:PORT/mcp
+    const std::string prefix = "http://127.0.0.1:";
+    if (!url.starts_with(prefix) || !url.ends_with("/mcp")) throw std::runtime_error("unexpected first line: " + url);
+    port = static_cast<std::uint16_t>(std::stoul(url.substr(prefix.size())));
+  }
+  ~embedding_app() { child.stop(5s); }
+
+  child_process child;
+  std::uint16_t port = 0;
+};
+
+// The example programs, by name.
+class Embedded : public ::testing::TestWithParam<std::string> {
+ protected:
+  void against_app(std::function<asio::awaitable<void>(embedding_app&)> body) {
+    std::unique_ptr<embedding_app> app;
+    ASSERT_NO_THROW(app = std::make_unique<embedding_app>(GetParam()));
+    run_test([&]() -> asio::awaitable<void> { co_await body(*app); }, 30s);
+  }
+};
+
+TEST_P(Embedded, ServesASessionAndAToolCallBesideTheApplicationsOwnRoutes) {
+  against_app([](embedding_app& app) -> asio::awaitable<void> {
+    http_connection c(co_await asio::this_coro::executor, app.port);
+    const auto session = co_await open_session(c);
+    EXPECT_FALSE(session.empty());
+    const auto call = session_post(rpc_request(2, "tools/call", tool_call("echo", {{"text", "mounted"}})), session);
+    const auto reply = co_await c.send(call);
+    EXPECT_EQ(reply.status, 200);
+    EXPECT_NE(reply.body.find("mounted"), std::string::npos) << reply.body;
+    http_connection own(co_await asio::this_coro::executor, app.port);
+    const http_request health_check(http::verb::get, "/health");  // (bound first: g++ 12, docs/compilers.md)
+    const auto health = co_await own.send(health_check);
+    EXPECT_EQ(health.status, 200);
+    EXPECT_EQ(health.body, "ok");
+  });
+}
+
+TEST_P(Embedded, RefusesAForeignOriginAndAnUnknownSessionAsTheListenerDoes) {
+  against_app([](embedding_app& app) -> asio::awaitable<void> {
+    http_connection c(co_await asio::this_coro::executor, app.port);
+    auto foreign = mcp_post(rpc_request(0, "initialize", initialize_params()));
+    foreign.header("Origin", "https://evil.example");
+    const auto refused = co_await c.send(foreign);
+    EXPECT_EQ(refused.status, 403);
+    http_connection d(co_await asio::this_coro::executor, app.port);
+    const auto list = session_post(rpc_request(1, "tools/list", json::object{}), "no-such-session");
+    const auto unknown = co_await d.send(list);
+    EXPECT_EQ(unknown.status, 404);
+    EXPECT_NE(unknown.body.find("-32600"), std::string::npos) << unknown.body;
+  });
+}
+
+TEST_P(Embedded, AGetStreamIsFreedWhenItsClientGoesAway) {
+  against_app([](embedding_app& app) -> asio::awaitable<void> {
+    http_connection c(co_await asio::this_coro::executor, app.port);
+    const auto session = co_await open_session(c);
+    auto get = mcp_get(session);
+    get.header(std::string(version_header), "2025-11-25");
+    {
+      http_connection reader(co_await asio::this_coro::executor, app.port);
+      co_await reader.write(get);
+      const auto head = co_await reader.read_head();
+      EXPECT_EQ(head.status, 200);
+    }  // the client goes away
+    // Its stream is let go (at the next keep-alive at the latest): a new GET gets one.
+    int status = 0;
+    for (int tries = 0; tries < 40 && status != 200; ++tries) {
+      http_connection again(co_await asio::this_coro::executor, app.port);
+      co_await again.write(get);
+      status = (co_await again.read_head()).status;
+      if (status != 200) co_await sleep_for(500ms);
+    }
+    EXPECT_EQ(status, 200);
+  });
+}
+
+#ifdef CADUCEUS_WITH_HTTPLIB
+INSTANTIATE_TEST_SUITE_P(Adapters, Embedded, ::testing::Values("beast-server", "httplib-server"));
+#else
+INSTANTIATE_TEST_SUITE_P(Adapters, Embedded, ::testing::Values("beast-server"));
+#endif
+
+}  // namespace
+}  // namespace mcp::test
