@@ -5,11 +5,14 @@
 // scenarios, on the high-level mcp::server, in both eras:
 // legacy sessions and 2026-07-28 requests on the same endpoint.
 //
-//   build/bin/conformance-server --port PORT   (Streamable HTTP on 127.0.0.1, /mcp)
-//   build/bin/conformance-server --stdio       (MCP on stdin/stdout)
+//   build/bin/conformance-server --port PORT     (Streamable HTTP on 127.0.0.1, /mcp)
+//   build/bin/conformance-server --beast PORT    (the same, mounted in a Beast server of its own)
+//   build/bin/conformance-server --httplib PORT  (the same, mounted in cpp-httplib)
+//   build/bin/conformance-server --stdio         (MCP on stdin/stdout)
 
 #include "conformance_fixtures.hpp"
 #include "conformance_fixtures_skills.hpp"
+#include "conformance_mounted.hpp"
 
 #include <mcp/server/http_server.hpp>
 #include <mcp/server/serve.hpp>
@@ -24,14 +27,19 @@ int main(int argc, char** argv) {
   add_conformance_fixtures(server);
   add_skill_conformance_fixtures(server);  // the Skills extension (SEP-2640)
   if (argc == 2 && mode == "--stdio") return mcp::run_stdio_server(server);
+  const auto port = argc == 3 ? static_cast<std::uint16_t>(std::stoul(argv[2])) : std::uint16_t{0};
+  if (argc == 3 && mode == "--beast") return serve_mounted_in_beast(server, port);
+#ifdef CADUCEUS_WITH_HTTPLIB
+  if (argc == 3 && mode == "--httplib") return serve_mounted_in_httplib(server, port);
+#endif
   if (argc == 3 && mode == "--port") {
     mcp::http_server_options options;  // 127.0.0.1, endpoint /mcp
-    options.port = static_cast<std::uint16_t>(std::stoul(argv[2]));
+    options.port = port;
     // The first line of stdout is the endpoint: a caller that asked for port 0 reads it.
     const auto result = mcp::run_http_server(server, options, [](std::string_view url) { std::cout << url << std::endl; });
     if (result.handlers_left_running) std::_Exit(result.exit_code);  // (they still use `server`)
     return result.exit_code;
   }
-  std::cerr << "usage: conformance-server (--stdio | --port PORT)\n";
+  std::cerr << "usage: conformance-server (--stdio | --port PORT | --beast PORT | --httplib PORT)\n";
   return 2;
 }

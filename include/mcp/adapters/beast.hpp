@@ -51,6 +51,32 @@ auto& socket_of(Lowest& lowest) {
   else return lowest;
 }
 
+// Watches the client's side of the connection while a body is written: a
+// client that closes it is noticed at once, and its body let go. A wake-up
+// with nothing to read is waited past (epoll may report readiness that a
+// read does not find); bytes the client sends are the application's to
+// read next, and end the watch.
+template <class Socket>
+void watch_for_close(Socket& socket, std::weak_ptr<http_body_stream> body) {
+  socket.async_wait(Socket::wait_read, [&socket, body](boost::system::error_code ec) {
+    if (ec == asio::error::operation_aborted) return;  // the response has ended
+    const auto open = body.lock();
+    if (!open) return;
+    if (!ec) {
+      char next = 0;
+      boost::system::error_code peeked;
+      const bool was_non_blocking = socket.non_blocking();
+      socket.non_blocking(true, peeked);
+      const auto n = socket.receive(asio::buffer(&next, 1), Socket::message_peek, peeked);
+      boost::system::error_code ignored;
+      socket.non_blocking(was_non_blocking, ignored);
+      if (peeked == asio::error::would_block || peeked == asio::error::try_again) return watch_for_close(socket, body);
+      if (!peeked && n > 0) return;
+    }
+    open->close();  // closed by the client, or failed
+  });
+}
+
 // The request as the endpoint takes it; the addresses from the stream's socket.
 template <class Stream, class Fields>
 http_endpoint_request endpoint_request(Stream& stream, const http::request<http::string_body, Fields>& req) {
@@ -90,14 +116,8 @@ asio::awaitable<bool> serve(http_endpoint& endpoint, Stream& stream, http::reque
     out.stream->close();
     co_return false;
   }
-  // A client that closes its connection while the body waits is noticed at
-  // once: its socket turns readable. (A client does not send on a
-  // connection whose response is still coming.)
   auto& socket = socket_of(boost::beast::get_lowest_layer(stream));
-  socket.async_wait(std::decay_t<decltype(socket)>::wait_read,
-                    [body = std::weak_ptr<http_body_stream>(out.stream)](boost::system::error_code ec) {
-                      if (auto open = body.lock(); open && !ec) open->close();
-                    });
+  watch_for_close(socket, std::weak_ptr<http_body_stream>(out.stream));
   struct stop_watching {
     decltype(socket)& watched;
     ~stop_watching() {

@@ -60,8 +60,10 @@ struct exchange_state : std::enable_shared_from_this<exchange_state> {
       }
     }
     readable.notify_all();
-    if (reader) post_completion(std::move(reader), strand, taken.empty() ? boost::system::error_code(asio::error::eof)
-                                                                  : boost::system::error_code(), std::move(taken));
+    if (!reader) return;
+    // (Decided before `taken` moves into the call: arguments have no order.)
+    const auto ec = taken.empty() ? boost::system::error_code(asio::error::eof) : boost::system::error_code();
+    post_completion(std::move(reader), strand, ec, std::move(taken));
   }
 
   // A whole body: nothing reads it, and the channel cannot fail it.

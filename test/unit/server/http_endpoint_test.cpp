@@ -23,20 +23,24 @@ std::shared_ptr<server> endpoint_server() {
                 [](const json::object& args, request_context&) -> asio::awaitable<call_tool_result> {
                   co_return call_tool_result::text(std::string(args.at("text").as_string()));
                 });
-  srv->add_tool({"progress", "Reports progress twice, then answers"},
+  // Its pauses make the reader wait for each event (the body written while a read is pending).
+  srv->add_tool({"progress", "Reports progress twice, pausing, then answers"},
                 [](const json::object&, request_context& ctx) -> asio::awaitable<call_tool_result> {
                   co_await ctx.progress(1, 2);
+                  co_await sleep_for(20ms);
                   co_await ctx.progress(2, 2);
+                  co_await sleep_for(20ms);
                   co_return call_tool_result::text("done");
                 });
   return srv;
 }
 
-http_endpoint_request post(std::string body, std::string session = {}, std::string version = "2025-11-25") {
+http_endpoint_request post(std::string body, std::string session = {}, std::string version = "2025-11-25",
+                           std::string host = "127.0.0.1:8080") {
   http_endpoint_request req;
   req.method = "POST";
   req.target = "/mcp";
-  req.headers.add("Host", "127.0.0.1:8080");
+  req.headers.add("Host", host);
   req.headers.add("Content-Type", "application/json");
   req.headers.add("Accept", "application/json, text/event-stream");
   if (!session.empty()) req.headers.add("Mcp-Session-Id", session);
@@ -137,21 +141,13 @@ TEST(HttpEndpoint, KeepsTheHostAndOriginRulesOnALoopbackAddress) {
     auto refused = co_await endpoint.async_handle(std::move(foreign_origin), asio::use_awaitable);
     EXPECT_EQ(refused.status, 403u);
 
-    http_endpoint_request rebinding = post(initialize, {}, {});
-    rebinding.headers = {};
-    rebinding.headers.add("Host", "attacker.example");
-    rebinding.headers.add("Content-Type", "application/json");
-    rebinding.headers.add("Accept", "application/json, text/event-stream");
-    auto refused_host = co_await endpoint.async_handle(std::move(rebinding), asio::use_awaitable);
+    auto refused_host =
+        co_await endpoint.async_handle(post(initialize, {}, {}, "attacker.example"), asio::use_awaitable);
     EXPECT_EQ(refused_host.status, 403u);
 
     // Not known to be on loopback, with no allowed_hosts: the Host is not checked.
-    http_endpoint_request remote = post(initialize, {}, {});
+    auto remote = post(initialize, {}, {}, "mcp.example.com");
     remote.local_endpoint = "192.0.2.10:443";
-    remote.headers = {};
-    remote.headers.add("Host", "mcp.example.com");
-    remote.headers.add("Content-Type", "application/json");
-    remote.headers.add("Accept", "application/json, text/event-stream");
     auto served = co_await endpoint.async_handle(std::move(remote), asio::use_awaitable);
     EXPECT_EQ(served.status, 200u);
     co_await body_of(served);
