@@ -27,6 +27,7 @@ int serve_mounted_in_httplib(mcp::server_behaviour& behaviour, std::uint16_t por
   mcp::http_endpoint endpoint(io.get_executor(), behaviour, options);
   httplib::Server http;
   http.new_task_queue = [] { return new httplib::ThreadPool(64); };  // the suite opens streams
+  http.set_keep_alive_timeout(1);  // an idle connection holds its thread this long, also when stopping
   mcp::adapters::mount(http, endpoint);
   const int bound = port == 0 ? http.bind_to_any_port("127.0.0.1") : (http.bind_to_port("127.0.0.1", port) ? port : -1);
   if (bound < 0) {
@@ -36,9 +37,10 @@ int serve_mounted_in_httplib(mcp::server_behaviour& behaviour, std::uint16_t por
     io_thread.join();
     return 1;
   }
-  std::thread signal_waiter([&http, &stop_signals] {
+  std::thread signal_waiter([&http, &endpoint, &stop_signals] {
     int signal = 0;
     sigwait(&stop_signals, &signal);
+    endpoint.stop();  // its streams end first, so that they free their worker threads
     http.stop();
   });
   std::cout << "http://127.0.0.1:" << bound << "/mcp" << std::endl;

@@ -45,6 +45,9 @@ int main(int argc, char** argv) {
   httplib::Server http;
   // Each open SSE stream holds a worker thread: room for streams and requests.
   http.new_task_queue = [] { return new httplib::ThreadPool(32); };
+  // An idle keep-alive connection holds its thread until its next request or
+  // this timeout (5 s by default), also when the server stops.
+  http.set_keep_alive_timeout(1);
   http.Get("/health", [](const httplib::Request&, httplib::Response& res) { res.set_content("ok", "text/plain"); });
   mcp::adapters::mount(http, endpoint);
 
@@ -54,16 +57,16 @@ int main(int argc, char** argv) {
     std::cerr << "httplib-server: cannot listen on port " << port << "\n";
     return 1;
   }
-  std::thread signal_waiter([&http, &stop_signals] {
+  std::thread signal_waiter([&http, &endpoint, &stop_signals] {
     int signal = 0;
     sigwait(&stop_signals, &signal);
+    endpoint.stop();  // its streams end first, so that they free their worker threads
     http.stop();
   });
   std::cout << "http://127.0.0.1:" << bound << "/mcp" << std::endl;
   http.listen_after_bind();
 
-  // The streams still open end first (their readers stop waiting within a
-  // second), then the sessions drain.
+  // Once the server's threads are done: every session has ended.
   endpoint.async_stop(boost::asio::use_future).get();
   work.reset();
   io_thread.join();
