@@ -231,9 +231,11 @@ struct http_endpoint_request {
 class http_body_stream {
  public:
   /// What a read gives: bytes of the body, or the error that ends it:
-  /// asio::error::eof once the body has ended whole, asio::error::timed_out
-  /// when read() waited `timeout` in vain (the body goes on), any other when
-  /// the endpoint gave up the stream (write_timeout, shutdown).
+  /// asio::error::eof once the body has ended whole; any other when the
+  /// endpoint gave it up (connection_aborted: its reader took nothing for
+  /// write_timeout, and what was queued is dropped; or the exchange ended
+  /// before the body did); asio::error::timed_out only from read(), which
+  /// waited `timeout` in vain (the body goes on).
   struct chunk {
     boost::system::error_code error;
     std::string data;

@@ -77,6 +77,15 @@ struct exchange_state : std::enable_shared_from_this<exchange_state> {
     return queued.size() <= room || closed_by_reader;
   }
 
+  // Whether the writer must wait for room; if so, the next read wakes it
+  // (decided under the one lock, so that no read slips in between).
+  bool wait_for_room() {
+    std::lock_guard lock(mutex);
+    if (queued.size() <= room || closed_by_reader) return false;
+    writer_waits = true;
+    return true;
+  }
+
   // What a read gets now: the queued bytes, or (none queued) empty.
   std::string take_locked() {
     auto taken = std::exchange(queued, {});
@@ -87,12 +96,13 @@ struct exchange_state : std::enable_shared_from_this<exchange_state> {
     return taken;
   }
 
-  // Why a read that finds nothing queued ends: nothing (it waits), the end
-  // of the body, or the endpoint giving it up.
+  // Why a read that finds nothing queued ends: nothing (it waits), the
+  // endpoint giving the body up, or its end.
   boost::system::error_code end_locked() const {
     if (closed_by_reader) return asio::error::operation_aborted;
+    if (failure) return failure;
     if (ended) return asio::error::eof;
-    return failure;
+    return {};
   }
 
   void start_read(handler_of_read handler) {
@@ -138,13 +148,22 @@ struct exchange_state : std::enable_shared_from_this<exchange_state> {
     });
   }
 
-  // The endpoint lets the body go before its end (a write timeout, a fault).
-  void fail(boost::system::error_code why) {
+  // The endpoint gives the body up (its reader took nothing for the write
+  // timeout): what is queued goes, and the reader learns why. A resumable
+  // stream's events are in the event store for the client's resumption.
+  void give_up(boost::system::error_code why) { end_with(why, true); }
+
+  // The exchange is over before the body ended whole (a fault, the client
+  // gone): the reader gets what was written, then why.
+  void end_unfinished(boost::system::error_code why) { end_with(why, false); }
+
+  void end_with(boost::system::error_code why, bool drop_queued) {
     handler_of_read reader;
     {
       std::lock_guard lock(mutex);
-      if (ended || failure) return;
+      if (closed_by_reader || failure || (ended && !drop_queued)) return;
       failure = why;
+      if (drop_queued) queued.clear();
       if (queued.empty()) store_handler(reader, take_handler(waiting_read));
     }
     readable.notify_all();
@@ -235,14 +254,11 @@ class exchange_channel final : public detail::response_channel {
 
   asio::awaitable<void> finish() override {
     const auto deadline = std::chrono::steady_clock::now() + write_timeout_;
-    while (!state_->has_room()) {
+    while (state_->wait_for_room()) {
       if (std::chrono::steady_clock::now() >= deadline) {
-        state_->fail(asio::error::timed_out);
+        // (Not timed_out: a blocking read() says that when it waited in vain.)
+        state_->give_up(asio::error::connection_aborted);
         throw boost::system::system_error(asio::error::timed_out, "the body's reader took nothing");
-      }
-      {
-        std::lock_guard lock(state_->mutex);
-        state_->writer_waits = true;
       }
       state_->room_wait.expires_at(deadline);
       co_await state_->room_wait.async_wait(asio::as_tuple(asio::use_awaitable));
@@ -268,7 +284,7 @@ class exchange_channel final : public detail::response_channel {
   // sees an error, not the end, and can tell its client so), and a request
   // that got no response at all (a fault) gets a 500.
   asio::awaitable<void> close() override {
-    state_->fail(asio::error::connection_aborted);
+    state_->end_unfinished(asio::error::connection_aborted);
     if (!head_sent_) {
       http_endpoint_response response;
       response.status = 500;

@@ -32,6 +32,13 @@ std::shared_ptr<server> endpoint_server() {
                   co_await sleep_for(20ms);
                   co_return call_tool_result::text("done");
                 });
+  // A stream (its progress comes first) whose answer is far over what the
+  // endpoint queues ahead of a reader.
+  srv->add_tool({"big", "Reports progress, then answers 1 MiB"},
+                [](const json::object&, request_context& ctx) -> asio::awaitable<call_tool_result> {
+                  co_await ctx.progress(1, 1);
+                  co_return call_tool_result::text(std::string(1 << 20, 'x'));
+                });
   return srv;
 }
 
@@ -128,6 +135,52 @@ TEST(HttpEndpoint, StreamsProgressAsSseEventsThatTheReaderPulls) {
     EXPECT_NE(text.find("notifications/progress"), std::string::npos) << text;
     EXPECT_NE(text.find("\"done\""), std::string::npos) << text;
     EXPECT_NE(text.find("id: "), std::string::npos) << "events carry ids for resumption: " << text;
+    co_await endpoint.async_stop(asio::use_awaitable);
+  });
+}
+
+const std::string big_call =
+    R"({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"big","arguments":{},"_meta":{"progressToken":"b"}}})";
+
+TEST(HttpEndpoint, ASlowReaderGetsABigBodyWhole) {
+  auto srv = endpoint_server();
+  run_test([&]() -> asio::awaitable<void> {
+    http_endpoint endpoint(co_await asio::this_coro::executor, *srv, one_thread());
+    const auto session = co_await open_session(endpoint);
+    auto response = co_await endpoint.async_handle(post(big_call, session), asio::use_awaitable);
+    CO_ASSERT_TRUE(response.stream != nullptr);
+    std::string text;
+    for (;;) {
+      co_await sleep_for(5ms);  // the writer waits for room meanwhile
+      auto [ec, bytes] = co_await response.stream->async_read(asio::as_tuple(asio::use_awaitable));
+      text += bytes;
+      if (ec) {
+        EXPECT_EQ(ec, asio::error::eof) << ec.message();
+        break;
+      }
+    }
+    EXPECT_GT(text.size(), std::size_t{1} << 20);
+    EXPECT_NE(text.find("\"id\":4"), std::string::npos);
+    co_await endpoint.async_stop(asio::use_awaitable);
+  });
+}
+
+TEST(HttpEndpoint, ABodyNobodyReadsIsGivenUpAfterTheWriteTimeout) {
+  auto srv = endpoint_server();
+  run_test([&]() -> asio::awaitable<void> {
+    auto options = one_thread();
+    options.write_timeout = 200ms;
+    http_endpoint endpoint(co_await asio::this_coro::executor, *srv, options);
+    const auto session = co_await open_session(endpoint);
+    auto response = co_await endpoint.async_handle(post(big_call, session), asio::use_awaitable);
+    CO_ASSERT_TRUE(response.stream != nullptr);
+    co_await sleep_for(600ms);  // nobody reads
+    boost::system::error_code ended;
+    for (int reads = 0; reads < 100 && !ended; ++reads) {
+      auto [ec, bytes] = co_await response.stream->async_read(asio::as_tuple(asio::use_awaitable));
+      ended = ec;
+    }
+    EXPECT_EQ(ended, asio::error::connection_aborted) << "given up, not ended whole: " << ended.message();
     co_await endpoint.async_stop(asio::use_awaitable);
   });
 }
