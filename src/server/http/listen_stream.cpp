@@ -23,7 +23,12 @@ void listen_stream::open(const request_id& id, std::string acknowledgement, std:
   ++events_sent_;
 }
 
-std::string listen_stream::take_queued() { return std::exchange(out_, {}); }
+std::string listen_stream::begin_response() {
+  // (Before the client can see its first bytes: a client that has them knows the stream is counted.)
+  if (listener_ && !ended_)
+    stream_events_.emplace(listener_->transport().session_id, listener_->id(), stream_kind::post, std::string_view{});
+  return std::exchange(out_, {});
+}
 
 void listen_stream::adopt(std::unique_ptr<response_channel> io, std::shared_ptr<listen_stream_owner> owner,
                           std::uint64_t number, const connection_telemetry* connection_events) {
@@ -36,7 +41,6 @@ void listen_stream::adopt(std::unique_ptr<response_channel> io, std::shared_ptr<
     asio::co_spawn(strand_, write_rest(self()), asio::detached);
     return;
   }
-  stream_events_.emplace(listener_->transport().session_id, listener_->id(), stream_kind::post, std::string_view{});
   std::weak_ptr<listen_stream> weak = self();
   io_->watch_close([weak](bool) {
     if (auto stream = weak.lock()) stream->end(false);

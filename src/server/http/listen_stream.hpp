@@ -48,8 +48,9 @@ class listen_stream final : public connection_link {
   // The response's side, on the strand.
 
   /// What is queued, as SSE events: written after the head by the POST,
-  /// which then hands the channel over with adopt().
-  std::string take_queued();
+  /// which then hands the channel over with adopt(). The stream counts as
+  /// opened (its telemetry) from here.
+  std::string begin_response();
   /// The channel (numbered `number` by `owner`) is the stream's from now
   /// on; it is watched for the client going away. `connection_events`: its
   /// connection's telemetry, closed with it (null: an exchange has none).

@@ -285,7 +285,7 @@ asio::awaitable<bool> http_endpoint::impl::open_listen_response(response_channel
   io.counted().status = static_cast<unsigned>(http::status::ok);
   try {
     // (The channel nearly always takes the head and the acknowledgement whole.)
-    if (!io.send_head(head, stream->take_queued(), false)) co_await io.finish();
+    if (!io.send_head(head, stream->begin_response(), false)) co_await io.finish();
   } catch (...) {
     stream->abandon();
     throw;
