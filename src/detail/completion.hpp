@@ -32,7 +32,8 @@ void store_handler(boost::asio::any_completion_handler<Signature>& slot,
 
 /// The handler in `slot`, which is left empty.
 template <class Signature>
-boost::asio::any_completion_handler<Signature> take_handler(boost::asio::any_completion_handler<Signature>& slot) noexcept {
+boost::asio::any_completion_handler<Signature> take_handler(
+    boost::asio::any_completion_handler<Signature>& slot) noexcept {
   return boost::asio::any_completion_handler<Signature>(std::move(slot));
 }
 

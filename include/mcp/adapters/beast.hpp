@@ -111,7 +111,8 @@ asio::awaitable<bool> serve(http_endpoint& endpoint, Stream& stream, http::reque
   head.chunked(true);
   head.keep_alive(keep_alive);
   http::response_serializer<http::empty_body> serializer{head};
-  auto [head_error, head_bytes] = co_await http::async_write_header(stream, serializer, asio::as_tuple(asio::use_awaitable));
+  auto [head_error, head_bytes] =
+      co_await http::async_write_header(stream, serializer, asio::as_tuple(asio::use_awaitable));
   if (head_error) {
     out.stream->close();
     co_return false;

@@ -33,13 +33,12 @@ namespace {
 constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 constexpr std::chrono::milliseconds quiet_poll{100};
 
+}  // namespace
 
 unsigned threads_of(const http_endpoint_options& options) {
   if (options.threads != 0) return options.threads;
   return std::max(1u, std::thread::hardware_concurrency());
 }
-
-}  // namespace
 
 http_endpoint::impl::impl(asio::any_io_executor ex, server_behaviour& b, http_endpoint_options o)
     : io(ex),
@@ -128,7 +127,7 @@ asio::awaitable<void> http_endpoint::impl::drain() {
 }
 
 void http_endpoint::impl::when_stopped(asio::any_completion_handler<void()> done) {
-  // (In a shared_ptr: see post_completion.hpp.)
+  // (In a shared_ptr: see detail/completion.hpp.)
   auto held = std::make_shared<asio::any_completion_handler<void()>>(std::move(done));
   asio::dispatch(executor, [self = shared_from_this(), held = std::move(held)] {
     if (self->stopped) return detail::post_completion(std::move(*held), self->executor);

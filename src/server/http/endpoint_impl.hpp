@@ -68,6 +68,8 @@ namespace http = detail::http;
 std::string resource_metadata_url_of(std::string_view resource);
 /// `scheme://authority` of the resource URL.
 std::string origin_of_resource(std::string_view resource);
+/// How many threads run an endpoint: `options.threads`, or (0) one per core.
+unsigned threads_of(const http_endpoint_options& options);
 
 struct http_endpoint::impl : std::enable_shared_from_this<impl>, detail::listen_stream_owner {
   using clock = std::chrono::steady_clock;

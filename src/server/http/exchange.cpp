@@ -66,6 +66,11 @@ struct exchange_state : std::enable_shared_from_this<exchange_state> {
     post_completion(std::move(reader), strand, ec, std::move(taken));
   }
 
+  // The request's response (its head), to the handler that awaits it; once.
+  void answer(http_endpoint_response response) {
+    if (auto respond = take_handler(this->respond)) post_completion(std::move(respond), strand, std::move(response));
+  }
+
   // A whole body: nothing reads it, and the channel cannot fail it.
   void end_whole() {
     std::lock_guard lock(mutex);
@@ -74,17 +79,19 @@ struct exchange_state : std::enable_shared_from_this<exchange_state> {
 
   bool has_room() {
     std::lock_guard lock(mutex);
-    return queued.size() <= room || closed_by_reader;
+    return has_room_locked();
   }
 
   // Whether the writer must wait for room; if so, the next read wakes it
   // (decided under the one lock, so that no read slips in between).
   bool wait_for_room() {
     std::lock_guard lock(mutex);
-    if (queued.size() <= room || closed_by_reader) return false;
+    if (has_room_locked()) return false;
     writer_waits = true;
     return true;
   }
+
+  bool has_room_locked() const { return queued.size() <= room || closed_by_reader; }
 
   // What a read gets now: the queued bytes, or (none queued) empty.
   std::string take_locked() {
@@ -242,7 +249,7 @@ class exchange_channel final : public detail::response_channel {
       state_->push(body, last);
     }
     head_sent_ = true;
-    if (auto respond = take_handler(state_->respond)) post_completion(std::move(respond), state_->strand, std::move(response));
+    state_->answer(std::move(response));
     return state_->has_room();
   }
 
@@ -290,8 +297,7 @@ class exchange_channel final : public detail::response_channel {
       response.status = 500;
       response.headers.add("Content-Type", "application/json");
       response.body = serialize(make_error({}, errc::internal_error, "Internal Server Error"));
-      if (auto respond = take_handler(state_->respond))
-        post_completion(std::move(respond), state_->strand, std::move(response));
+      state_->answer(std::move(response));
     }
     co_return;
   }
@@ -331,7 +337,8 @@ asio::awaitable<void> http_endpoint::impl::serve_exchange(http_endpoint_request 
                                                          std::shared_ptr<detail::exchange_state> state) {
   // The exchange may end after the http_endpoint is gone: it keeps the state it uses alive.
   const auto self = shared_from_this();
-  auto channel = std::make_unique<detail::exchange_channel>(state, std::move(request.remote_endpoint), options.write_timeout);
+  auto channel =
+      std::make_unique<detail::exchange_channel>(state, std::move(request.remote_endpoint), options.write_timeout);
   auto& entry = open_channel(state->strand, channel.get(), nullptr);
   entry.busy = true;  // (until it ends: it waits for no other request)
   const auto number = entry.number;

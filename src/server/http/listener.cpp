@@ -250,7 +250,7 @@ asio::awaitable<void> http_server::impl::refuse_too_large(connection_io& io, con
 
 http_run_result run_http_server(server_behaviour& behaviour, http_server_options options,
                                 std::function<void(std::string_view url)> on_listening) {
-  if (options.threads == 0) options.threads = std::max(1u, std::thread::hardware_concurrency());
+  options.threads = threads_of(options);
   const auto threads = options.threads;
   // On the heap: when handlers outlive the shutdown, both are left to them.
   auto io_owner = std::make_unique<asio::io_context>(static_cast<int>(threads));
