@@ -2,6 +2,7 @@
 // format, the sink (stderr by default), and the observers of
 // detail/log_observer.hpp.
 
+#include <mcp/error.hpp>
 #include <mcp/log.hpp>
 
 #include "detail/log_fields.hpp"
@@ -46,7 +47,7 @@ level_table default_levels() {
 
 // `spec` applied over `levels`, or an exception naming what does not read.
 level_table parse_levels(std::string_view spec, level_table levels) {
-  if (trim(spec).empty()) throw std::invalid_argument("empty log level spec");
+  if (trim(spec).empty()) throw mcp::invalid_argument("empty log level spec");
   while (!spec.empty()) {
     const auto comma = spec.find(',');
     const auto item = trim(spec.substr(0, comma));
@@ -54,7 +55,7 @@ level_table parse_levels(std::string_view spec, level_table levels) {
     const auto equals = item.find('=');
     const auto level_text = equals == std::string_view::npos ? item : trim(item.substr(equals + 1));
     const auto level = log_level_named(level_text);
-    if (!level) throw std::invalid_argument("unknown log level '" + std::string(level_text) + "'");
+    if (!level) throw mcp::invalid_argument("unknown log level '" + std::string(level_text) + "'");
     if (equals == std::string_view::npos) {
       for (std::size_t i = 0; i < category_count; ++i)
         if (i != static_cast<std::size_t>(log_category::access)) levels[i] = *level;
@@ -62,7 +63,7 @@ level_table parse_levels(std::string_view spec, level_table levels) {
     }
     const auto name = trim(item.substr(0, equals));
     const auto category = log_category_named(name);
-    if (!category) throw std::invalid_argument("unknown log category '" + std::string(name) + "'");
+    if (!category) throw mcp::invalid_argument("unknown log category '" + std::string(name) + "'");
     levels[static_cast<std::size_t>(*category)] = *level;
   }
   return levels;
@@ -91,7 +92,7 @@ level_table levels_from_environment() {
   if (!text || !*text) return default_levels();
   try {
     return parse_levels(text, default_levels());
-  } catch (const std::invalid_argument& e) {
+  } catch (const mcp::invalid_argument& e) {
     complain("CADUCEUS_LOG", e.what());
     return default_levels();
   }

@@ -117,7 +117,7 @@ void set_sdk_log_level(log_category category, log_level level) noexcept;
 void set_sdk_log_level(log_level level) noexcept;
 /// Applies a spec: comma-separated items, each a level (every category but
 /// access) or category=level, e.g. "info,transport=debug,access=off".
-/// Throws std::invalid_argument, changing nothing, when one does not read.
+/// Throws mcp::invalid_argument, changing nothing, when one does not read.
 void set_sdk_log_levels(std::string_view spec);
 
 log_format sdk_log_format() noexcept;

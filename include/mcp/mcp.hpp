@@ -6,6 +6,7 @@
 // builds faster; this one is for trying things out and for small programs.
 
 #include <mcp/base64.hpp>
+#include <mcp/error.hpp>
 #include <mcp/log.hpp>
 
 #include <mcp/json/conversion_error.hpp>
@@ -37,6 +38,8 @@
 #include <mcp/server/context.hpp>
 #include <mcp/server/event_store.hpp>
 #include <mcp/server/access_log.hpp>
+#include <mcp/server/background_http_server.hpp>
+#include <mcp/server/http_endpoint.hpp>
 #include <mcp/server/http_server.hpp>
 #include <mcp/server/middleware.hpp>
 #include <mcp/server/serve.hpp>
@@ -44,6 +47,7 @@
 #include <mcp/server/session_store.hpp>
 #include <mcp/uri_template.hpp>
 
+#include <mcp/client/blocking_client.hpp>
 #include <mcp/client/client.hpp>
 #include <mcp/client/middleware.hpp>
 #include <mcp/client/oauth.hpp>

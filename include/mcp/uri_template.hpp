@@ -92,7 +92,7 @@ class uri_template {
   /// Most variable occurrences a template may hold.
   static constexpr std::size_t max_variables = 64;
 
-  /// Parses `text`. Throws std::invalid_argument whose message names the
+  /// Parses `text`. Throws mcp::invalid_argument whose message names the
   /// (1-based) column and the problem: unclosed or nested brace, stray `}`,
   /// empty expression or variable name, reserved or unknown operator,
   /// invalid character in a variable name or literal, bad percent-encoding,

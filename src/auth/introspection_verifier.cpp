@@ -2,6 +2,7 @@
 // client authentication of RFC 6749 §2.3.1 and the cache of token_cache.hpp.
 
 #include <mcp/auth/introspection_verifier.hpp>
+#include <mcp/error.hpp>
 
 #include <mcp/base64.hpp>
 #include <mcp/log.hpp>
@@ -147,9 +148,9 @@ class introspection_verifier final : public token_verifier {
 
 std::shared_ptr<token_verifier> make_introspection_verifier(asio::any_io_executor ex,
                                                             introspection_verifier_options options) {
-  if (options.audience.empty()) throw std::invalid_argument("introspection_verifier: the audience is required");
+  if (options.audience.empty()) throw mcp::invalid_argument("introspection_verifier: the audience is required");
   if (options.endpoint.empty() && options.issuer.empty())
-    throw std::invalid_argument("introspection_verifier: the endpoint or the issuer is required");
+    throw mcp::invalid_argument("introspection_verifier: the endpoint or the issuer is required");
   if (!options.endpoint.empty())
     detail::require_secure_url(options.endpoint, options.allow_http, "the introspection endpoint");
   return std::make_shared<introspection_verifier>(std::move(ex), std::move(options));

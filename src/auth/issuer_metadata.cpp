@@ -2,6 +2,8 @@
 
 #include "issuer_metadata.hpp"
 
+#include <mcp/error.hpp>
+
 #include <boost/json/parse.hpp>
 #include <boost/url/parse.hpp>
 
@@ -15,12 +17,12 @@ using mcp::detail::http_client::http_method;
 
 void require_secure_url(std::string_view url, bool allow_http, std::string_view what) {
   if (url.starts_with("https://") || (allow_http && url.starts_with("http://"))) return;
-  throw std::invalid_argument(std::string(what) + " must be an https URL: " + std::string(url));
+  throw mcp::invalid_argument(std::string(what) + " must be an https URL: " + std::string(url));
 }
 
 std::vector<std::string> metadata_urls(std::string_view issuer) {
   auto parsed = boost::urls::parse_absolute_uri(issuer);
-  if (!parsed) throw std::invalid_argument("the issuer is not an absolute URL: " + std::string(issuer));
+  if (!parsed) throw mcp::invalid_argument("the issuer is not an absolute URL: " + std::string(issuer));
   const std::string origin = std::string(parsed->scheme()) + "://" + std::string(parsed->encoded_authority());
   std::string path(parsed->encoded_path());
   while (!path.empty() && path.back() == '/') path.pop_back();

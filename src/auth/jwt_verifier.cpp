@@ -2,6 +2,7 @@
 // loader finds the JWKS through the issuer's metadata.
 
 #include <mcp/auth/jwt_verifier.hpp>
+#include <mcp/error.hpp>
 
 #include "issuer_metadata.hpp"
 #include "jwt_check.hpp"
@@ -38,8 +39,8 @@ struct jwks_loader {
 }  // namespace
 
 std::shared_ptr<token_verifier> make_jwt_verifier(asio::any_io_executor ex, jwt_verifier_options options) {
-  if (options.issuer.empty()) throw std::invalid_argument("jwt_verifier: the issuer is required");
-  if (options.audience.empty()) throw std::invalid_argument("jwt_verifier: the audience is required");
+  if (options.issuer.empty()) throw mcp::invalid_argument("jwt_verifier: the issuer is required");
+  if (options.audience.empty()) throw mcp::invalid_argument("jwt_verifier: the audience is required");
   detail::require_secure_url(options.issuer, options.allow_http, "the issuer");
   if (!options.jwks_uri.empty()) detail::require_secure_url(options.jwks_uri, options.allow_http, "jwks_uri");
   fetch_options fetching;

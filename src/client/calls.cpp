@@ -31,16 +31,15 @@ asio::awaitable<std::vector<std::invoke_result_t<Parse, const json::value&>>> li
     const auto result = co_await c.request(method, std::move(params));
     const auto* list = result.if_contains(key);
     if (!list || !list->is_array())
-      throw protocol_error(errc::invalid_params, "the server's " + method + " result has no `" + key + "` array");
+      throw malformed_result("the server's " + method + " result has no `" + key + "` array", method);
     for (const auto& item : list->get_array()) items.push_back(parse(item));
     const auto* next = result.if_contains("nextCursor");
     if (!next || !next->is_string()) co_return items;
     cursor = std::string(next->get_string());
     if (!seen.insert(*cursor).second)
-      throw protocol_error(errc::invalid_params, "the server's " + method + " repeats cursor " + *cursor);
+      throw malformed_result("the server's " + method + " repeats cursor " + *cursor, method);
   }
-  throw protocol_error(errc::invalid_params, "the server's " + method + " never ends (" +
-                                                 std::to_string(max_pages) + " pages)");
+  throw malformed_result("the server's " + method + " never ends (" + std::to_string(max_pages) + " pages)", method);
 }
 
 json::object completion_params(completion_reference ref, std::string argument, std::string value,
@@ -118,7 +117,7 @@ void client::impl::check_output(const std::string& tool, const call_tool_result&
   if (!check.validator) {
     try {
       check.validator = std::make_shared<const schema_validator>(*check.schema);
-    } catch (const std::invalid_argument& e) {
+    } catch (const mcp::invalid_argument& e) {
       // The server's schema is broken; its results cannot be checked.
       sdk_log(log_category::client, log_level::warn, "a tool's outputSchema does not compile",
               {{"tool", tool}, {"error", e.what()}});
@@ -135,7 +134,10 @@ void client::impl::check_output(const std::string& tool, const call_tool_result&
 }
 
 tool_call_error::tool_call_error(const std::string& message, call_tool_result result)
-    : std::runtime_error(message), result_(std::make_shared<const call_tool_result>(std::move(result))) {}
+    : error(result.is_error ? boost::system::error_code(sdk_errc::tool_failed)
+                            : make_error_code(boost::system::errc::bad_message),
+            message, whole_message{}),
+      result_(std::make_shared<const call_tool_result>(std::move(result))) {}
 
 asio::awaitable<std::optional<json::object>> client::output_schema(std::string tool) {
   auto keep = impl_;

@@ -1,4 +1,5 @@
 #include <mcp/client/client.hpp>
+#include <mcp/error.hpp>
 #include <mcp/log.hpp>
 #include <mcp/protocol/methods.hpp>
 
@@ -19,7 +20,7 @@ namespace mcp {
 namespace {
 
 [[noreturn]] void throw_not_connected() {
-  throw boost::system::system_error(asio::error::not_connected, "mcp client");
+  throw mcp::error(asio::error::not_connected, "mcp client");
 }
 
 progress_update to_progress(const json::object& params) {
@@ -271,6 +272,8 @@ client::~client() {
   }
 }
 
+client::executor_type client::get_executor() const noexcept { return impl_->executor; }
+
 connection_state client::state() const noexcept { return impl_->state; }
 
 void client::on_state_change(std::function<void(connection_state)> handler) {
@@ -286,7 +289,7 @@ asio::awaitable<initialize_result> client::connect(std::unique_ptr<message_trans
   auto self = impl_;
   auto& d = *self;
   if (d.state != connection_state::disconnected || (d.link && d.link->reading))
-    throw boost::system::system_error(asio::error::already_connected, "mcp client");
+    throw mcp::error(asio::error::already_connected, "mcp client");
   d.closing = false;
   d.set_state(connection_state::connecting);
   auto link = d.install(std::move(transport));
@@ -307,7 +310,7 @@ asio::awaitable<initialize_result> client::connect(std::unique_ptr<message_trans
 asio::awaitable<initialize_result> client::connect(transport_factory factory) {
   auto self = impl_;
   if (self->state != connection_state::disconnected || (self->link && self->link->reading))
-    throw boost::system::system_error(asio::error::already_connected, "mcp client");
+    throw mcp::error(asio::error::already_connected, "mcp client");
   auto transport = co_await factory();
   self->factory = std::move(factory);  // kept for reconnecting
   co_return co_await connect(std::move(transport));

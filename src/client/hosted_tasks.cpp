@@ -4,6 +4,7 @@
 #include "../protocol/invalid_params.hpp"
 #include "../server/tasks/task_wire.hpp"
 
+#include <mcp/error.hpp>
 #include <mcp/protocol/methods.hpp>
 
 #include <boost/asio/as_tuple.hpp>
@@ -124,7 +125,7 @@ asio::awaitable<json::object> hosted_tasks::serve(const mcp::request& req) {
     co_await t->ended.timer().async_wait(asio::as_tuple(asio::use_awaitable));
     const auto state = co_await asio::this_coro::cancellation_state;
     if (state.cancelled() != asio::cancellation_type::none)
-      throw boost::system::system_error(asio::error::operation_aborted);
+      throw mcp::error(asio::error::operation_aborted);
   }
   co_return finished_task_result(r);
 }

@@ -3,6 +3,7 @@
 // pacing as a reconnection.
 
 #include <mcp/client/pool.hpp>
+#include <mcp/error.hpp>
 #include <mcp/log.hpp>
 
 #include "backoff.hpp"
@@ -26,7 +27,7 @@ struct client_pool::impl : std::enable_shared_from_this<impl> {
   impl(asio::any_io_executor ex, transport_factory f, pool_options opts)
       : executor(ex), factory(std::move(f)), options(std::move(opts)), closed(ex) {
     closed.expires_at(asio::steady_timer::time_point::max());
-    if (options.size == 0) throw std::invalid_argument("a client pool needs at least one connection");
+    if (options.size == 0) throw mcp::invalid_argument("a client pool needs at least one connection");
     options.client.reconnect.max_attempts = std::numeric_limits<std::size_t>::max();
     for (std::size_t i = 0; i < options.size; ++i) members.push_back(std::make_unique<client>(ex, options.client));
   }

@@ -14,6 +14,7 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include <algorithm>
+#include <mcp/error.hpp>
 #include <mcp/protocol/methods.hpp>
 
 namespace mcp {
@@ -32,9 +33,9 @@ asio::awaitable<std::shared_ptr<client_link>> client::impl::ready_link(
   auto self = shared_from_this();
   while (state != connection_state::ready) {
     if (closing || state == connection_state::disconnected)
-      throw boost::system::system_error(asio::error::not_connected, "mcp client");
+      throw mcp::error(asio::error::not_connected, "mcp client");
     if (std::chrono::steady_clock::now() >= deadline)
-      throw boost::system::system_error(asio::error::timed_out, "mcp client: still reconnecting");
+      throw mcp::error(asio::error::timed_out, "mcp client: still reconnecting");
     asio::steady_timer timeout(executor, deadline);
     co_await (state_changed.async_wait(asio::as_tuple(asio::use_awaitable)) ||
               timeout.async_wait(asio::as_tuple(asio::use_awaitable)));
@@ -69,7 +70,7 @@ asio::awaitable<void> client::impl::handshake(std::shared_ptr<client_link> on) {
   set_state(connection_state::initializing);
   const auto newest = detail::version_choice(options.versions).newest_legacy();
   if (!newest)
-    throw boost::system::system_error(asio::error::no_protocol_option,
+    throw mcp::error(asio::error::no_protocol_option,
                                       "mcp client: the server does not speak 2026-07-28, the only era allowed");
   const initialize_request hello{std::string(to_string(*newest)), declared_capabilities(), options.client_info};
   json::object params = to_json(hello);

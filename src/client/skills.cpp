@@ -34,7 +34,7 @@ skill_entry read_entry(const json::value& v) {
   try {
     return from_json<skill_entry>(v);
   } catch (const conversion_error& e) {
-    throw protocol_error(errc::invalid_params, std::string("a skill entry the server sent does not read: ") + e.what());
+    throw malformed_result(std::string("a skill entry the server sent does not read: ") + e.what());
   }
 }
 
@@ -148,21 +148,21 @@ asio::awaitable<std::vector<skill_entry>> list_skills(client& c) {
     const auto result = co_await c.request(methods::skills_list, std::move(params));
     const auto* skills = result.if_contains("skills");
     if (!skills || !skills->is_array())
-      throw protocol_error(errc::invalid_params, "skills/list: the result has no skills array");
+      throw malformed_result("skills/list: the result has no skills array", methods::skills_list);
     for (const auto& item : skills->get_array()) all.push_back(read_entry(item));
     const auto* next = result.if_contains("nextCursor");
     if (!next || !next->is_string() || next->get_string().empty()) co_return all;
     cursor = std::string(next->get_string());
   }
-  throw protocol_error(errc::internal_error, "skills/list: the server kept paging past " + std::to_string(max_pages) +
-                                                 " pages");
+  throw malformed_result("skills/list: the server kept paging past " + std::to_string(max_pages) + " pages",
+                         methods::skills_list);
 }
 
 asio::awaitable<skill_entry> get_skill(client& c, std::string uri) {
   json::object params{{"uri", std::move(uri)}};
   const auto result = co_await c.request(methods::skills_get, std::move(params));
   const auto* skill = result.if_contains("skill");
-  if (!skill) throw protocol_error(errc::invalid_params, "skills/get: the result has no skill");
+  if (!skill) throw malformed_result("skills/get: the result has no skill", methods::skills_get);
   co_return read_entry(*skill);
 }
 
@@ -175,14 +175,16 @@ asio::awaitable<std::vector<resource_info>> read_directory(client& c, std::strin
     const auto result = co_await c.request(methods::resources_directory_read, std::move(params));
     const auto* resources = result.if_contains("resources");
     if (!resources || !resources->is_array())
-      throw protocol_error(errc::invalid_params, "resources/directory/read: the result has no resources array");
+      throw malformed_result("resources/directory/read: the result has no resources array",
+                             methods::resources_directory_read);
     for (const auto& item : resources->get_array()) all.push_back(detail::read_resource(item));
     const auto* next = result.if_contains("nextCursor");
     if (!next || !next->is_string() || next->get_string().empty()) co_return all;
     cursor = std::string(next->get_string());
   }
-  throw protocol_error(errc::internal_error, "resources/directory/read: the server kept paging past " +
-                                                 std::to_string(max_pages) + " pages");
+  throw malformed_result("resources/directory/read: the server kept paging past " + std::to_string(max_pages) +
+                             " pages",
+                         methods::resources_directory_read);
 }
 
 asio::awaitable<loaded_skill> load_skill(client& c, skill_entry entry) {

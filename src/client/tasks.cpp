@@ -9,6 +9,7 @@
 
 #include "../protocol/wire_readers.hpp"
 
+#include <mcp/error.hpp>
 #include <mcp/protocol/envelope.hpp>
 #include <mcp/protocol/methods.hpp>
 
@@ -93,7 +94,17 @@ task_info task_info::from_json(const json::object& task) {
   return info;
 }
 
-task_error::task_error(task_info task) : std::runtime_error(describe(task)), task_(std::move(task)) {}
+namespace {
+
+boost::system::error_code code_of(const task_info& task) {
+  if (task.status == "cancelled") return sdk_errc::task_cancelled;
+  if (task.error) return {task.error->code, rpc_category()};
+  return sdk_errc::task_failed;
+}
+
+}  // namespace
+
+task_error::task_error(task_info task) : error(code_of(task), describe(task), whole_message{}), task_(std::move(task)) {}
 
 asio::awaitable<task_info> client::call_tool_as_task(std::string name, json::object arguments) {
   task_call_options defaults;
@@ -228,7 +239,7 @@ asio::awaitable<json::object> client::impl::poll_task(task_info task, task_wait_
     }
     const auto pause = std::clamp(task.poll_interval.value_or(std::chrono::seconds(1)), min_poll, max_poll);
     if (std::chrono::steady_clock::now() + pause > deadline)
-      throw boost::system::system_error(asio::error::timed_out, "task " + task.id + " did not end in time");
+      throw mcp::error(asio::error::timed_out, "task " + task.id + " did not end in time");
     asio::steady_timer timer(executor, pause);
     co_await timer.async_wait(asio::use_awaitable);
     auto which = about_task(task.id, true);

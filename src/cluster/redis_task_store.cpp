@@ -24,6 +24,8 @@
 #include "redis_parts.hpp"
 #include "../protocol/finite_json.hpp"
 
+#include <mcp/error.hpp>
+
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
@@ -168,7 +170,7 @@ std::string checked_cursor(const std::string& cursor) {
   std::uint64_t seq = 0;
   const auto [end, ec] = std::from_chars(cursor.data(), cursor.data() + cursor.size(), seq);
   if (ec != std::errc() || end != cursor.data() + cursor.size() || cursor.size() > 18)
-    throw std::invalid_argument("invalid cursor");
+    throw mcp::invalid_argument("invalid cursor");
   return cursor;
 }
 
@@ -184,7 +186,7 @@ class redis_task_store final : public task_store {
                                   keys_.task(""), std::to_string(pruned_on_create)};
     // Answered once Redis has run it: from then on every node finds the task.
     const auto created = co_await commands_->eval(create_script, std::move(keys), std::move(args));
-    if (created.is_error_code("EXISTS")) throw std::invalid_argument("a task with this id exists");
+    if (created.is_error_code("EXISTS")) throw mcp::invalid_argument("a task with this id exists");
     created.as_integer();  // throws error_reply on any other error reply
   }
 

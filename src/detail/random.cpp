@@ -1,5 +1,7 @@
 #include "random.hpp"
 
+#include <mcp/error.hpp>
+
 #include <cerrno>
 #include <cstdint>
 #include <random>
@@ -21,7 +23,7 @@ std::string random_hex(std::size_t bytes) {
     if (n > 0) {
       got += static_cast<std::size_t>(n);
     } else if (errno != EINTR) {
-      throw std::system_error(errno, std::generic_category(), "getrandom");
+      throw mcp::error(boost::system::error_code(errno, boost::system::generic_category()), "getrandom");
     }
   }
   std::string text;

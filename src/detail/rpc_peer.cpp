@@ -1,5 +1,6 @@
 #include "rpc_peer.hpp"
 
+#include <mcp/error.hpp>
 #include <mcp/log.hpp>
 
 #include <boost/asio/bind_cancellation_slot.hpp>
@@ -52,7 +53,7 @@ asio::awaitable<void> rpc_peer::send(std::string frame) {
 
 asio::awaitable<void> rpc_peer::send(std::string frame, frame_context context) {
   for (;;) {
-    if (closed_) throw boost::system::system_error(asio::error::connection_aborted);
+    if (closed_) throw mcp::error(asio::error::connection_aborted);
     if (direct() || q_->frames.empty() || q_->bytes + frame.size() <= limits_.max_queued_bytes) {
       enqueue(std::move(frame), std::move(context));
       co_return;
@@ -62,7 +63,7 @@ asio::awaitable<void> rpc_peer::send(std::string frame, frame_context context) {
 }
 
 void rpc_peer::post(std::string frame, frame_context context) {
-  if (closed_) throw boost::system::system_error(asio::error::connection_aborted);
+  if (closed_) throw mcp::error(asio::error::connection_aborted);
   enqueue(std::move(frame), std::move(context));
 }
 
@@ -182,7 +183,7 @@ void rpc_peer::shutdown() {
 
 asio::awaitable<json::object> rpc_peer::call(std::string method, json::object params,
                                              call_settings settings, std::string related) {
-  if (closed_) throw boost::system::system_error(asio::error::connection_aborted);
+  if (closed_) throw mcp::error(asio::error::connection_aborted);
   call_table::terms terms{settings.timeout, settings.max_total, std::move(settings.on_progress),
                           std::move(settings.meta_members)};
   auto call = calls_.open(std::move(method), std::move(params), std::move(terms), clock::now());
@@ -212,12 +213,12 @@ asio::awaitable<json::object> rpc_peer::call(std::string method, json::object pa
     const bool timed_out = !ec;
     waiting_.erase(call.id);
     enqueue(timed_out ? calls_.expire(call.id) : calls_.cancel(call.id), frame_context{{}, related});
-    throw boost::system::system_error(timed_out ? asio::error::timed_out
+    throw mcp::error(timed_out ? asio::error::timed_out
                                                 : asio::error::operation_aborted);
   }
   waiting_.erase(call.id);
   auto result = calls_.finish(call.id);
-  if (!result) throw boost::system::system_error(asio::error::connection_aborted);
+  if (!result) throw mcp::error(asio::error::connection_aborted);
   co_return std::move(*result);
 }
 

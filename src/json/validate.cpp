@@ -4,6 +4,7 @@
 //
 // Regular expressions: ecmascript_regex.hpp says why they are not std::regex.
 
+#include <mcp/error.hpp>
 #include <mcp/json/validate.hpp>
 
 #include <mcp/json/detail/kind_name.hpp>
@@ -30,7 +31,7 @@ namespace detail {
 namespace {
 
 [[noreturn]] void invalid(const std::string& at, const std::string& problem) {
-  throw std::invalid_argument(at.empty() ? problem : at + ": " + problem);
+  throw mcp::invalid_argument(at.empty() ? problem : at + ": " + problem);
 }
 
 std::string child(const std::string& location, std::string_view token) {

@@ -1,5 +1,7 @@
 #include "finite_json.hpp"
 
+#include <mcp/error.hpp>
+
 #include <boost/json/basic_parser_impl.hpp>
 #include <boost/json/error.hpp>
 #include <boost/json/value_stack.hpp>
@@ -86,7 +88,7 @@ json::value parse_stored_json(std::string_view text, error_code& ec) {
 json::value parse_stored_json(std::string_view text) {
   error_code ec;
   auto value = parse_stored_json(text, ec);
-  if (ec) throw boost::system::system_error(ec);
+  if (ec) throw mcp::error(ec);
   return value;
 }
 

@@ -87,12 +87,14 @@ json::object to_json(const initialize_result& result) {
 
 initialize_result parse_initialize_result(const json::object& result,
                                           std::span<const protocol_version> supported) {
-  auto given = read_params<initialize_result_wire>(result, "/result");
+  auto given = detail::read_sent<initialize_result_wire>(result, [](const conversion_error& e) {
+    return malformed_result("the server sent an invalid initialize result: /result" + e.pointer() + ": " + e.reason(),
+                            "initialize");
+  });
   const auto version = parse_protocol_version(given.protocol_version);
   if (!version || std::ranges::find(supported, *version) == supported.end())
-    throw protocol_error(errc::invalid_params,
-                         "Server answered with unsupported protocol version " + given.protocol_version,
-                         json::object{{"requested", given.protocol_version}});
+    throw malformed_result("Server answered with unsupported protocol version " + given.protocol_version,
+                           "initialize");
   return {*version, std::move(given.capabilities), std::move(given.server_info),
           std::move(given.instructions)};
 }

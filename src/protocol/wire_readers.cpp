@@ -16,8 +16,7 @@ namespace {
 template <class T, class Json>
 T read_from_server(const Json& value, std::string_view what) {
   return read_sent<T>(value, [what](const conversion_error& e) {
-    return protocol_error(errc::invalid_params,
-                          "the server sent an invalid " + std::string(what) + " (" + e.what() + ")");
+    return malformed_result("the server sent an invalid " + std::string(what) + " (" + e.what() + ")");
   });
 }
 
@@ -77,7 +76,7 @@ resource_contents read_resource_contents(const json::value& value) {
 
 completion read_completion(const json::object& result) {
   const auto* body = result.if_contains("completion");
-  if (body == nullptr) throw protocol_error(errc::invalid_params, "the server sent no completion");
+  if (body == nullptr) throw malformed_result("the server sent no completion", "completion/complete");
   return read_from_server<completion>(*body, "completion");
 }
 

@@ -3,7 +3,7 @@
 // is declared in mcp/protocol/wire.hpp). Lenient where the spec lets a peer
 // leave things out: a mistyped optional member is skipped. Strict where we
 // could not go on: a missing or mistyped name or URI, or a malformed item of
-// a list, is protocol_error(-32602) saying where.
+// a list, is a malformed_result saying where.
 
 #include <mcp/json/convert.hpp>
 #include <mcp/protocol/errors.hpp>
@@ -17,13 +17,15 @@ namespace mcp::detail {
 namespace json = boost::json;
 
 /// Reads a described T from what a peer sent, skipping mistyped optional
-/// members; a conversion error becomes the protocol_error `refusal` makes of it.
+/// members; a conversion error becomes the exception `refusal` makes of it
+/// (a protocol_error for a client's params, a malformed_result for a
+/// server's result).
 template <class T, class Json, class Refusal>
 T read_sent(const Json& value, Refusal&& refusal) {
   try {
     return from_json<T>(value, read_options{.skip_mistyped_optionals = true});
   } catch (const conversion_error& e) {
-    throw protocol_error(refusal(e));
+    throw refusal(e);
   }
 }
 

@@ -1,3 +1,4 @@
+#include <mcp/error.hpp>
 #include <mcp/log.hpp>
 #include <mcp/protocol/methods.hpp>
 #include <mcp/protocol/wire.hpp>
@@ -18,7 +19,7 @@ constexpr std::string_view sampling_method = methods::sampling_create_message;
 constexpr std::string_view roots_method = methods::roots_list;
 
 void require_input_request(std::string_view method) {
-  if (!detail::is_input_request(method)) throw std::invalid_argument("not an input request: " + std::string(method));
+  if (!detail::is_input_request(method)) throw mcp::invalid_argument("not an input request: " + std::string(method));
 }
 
 }  // namespace

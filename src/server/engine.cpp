@@ -1,6 +1,7 @@
 // The server engine (engine.hpp), and serve(): the engine with a read loop,
 // for transports that are one stream of frames.
 
+#include <mcp/error.hpp>
 #include <mcp/log.hpp>
 #include <mcp/server/serve.hpp>
 
@@ -36,7 +37,7 @@ struct server_engine::link final : connection_link {
   explicit link(server_engine* e) : engine(e), executor(e->transport_.get_executor()) {}
 
   asio::awaitable<void> send_notification(notification n, std::string related) override {
-    if (!engine) throw boost::system::system_error(asio::error::connection_aborted);
+    if (!engine) throw mcp::error(asio::error::connection_aborted);
     std::string frame = serialize(n);
     frame_context context;
     context.related = std::move(related);
@@ -51,7 +52,7 @@ struct server_engine::link final : connection_link {
   asio::awaitable<json::object> send_request(std::string method, json::object params,
                                              std::chrono::milliseconds timeout,
                                              std::string related) override {
-    if (!engine) throw boost::system::system_error(asio::error::connection_aborted);
+    if (!engine) throw mcp::error(asio::error::connection_aborted);
     call_settings settings{.timeout = timeout};
     co_return co_await engine->peer_.call(std::move(method), std::move(params),
                                           std::move(settings), std::move(related));

@@ -2,6 +2,7 @@
 // server feature. Results are built for the newest revision and shaped for
 // the session's (shaping.hpp).
 
+#include <mcp/error.hpp>
 #include <mcp/json/validate.hpp>
 #include <mcp/log.hpp>
 #include <mcp/protocol/methods.hpp>
@@ -59,7 +60,7 @@ tool_entry make_tool_entry(tool_info info, tool_handler handler, detail::tool_ha
   // Clients drop a tool whose annotations break the rules: refuse it here.
   std::string why;
   auto mirrored = detail::mirrored_params(info.input_schema, why);
-  if (!mirrored) throw std::invalid_argument("tool " + info.name + ": " + why);
+  if (!mirrored) throw mcp::invalid_argument("tool " + info.name + ": " + why);
   return {std::move(info), std::move(handler), std::move(at_once), std::move(input), std::move(output),
           std::move(*mirrored)};
 }
@@ -208,7 +209,7 @@ std::vector<prompt_argument> detail::prompt_arguments_from_schema(const std::str
   for (const auto& [name, property] : properties->as_object()) {
     const auto& p = property.as_object();
     if (const auto* type = p.if_contains("type"); !type || *type != "string")
-      throw std::invalid_argument("prompt " + prompt + ": argument " + std::string(name) +
+      throw mcp::invalid_argument("prompt " + prompt + ": argument " + std::string(name) +
                                   " must be a string (prompt arguments are strings)");
     prompt_argument argument{std::string(name)};
     if (const auto* d = p.if_contains("description")) argument.description = std::string(d->as_string());

@@ -4,6 +4,7 @@
 // snapshot: skills/list, skills/get, resources/directory/read and
 // resources/read of a skill's files.
 
+#include <mcp/error.hpp>
 #include <mcp/log.hpp>
 #include <mcp/protocol/methods.hpp>
 #include <mcp/protocol/wire.hpp>
@@ -29,7 +30,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-[[noreturn]] void refuse(const std::string& what) { throw std::invalid_argument("add_skill: " + what); }
+[[noreturn]] void refuse(const std::string& what) { throw mcp::invalid_argument("add_skill: " + what); }
 
 // A URI path segment: unreserved, sub-delims, ':' and '@' as they are, the rest percent-encoded.
 std::string encode_segment(std::string_view segment) {

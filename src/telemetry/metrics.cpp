@@ -1,6 +1,7 @@
 // The metrics registry and Prometheus's text exposition format 0.0.4
 // (include/mcp/telemetry/metrics.hpp).
 
+#include <mcp/error.hpp>
 #include <mcp/telemetry/metrics.hpp>
 
 #include <algorithm>
@@ -92,13 +93,13 @@ metric::metric(type kind, std::string name, std::string help, std::vector<std::s
       help_(std::move(help)),
       label_names_(std::move(label_names)),
       max_series_(std::max<std::size_t>(max_series, 1)) {
-  if (!valid_name(name_, true)) throw std::invalid_argument("metric name `" + name_ + "` is not valid");
+  if (!valid_name(name_, true)) throw mcp::invalid_argument("metric name `" + name_ + "` is not valid");
   for (const auto& label : label_names_)
     if (!valid_name(label, false) || label.starts_with("__") || (kind_ == type::histogram && label == "le"))
-      throw std::invalid_argument("label name `" + label + "` of " + name_ + " is not valid");
+      throw mcp::invalid_argument("label name `" + label + "` of " + name_ + " is not valid");
   if (!std::is_sorted(bounds_.begin(), bounds_.end()) ||
       std::adjacent_find(bounds_.begin(), bounds_.end()) != bounds_.end())
-    throw std::invalid_argument("the bucket bounds of " + name_ + " must ascend");
+    throw mcp::invalid_argument("the bucket bounds of " + name_ + " must ascend");
   // A metric without labels has its one series from the start: it reads 0
   // before anything happened, rather than missing.
   if (label_names_.empty()) {
@@ -114,7 +115,7 @@ std::size_t metric::series_count() const {
 
 metric::series& metric::find(std::span<const std::string_view> labels, std::unique_lock<std::mutex>&) {
   if (labels.size() != label_names_.size())
-    throw std::invalid_argument(name_ + " takes " + std::to_string(label_names_.size()) + " label values");
+    throw mcp::invalid_argument(name_ + " takes " + std::to_string(label_names_.size()) + " label values");
   if (const auto it = series_.find(labels); it != series_.end()) return it->second;
   std::vector<std::string> key;
   key.reserve(labels.size());
@@ -194,7 +195,7 @@ counter::counter(std::string name, std::string help, std::vector<std::string> la
     : metric(type::counter, std::move(name), std::move(help), std::move(label_names), max_series, {}) {}
 
 void counter::add(label_values labels, double by) {
-  if (!(by >= 0)) throw std::invalid_argument("a counter only goes up");
+  if (!(by >= 0)) throw mcp::invalid_argument("a counter only goes up");
   std::unique_lock guard(lock_of());
   find(span_of(labels), guard).value += by;
 }
@@ -260,7 +261,7 @@ metric& metrics_registry::add(std::unique_ptr<metric> made) {
   for (const auto& existing : metrics_) {
     if (existing->name() != made->name()) continue;
     if (existing->kind() == made->kind() && existing->label_names() == made->label_names()) return *existing;
-    throw std::invalid_argument("metric " + made->name() + " exists with another type or other labels");
+    throw mcp::invalid_argument("metric " + made->name() + " exists with another type or other labels");
   }
   metrics_.push_back(std::move(made));
   return *metrics_.back();

@@ -1,5 +1,7 @@
 #include "line_transport.hpp"
 
+#include <mcp/error.hpp>
+
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
@@ -19,7 +21,7 @@ namespace {
 constexpr std::size_t read_chunk_size = 64 * 1024;
 
 [[noreturn]] void throw_errno(const char* what) {
-  throw std::system_error(errno, std::generic_category(), what);
+  throw mcp::error(boost::system::error_code(errno, boost::system::generic_category()), what);
 }
 
 }  // namespace
@@ -66,7 +68,7 @@ asio::awaitable<std::size_t> fd_stream::read_some(char* data, std::size_t size) 
   const auto n = co_await sd_.async_read_some(asio::buffer(data, size),
                                               asio::redirect_error(asio::use_awaitable, ec));
   if (ec == asio::error::eof) co_return 0;
-  if (ec) throw boost::system::system_error(ec, "read");
+  if (ec) throw mcp::error(ec, "read");
   co_return n;
 }
 
@@ -80,7 +82,7 @@ asio::awaitable<void> fd_stream::write_all(std::string_view data) {
     }
     co_return;
   }
-  if (!sd_.is_open()) throw boost::system::system_error(asio::error::bad_descriptor, "write");
+  if (!sd_.is_open()) throw mcp::error(asio::error::bad_descriptor, "write");
   co_await asio::async_write(sd_, asio::buffer(data), asio::use_awaitable);
 }
 

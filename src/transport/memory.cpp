@@ -1,3 +1,4 @@
+#include <mcp/error.hpp>
 #include <mcp/transport/memory.hpp>
 
 #include <boost/asio/as_tuple.hpp>
@@ -56,7 +57,7 @@ class memory_transport final : public message_transport {
       if (state->closed) co_return std::nullopt;
       auto [ec] = co_await inbox_.readable.async_wait(as_tuple_awaitable);
       if (ec && !state->closed && inbox_.frames.empty())
-        throw boost::system::system_error(asio::error::operation_aborted, "read");
+        throw mcp::error(asio::error::operation_aborted, "read");
     }
     std::string text = std::move(inbox_.frames.front());
     inbox_.frames.pop_front();
@@ -69,7 +70,7 @@ class memory_transport final : public message_transport {
     auto state = state_;
     while (!state->closed && outbox_.frames.size() >= state->options.capacity)
       co_await outbox_.writable.async_wait(as_tuple_awaitable);
-    if (state->closed) throw boost::system::system_error(asio::error::broken_pipe, "write");
+    if (state->closed) throw mcp::error(asio::error::broken_pipe, "write");
     outbox_.frames.push_back(std::move(frame));
     outbox_.readable.cancel();
   }

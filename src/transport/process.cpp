@@ -1,4 +1,5 @@
 #include <mcp/transport/process.hpp>
+#include <mcp/error.hpp>
 
 #include "line_transport.hpp"
 
@@ -32,7 +33,7 @@ struct pipe_pair {
   int write_end = -1;
   pipe_pair() {
     int fds[2];
-    if (::pipe2(fds, O_CLOEXEC) < 0) throw std::system_error(errno, std::generic_category(), "pipe");
+    if (::pipe2(fds, O_CLOEXEC) < 0) throw mcp::error(boost::system::error_code(errno, boost::system::generic_category()), "pipe");
     read_end = fds[0];
     write_end = fds[1];
   }
@@ -105,7 +106,7 @@ pid_t spawn_child(const process_options& options, int child_in, int child_out, i
   const int rc = ::posix_spawnp(&pid, options.command.c_str(), &setup.actions, &setup.attributes,
                                 argv.data(), envp.data());
   if (rc != 0)
-    throw std::system_error(rc, std::generic_category(), "spawn " + options.command);
+    throw mcp::error(boost::system::error_code(rc, boost::system::generic_category()), "spawn " + options.command);
   return pid;
 }
 
@@ -252,7 +253,7 @@ std::vector<std::string> split_command_line(std::string_view line) {
       in_word = true;
     }
   }
-  if (quote) throw std::invalid_argument("unterminated quote in command line");
+  if (quote) throw mcp::invalid_argument("unterminated quote in command line");
   if (in_word) words.push_back(std::move(word));
   return words;
 }

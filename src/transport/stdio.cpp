@@ -1,4 +1,5 @@
 #include <mcp/transport/stdio.hpp>
+#include <mcp/error.hpp>
 
 #include "line_transport.hpp"
 
@@ -28,7 +29,7 @@ class stdio_server_transport final : public detail::line_transport {
 
 int duplicate(int fd) {
   const int copy = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
-  if (copy < 0) throw std::system_error(errno, std::generic_category(), "dup stdio");
+  if (copy < 0) throw mcp::error(boost::system::error_code(errno, boost::system::generic_category()), "dup stdio");
   return copy;
 }
 
@@ -44,7 +45,7 @@ std::unique_ptr<message_transport> make_stdio_transport(asio::any_io_executor ex
   const int out = duplicate(STDOUT_FILENO);
   // Our copy of stdout is now the only way to the client; fd 1 becomes stderr.
   if (::dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
-    throw std::system_error(errno, std::generic_category(), "redirect stdout");
+    throw mcp::error(boost::system::error_code(errno, boost::system::generic_category()), "redirect stdout");
   return std::make_unique<stdio_server_transport>(ex, in, out, options.max_frame_size);
 }
 

@@ -3,6 +3,8 @@
 
 #include "program.hpp"
 
+#include <mcp/error.hpp>
+
 #include <stdexcept>
 
 namespace mcp {
@@ -12,7 +14,7 @@ using namespace detail::rfc6570;
 namespace {
 
 [[noreturn]] void fail_at(std::string_view text, std::size_t index, const std::string& what) {
-  throw std::invalid_argument("uri_template: column " + std::to_string(index + 1) + ": " + what +
+  throw mcp::invalid_argument("uri_template: column " + std::to_string(index + 1) + ": " + what +
                               " in \"" + std::string(text) + "\"");
 }
 

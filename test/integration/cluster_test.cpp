@@ -86,7 +86,7 @@ asio::awaitable<void> run_long_task(client& c, int steps, int step_ms, std::shar
     auto result = co_await c.call_tool("long_task", std::move(args), std::move(options));
     out->text = first_text(result);
   } catch (const protocol_error& e) {
-    out->code = e.code();
+    out->code = e.error().code;
     out->error = e.what();
   } catch (const std::exception& e) {
     out->error = e.what();
@@ -416,7 +416,7 @@ asio::awaitable<std::string> echo_failure(client& c, std::optional<int>& code) {
   try {
     co_await echo(c, "while down");
   } catch (const protocol_error& e) {
-    code = e.code();
+    code = e.error().code;
     co_return std::string(e.what()) + " " + json::serialize(e.error().data);
   } catch (const std::exception& e) {
     co_return e.what();

@@ -39,6 +39,13 @@ TEST(Examples, WeatherClientGetsATypedForecast) {
   EXPECT_EQ(run.out, "3 mild days in Paris, 10 to 20 degrees\n");
 }
 
+TEST(Examples, PlainMainServesAndCallsWithoutAnEventLoop) {
+  const auto run = run_command({std::string(CADUCEUS_BIN_DIR) + "/plain-main"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("connected to plain-main at http://127.0.0.1:"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("old pond / a frog jumps in / the sound of water\n"), std::string::npos) << run.out;
+}
+
 TEST(Examples, ProgressTool) {
   with_example("progress-tool", [](mcp::client& c) -> asio::awaitable<void> {
     int updates = 0;

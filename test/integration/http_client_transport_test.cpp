@@ -7,6 +7,7 @@
 
 #include <mcp/client/client.hpp>
 #include <mcp/client/pool.hpp>
+#include <mcp/error.hpp>
 #include <mcp/server/http_server.hpp>
 #include <mcp/server/server.hpp>
 #include <mcp/transport/http_client.hpp>
@@ -738,7 +739,7 @@ TEST(HttpClient, RefusesUrlsAndHeadersItCannotUse) {
       bool refused = false;
       try {
         auto transport = co_await connect_http(ex, url);
-      } catch (const std::invalid_argument&) {
+      } catch (const mcp::invalid_argument&) {
         refused = true;
       }
       EXPECT_TRUE(refused) << url;
@@ -748,7 +749,7 @@ TEST(HttpClient, RefusesUrlsAndHeadersItCannotUse) {
     bool refused = false;
     try {
       auto transport = co_await connect_http(ex, "http://127.0.0.1:1/mcp", std::move(options));
-    } catch (const std::invalid_argument&) {
+    } catch (const mcp::invalid_argument&) {
       refused = true;
     }
     EXPECT_TRUE(refused) << "a header value with CRLF";

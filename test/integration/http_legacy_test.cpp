@@ -7,6 +7,7 @@
 // session. Beside it, the error statuses, Origin/Host checks, and the cases
 // where the transport is off.
 
+#include <mcp/error.hpp>
 #include <mcp/server/http_server.hpp>
 #include <mcp/server/server.hpp>
 
@@ -739,10 +740,10 @@ TEST(HttpLegacy, EndpointPathsThatShadowEachOtherAreRefused) {
     auto tools = make_tools();
     http_server_options same_post;
     same_post.legacy_messages_path = same_post.path;
-    EXPECT_THROW(http_server(ex, *tools, same_post), std::invalid_argument);
+    EXPECT_THROW(http_server(ex, *tools, same_post), mcp::invalid_argument);
     http_server_options same_stream;
     same_stream.legacy_sse_path = same_stream.path;
-    EXPECT_THROW(http_server(ex, *tools, same_stream), std::invalid_argument);
+    EXPECT_THROW(http_server(ex, *tools, same_stream), mcp::invalid_argument);
     co_return;
   });
 }

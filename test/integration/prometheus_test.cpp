@@ -65,7 +65,7 @@ asio::awaitable<int> make_traffic(client& c) {
     json::object none;
     co_await c.call_tool("no_such_tool", std::move(none));
   } catch (const protocol_error& e) {
-    code = e.code();
+    code = e.error().code;
   }
   co_return code;
 }

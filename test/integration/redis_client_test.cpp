@@ -11,6 +11,7 @@
 #include "run_on_threads.hpp"
 #include "test_support.hpp"
 
+#include <mcp/error.hpp>
 #include <mcp/log.hpp>
 
 #include <boost/asio/co_spawn.hpp>
@@ -552,7 +553,7 @@ TEST(RedisUrl, RejectsWhatIsNotARedisUrlAndSaysWhy) {
   auto why = [](const std::string& url) -> std::string {
     try {
       redis::config::from_url(url);
-    } catch (const std::invalid_argument& e) {
+    } catch (const mcp::invalid_argument& e) {
       return e.what();
     }
     return "accepted";

@@ -6,6 +6,7 @@
 // and run_on_threads fails a test that leaves work on the io_context.
 
 #include <mcp/cluster/redis.hpp>
+#include <mcp/error.hpp>
 #include <mcp/server/store_error.hpp>
 
 #include "cluster/redis/connection.hpp"
@@ -642,7 +643,7 @@ TEST_F(RedisStores, AMalformedUrlIsRefused) {
   asio::io_context io;
   mcp::cluster::redis_options options;
   options.url = "http://127.0.0.1:6379";
-  EXPECT_THROW(mcp::cluster::redis_stores(io.get_executor(), options), std::invalid_argument);
+  EXPECT_THROW(mcp::cluster::redis_stores(io.get_executor(), options), mcp::invalid_argument);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include <mcp/client/client.hpp>
 #include <mcp/cluster/redis.hpp>
+#include <mcp/error.hpp>
 #include <mcp/server/http_server.hpp>
 #include <mcp/server/server.hpp>
 #include <mcp/server/store_error.hpp>
@@ -130,7 +131,7 @@ TEST_F(RedisTaskStore, ATaskCreatedByOneNodeIsFoundByAnotherAsWritten) {
     bool refused = false;
     try {
       co_await b.tasks().create(record);
-    } catch (const std::invalid_argument&) {
+    } catch (const mcp::invalid_argument&) {
       refused = true;
     }
     EXPECT_TRUE(refused) << "a second create of the same id was taken";
@@ -227,7 +228,7 @@ TEST_F(RedisTaskStore, AnOwnersTasksAreListedInCreationOrderPageByPage) {
     try {
       const auto bad = co_await a.tasks().list("session:alice", "x1", 2);
       ADD_FAILURE() << bad.tasks.size();
-    } catch (const std::invalid_argument&) {
+    } catch (const mcp::invalid_argument&) {
       refused = true;
     }
     EXPECT_TRUE(refused) << "a cursor we never gave was taken";

@@ -1,6 +1,7 @@
 // Our client and our stdio servers as real child processes.
 
 #include <mcp/client/client.hpp>
+#include <mcp/error.hpp>
 #include <mcp/transport/process.hpp>
 
 #include "test_support.hpp"
@@ -133,7 +134,7 @@ TEST(Stdio, HandlerFailureIsContainedToItsCall) {
     try {
       co_await c.call_tool("crash");
     } catch (const protocol_error& e) {
-      code = e.code();
+      code = e.error().code;
     }
     EXPECT_EQ(code, errc::internal_error);
     auto args = tool_args({{"ms", 10}});
@@ -347,7 +348,12 @@ TEST(Stdio, UnknownProgramFailsToSpawn) {
   asio::io_context io;
   process_options options;
   options.command = "/nonexistent/mcp-server";
-  EXPECT_THROW(spawn_process(io.get_executor(), options), std::system_error);
+  try {
+    spawn_process(io.get_executor(), options);
+    ADD_FAILURE() << "spawned";
+  } catch (const mcp::error& e) {
+    EXPECT_EQ(e.code(), boost::system::errc::no_such_file_or_directory) << e.what();
+  }
 }
 
 TEST(Stdio, SplitCommandLine) {
@@ -355,7 +361,7 @@ TEST(Stdio, SplitCommandLine) {
             (std::vector<std::string>{"node", "server.js", "--port", "3"}));
   EXPECT_EQ(split_command_line(R"(sh -c 'echo "a b"' x\ y)"),
             (std::vector<std::string>{"sh", "-c", "echo \"a b\"", "x y"}));
-  EXPECT_THROW(split_command_line("broken 'quote"), std::invalid_argument);
+  EXPECT_THROW(split_command_line("broken 'quote"), mcp::invalid_argument);
 }
 
 }  // namespace

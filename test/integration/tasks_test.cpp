@@ -254,7 +254,7 @@ TEST(TasksExtension, WithoutTheExtensionCallsRunDirectlyAndTasksMethodsAreRefuse
       const auto result = co_await c->call_tool("only_task");
       ADD_FAILURE() << result.text_content();
     } catch (const protocol_error& e) {
-      code = e.code();
+      code = e.error().code;
     }
     EXPECT_EQ(code, errc::missing_client_capability);
     code.reset();
@@ -263,7 +263,7 @@ TEST(TasksExtension, WithoutTheExtensionCallsRunDirectlyAndTasksMethodsAreRefuse
       const auto found = co_await c->request("tasks/get", std::move(made_up));
       ADD_FAILURE() << json::serialize(found);
     } catch (const protocol_error& e) {
-      code = e.code();
+      code = e.error().code;
     }
     EXPECT_EQ(code, errc::missing_client_capability);
     const auto at_once = co_await c->call_tool_as_task("never_task");
@@ -335,7 +335,7 @@ TEST(Tasks2025, TaskSupportIsEnforcedAndACancelledTaskCannotBeCancelledAgain) {
       const auto result = co_await c->call_tool("only_task");  // required, asked without a task
       ADD_FAILURE() << result.text_content();
     } catch (const protocol_error& e) {
-      code = e.code();
+      code = e.error().code;
     }
     EXPECT_EQ(code, errc::method_not_found);
     json::object never{{"name", "never_task"}, {"arguments", json::object{}}, {"task", json::object{}}};
@@ -344,7 +344,7 @@ TEST(Tasks2025, TaskSupportIsEnforcedAndACancelledTaskCannotBeCancelledAgain) {
       const auto result = co_await c->request("tools/call", std::move(never));
       ADD_FAILURE() << json::serialize(result);
     } catch (const protocol_error& e) {
-      code = e.code();
+      code = e.error().code;
     }
     EXPECT_EQ(code, errc::method_not_found);
 
@@ -357,7 +357,7 @@ TEST(Tasks2025, TaskSupportIsEnforcedAndACancelledTaskCannotBeCancelledAgain) {
     try {
       co_await c->cancel_task(task.id);
     } catch (const protocol_error& e) {
-      code = e.code();
+      code = e.error().code;
     }
     EXPECT_EQ(code, errc::invalid_params);
   });
@@ -375,7 +375,7 @@ TEST(Tasks2025, AnotherSessionDoesNotSeeTheTask) {
       const auto found = co_await stranger->get_task(task.id);
       ADD_FAILURE() << found.status;
     } catch (const protocol_error& e) {
-      code = e.code();
+      code = e.error().code;
     }
     EXPECT_EQ(code, errc::invalid_params);
     const auto listed = co_await stranger->list_tasks();

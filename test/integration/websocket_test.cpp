@@ -11,6 +11,7 @@
 #include <mcp/auth/token_verifier.hpp>
 #include <mcp/base64.hpp>
 #include <mcp/client/client.hpp>
+#include <mcp/error.hpp>
 #include <mcp/server/http_server.hpp>
 #include <mcp/transport/websocket.hpp>
 
@@ -383,7 +384,7 @@ TEST(Websocket, NoFallbackWhenTheServerOffersNone) {
     bool refused = false;
     try {
       co_await connect_websocket(ex, "http://127.0.0.1:" + std::to_string(server.port()) + "/mcp");
-    } catch (const std::invalid_argument&) {
+    } catch (const mcp::invalid_argument&) {
       refused = true;
     }
     EXPECT_TRUE(refused);

@@ -95,7 +95,7 @@ TEST_P(EverythingPrompts, MissingRequiredArgumentIsAnError) {
       std::map<std::string, std::string> no_city{{"state", "Texas"}};
       co_await c.get_prompt("args-prompt", no_city);
     } catch (const protocol_error& e) {
-      code = e.code();
+      code = e.error().code;
     }
     EXPECT_EQ(code, errc::invalid_params);
     co_await c.close();

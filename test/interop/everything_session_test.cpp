@@ -83,7 +83,7 @@ TEST_P(EverythingSession, UnknownMethodIsMethodNotFound) {
     try {
       co_await c.request("no/such/method");
     } catch (const protocol_error& e) {
-      code = e.code();
+      code = e.error().code;
     }
     EXPECT_EQ(code, errc::method_not_found);
     co_await c.ping();  // the session goes on

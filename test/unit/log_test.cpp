@@ -1,6 +1,7 @@
 // The SDK's log records (include/mcp/log.hpp): the three line formats and
 // their escaping, the level spec of CADUCEUS_LOG, and the sinks.
 
+#include <mcp/error.hpp>
 #include <mcp/log.hpp>
 
 #include <boost/json.hpp>
@@ -135,7 +136,7 @@ TEST_F(LogLevels, ABadSpecIsRefusedAndChangesNothing) {
   mcp::set_sdk_log_levels("warn");
   for (const auto* bad : {"", "verbose", "info,transport=loud", "info,nosuch=debug", "info,,debug", "=info",
                           "transport="}) {
-    EXPECT_THROW(mcp::set_sdk_log_levels(bad), std::invalid_argument) << bad;
+    EXPECT_THROW(mcp::set_sdk_log_levels(bad), mcp::invalid_argument) << bad;
     EXPECT_EQ(mcp::sdk_log_level(log_category::server), log_level::warn) << bad;
     EXPECT_EQ(mcp::sdk_log_level(log_category::transport), log_level::warn) << bad;
   }

@@ -5,6 +5,7 @@
 #include "tasks.hpp"
 #include "text_output.hpp"
 
+#include <mcp/error.hpp>
 #include <mcp/protocol/methods.hpp>
 
 #include <boost/asio/as_tuple.hpp>
@@ -220,7 +221,7 @@ asio::awaitable<int> watch(mcp::client& c, const invocation& inv, command_state&
   for (;;) {
     state.wake.expires_at(asio::steady_timer::time_point::max());
     co_await state.wake.async_wait(asio::as_tuple(asio::use_awaitable));
-    if (state.disconnected) throw boost::system::system_error(asio::error::connection_aborted);
+    if (state.disconnected) throw mcp::error(asio::error::connection_aborted);
   }
 }
 

@@ -3,6 +3,7 @@
 #include "failure.hpp"
 #include "sign_in.hpp"
 
+#include <mcp/error.hpp>
 #include <mcp/transport/http_client.hpp>
 #include <mcp/transport/process.hpp>
 #include <mcp/transport/websocket.hpp>
@@ -39,7 +40,7 @@ boost::asio::awaitable<std::unique_ptr<mcp::message_transport>> open_transport(
     websocket.authorizer = command_authorizer(ex, as_http);
     try {
       co_return co_await mcp::connect_websocket(ex, std::move(url), std::move(websocket));
-    } catch (const std::invalid_argument& e) {  // no host, credentials in it, a bad header
+    } catch (const mcp::invalid_argument& e) {  // no host, credentials in it, a bad header
       throw usage_error("--url: " + std::string(e.what()));
     }
   }
@@ -48,7 +49,7 @@ boost::asio::awaitable<std::unique_ptr<mcp::message_transport>> open_transport(
   http.authorizer = command_authorizer(ex, inv);
   try {
     co_return co_await mcp::connect_http(ex, std::move(url), std::move(http));
-  } catch (const std::invalid_argument& e) {  // not http(s), no host, credentials in it
+  } catch (const mcp::invalid_argument& e) {  // not http(s), no host, credentials in it
     throw usage_error("--url: " + std::string(e.what()));
   }
 }

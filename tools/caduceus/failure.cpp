@@ -41,7 +41,7 @@ std::string describe_failure(std::exception_ptr failure) {
   } catch (const usage_error& e) {
     return one_line(e.what());
   } catch (const mcp::protocol_error& e) {
-    return one_line(std::string(e.what()) + " (error " + std::to_string(e.code()) + ")");
+    return one_line(std::string(e.what()) + " (error " + std::to_string(e.error().code) + ")");
   } catch (const boost::system::system_error& e) {
     return one_line(describe_system_error(e));
   } catch (const std::exception& e) {

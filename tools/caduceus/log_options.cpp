@@ -2,6 +2,7 @@
 
 #include "failure.hpp"
 
+#include <mcp/error.hpp>
 #include <mcp/log.hpp>
 
 #include <stdexcept>
@@ -13,7 +14,7 @@ void apply_log_options(const invocation& inv) {
   if (inv.log_spec.empty()) return;
   try {
     mcp::set_sdk_log_levels(inv.log_spec);
-  } catch (const std::invalid_argument& e) {
+  } catch (const mcp::invalid_argument& e) {
     throw usage_error("--log-level: " + std::string(e.what()));
   }
 }

@@ -1,5 +1,7 @@
 #include "terminal.hpp"
 
+#include <mcp/error.hpp>
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/error.hpp>
 #include <boost/asio/post.hpp>
@@ -136,7 +138,7 @@ asio::awaitable<terminal::dialog> terminal::open_dialog() {
   co_await me->timer.async_wait(asio::as_tuple(asio::use_awaitable));
   if (me->handed) co_return dialog(shared_from_this());
   std::erase(waiting_, me);  // cancelled while waiting its turn
-  throw boost::system::system_error(asio::error::operation_aborted);
+  throw mcp::error(asio::error::operation_aborted);
 }
 
 void terminal::close_dialog() {
@@ -203,7 +205,7 @@ asio::awaitable<reply> terminal::ask(std::string_view prompt) {
     const auto state = co_await asio::this_coro::cancellation_state;
     if (state.cancelled() != asio::cancellation_type::none) {
       reader_->withdraw();
-      throw boost::system::system_error(asio::error::operation_aborted);
+      throw mcp::error(asio::error::operation_aborted);
     }
   }
 }

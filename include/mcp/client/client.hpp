@@ -77,6 +77,33 @@ using completion_context = std::map<std::string, std::string>;
 /// back as that JSON-RPC error, any other exception as -32603.
 using server_request_handler = std::function<asio::awaitable<json::object>(json::object params)>;
 
+namespace detail {
+struct server_request_answer;
+}
+
+/// The answer to one request from the server (sampling, elicitation), to be
+/// given once, later, from any thread: a GUI shows a dialog and answers when
+/// the user has. Copies share the one answer; the first given counts, later
+/// ones are ignored. When the last copy goes without an answer, the server
+/// gets -32603. An answer after the server cancelled the request, or after it
+/// timed out, goes nowhere.
+class server_request_reply {
+ public:
+  explicit server_request_reply(std::shared_ptr<detail::server_request_answer> answer);
+  /// Answers with the request's result. False when an answer was given already.
+  bool result(json::object result) const;
+  /// Answers with a JSON-RPC error.
+  bool error(rpc_error error) const;
+
+ private:
+  std::shared_ptr<detail::server_request_answer> answer_;
+};
+
+/// The callback form of a server_request_handler: it gets the request's params
+/// and a reply to answer through, now or later, from any thread. It runs on
+/// the client's executor and must not block.
+using server_request_callback = std::function<void(json::object params, server_request_reply reply)>;
+
 struct call_options {
   std::optional<std::chrono::milliseconds> timeout;  ///< default: client_options::request_timeout
   /// When set, the request asks for progress and each update lands here.
@@ -91,7 +118,9 @@ struct call_options {
 /// A tool call whose result the caller cannot use: the tool reported a
 /// failure (`isError`), or its `structuredContent` is missing, does not match
 /// the tool's `outputSchema`, or does not convert to the requested type.
-class tool_call_error : public std::runtime_error {
+/// Code: sdk_errc::tool_failed for the first, boost::system::errc::bad_message
+/// for the others.
+class tool_call_error : public error {
  public:
   tool_call_error(const std::string& message, call_tool_result result);
   /// What the server sent.
@@ -103,12 +132,25 @@ class tool_call_error : public std::runtime_error {
 
 /// A connection to one MCP server.
 ///
-/// Every request has a deadline; when it passes, or when the awaiting
-/// coroutine is cancelled, the client sends `notifications/cancelled` and
-/// ignores any late reply. Errors: `mcp::protocol_error` for a JSON-RPC error
-/// reply; `boost::system::system_error` with `asio::error::timed_out`,
-/// `operation_aborted` (cancelled), `connection_aborted` (the connection
-/// ended while the call waited) or `not_connected`.
+/// Every operation that waits comes in two forms: a coroutine
+/// (`co_await c.call_tool(...)`), and `async_...` taking an Asio completion
+/// token as its last argument (a callback, `asio::use_future`,
+/// `asio::deferred`, `asio::as_tuple(...)`, `asio::use_awaitable`), which
+/// completes with `void(std::exception_ptr, Result)` (`void(std::exception_ptr)`
+/// for those without a result) on the token's associated executor, or the
+/// client's. Both run the same code, compiled in the library; an `async_`
+/// operation starts on the client's executor, so it may be initiated from any
+/// thread, while the client outlives it. See docs/client.md.
+///
+/// Every request has a deadline; when it passes, or when the operation is
+/// cancelled (the awaiting coroutine, or the cancellation slot bound to an
+/// `async_` operation's token, with asio::cancellation_type::terminal), the
+/// client sends `notifications/cancelled` and ignores any late reply.
+/// Errors (mcp/error.hpp), all of them mcp::error: protocol_error for a
+/// JSON-RPC error reply; malformed_result for a result the client cannot
+/// read; otherwise the code says it: asio::error::timed_out,
+/// operation_aborted (cancelled), connection_aborted (the connection ended
+/// while the call waited) or not_connected.
 ///
 /// When the server says the session expired (HTTP 404, `data.sessionExpired`),
 /// the client initializes a new session on the same transport, subscribes
@@ -120,9 +162,13 @@ class tool_call_error : public std::runtime_error {
 /// reconnects wait for it, within their timeout.
 ///
 /// @par Thread safety
-/// Not thread safe: use it from its executor (a strand with several threads).
+/// Not thread safe: call its coroutines and setters from its executor (a
+/// strand with several threads). The `async_` functions may be called from
+/// any thread. For a client that any thread may call and that waits,
+/// mcp::blocking_client (client/blocking_client.hpp).
 class client {
  public:
+  using executor_type = asio::any_io_executor;
   explicit client(asio::any_io_executor ex);
   /// (Not a defaulted argument: `client c(co_await this_coro::executor)` must
   /// not create an aggregate temporary; see docs/compilers.md.)
@@ -137,6 +183,9 @@ class client {
   /// Connects through a new transport from `factory`, and again whenever the
   /// connection ends, until close(). The first attempt's failure is thrown.
   asio::awaitable<initialize_result> connect(transport_factory factory);
+
+  /// The executor it was made with: its callbacks and handlers run there.
+  executor_type get_executor() const noexcept;
 
   connection_state state() const noexcept;
   /// Called at every change of state(), e.g. to tell a user it reconnects.
@@ -205,7 +254,7 @@ class client {
   /// 2026-07-28 polls tasks/get at the task's pollInterval and answers its
   /// inputRequests with tasks/update; 2025-11-25 waits on tasks/result,
   /// which brings the task's requests. A failed or cancelled task is a
-  /// task_error; the timeout is boost::system::system_error(timed_out).
+  /// task_error; the timeout is mcp::error(timed_out).
   asio::awaitable<call_tool_result> wait_for_task(std::string id);
   asio::awaitable<call_tool_result> wait_for_task(std::string id, task_wait_options options);
   /// `tasks/cancel`: asks the server to stop the task (it may already have ended).
@@ -273,12 +322,17 @@ class client {
   // Requests from the server. Setting a handler before connect declares the
   // capability; without one the server's request gets -32601.
 
-  /// `sampling/createMessage`: return a CreateMessageResult.
+  /// `sampling/createMessage`: return a CreateMessageResult. The handler
+  /// runs on the client's executor.
   void on_sampling(server_request_handler handler);
+  /// The same, answered through a server_request_reply.
+  void on_sampling(server_request_callback handler);
   /// `elicitation/create`, form and URL mode: return an ElicitResult. For an
   /// accepted form, fields the user left out get the defaults of the
   /// requested schema (SEP-1034) before the result goes back.
   void on_elicitation(server_request_handler handler);
+  /// The same, answered through a server_request_reply.
+  void on_elicitation(server_request_callback handler);
   /// Offers roots (`roots/list`). Before connect it declares the capability;
   /// afterwards it tells the server they changed (in the background).
   void set_roots(std::vector<root> roots);
@@ -292,6 +346,94 @@ class client {
   /// Ends the connection (for a child process: stdin closed, then signals).
   asio::awaitable<void> close();
 
+  // The completion-token forms: each is the coroutine of the same name,
+  // started on the client's executor, completing `token` with
+  // void(std::exception_ptr, Result), or void(std::exception_ptr).
+  //   c.async_call_tool("echo", args, [](std::exception_ptr e, mcp::call_tool_result r) { ... });
+  //   std::future<mcp::call_tool_result> f = c.async_call_tool("echo", args, asio::use_future);
+
+  template <class CompletionToken>
+  auto async_connect(std::unique_ptr<message_transport> transport, CompletionToken&& token);
+  template <class CompletionToken>
+  auto async_connect(transport_factory factory, CompletionToken&& token);
+
+  template <class CompletionToken>
+  auto async_request(std::string method, json::object params, CompletionToken&& token);
+  template <class CompletionToken>
+  auto async_request(std::string method, json::object params, call_options options, CompletionToken&& token);
+  template <class CompletionToken>
+  auto async_notify(std::string method, json::object params, CompletionToken&& token);
+  template <class Method, class CompletionToken>
+  auto async_request(typename Method::params params, CompletionToken&& token);
+  template <class Method, class CompletionToken>
+  auto async_request(typename Method::params params, call_options options, CompletionToken&& token);
+  template <class Method, class CompletionToken>
+  auto async_notify(typename Method::params params, CompletionToken&& token);
+
+  template <class CompletionToken>
+  auto async_ping(CompletionToken&& token);
+  template <class CompletionToken>
+  auto async_ping(call_options options, CompletionToken&& token);
+
+  template <class CompletionToken>
+  auto async_list_tools(CompletionToken&& token);
+  template <class CompletionToken>
+  auto async_call_tool(std::string name, json::object arguments, CompletionToken&& token);
+  template <class CompletionToken>
+  auto async_call_tool(std::string name, json::object arguments, call_options options, CompletionToken&& token);
+  template <class Result, class Arguments, class CompletionToken>
+  auto async_call_tool_as(std::string name, Arguments arguments, CompletionToken&& token);
+  template <class Result, class Arguments, class CompletionToken>
+  auto async_call_tool_as(std::string name, Arguments arguments, call_options options, CompletionToken&& token);
+  template <class CompletionToken>
+  auto async_call_tool_structured(std::string name, json::object arguments, call_options options,
+                                  CompletionToken&& token);
+  template <class CompletionToken>
+  auto async_output_schema(std::string tool, CompletionToken&& token);
+
+  template <class CompletionToken>
+  auto async_call_tool_as_task(std::string name, json::object arguments, CompletionToken&& token);
+  template <class CompletionToken>
+  auto async_call_tool_as_task(std::string name, json::object arguments, task_call_options options,
+                               CompletionToken&& token);
+  template <class CompletionToken>
+  auto async_get_task(std::string id, CompletionToken&& token);
+  template <class CompletionToken>
+  auto async_wait_for_task(std::string id, CompletionToken&& token);
+  template <class CompletionToken>
+  auto async_wait_for_task(std::string id, task_wait_options options, CompletionToken&& token);
+  template <class CompletionToken>
+  auto async_cancel_task(std::string id, CompletionToken&& token);
+  template <class CompletionToken>
+  auto async_list_tasks(std::string cursor, CompletionToken&& token);
+
+  template <class CompletionToken>
+  auto async_list_resources(CompletionToken&& token);
+  template <class CompletionToken>
+  auto async_list_resource_templates(CompletionToken&& token);
+  template <class CompletionToken>
+  auto async_read_resource(std::string uri, CompletionToken&& token);
+  template <class CompletionToken>
+  auto async_subscribe(std::string uri, CompletionToken&& token);
+  template <class CompletionToken>
+  auto async_unsubscribe(std::string uri, CompletionToken&& token);
+
+  template <class CompletionToken>
+  auto async_list_prompts(CompletionToken&& token);
+  template <class CompletionToken>
+  auto async_get_prompt(std::string name, std::map<std::string, std::string> arguments, CompletionToken&& token);
+  template <class CompletionToken>
+  auto async_complete_prompt_argument(std::string prompt, std::string argument, std::string value,
+                                      completion_context context, CompletionToken&& token);
+  template <class CompletionToken>
+  auto async_complete_template_variable(std::string uri_template, std::string variable, std::string value,
+                                        completion_context context, CompletionToken&& token);
+  template <class CompletionToken>
+  auto async_set_logging_level(logging_level level, CompletionToken&& token);
+
+  template <class CompletionToken>
+  auto async_close(CompletionToken&& token);
+
  private:
   struct impl;
   std::shared_ptr<impl> impl_;
@@ -300,3 +442,4 @@ class client {
 }  // namespace mcp
 
 #include <mcp/client/impl/typed_calls.hpp>
+#include <mcp/client/impl/async_calls.hpp>

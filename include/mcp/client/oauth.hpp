@@ -27,6 +27,9 @@
 // an oauth_store (in memory by default; a 0600 file for the CLI).
 
 #include <mcp/transport/http_client.hpp>
+#include <mcp/error.hpp>
+
+#include <boost/system/errc.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
@@ -36,7 +39,6 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,9 +47,11 @@ namespace mcp {
 
 /// Why signing in failed for good: no metadata, a refused registration or
 /// token request, denied consent, a wrong issuer... what() is one line.
-class oauth_error : public std::runtime_error {
+/// Code: boost::system::errc::permission_denied.
+class oauth_error : public error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit oauth_error(std::string message)
+      : error(make_error_code(boost::system::errc::permission_denied), std::move(message), whole_message{}) {}
 };
 
 /// What the client keeps for one protected server: its registration at the
@@ -127,7 +131,7 @@ struct loopback_options {
 };
 /// The browser flow (RFC 8252): listens on 127.0.0.1 for the redirect, which
 /// it answers with a short page saying the window can be closed. The port is
-/// bound when this is made (throws boost::system::system_error when it cannot).
+/// bound when this is made (throws mcp::error when it cannot).
 std::shared_ptr<oauth_user_agent> make_loopback_user_agent(asio::any_io_executor ex, loopback_options options);
 
 enum class oauth_grant {

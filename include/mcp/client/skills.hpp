@@ -19,8 +19,10 @@
 
 #include <mcp/client/client.hpp>
 #include <mcp/protocol/skills.hpp>
+#include <mcp/error.hpp>
 
-#include <stdexcept>
+#include <boost/system/errc.hpp>
+
 #include <string>
 #include <vector>
 
@@ -44,7 +46,8 @@ asio::awaitable<skill_entry> get_skill(client& c, std::string uri);
 asio::awaitable<std::vector<resource_info>> read_directory(client& c, std::string uri);
 
 /// A skill file that does not match the entry it was read under.
-class skill_verification_error : public std::runtime_error {
+/// Code: boost::system::errc::bad_message.
+class skill_verification_error : public error {
  public:
   enum class reason {
     malformed_entry,       ///< the entry breaks the SEP's rules (no manifest, a name not in its URI ...)
@@ -56,7 +59,7 @@ class skill_verification_error : public std::runtime_error {
     frontmatter_mismatch,  ///< SKILL.md's frontmatter differs from the entry's (or is unreadable)
   };
   skill_verification_error(reason why, std::string uri, const std::string& message)
-      : std::runtime_error(message), reason_(why), uri_(std::move(uri)) {}
+      : error(make_error_code(boost::system::errc::bad_message), message, whole_message{}), reason_(why), uri_(std::move(uri)) {}
   reason why() const noexcept { return reason_; }
   const std::string& uri() const noexcept { return uri_; }
 

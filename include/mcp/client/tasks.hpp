@@ -51,7 +51,7 @@ struct task_call_options {
 };
 
 struct task_wait_options {
-  /// How long to wait in all; then boost::system::system_error(timed_out).
+  /// How long to wait in all; then mcp::error(timed_out).
   std::chrono::milliseconds timeout{std::chrono::minutes(10)};
   /// Each status the client sees while it waits.
   std::function<void(const task_info&)> on_status;
@@ -64,8 +64,10 @@ struct task_page {
 };
 
 /// A task that ended without a result: failed (its JSON-RPC error in
-/// task().error when the server sent one) or cancelled.
-class task_error : public std::runtime_error {
+/// task().error when the server sent one) or cancelled. Code: that error's
+/// code (rpc_category), sdk_errc::task_failed without one, or
+/// sdk_errc::task_cancelled.
+class task_error : public error {
  public:
   explicit task_error(task_info task);
   const task_info& task() const noexcept { return task_; }

@@ -40,7 +40,7 @@ struct redis_options {
 /// subscriptions, both on strands of `ex`): sessions, events, the bus, and
 /// `tasks`, which an HTTP server made with them gives its server (a server
 /// whose task_options name a store keeps that one). Throws
-/// std::invalid_argument for a malformed URL; connects in the background
+/// mcp::invalid_argument for a malformed URL; connects in the background
 /// (until Redis answers, requests that need it fail with 503).
 shared_stores redis_stores(asio::any_io_executor ex, redis_options options);
 

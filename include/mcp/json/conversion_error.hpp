@@ -1,7 +1,10 @@
 #pragma once
 // The exception from_json throws: where in the input (a JSON pointer) and why.
 
-#include <stdexcept>
+#include <mcp/error.hpp>
+
+#include <boost/system/errc.hpp>
+
 #include <string>
 
 namespace mcp {
@@ -10,10 +13,12 @@ namespace mcp {
 ///
 /// what() is "<pointer>: <reason>", e.g. "/items/2/name: is required"; for
 /// the document root, whose pointer is "", it is the reason alone.
-class conversion_error : public std::runtime_error {
+/// Code: boost::system::errc::invalid_argument.
+class conversion_error : public error {
  public:
   conversion_error(std::string pointer, std::string reason)
-      : std::runtime_error(pointer.empty() ? reason : pointer + ": " + reason),
+      : error(make_error_code(boost::system::errc::invalid_argument), pointer.empty() ? reason : pointer + ": " + reason,
+              whole_message{}),
         pointer_(std::move(pointer)),
         reason_(std::move(reason)) {}
 

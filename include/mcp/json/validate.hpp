@@ -59,7 +59,7 @@ struct validation_error {
 class schema_validator {
  public:
   /// Compiles `schema` (an object or a boolean).
-  /// @throws std::invalid_argument for a malformed schema: a keyword with a value of the
+  /// @throws mcp::invalid_argument for a malformed schema: a keyword with a value of the
   ///         wrong type, a regular expression that does not compile, a $ref that is not a
   ///         local JSON pointer or points at nothing, or a $ref cycle that never reaches
   ///         the instance. The message starts with the schema path.

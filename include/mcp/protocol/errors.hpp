@@ -1,11 +1,14 @@
 #pragma once
-// JSON-RPC and MCP error codes, the error object carried on the wire, and the
-// exception that turns into one.
+// JSON-RPC and MCP error codes, their error_category, the error object carried
+// on the wire, and the exception that turns into one.
+
+#include <mcp/error.hpp>
 
 #include <boost/json/value.hpp>
+#include <boost/system/error_category.hpp>
 
-#include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace mcp {
 
@@ -13,18 +16,27 @@ namespace json = boost::json;
 
 /// Error codes used on the wire. The JSON-RPC 2.0 codes keep the meaning that
 /// JSON-RPC gives them; the MCP codes are the ones the spec revisions name.
+/// Each converts to an int (the wire value) and to a boost::system::error_code
+/// of rpc_category(): `e.code() == mcp::errc::method_not_found`.
 namespace errc {
-inline constexpr int parse_error = -32700;      ///< the text is not JSON (reply id is null)
-inline constexpr int invalid_request = -32600;  ///< not a valid request object, or not allowed now
-inline constexpr int method_not_found = -32601;
-inline constexpr int invalid_params = -32602;
-inline constexpr int internal_error = -32603;
-inline constexpr int resource_not_found = -32002;           ///< up to 2025-11-25
-inline constexpr int url_elicitation_required = -32042;     ///< 2025-11-25
-inline constexpr int header_mismatch = -32020;              ///< 2026-07-28
-inline constexpr int missing_client_capability = -32021;    ///< 2026-07-28
-inline constexpr int unsupported_protocol_version = -32022; ///< 2026-07-28
+enum code : int {
+  parse_error = -32700,       ///< the text is not JSON (reply id is null)
+  invalid_request = -32600,   ///< not a valid request object, or not allowed now
+  method_not_found = -32601,
+  invalid_params = -32602,
+  internal_error = -32603,
+  resource_not_found = -32002,            ///< up to 2025-11-25
+  url_elicitation_required = -32042,      ///< 2025-11-25
+  header_mismatch = -32020,               ///< 2026-07-28
+  missing_client_capability = -32021,     ///< 2026-07-28
+  unsupported_protocol_version = -32022,  ///< 2026-07-28
+};
+boost::system::error_code make_error_code(code value) noexcept;
 }  // namespace errc
+
+/// The category of JSON-RPC error codes ("mcp.jsonrpc"): every code a peer
+/// may send, the named ones above and any other (a server's own -32000).
+const boost::system::error_category& rpc_category() noexcept;
 
 /// The `error` member of a JSON-RPC error response.
 struct rpc_error {
@@ -36,19 +48,22 @@ struct rpc_error {
 };
 
 /// Thrown by a request handler to answer with a JSON-RPC error, and thrown by
-/// the client when the peer answers a request with one.
-class protocol_error : public std::runtime_error {
+/// the client when the peer answers a request with one. code() is the
+/// error's code in rpc_category(); what() its message.
+class protocol_error : public mcp::error {
  public:
-  explicit protocol_error(rpc_error error)
-      : std::runtime_error(error.message), error_(std::move(error)) {}
+  explicit protocol_error(rpc_error error);
   protocol_error(int code, std::string message, json::value data = nullptr)
       : protocol_error(rpc_error{code, std::move(message), std::move(data)}) {}
 
+  /// The error object, as sent or received.
   const rpc_error& error() const noexcept { return error_; }
-  int code() const noexcept { return error_.code; }
 
  private:
   rpc_error error_;
 };
 
 }  // namespace mcp
+
+template <>
+struct boost::system::is_error_code_enum<mcp::errc::code> : std::true_type {};

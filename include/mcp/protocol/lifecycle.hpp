@@ -60,8 +60,8 @@ bool declares_feature(const json::object& capabilities, std::string_view kind, s
 /// Drops the capability keys `d` does not define (`completions` before
 /// 2025-03-26, `tasks` outside 2025-11-25, `extensions` before 2026-07-28).
 json::object shape_capabilities(json::object capabilities, const dialect& d);
-/// Reads a server's answer. Throws protocol_error(-32602) for a malformed
-/// result and for a version outside `supported` (the client must then disconnect).
+/// Reads a server's answer. Throws malformed_result for a malformed result
+/// and for a version outside `supported` (the client must then disconnect).
 initialize_result parse_initialize_result(const json::object& result,
                                           std::span<const protocol_version> supported);
 

@@ -13,13 +13,15 @@
 
 #include <mcp/json/convert.hpp>
 #include <mcp/json/fields.hpp>
+#include <mcp/error.hpp>
+
+#include <boost/system/errc.hpp>
 
 #include <boost/describe/class.hpp>
 #include <boost/json/object.hpp>
 
 #include <cstdint>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -88,10 +90,11 @@ inline constexpr std::size_t max_frontmatter_bytes = 64 * 1024;
 inline constexpr std::size_t max_frontmatter_depth = 32;
 
 /// A SKILL.md whose frontmatter cannot be read (missing, not YAML, not a
-/// mapping, or something JSON cannot hold).
-class frontmatter_error : public std::runtime_error {
+/// mapping, or something JSON cannot hold). Code: boost::system::errc::bad_message.
+class frontmatter_error : public error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit frontmatter_error(std::string message)
+      : error(make_error_code(boost::system::errc::bad_message), std::move(message), whole_message{}) {}
 };
 
 /// "sha256:" followed by the lowercase hex SHA-256 of `bytes`.

@@ -4,6 +4,7 @@
 #include <mcp/auth/principal.hpp>
 #include <mcp/json/convert.hpp>
 #include <mcp/protocol/envelope.hpp>
+#include <mcp/protocol/errors.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/protocol/lifecycle.hpp>
 #include <mcp/protocol/types.hpp>
@@ -31,9 +32,10 @@ namespace asio = boost::asio;
 /// Thrown by request_context::sample, elicit and roots when the client did
 /// not declare the capability (or its protocol version lacks the feature).
 /// In a tool handler it becomes a tool error result, like any exception.
-class capability_error : public std::runtime_error {
+/// Code: errc::missing_client_capability.
+class capability_error : public error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit capability_error(std::string message) : error(errc::missing_client_capability, std::move(message), whole_message{}) {}
 };
 
 /// The error a handler throws when it cannot go on until the user has

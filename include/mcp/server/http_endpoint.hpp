@@ -290,7 +290,7 @@ struct http_endpoint_route {
 class http_endpoint {
  public:
   /// Live at once: serves requests from here until stop(). Throws
-  /// std::invalid_argument on options that cannot work (paths that collide,
+  /// mcp::invalid_argument on options that cannot work (paths that collide,
   /// OAuth without a verifier or resource URL).
   http_endpoint(asio::any_io_executor ex, server_behaviour& behaviour, http_endpoint_options options);
   /// Stops the endpoint (as stop()) if it runs: the sessions it served end

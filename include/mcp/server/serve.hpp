@@ -87,7 +87,7 @@ asio::awaitable<void> serve(server_behaviour& behaviour, message_transport& tran
 int run_stdio_server(server_behaviour& behaviour, session_options options = {});
 
 /// A requestState key from its text: hexadecimal digits, at least 64 (32
-/// bytes), surrounding whitespace ignored. Throws std::invalid_argument
+/// bytes), surrounding whitespace ignored. Throws mcp::invalid_argument
 /// saying what is wrong (never echoing the key).
 std::string parse_request_state_key(std::string_view hex);
 
@@ -95,7 +95,7 @@ std::string parse_request_state_key(std::string_view hex);
 /// of `key_file` when it is not empty, else the environment variable
 /// CADUCEUS_REQUEST_STATE_KEY when set, else empty (a random key of the
 /// process's own, which only suits a single process). Throws
-/// std::invalid_argument for an unreadable file or a malformed key.
+/// mcp::invalid_argument for an unreadable file or a malformed key.
 std::string configured_request_state_key(const std::string& key_file);
 
 }  // namespace mcp

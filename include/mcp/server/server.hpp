@@ -186,7 +186,7 @@ class server : public server_behaviour {
   /// The skill in `directory`: its SKILL.md (whose frontmatter names it)
   /// and every file below it. Symbolic links that lead outside the
   /// directory and files other than regular ones are left out.
-  /// @throws std::invalid_argument (no SKILL.md, a frontmatter without a
+  /// @throws mcp::invalid_argument (no SKILL.md, a frontmatter without a
   ///         valid name and description, a skill over the limits) or
   ///         std::filesystem::filesystem_error
   skill_entry add_skill(const std::filesystem::path& directory);

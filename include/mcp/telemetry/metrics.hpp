@@ -130,7 +130,7 @@ std::vector<double> mcp_duration_buckets();
 
 /// The metrics a process exposes. Metrics are added once (adding one of
 /// the same name, type and labels again returns it; anything else of that
-/// name throws std::invalid_argument) and live as long as the registry.
+/// name throws mcp::invalid_argument) and live as long as the registry.
 class metrics_registry {
  public:
   /// `max_series`: the label sets each metric keeps before `other`.

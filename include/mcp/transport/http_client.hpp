@@ -135,9 +135,9 @@ struct http_client_options {
 /// A transport to the MCP server at `url` (http or https). Lazy: nothing is
 /// sent until the first frame (the client's `initialize`), so a server that
 /// is down shows as a failed `initialize`, whose error names the URL and the
-/// cause. Throws std::invalid_argument for a URL that is not http(s), has no
+/// cause. Throws mcp::invalid_argument for a URL that is not http(s), has no
 /// host or carries credentials, and for a header with a line break in it;
-/// boost::system::system_error when `ca_file` cannot be loaded.
+/// mcp::error when `ca_file` cannot be loaded.
 ///
 /// The transport runs on `ex` (use a strand when the io_context has several
 /// threads). read_frame() returns std::nullopt once closed, and when the

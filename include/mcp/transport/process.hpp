@@ -30,13 +30,13 @@ struct process_options {
   std::chrono::milliseconds terminate_grace{2000};
 };
 
-/// Spawns the child. Throws `std::system_error` when it cannot be started
+/// Spawns the child. Throws `mcp::error` (its code the errno) when it cannot be started
 /// (for example ENOENT for an unknown program).
 std::unique_ptr<message_transport> spawn_process(asio::any_io_executor ex, process_options options);
 
 /// Splits a command line into words the way a POSIX shell would for simple
 /// input: whitespace separates words, single and double quotes group them,
-/// a backslash escapes the next character. Throws std::invalid_argument on an
+/// a backslash escapes the next character. Throws mcp::invalid_argument on an
 /// unterminated quote.
 std::vector<std::string> split_command_line(std::string_view line);
 

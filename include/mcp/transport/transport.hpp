@@ -50,10 +50,10 @@ class message_transport {
   virtual asio::any_io_executor get_executor() = 0;
 
   /// Reads the next frame; `std::nullopt` at the orderly end of the stream.
-  /// Throws `boost::system::system_error` on an I/O failure.
+  /// Throws `mcp::error` on an I/O failure.
   virtual asio::awaitable<std::optional<inbound_frame>> read_frame() = 0;
 
-  /// Writes one frame completely. Throws `boost::system::system_error` on failure.
+  /// Writes one frame completely. Throws `mcp::error` on failure.
   virtual asio::awaitable<void> write_frame(std::string frame) = 0;
 
   /// Writes a frame knowing what it belongs to. Transports with one stream

@@ -15,14 +15,16 @@
 // to or from WebSocket: a ws:// or wss:// URL is asked for explicitly, and a
 // server that refuses the upgrade is an error, not a reason to try HTTP.
 
+#include <mcp/error.hpp>
 #include <mcp/transport/http_client.hpp>
 #include <mcp/transport/transport.hpp>
+
+#include <boost/system/errc.hpp>
 
 #include <chrono>
 #include <cstddef>
 #include <map>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,10 +65,16 @@ struct websocket_client_options {
 /// The server refused the WebSocket upgrade: it answered with another status
 /// than 101 (401 without a token the server takes, 403 for a refused Origin,
 /// 400 without the `mcp` subprotocol...), or without the `mcp` subprotocol.
-class websocket_upgrade_error : public std::runtime_error {
+/// Code: boost::system::errc::permission_denied for 401 and 403,
+/// connection_refused otherwise.
+class websocket_upgrade_error : public error {
  public:
   websocket_upgrade_error(const std::string& what, unsigned status, std::vector<std::string> www_authenticate)
-      : std::runtime_error(what), status_(status), www_authenticate_(std::move(www_authenticate)) {}
+      : error(make_error_code(status == 401 || status == 403 ? boost::system::errc::permission_denied
+                                                             : boost::system::errc::connection_refused),
+              what, whole_message{}),
+        status_(status),
+        www_authenticate_(std::move(www_authenticate)) {}
   /// The HTTP status of the answer (101 when the subprotocol was missing).
   unsigned status() const noexcept { return status_; }
   /// Its WWW-Authenticate headers.
@@ -79,10 +87,10 @@ class websocket_upgrade_error : public std::runtime_error {
 
 /// Opens a WebSocket connection to the MCP server at `url` (ws or wss) and
 /// returns it as a transport for mcp::client, connected: a server that is
-/// down or refuses the upgrade fails here. Throws std::invalid_argument for
+/// down or refuses the upgrade fails here. Throws mcp::invalid_argument for
 /// a URL that is not ws(s), has no host or carries credentials, and for a
 /// header with a line break in it; websocket_upgrade_error when the server
-/// refuses the upgrade; boost::system::system_error when it cannot be
+/// refuses the upgrade; mcp::error when it cannot be
 /// reached (timed_out after `connect_timeout`) or `ca_file` cannot be loaded.
 ///
 /// The transport runs on `ex` (use a strand when the io_context has several

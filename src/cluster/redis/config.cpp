@@ -1,5 +1,7 @@
 #include "config.hpp"
 
+#include <mcp/error.hpp>
+
 #include <boost/url/parse.hpp>
 #include <boost/url/url_view.hpp>
 
@@ -13,7 +15,7 @@ namespace urls = boost::urls;
 namespace {
 
 [[noreturn]] void reject(std::string_view url, const std::string& why) {
-  throw std::invalid_argument("redis URL '" + std::string(url) + "': " + why +
+  throw mcp::invalid_argument("redis URL '" + std::string(url) + "': " + why +
                               " (expected redis://[[user]:password@]host[:port][/db])");
 }
 

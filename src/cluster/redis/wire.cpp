@@ -1,5 +1,7 @@
 #include "wire.hpp"
 
+#include <mcp/error.hpp>
+
 #include <hiredis.h>
 
 #include <new>
@@ -28,7 +30,7 @@ reply copy_reply(const redisReply& r) {
 }  // namespace
 
 void append_command(std::string& out, const std::vector<std::string>& args) {
-  if (args.empty()) throw std::invalid_argument("redis: a command needs at least its name");
+  if (args.empty()) throw mcp::invalid_argument("redis: a command needs at least its name");
   std::vector<const char*> argv;
   std::vector<std::size_t> lengths;
   argv.reserve(args.size());

@@ -9,6 +9,7 @@
 
 #include "../../auth/bearer.hpp"
 
+#include <mcp/error.hpp>
 #include <mcp/log.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
 
@@ -38,7 +39,7 @@ std::string resource_metadata_url_of(std::string_view resource) {
   // RFC 9728 §3.1: the well-known path goes between the host and the
   // resource's path.
   auto url = boost::urls::parse_absolute_uri(resource);
-  if (!url) throw std::invalid_argument("http_auth_options::resource is not an absolute URL");
+  if (!url) throw mcp::invalid_argument("http_auth_options::resource is not an absolute URL");
   std::string path(url->encoded_path());
   if (path == "/") path.clear();
   return std::string(url->scheme()) + "://" + std::string(url->encoded_authority()) + std::string(metadata_root) +
@@ -47,7 +48,7 @@ std::string resource_metadata_url_of(std::string_view resource) {
 
 std::string origin_of_resource(std::string_view resource) {
   auto url = boost::urls::parse_absolute_uri(resource);
-  if (!url) throw std::invalid_argument("http_auth_options::resource is not an absolute URL");
+  if (!url) throw mcp::invalid_argument("http_auth_options::resource is not an absolute URL");
   return std::string(url->scheme()) + "://" + std::string(url->encoded_authority());
 }
 

@@ -9,6 +9,7 @@
 #include "../../detail/completion.hpp"
 #include "../../detail/random.hpp"
 
+#include <mcp/error.hpp>
 #include <mcp/log.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
 
@@ -59,13 +60,13 @@ http_endpoint::impl::impl(asio::any_io_executor ex, server_behaviour& b, http_en
   if (!options.legacy_sse_path.empty() &&
       (options.legacy_sse_path == options.path || options.legacy_messages_path == options.path ||
        options.legacy_sse_path == options.legacy_messages_path))
-    throw std::invalid_argument("http_endpoint: path, legacy_sse_path and legacy_messages_path must differ");
+    throw mcp::invalid_argument("http_endpoint: path, legacy_sse_path and legacy_messages_path must differ");
   if (options.auth) {
     verifier_strand = make_strand();
     if (!options.auth->verifier && options.auth->make_verifier)
       options.auth->verifier = options.auth->make_verifier(verifier_strand);
-    if (!options.auth->verifier) throw std::invalid_argument("http_endpoint: auth needs a token verifier");
-    if (options.auth->resource.empty()) throw std::invalid_argument("http_endpoint: auth needs the resource URL");
+    if (!options.auth->verifier) throw mcp::invalid_argument("http_endpoint: auth needs a token verifier");
+    if (options.auth->resource.empty()) throw mcp::invalid_argument("http_endpoint: auth needs the resource URL");
     resource_metadata_url = resource_metadata_url_of(options.auth->resource);
     resource_origin = origin_of_resource(options.auth->resource);
   }

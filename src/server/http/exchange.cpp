@@ -11,6 +11,7 @@
 
 #include "../../detail/completion.hpp"
 
+#include <mcp/error.hpp>
 #include <mcp/log.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
 
@@ -51,7 +52,7 @@ struct exchange_state : std::enable_shared_from_this<exchange_state> {
     std::string taken;
     {
       std::lock_guard lock(mutex);
-      if (closed_by_reader) throw boost::system::system_error(asio::error::connection_aborted);
+      if (closed_by_reader) throw mcp::error(asio::error::connection_aborted);
       queued += bytes;
       ended = ended || last;
       if (waiting_read && (!queued.empty() || ended)) {
@@ -265,13 +266,13 @@ class exchange_channel final : public detail::response_channel {
       if (std::chrono::steady_clock::now() >= deadline) {
         // (Not timed_out: a blocking read() says that when it waited in vain.)
         state_->give_up(asio::error::connection_aborted);
-        throw boost::system::system_error(asio::error::timed_out, "the body's reader took nothing");
+        throw mcp::error(asio::error::timed_out, "the body's reader took nothing");
       }
       state_->room_wait.expires_at(deadline);
       co_await state_->room_wait.async_wait(asio::as_tuple(asio::use_awaitable));
     }
     std::lock_guard lock(state_->mutex);
-    if (state_->closed_by_reader) throw boost::system::system_error(asio::error::connection_aborted);
+    if (state_->closed_by_reader) throw mcp::error(asio::error::connection_aborted);
   }
 
   void watch_close(std::function<void(bool)> on_close) override {

@@ -1,8 +1,8 @@
 // The built-in listener (http_server): a socket that accepts connections,
 // one coroutine per connection that reads its requests (TLS handshake first,
-// when configured) and hands each to the endpoint, and run_http_server. It
-// is a driver of the endpoint like any application's server (exchange.cpp):
-// every MCP rule is the endpoint's.
+// when configured) and hands each to the endpoint. It is a driver of the
+// endpoint like any application's server (exchange.cpp): every MCP rule is
+// the endpoint's. background_server.cpp runs it on threads of its own.
 
 #include "endpoint_impl.hpp"
 
@@ -18,21 +18,12 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
-#include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/post.hpp>
-#include <boost/asio/signal_set.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/error.hpp>
-
-#include <condition_variable>
-#include <csignal>
-#include <mutex>
-#include <thread>
 
 namespace mcp {
 
@@ -246,86 +237,6 @@ asio::awaitable<void> http_server::impl::refuse_too_large(connection_io& io, con
     const http_request head;
     co_await endpoint->reply_status(io, head, http::status::request_header_fields_too_large);
   }
-}
-
-http_run_result run_http_server(server_behaviour& behaviour, http_server_options options,
-                                std::function<void(std::string_view url)> on_listening) {
-  options.threads = threads_of(options);
-  const auto threads = options.threads;
-  // On the heap: when handlers outlive the shutdown, both are left to them.
-  auto io_owner = std::make_unique<asio::io_context>(static_cast<int>(threads));
-  auto& io = *io_owner;
-  const bool secure = !options.tls_certificate_file.empty();
-  const auto host = options.host;
-  const auto path = options.path;
-  const auto drain_seconds = std::chrono::duration<double>(options.shutdown_timeout).count();
-  auto server_owner = std::make_unique<http_server>(io.get_executor(), behaviour, std::move(options));
-  auto& server = *server_owner;
-  // Listening for signals before the URL goes out: a script may signal us as
-  // soon as it reads it. On a strand: its handler and the cancel at the end
-  // may otherwise run at once on two threads.
-  asio::signal_set signals(asio::make_strand(io), SIGINT, SIGTERM);
-  std::function<void(const boost::system::error_code&, int)> on_signal;
-  int signals_seen = 0;
-  on_signal = [&](const boost::system::error_code& ec, int) {
-    if (ec) return;
-    // The first signal drains (calls in flight finish within shutdown_timeout),
-    // a second one cancels them at once.
-    if (++signals_seen == 1) {
-      sdk_log(log_category::server, log_level::info, "shutting down; a second signal stops at once",
-              {{"drain_seconds", drain_seconds}});
-      signals.async_wait(on_signal);
-    }
-    server.stop();
-  };
-  signals.async_wait(on_signal);
-  if (on_listening) {
-    const auto url = std::string(secure ? "https" : "http") + "://" + host + ":" +
-                     std::to_string(server.local_port()) + path;
-    on_listening(url);
-  }
-  int exit_code = 0;
-  // Once run() returns, what is left (connections closing) gets a moment;
-  // work that outlives it (a handler that ignores its cancellation, a client
-  // that reads nothing) would keep io.run() going: the watchdog stops it.
-  std::mutex ending;
-  std::condition_variable ended;
-  bool run_returned = false, io_returned = false, abandoned = false;
-  asio::co_spawn(io, server.run(), [&](std::exception_ptr failure) {
-    asio::post(signals.get_executor(), [&signals] { signals.cancel(); });
-    if (failure) exit_code = 1;
-    std::lock_guard lock(ending);
-    run_returned = true;
-    ended.notify_all();
-  });
-  std::thread watchdog([&] {
-    std::unique_lock lock(ending);
-    ended.wait(lock, [&] { return run_returned || io_returned; });
-    if (!ended.wait_for(lock, http_endpoint::impl::abandon_after, [&] { return io_returned; })) {
-      abandoned = true;
-      io.stop();
-    }
-  });
-  std::vector<std::thread> helpers;
-  for (unsigned i = 1; i < threads; ++i) helpers.emplace_back([&io] { io.run(); });
-  io.run();
-  for (auto& helper : helpers) helper.join();
-  {
-    std::lock_guard lock(ending);
-    io_returned = true;
-    ended.notify_all();
-  }
-  watchdog.join();
-  if (abandoned && server.session_count() != 0) {
-    // Handlers still run: they use the behaviour, their sessions and (from a
-    // worker thread) this io_context, so nothing may be destroyed under
-    // them: the io_context and the server are left to them.
-    sdk_log(log_category::server, log_level::error, "handlers that ignore cancellation are still running");
-    server_owner.release();
-    io_owner.release();
-    return {exit_code, true};
-  }
-  return {exit_code, false};
 }
 
 }  // namespace mcp

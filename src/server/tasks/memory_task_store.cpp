@@ -1,5 +1,6 @@
 // The default task store: records in a map, bounded and expired by their ttl.
 
+#include <mcp/error.hpp>
 #include <mcp/server/task_store.hpp>
 
 #include <cstdint>
@@ -35,7 +36,7 @@ class memory_task_store final : public task_store {
   asio::awaitable<void> create(task_record record) override {
     {
       std::lock_guard lock(mutex_);
-      if (by_id_.contains(record.id)) throw std::invalid_argument("a task with this id exists");
+      if (by_id_.contains(record.id)) throw mcp::invalid_argument("a task with this id exists");
       if (by_id_.size() >= max_tasks_) make_room();
       const auto seq = next_seq_++;
       by_id_.emplace(record.id, seq);
@@ -79,7 +80,7 @@ class memory_task_store final : public task_store {
         try {
           from = std::stoull(cursor);
         } catch (const std::exception&) {
-          throw std::invalid_argument("invalid cursor");
+          throw mcp::invalid_argument("invalid cursor");
         }
       }
       const auto now = std::chrono::system_clock::now();

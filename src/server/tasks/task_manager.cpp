@@ -9,6 +9,7 @@
 #include "../../protocol/shaping.hpp"
 #include "../../protocol/finite_json.hpp"
 
+#include <mcp/error.hpp>
 #include <mcp/log.hpp>
 #include <mcp/protocol/methods.hpp>
 #include <mcp/server/server.hpp>
@@ -45,7 +46,7 @@ constexpr std::string_view tasks_channel = "tasks";
 // A wait of a cancelled coroutine ends as Asio's own operations do.
 void throw_if_cancelled(asio::cancellation_type cancelled) {
   if (cancelled != asio::cancellation_type::none)
-    throw boost::system::system_error(asio::error::operation_aborted);
+    throw mcp::error(asio::error::operation_aborted);
 }
 
 bool is_extension_era(protocol_version v) { return dialect_of(v).era == protocol_era::modern; }
@@ -366,7 +367,7 @@ class task_run final : public task_inputs, public std::enable_shared_from_this<t
   asio::awaitable<input_responses> ask_by_input_requests(input_requests requests,
                                                           std::chrono::milliseconds timeout) {
     for (const auto& [key, input] : requests) {
-      if (!is_input_request(input.method)) throw std::invalid_argument("not an input request: " + input.method);
+      if (!is_input_request(input.method)) throw mcp::invalid_argument("not an input request: " + input.method);
       if (!declares_capability_for(input.method, session_->client_capabilities()))
         throw capability_error("the client did not declare the " + std::string(capability_for(input.method)) +
                                " capability");
@@ -390,7 +391,7 @@ class task_run final : public task_inputs, public std::enable_shared_from_this<t
         const bool all = std::ranges::all_of(keys, [&](const auto& k) { return pending_.at(k.first).answer.has_value(); });
         if (all) break;
         if (wait.expiry() <= asio::steady_timer::clock_type::now())
-          throw std::system_error(std::make_error_code(std::errc::timed_out), "the client did not answer in time");
+          throw mcp::error(asio::error::timed_out, "the client did not answer in time");
         co_await wait.async_wait(asio::as_tuple(asio::use_awaitable));
         const auto state = co_await asio::this_coro::cancellation_state;
         throw_if_cancelled(state.cancelled());
@@ -669,7 +670,7 @@ asio::awaitable<json::object> task_manager::handle(const request& req, request_c
     task_record_page page;
     try {
       page = co_await store.list(owner, std::move(from), 100);
-    } catch (const std::invalid_argument&) {
+    } catch (const mcp::invalid_argument&) {
       invalid_params("invalid cursor");
     }
     json::array tasks;

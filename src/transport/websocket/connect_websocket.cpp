@@ -2,6 +2,7 @@
 // into a target for websocket_connection.cpp, the TLS context, the
 // authorizer's credentials, and one more attempt after a challenge it answers.
 
+#include <mcp/error.hpp>
 #include <mcp/transport/websocket.hpp>
 
 #include "../http/client/url.hpp"
@@ -29,7 +30,7 @@ bool starts_with_nocase(std::string_view text, std::string_view prefix) {
 void check_header(std::string_view name, std::string_view value) {
   const auto bad = [](char c) { return c == '\r' || c == '\n' || c == '\0'; };
   if (name.empty() || std::any_of(name.begin(), name.end(), bad) || std::any_of(value.begin(), value.end(), bad))
-    throw std::invalid_argument("a header with a line break in it: " + std::string(name));
+    throw mcp::invalid_argument("a header with a line break in it: " + std::string(name));
 }
 
 // Sets `name` (any case) to `value`, replacing what is there.
@@ -49,7 +50,7 @@ void set_header(std::vector<std::pair<std::string, std::string>>& headers, std::
 std::string http_form(const std::string& url) {
   if (starts_with_nocase(url, "ws://")) return "http://" + url.substr(5);
   if (starts_with_nocase(url, "wss://")) return "https://" + url.substr(6);
-  throw std::invalid_argument("not a ws or wss URL: " + url);
+  throw mcp::invalid_argument("not a ws or wss URL: " + url);
 }
 
 ws::client_target target_of(const std::string& url, const websocket_client_options& options) {
@@ -57,8 +58,8 @@ ws::client_target target_of(const std::string& url, const websocket_client_optio
   detail::http_client::http_endpoint ep;
   try {
     ep = detail::http_client::parse_endpoint(http_url);
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(std::string(e.what()) + " (from " + url + ")");
+  } catch (const mcp::invalid_argument& e) {
+    throw mcp::invalid_argument(std::string(e.what()) + " (from " + url + ")");
   }
   ws::client_target t;
   t.url = url;

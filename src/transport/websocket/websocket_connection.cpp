@@ -11,6 +11,8 @@
 #include "../http/server/http_request.hpp"
 #include "../http/stream.hpp"
 
+#include <mcp/error.hpp>
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -252,26 +254,26 @@ class ws_connection final : public connection {
         co_return frame;
       }
       if (c->reader_done) {
-        if (c->failure) throw boost::system::system_error(c->failure, c->failure_what);
+        if (c->failure) throw mcp::error(c->failure, c->failure_what);
         co_return std::nullopt;
       }
       co_await c->readable.wait();
       const auto state = co_await asio::this_coro::cancellation_state;
       if (state.cancelled() != asio::cancellation_type::none)
-        throw boost::system::system_error(asio::error::operation_aborted, "WebSocket read");
+        throw mcp::error(asio::error::operation_aborted, "WebSocket read");
     }
   }
 
   asio::awaitable<void> write_frame(std::string frame) override {
     auto c = c_;
     if (c->close_started || c->killed || c->write_failed || !c->ws.is_open())
-      throw boost::system::system_error(asio::error::connection_aborted, "WebSocket write: the connection is closed");
+      throw mcp::error(asio::error::connection_aborted, "WebSocket write: the connection is closed");
     auto [ec, n] = co_await c->ws.async_write(asio::buffer(frame), as_tuple_awaitable);
     if (ec) {
       // (A write cancelled from outside, on its deadline, leaves Beast's
       // stream unusable: close() then ends it without a handshake.)
       c->write_failed = true;
-      throw boost::system::system_error(ec, "WebSocket write");
+      throw mcp::error(ec, "WebSocket write");
     }
   }
 
@@ -336,7 +338,7 @@ asio::awaitable<std::unique_ptr<connection>> accept_on(Stream& stream, const htt
     res.set(http::field::server, "caduceus");
   }));
   auto [ec] = co_await c->ws.async_accept(upgrade, as_tuple_awaitable);
-  if (ec) throw boost::system::system_error(ec, "WebSocket opening handshake");
+  if (ec) throw mcp::error(ec, "WebSocket opening handshake");
   co_return start(std::move(c));
 }
 
@@ -353,8 +355,8 @@ asio::awaitable<tcp::resolver::results_type> resolve(asio::any_io_executor ex, c
   auto [ec, results] = co_await resolver->async_resolve(t.host, t.port, as_tuple_awaitable);
   const bool timed_out = ec == asio::error::operation_aborted && clock::now() >= deadline;
   timer.cancel();
-  if (timed_out) throw boost::system::system_error(asio::error::timed_out, "resolve " + t.host);
-  if (ec) throw boost::system::system_error(ec, "resolve " + t.host);
+  if (timed_out) throw mcp::error(asio::error::timed_out, "resolve " + t.host);
+  if (ec) throw mcp::error(ec, "resolve " + t.host);
   co_return results;
 }
 
@@ -381,13 +383,13 @@ asio::awaitable<std::unique_ptr<connection>> connect_on(asio::any_io_executor ex
     if (!ec || stream->timed_out()) break;
   }
   ec = stream->disarm(ec);
-  if (ec) throw boost::system::system_error(ec, "connect to " + t.host_header);
+  if (ec) throw mcp::error(ec, "connect to " + t.host_header);
   boost::system::error_code ignored;
   socket.set_option(tcp::no_delay(true), ignored);
   if (!stream->expect_server(t.host))
-    throw boost::system::system_error(asio::error::invalid_argument, "TLS: cannot set the server name " + t.host);
+    throw mcp::error(asio::error::invalid_argument, "TLS: cannot set the server name " + t.host);
   if (const auto hs = co_await stream->handshake(tls_role::client, remaining(deadline)))
-    throw boost::system::system_error(hs, "TLS handshake with " + t.host_header);
+    throw mcp::error(hs, "TLS handshake with " + t.host_header);
 
   transport_metadata metadata;
   metadata.kind = "websocket";
@@ -419,8 +421,8 @@ asio::awaitable<std::unique_ptr<connection>> connect_on(asio::any_io_executor ex
     c->kill();
     co_return nullptr;
   }
-  if (hs == beast::error::timeout) throw boost::system::system_error(asio::error::timed_out, "WebSocket handshake with " + t.host_header);
-  if (hs) throw boost::system::system_error(hs, "WebSocket handshake with " + t.host_header);
+  if (hs == beast::error::timeout) throw mcp::error(asio::error::timed_out, "WebSocket handshake with " + t.host_header);
+  if (hs) throw mcp::error(hs, "WebSocket handshake with " + t.host_header);
   co_return start(std::move(c));
 }
 

@@ -6,6 +6,7 @@
 #include "auth/issuer_metadata.hpp"
 
 #include <mcp/auth/principal.hpp>
+#include <mcp/error.hpp>
 
 #include <gtest/gtest.h>
 
@@ -103,7 +104,7 @@ TEST(AuthIssuerMetadata, WellKnownUrlsInOrder) {
             (std::vector<std::string>{"https://as.example/.well-known/oauth-authorization-server/tenant/1",
                                       "https://as.example/.well-known/openid-configuration/tenant/1",
                                       "https://as.example/tenant/1/.well-known/openid-configuration"}));
-  EXPECT_THROW(auth::detail::require_secure_url("http://as.example", false, "the issuer"), std::invalid_argument);
+  EXPECT_THROW(auth::detail::require_secure_url("http://as.example", false, "the issuer"), mcp::invalid_argument);
   EXPECT_NO_THROW(auth::detail::require_secure_url("http://127.0.0.1:1", true, "the issuer"));
 }
 

@@ -165,7 +165,7 @@ TEST(ClientFeatures, ServerRequestWithoutAHandlerIsRefused) {
             json::object params{{"messages", json::array()}, {"maxTokens", 1}};
             co_await ctx.request("sampling/createMessage", std::move(params));
           } catch (const protocol_error& e) {
-            code = e.code();
+            code = e.error().code;
           }
           co_return call_tool_result::text(std::to_string(code));
         });

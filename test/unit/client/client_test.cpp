@@ -4,8 +4,9 @@
 #include <mcp/client/client.hpp>
 #include <mcp/transport/memory.hpp>
 
-#include "test_support.hpp"
 #include "legacy_client.hpp"
+#include "scripted_server.hpp"
+#include "test_support.hpp"
 
 #include <boost/asio/detached.hpp>
 
@@ -13,26 +14,6 @@ namespace mcp::test {
 namespace {
 
 using namespace asio::experimental::awaitable_operators;
-
-// Answers the client's initialize with `version`; returns the request seen.
-asio::awaitable<json::value> accept_initialize(message_transport& server,
-                                               std::string version = "2025-11-25") {
-  auto hello = co_await read_json(server);
-  json::object result{{"protocolVersion", version},
-                      {"capabilities", {{"tools", json::object{}}}},
-                      {"serverInfo", {{"name", "scripted"}, {"version", "0.1"}}}};
-  json::object reply{{"jsonrpc", "2.0"}, {"id", hello.at("id")}, {"result", std::move(result)}};
-  co_await write_json(server, reply);
-  auto initialized = co_await read_json(server);
-  EXPECT_EQ(initialized.at("method"), "notifications/initialized");
-  co_return hello;
-}
-
-asio::awaitable<void> reply_result(message_transport& server, const json::value& id,
-                                   json::object result) {
-  json::object reply{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};
-  co_await write_json(server, reply);
-}
 
 struct connected_pair {
   std::unique_ptr<message_transport> server;
@@ -89,7 +70,7 @@ TEST(Client, RejectsAVersionItDoesNotSupport) {
     bool refused = false;
     try {
       co_await c.connect(std::move(client_end));
-    } catch (const protocol_error& e) {
+    } catch (const malformed_result& e) {
       refused = true;
       EXPECT_NE(std::string(e.what()).find("2099-01-01"), std::string::npos);
     }
@@ -245,7 +226,7 @@ TEST(Client, ErrorReplyBecomesProtocolError) {
       try {
         co_await pair.client->call_tool("x");
       } catch (const protocol_error& e) {
-        co_return e.code();
+        co_return e.error().code;
       }
       co_return 0;
     };

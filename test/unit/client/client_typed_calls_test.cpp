@@ -105,7 +105,7 @@ TEST(ClientTypedCalls, AnyMethodOfTheTableTypedBothWays) {
     try {
       co_await c.request<method::resources_read>(std::move(missing));
     } catch (const protocol_error& e) {
-      code = e.code();
+      code = e.error().code;
     }
     EXPECT_EQ(code, errc::resource_not_found);
   });

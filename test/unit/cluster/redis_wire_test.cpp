@@ -2,6 +2,8 @@
 // written and parsed (hiredis as the codec), replies as values, the backoff
 // between reconnections, and a script's SHA1.
 
+#include <mcp/error.hpp>
+
 #include "cluster/redis/backoff.hpp"
 #include "cluster/redis/errors.hpp"
 #include "cluster/redis/reply.hpp"
@@ -25,7 +27,7 @@ TEST(RedisWire, CommandsAreWrittenAsArraysOfBulkStrings) {
   redis::append_command(out, {"ECHO", "a\0b\r\n"s});
   EXPECT_EQ(out, "*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$0\r\n\r\n"
                  "*2\r\n$4\r\nECHO\r\n$5\r\na\0b\r\n\r\n"s);
-  EXPECT_THROW(redis::append_command(out, {}), std::invalid_argument);
+  EXPECT_THROW(redis::append_command(out, {}), mcp::invalid_argument);
 }
 
 TEST(RedisWire, RepliesAreParsedHoweverTheBytesAreSplit) {

@@ -3,6 +3,7 @@
 // unsupported; schemas real peers send; and its agreement with from_json and
 // schema_of on the same types.
 
+#include <mcp/error.hpp>
 #include <mcp/json/convert.hpp>
 #include <mcp/json/schema.hpp>
 #include <mcp/json/validate.hpp>
@@ -272,11 +273,11 @@ TEST(SchemaValidator, CopiesShareTheCompiledSchema) {
 
 // --- malformed schemas ----------------------------------------------------------------------------
 
-/// The message of the std::invalid_argument that compiling `schema` throws.
+/// The message of the mcp::invalid_argument that compiling `schema` throws.
 std::string compile_error(std::string_view schema) {
   try {
     schema_validator validator(json::parse(schema));
-  } catch (const std::invalid_argument& e) {
+  } catch (const mcp::invalid_argument& e) {
     return e.what();
   }
   return "(no exception)";

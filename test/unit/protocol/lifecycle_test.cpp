@@ -63,6 +63,20 @@ void expect_invalid_params(const std::function<void()>& f, std::string_view path
   }
 }
 
+// Runs `f`, expecting a malformed_result of `initialize` whose message names `path`.
+void expect_malformed(const std::function<void()>& f, std::string_view path) {
+  try {
+    f();
+    ADD_FAILURE() << "expected malformed_result naming " << path;
+  } catch (const malformed_result& e) {
+    EXPECT_EQ(e.method(), "initialize");
+    EXPECT_NE(std::string_view(e.what()).find(path), std::string_view::npos)
+        << "message '" << e.what() << "' does not name " << path;
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "expected malformed_result, got: " << e.what();
+  }
+}
+
 void expect_request_rejected(const json::object& params, std::string_view path) {
   SCOPED_TRACE(json::serialize(params));
   expect_invalid_params([&] { parse_initialize_request(params); }, path);
@@ -300,13 +314,15 @@ TEST(InitializeResult, RoundTripsThroughParse) {
   }
 }
 
+// A server's answer the client cannot use is malformed_result, never the
+// server's own error reply (protocol_error).
 TEST(InitializeResult, RejectsVersionNotInSupportedList) {
   const std::array supported{v::v2025_06_18, v::v2025_11_25};
   try {
     parse_initialize_result(good_initialize_result("2025-03-26"), supported);
-    FAIL() << "expected protocol_error";
-  } catch (const protocol_error& e) {
-    EXPECT_EQ(e.code(), errc::invalid_params);
+    FAIL() << "expected malformed_result";
+  } catch (const malformed_result& e) {
+    EXPECT_EQ(e.method(), "initialize");
     EXPECT_NE(std::string_view(e.what()).find("2025-03-26"), std::string_view::npos) << e.what();
   }
 }
@@ -315,7 +331,7 @@ TEST(InitializeResult, RejectsUnknownVersion) {
   for (std::string_view version : {"2099-01-01", "", "2025-06-18 "}) {
     SCOPED_TRACE(version);
     EXPECT_THROW(parse_initialize_result(good_initialize_result(version), legacy_versions()),
-                 protocol_error);
+                 malformed_result);
   }
 }
 
@@ -331,43 +347,43 @@ TEST(InitializeResult, MalformedResultNamesField) {
   {
     auto result = good_initialize_result();
     result.erase("protocolVersion");
-    expect_invalid_params([&] { parse_initialize_result(result, legacy_versions()); },
+    expect_malformed([&] { parse_initialize_result(result, legacy_versions()); },
                           "/result/protocolVersion");
   }
   {
     auto result = good_initialize_result();
     result["protocolVersion"] = 20250618;
-    expect_invalid_params([&] { parse_initialize_result(result, legacy_versions()); },
+    expect_malformed([&] { parse_initialize_result(result, legacy_versions()); },
                           "/result/protocolVersion");
   }
   {
     auto result = good_initialize_result();
     result.erase("capabilities");
-    expect_invalid_params([&] { parse_initialize_result(result, legacy_versions()); },
+    expect_malformed([&] { parse_initialize_result(result, legacy_versions()); },
                           "/result/capabilities");
   }
   {
     auto result = good_initialize_result();
     result["capabilities"] = "none";
-    expect_invalid_params([&] { parse_initialize_result(result, legacy_versions()); },
+    expect_malformed([&] { parse_initialize_result(result, legacy_versions()); },
                           "/result/capabilities");
   }
   {
     auto result = good_initialize_result();
     result.erase("serverInfo");
-    expect_invalid_params([&] { parse_initialize_result(result, legacy_versions()); },
+    expect_malformed([&] { parse_initialize_result(result, legacy_versions()); },
                           "/result/serverInfo");
   }
   {
     auto result = good_initialize_result();
     result["serverInfo"].as_object().erase("name");
-    expect_invalid_params([&] { parse_initialize_result(result, legacy_versions()); },
+    expect_malformed([&] { parse_initialize_result(result, legacy_versions()); },
                           "/result/serverInfo/name");
   }
   {
     auto result = good_initialize_result();
     result["serverInfo"].as_object()["version"] = 1;
-    expect_invalid_params([&] { parse_initialize_result(result, legacy_versions()); },
+    expect_malformed([&] { parse_initialize_result(result, legacy_versions()); },
                           "/result/serverInfo/version");
   }
 }

@@ -131,7 +131,7 @@ std::string refusal_of(const std::function<void()>& read) {
   try {
     read();
   } catch (const protocol_error& e) {
-    return json::serialize(json::object{{"code", e.code()}, {"message", e.error().message}, {"data", e.error().data}});
+    return json::serialize(json::object{{"code", e.error().code}, {"message", e.error().message}, {"data", e.error().data}});
   }
   return "accepted";
 }

@@ -1,6 +1,7 @@
 // The requestState key a server process is configured with: every replica
 // behind a load balancer must verify the states the others sealed.
 
+#include <mcp/error.hpp>
 #include <mcp/server/serve.hpp>
 
 #include "protocol/request_state.hpp"
@@ -59,7 +60,7 @@ TEST(RequestStateKey, ShortOddOrNonHexKeysAreRefusedWithoutEchoingThem) {
     try {
       (void)parse_request_state_key(bad);
       ADD_FAILURE() << "accepted " << bad;
-    } catch (const std::invalid_argument& e) {
+    } catch (const mcp::invalid_argument& e) {
       const std::string message = e.what();
       EXPECT_NE(message.find("requestState key"), std::string::npos) << message;
       if (bad.size() > 8) EXPECT_EQ(message.find(bad.substr(2, 8)), std::string::npos) << message;
@@ -80,7 +81,7 @@ TEST(RequestStateKey, TheFileComesFirstThenTheEnvironmentThenNone) {
     EXPECT_EQ(configured_request_state_key(""), "");
   }
   std::remove(file.c_str());
-  EXPECT_THROW((void)configured_request_state_key(file), std::invalid_argument);
+  EXPECT_THROW((void)configured_request_state_key(file), mcp::invalid_argument);
 }
 
 TEST(RequestStateKey, AStateSealedByOneReplicaOpensOnAnotherWithTheSameKey) {

@@ -6,6 +6,7 @@
 // differs from the entry's).
 
 #include <mcp/client/skills.hpp>
+#include <mcp/error.hpp>
 #include <mcp/protocol/methods.hpp>
 #include <mcp/server/server.hpp>
 #include <mcp/transport/memory.hpp>
@@ -79,7 +80,7 @@ asio::awaitable<int> error_code_of(asio::awaitable<T> call) {
   try {
     co_await std::move(call);
   } catch (const protocol_error& e) {
-    co_return e.code();
+    co_return e.error().code;
   }
   co_return 0;
 }
@@ -250,7 +251,7 @@ TEST(SkillsServer, TheExtensionIsDeclaredFrom2026AndOnlyOnceASkillIsServed) {
 TEST(SkillsServer, SkillsThatBreakTheRulesAreRefused) {
   mcp::server srv({"skills", "1.0"});
   const auto refused = [&](std::vector<skill_source_file> files, const skill_options& options = {}) {
-    EXPECT_THROW(srv.add_skill(std::move(files), options), std::invalid_argument);
+    EXPECT_THROW(srv.add_skill(std::move(files), options), mcp::invalid_argument);
   };
   refused({{"README.md", "no SKILL.md"}});
   refused({{"SKILL.md", "no frontmatter\n"}});
@@ -273,16 +274,16 @@ TEST(SkillsServer, SkillsThatBreakTheRulesAreRefused) {
 
   temp_dir dir;
   dir.write("empty/README.md", "no skill here");
-  EXPECT_THROW(srv.add_skill(dir.path / "empty"), std::invalid_argument);
+  EXPECT_THROW(srv.add_skill(dir.path / "empty"), mcp::invalid_argument);
   EXPECT_THROW(srv.add_skill(dir.path / "missing"), std::filesystem::filesystem_error);
   for (int i = 0; i < 4; ++i) dir.write("big/f" + std::to_string(i), std::string(100, 'x'));
   dir.write("big/SKILL.md", "---\nname: big\ndescription: d\n---\n");
   skill_options tight;
   tight.max_total_bytes = 300;
-  EXPECT_THROW(srv.add_skill(dir.path / "big", tight), std::invalid_argument);
+  EXPECT_THROW(srv.add_skill(dir.path / "big", tight), mcp::invalid_argument);
   tight.max_total_bytes = 1000;
   tight.max_files = 3;
-  EXPECT_THROW(srv.add_skill(dir.path / "big", tight), std::invalid_argument);
+  EXPECT_THROW(srv.add_skill(dir.path / "big", tight), mcp::invalid_argument);
 }
 
 TEST(SkillsServer, ADirectoryOfSkillsGivesEachItsPath) {

@@ -1,5 +1,6 @@
 // The metrics registry and its Prometheus text exposition (format 0.0.4).
 
+#include <mcp/error.hpp>
 #include <mcp/telemetry/metrics.hpp>
 
 #include <gtest/gtest.h>
@@ -100,17 +101,17 @@ TEST(Metrics, LabelSetsBeyondTheBoundGoToOther) {
 
 TEST(Metrics, RefusesBadNamesLabelsAndValues) {
   metrics_registry registry;
-  EXPECT_THROW(registry.add_counter("0bad", "x"), std::invalid_argument);
-  EXPECT_THROW(registry.add_counter("bad-name", "x"), std::invalid_argument);
-  EXPECT_THROW(registry.add_counter("ok_total", "x", {"bad label"}), std::invalid_argument);
-  EXPECT_THROW(registry.add_histogram("h", "x", {"le"}, {1}), std::invalid_argument);
-  EXPECT_THROW(registry.add_histogram("h", "x", {}, {2, 1}), std::invalid_argument);
+  EXPECT_THROW(registry.add_counter("0bad", "x"), mcp::invalid_argument);
+  EXPECT_THROW(registry.add_counter("bad-name", "x"), mcp::invalid_argument);
+  EXPECT_THROW(registry.add_counter("ok_total", "x", {"bad label"}), mcp::invalid_argument);
+  EXPECT_THROW(registry.add_histogram("h", "x", {"le"}, {1}), mcp::invalid_argument);
+  EXPECT_THROW(registry.add_histogram("h", "x", {}, {2, 1}), mcp::invalid_argument);
   auto& c = registry.add_counter("c_total", "x", {"a"});
-  EXPECT_THROW(c.add({"a", "b"}), std::invalid_argument);
-  EXPECT_THROW(c.add({"a"}, -1), std::invalid_argument);
+  EXPECT_THROW(c.add({"a", "b"}), mcp::invalid_argument);
+  EXPECT_THROW(c.add({"a"}, -1), mcp::invalid_argument);
   // The same metric again is the same metric; another type under its name is refused.
   EXPECT_EQ(&registry.add_counter("c_total", "x", {"a"}), &c);
-  EXPECT_THROW(registry.add_gauge("c_total", "x", {"a"}), std::invalid_argument);
+  EXPECT_THROW(registry.add_gauge("c_total", "x", {"a"}), mcp::invalid_argument);
 }
 
 TEST(Metrics, CountsFromManyThreads) {

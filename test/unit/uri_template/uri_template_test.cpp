@@ -1,6 +1,7 @@
 // RFC 6570 URI templates: expansion (RFC section 3.2 examples), matching of
 // MCP resource templates, the inverse property, and constructor errors.
 
+#include <mcp/error.hpp>
 #include <mcp/uri_template.hpp>
 
 #include <gtest/gtest.h>
@@ -554,7 +555,7 @@ void expect_error(std::string_view tmpl, std::string_view column, std::string_vi
   try {
     uri_template t(tmpl);
     ADD_FAILURE() << "accepted";
-  } catch (const std::invalid_argument& e) {
+  } catch (const mcp::invalid_argument& e) {
     const std::string what = e.what();
     EXPECT_NE(what.find("column " + std::string(column) + ":"), std::string::npos) << what;
     EXPECT_NE(what.find(problem), std::string::npos) << what;
@@ -614,7 +615,7 @@ TEST(UriTemplateErrors, InvalidLiteralCharactersAreRejected) {
 TEST(UriTemplateErrors, TooManyVariablesAreRejected) {
   std::string tmpl;
   for (std::size_t i = 0; i <= uri_template::max_variables; ++i) tmpl += "{v" + std::to_string(i) + "}";
-  EXPECT_THROW(uri_template{tmpl}, std::invalid_argument);
+  EXPECT_THROW(uri_template{tmpl}, mcp::invalid_argument);
 }
 
 }  // namespace

@@ -96,7 +96,7 @@ struct http_exchange::impl {
       if (fresh_only) co_return co_await pool->acquire_new(ep);
       co_return co_await pool->acquire(ep);
     } catch (const http_error& e) {
-      throw http_error(description + ": " + e.what());
+      throw http_error(description, e);
     }
   }
 };

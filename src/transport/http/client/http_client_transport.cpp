@@ -9,6 +9,7 @@
 #include "legacy.hpp"
 #include "streamable.hpp"
 
+#include <mcp/error.hpp>
 #include <mcp/log.hpp>
 
 #include <stdexcept>
@@ -50,7 +51,7 @@ class http_client_transport final : public message_transport {
   }
 
   asio::awaitable<void> write_routed(std::string frame, frame_context context) override {
-    if (closed_) throw boost::system::system_error(asio::error::not_connected, "HTTP transport closed");
+    if (closed_) throw mcp::error(asio::error::not_connected, "HTTP transport closed");
     if (legacy_) {
       auto legacy = legacy_;
       co_await legacy->write(std::move(frame), std::move(context.request));
@@ -131,13 +132,13 @@ class http_client_transport final : public message_transport {
 std::unique_ptr<message_transport> make_transport(asio::any_io_executor ex, std::string url,
                                                   http_client_options options,
                                                   std::shared_ptr<const message_binding> messages) {
-  if (options.max_message_size == 0) throw std::invalid_argument("http_client_options: max_message_size is 0");
+  if (options.max_message_size == 0) throw mcp::invalid_argument("http_client_options: max_message_size is 0");
   if (options.max_reconnects < 0) options.max_reconnects = 0;
   // A header must not smuggle another header (or a second request) in.
   for (const auto& [name, value] : options.headers) {
     const bool bad_name = name.empty() || name.find_first_of(":\r\n \t") != std::string::npos;
     if (bad_name || value.find_first_of(std::string_view("\r\n\0", 3)) != std::string::npos)
-      throw std::invalid_argument("http_client_options: the header " + name + " is not a valid HTTP header");
+      throw mcp::invalid_argument("http_client_options: the header " + name + " is not a valid HTTP header");
   }
   auto core = std::make_shared<client_core>();
   core->executor = ex;

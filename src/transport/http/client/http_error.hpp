@@ -3,24 +3,24 @@
 // why ("POST https://host/mcp: connect to host:443: Connection refused"),
 // without the source locations Boost adds to system_error messages.
 
+#include <mcp/error.hpp>
+
 #include <boost/system/error_code.hpp>
 
-#include <stdexcept>
 #include <string>
 
 namespace mcp::detail::http_client {
 
-class http_error : public std::runtime_error {
+class http_error : public mcp::error {
  public:
   http_error(boost::system::error_code ec, const std::string& context)
-      : std::runtime_error(context + ": " + ec.message()), code_(ec) {}
-  /// The context is the whole message.
-  explicit http_error(const std::string& message) : std::runtime_error(message) {}
-
-  boost::system::error_code code() const noexcept { return code_; }
-
- private:
-  boost::system::error_code code_;
+      : mcp::error(ec, context + ": " + ec.message(), whole_message{}) {}
+  /// The context is the whole message (code: boost::system::errc::protocol_error).
+  explicit http_error(const std::string& message)
+      : mcp::error(make_error_code(boost::system::errc::protocol_error), message, whole_message{}) {}
+  /// `inner`, its message after `context`, its code kept.
+  http_error(const std::string& context, const http_error& inner)
+      : mcp::error(inner.code(), context + ": " + inner.what(), whole_message{}) {}
 };
 
 }  // namespace mcp::detail::http_client

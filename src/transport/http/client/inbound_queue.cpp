@@ -1,5 +1,7 @@
 #include "inbound_queue.hpp"
 
+#include <mcp/error.hpp>
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
@@ -42,7 +44,7 @@ asio::awaitable<std::optional<inbound_frame>> inbound_queue::pop() {
       co_return frame;
     }
     if (!failure_.empty())
-      throw boost::system::system_error(asio::error::connection_aborted, failure_);
+      throw mcp::error(asio::error::connection_aborted, failure_);
     if (ended_) co_return std::nullopt;
     co_await readable_.async_wait(as_tuple_awaitable);
   }

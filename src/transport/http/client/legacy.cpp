@@ -4,6 +4,7 @@
 #include "http_error.hpp"
 #include "sse_parser.hpp"
 
+#include <mcp/error.hpp>
 #include <mcp/log.hpp>
 
 #include <boost/asio/as_tuple.hpp>
@@ -44,7 +45,7 @@ asio::awaitable<bool> legacy_engine::take_events() {
       }
       try {
         post_to_ = resolve_endpoint(core_->endpoint, event.data);
-      } catch (const std::invalid_argument& e) {
+      } catch (const mcp::invalid_argument& e) {
         throw http_error(where + ": " + e.what());
       }
       co_return true;
@@ -144,7 +145,7 @@ asio::awaitable<void> legacy_engine::answer_all(const outgoing_facts& facts, con
 }
 
 asio::awaitable<void> legacy_engine::write(std::string frame, std::optional<sent_request> request) {
-  if (closed_) throw boost::system::system_error(asio::error::not_connected, "HTTP transport closed");
+  if (closed_) throw mcp::error(asio::error::not_connected, "HTTP transport closed");
   auto self = shared_from_this();
   const auto facts = request ? facts_of(std::move(*request)) : core_->messages->inspect_outgoing(frame);
   std::string failure;

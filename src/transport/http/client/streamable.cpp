@@ -3,6 +3,7 @@
 #include "exchange.hpp"
 #include "sse_parser.hpp"
 
+#include <mcp/error.hpp>
 #include <mcp/log.hpp>
 
 #include <boost/asio/as_tuple.hpp>
@@ -178,7 +179,7 @@ asio::awaitable<bool> streamable_engine::sleep(std::chrono::milliseconds delay) 
 
 asio::awaitable<void> streamable_engine::acquire_slot() {
   while (free_slots_ == 0 && !closed_) co_await slot_freed_.async_wait(as_tuple_awaitable);
-  if (closed_) throw boost::system::system_error(asio::error::not_connected, "HTTP transport closed");
+  if (closed_) throw mcp::error(asio::error::not_connected, "HTTP transport closed");
   --free_slots_;
 }
 
@@ -203,7 +204,7 @@ void streamable_engine::adopt_session(const std::string& header) {
 }
 
 asio::awaitable<streamable_engine::outcome> streamable_engine::write(std::string frame, frame_context context) {
-  if (closed_) throw boost::system::system_error(asio::error::not_connected, "HTTP transport closed");
+  if (closed_) throw mcp::error(asio::error::not_connected, "HTTP transport closed");
   auto self = shared_from_this();
   auto facts = context.request ? facts_of(std::move(*context.request)) : core_->messages->inspect_outgoing(frame);
   auto& headers = context.headers;

@@ -1,5 +1,7 @@
 #include "url.hpp"
 
+#include <mcp/error.hpp>
+
 #include <boost/url/parse.hpp>
 #include <boost/url/url.hpp>
 
@@ -22,19 +24,19 @@ http_endpoint from_view(const urls::url_view& u) {
   http_endpoint ep;
   const auto scheme = u.scheme_id();
   if (scheme != urls::scheme::http && scheme != urls::scheme::https)
-    throw std::invalid_argument("not an http or https URL: " + std::string(u.buffer()));
+    throw mcp::invalid_argument("not an http or https URL: " + std::string(u.buffer()));
   ep.tls = scheme == urls::scheme::https;
   if (!u.has_authority() || u.encoded_host().empty())
-    throw std::invalid_argument("the URL names no host: " + std::string(u.buffer()));
+    throw mcp::invalid_argument("the URL names no host: " + std::string(u.buffer()));
   if (u.has_userinfo())
-    throw std::invalid_argument("credentials in the URL are not supported (set an Authorization header): " +
+    throw mcp::invalid_argument("credentials in the URL are not supported (set an Authorization header): " +
                                 std::string(u.buffer()));
   ep.host = u.host_type() == urls::host_type::ipv6 || u.host_type() == urls::host_type::ipvfuture
                 ? std::string(u.host_address())
                 : std::string(u.host());
   if (u.has_port()) {
     if (u.port().empty() || u.port_number() == 0)
-      throw std::invalid_argument("the URL has no valid port: " + std::string(u.buffer()));
+      throw mcp::invalid_argument("the URL has no valid port: " + std::string(u.buffer()));
     ep.port = std::to_string(u.port_number());
   } else {
     ep.port = ep.tls ? "443" : "80";
@@ -57,7 +59,7 @@ std::string http_endpoint::origin() const {
 
 http_endpoint parse_endpoint(std::string_view url) {
   const auto parsed = urls::parse_uri(url);
-  if (!parsed) throw std::invalid_argument("not a valid URL: " + std::string(url));
+  if (!parsed) throw mcp::invalid_argument("not a valid URL: " + std::string(url));
   return from_view(*parsed);
 }
 
@@ -65,13 +67,13 @@ http_endpoint resolve_endpoint(const http_endpoint& base, std::string_view refer
   const auto base_url = urls::parse_uri(base.url);
   const auto ref = urls::parse_uri_reference(reference);
   if (!base_url || !ref)
-    throw std::invalid_argument("the endpoint event holds no valid URI: " + std::string(reference));
+    throw mcp::invalid_argument("the endpoint event holds no valid URI: " + std::string(reference));
   urls::url resolved;
   if (const auto rv = urls::resolve(*base_url, *ref, resolved); !rv)
-    throw std::invalid_argument("cannot resolve the endpoint " + std::string(reference) + " against " + base.url);
+    throw mcp::invalid_argument("cannot resolve the endpoint " + std::string(reference) + " against " + base.url);
   auto ep = from_view(resolved);
   if (ep.origin() != base.origin())
-    throw std::invalid_argument("the endpoint event names another origin (" + ep.origin() + ", not " +
+    throw mcp::invalid_argument("the endpoint event names another origin (" + ep.origin() + ", not " +
                                 base.origin() + "); refused");
   return ep;
 }

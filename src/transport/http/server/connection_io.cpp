@@ -7,6 +7,8 @@
 #include "../buffered_read.hpp"
 #include "../stream.hpp"
 
+#include <mcp/error.hpp>
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -62,7 +64,7 @@ class stream_io final : public connection_io {
       const auto taken = stream_.raw().write_some(asio::buffer(bytes.data(), bytes.size()), ec);
       traffic_.bytes_out += taken;
       if (ec && ec != asio::error::would_block && ec != asio::error::try_again)
-        throw boost::system::system_error(ec);
+        throw mcp::error(ec);
       return taken;
     }
   }
@@ -75,7 +77,7 @@ class stream_io final : public connection_io {
     auto [ec, written] =
         co_await asio::async_write(stream_.raw(), asio::buffer(bytes.data(), bytes.size()), as_tuple_awaitable);
     traffic_.bytes_out += written;
-    if (const auto failure = stream_.disarm(ec)) throw boost::system::system_error(failure);
+    if (const auto failure = stream_.disarm(ec)) throw mcp::error(failure);
   }
 
  public:
@@ -97,7 +99,7 @@ class stream_io final : public connection_io {
   /// The TLS handshake, within the write timeout.
   asio::awaitable<void> handshake() {
     if (const auto failure = co_await stream_.handshake(tls_role::server, write_timeout_))
-      throw boost::system::system_error(failure);
+      throw mcp::error(failure);
   }
 
   void watch_close(std::function<void(bool)> on_close) override {
@@ -206,7 +208,7 @@ asio::awaitable<void> connection_io::finish() {
 asio::awaitable<std::unique_ptr<websocket::connection>> response_channel::accept_websocket(const http_request&,
                                                                                        websocket::settings,
                                                                                        transport_metadata) {
-  throw boost::system::system_error(asio::error::operation_not_supported, "no WebSocket upgrade on this channel");
+  throw mcp::error(asio::error::operation_not_supported, "no WebSocket upgrade on this channel");
 }
 
 std::string peer_of(const asio::ip::tcp::socket& socket) {
