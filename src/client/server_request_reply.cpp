@@ -13,8 +13,10 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include <functional>
 #include <mutex>
 #include <optional>
+#include <utility>
 #include <variant>
 
 namespace mcp {
@@ -34,15 +36,14 @@ struct answer_slot {
   std::function<void()> wake;
 
   bool give(answer_value value) {
-    std::function<void()> waiting;
-    {
-      const std::lock_guard lock(mutex);
-      if (given) return false;
-      given = true;
-      answer = std::move(value);
-      waiting = std::move(wake);
-    }
-    if (waiting) waiting();
+    const std::lock_guard lock(mutex);
+    if (given) return false;
+    given = true;
+    answer = std::move(value);
+    // Under the lock: the request, once it stops waiting (stop_waiting, on
+    // its executor), is never woken, so the wake-up never reaches an
+    // executor that is gone.
+    if (wake) std::exchange(wake, nullptr)();
     return true;
   }
 
@@ -77,6 +78,12 @@ asio::awaitable<json::object> await_reply(server_request_callback callback, json
   auto slot = std::make_shared<answer_slot>();
   auto given = std::make_shared<asio::steady_timer>(ex, asio::steady_timer::time_point::max());
   slot->wake = [ex, given] { asio::post(ex, [given] { given->cancel(); }); };
+  // However this request ends (answered, cancelled, or its frame destroyed
+  // with the client's io_context), a later answer wakes nothing.
+  struct stop_waiting_at_end {
+    answer_slot& slot;
+    ~stop_waiting_at_end() { slot.stop_waiting(); }
+  } at_end{*slot};
   callback(std::move(params), server_request_reply(std::make_shared<server_request_answer>(slot)));
   for (;;) {
     // No suspension between this look and the wait: the wake-up is posted
@@ -87,10 +94,8 @@ asio::awaitable<json::object> await_reply(server_request_callback callback, json
     }
     co_await given->async_wait(asio::as_tuple(asio::use_awaitable));
     const auto state = co_await asio::this_coro::cancellation_state;
-    if (state.cancelled() != asio::cancellation_type::none) {
-      slot->stop_waiting();  // cancelled by the server: a later answer goes nowhere
-      throw mcp::error(asio::error::operation_aborted);
-    }
+    if (state.cancelled() != asio::cancellation_type::none)
+      throw mcp::error(asio::error::operation_aborted);  // cancelled by the server: a later answer goes nowhere
   }
 }
 

@@ -168,6 +168,28 @@ TEST(ClientAsync, ACancellationSlotCancelsTheRequestOnTheWire) {
   });
 }
 
+TEST(ClientAsync, AnAnswerAfterTheServerCancelledGoesNowhere) {
+  std::optional<server_request_reply> kept;
+  run_test([&]() -> asio::awaitable<void> {
+    auto s = co_await connect_scripted();
+    s.client->on_sampling([&](json::object, server_request_reply reply) { kept = std::move(reply); });
+    json::object params{{"messages", json::array{}}, {"maxTokens", 5}};
+    auto ask = rpc_request(7, "sampling/createMessage", std::move(params));
+    co_await write_json(*s.server, ask);
+    for (int i = 0; i < 100 && !kept; ++i) co_await sleep_for(5ms);
+    CO_ASSERT_TRUE(kept);
+    json::object which{{"requestId", 7}};
+    auto cancelled = rpc_notification("notifications/cancelled", std::move(which));
+    co_await write_json(*s.server, cancelled);
+    co_await sleep_for(20ms);
+    json::object late{{"role", "assistant"}, {"content", {{"type", "text"}, {"text", "late"}}}, {"model", "m"}};
+    EXPECT_TRUE(kept->result(std::move(late)));  // the first answer, taken by nobody
+    EXPECT_TRUE(co_await stays_silent(*s.server, 100ms)) << "a cancelled request gets no answer";
+  });
+  // Once the client and its io_context are gone too, an answer still goes nowhere.
+  EXPECT_FALSE(kept->error(rpc_error{-1, "too late", nullptr}));
+}
+
 TEST(ClientErrors, AnErrorReplyIsAProtocolErrorWithItsCodeInTheJsonRpcCategory) {
   run_test([]() -> asio::awaitable<void> {
     auto s = co_await connect_scripted();
