@@ -1,9 +1,10 @@
 // The JSON Schema validator (json/validate.cpp): a schema a peer sends (a
 // tool's inputSchema reaches a client; an elicitation's requestedSchema a
 // client), compiled, then an instance checked against it. Input: the schema,
-// a NUL byte, the instance. A malformed schema is std::invalid_argument;
+// a NUL byte, the instance. A malformed schema is mcp::invalid_argument;
 // nothing else may escape, and every error's pointer is a JSON pointer.
 
+#include <mcp/error.hpp>
 #include <mcp/json/validate.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
 
@@ -23,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const mcp::schema_validator validator(std::move(schema));
     for (const auto& error : validator.validate(instance))
       if (!error.pointer.empty() && error.pointer.front() != '/') std::abort();
-  } catch (const std::invalid_argument&) {
+  } catch (const mcp::invalid_argument&) {
   }
   return 0;
 }

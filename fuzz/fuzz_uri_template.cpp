@@ -1,8 +1,9 @@
 // RFC 6570 templates (uri_template/): a template a server declares and the
 // URIs a client reads through it. Input: the template, a NUL byte, a URI.
-// A bad template is std::invalid_argument; a match binds only the template's
+// A bad template is mcp::invalid_argument; a match binds only the template's
 // variables, and what it bound expands again.
 
+#include <mcp/error.hpp>
 #include <mcp/uri_template.hpp>
 
 #include "fuzz_input.hpp"
@@ -16,7 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::optional<mcp::uri_template> tmpl;
   try {
     tmpl.emplace(mcp::fuzz::part(input, 0));
-  } catch (const std::invalid_argument&) {
+  } catch (const mcp::invalid_argument&) {
     return 0;
   }
   const auto bound = tmpl->match(mcp::fuzz::part(input, 1));

@@ -1,9 +1,10 @@
 // The JSON conversions of what a peer sends (protocol/wire_readers.cpp and
 // mcp/json/convert.hpp): a server's tools, resources, prompts, results and
 // log lines as a client reads them. Each reader either returns a value or
-// throws protocol_error (-32602) saying where; any other exception escapes
-// and is reported as a crash. What is read is written back and read again.
+// throws malformed_result saying where (protocol_error for what a client
+// sends); any other exception escapes and is reported as a crash. What is read is written back and read again.
 
+#include <mcp/error.hpp>
 #include <mcp/json/convert.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/protocol/errors.hpp>
@@ -23,6 +24,7 @@ template <class Read>
 void read_safely(Read&& read) {
   try {
     read();
+  } catch (const mcp::malformed_result&) {
   } catch (const mcp::protocol_error&) {
   }
 }
