@@ -3,6 +3,7 @@
 // compiled here once per result type.
 
 #include <mcp/client/client.hpp>
+#include <mcp/client/skills.hpp>
 
 #include "../detail/completion.hpp"
 
@@ -45,7 +46,7 @@ void launch(asio::awaitable<Result> operation, const asio::any_io_executor& ex, 
     asio::co_spawn(ex, std::move(operation), std::move(finish));
 }
 
-// The result types of the client's operations.
+// The result types of the client's operations (client.hpp, pool.hpp, oauth.hpp: void).
 template void launch(asio::awaitable<void>, const asio::any_io_executor&, operation_handler<void>);
 template void launch(asio::awaitable<json::object>, const asio::any_io_executor&, operation_handler<json::object>);
 template void launch(asio::awaitable<json::value>, const asio::any_io_executor&, operation_handler<json::value>);
@@ -70,5 +71,11 @@ template void launch(asio::awaitable<std::vector<prompt_info>>, const asio::any_
 template void launch(asio::awaitable<get_prompt_result>, const asio::any_io_executor&,
                      operation_handler<get_prompt_result>);
 template void launch(asio::awaitable<completion>, const asio::any_io_executor&, operation_handler<completion>);
+// The skills extension's (client/skills.hpp).
+template void launch(asio::awaitable<std::string>, const asio::any_io_executor&, operation_handler<std::string>);
+template void launch(asio::awaitable<skill_entry>, const asio::any_io_executor&, operation_handler<skill_entry>);
+template void launch(asio::awaitable<std::vector<skill_entry>>, const asio::any_io_executor&,
+                     operation_handler<std::vector<skill_entry>>);
+template void launch(asio::awaitable<loaded_skill>, const asio::any_io_executor&, operation_handler<loaded_skill>);
 
 }  // namespace mcp::detail

@@ -63,6 +63,8 @@ asio::awaitable<void> client_pool::impl::connect_member(std::size_t i, bool firs
   }
 }
 
+asio::any_io_executor client_pool::executor() const noexcept { return impl_->executor; }
+
 client_pool::client_pool(asio::any_io_executor ex, transport_factory factory, pool_options options)
     : impl_(std::make_shared<impl>(ex, std::move(factory), std::move(options))) {}
 

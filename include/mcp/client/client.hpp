@@ -177,8 +177,12 @@ class client {
   client(const client&) = delete;
   client& operator=(const client&) = delete;
 
-  /// Takes the transport, starts reading, and performs the handshake: sends
-  /// `initialize`, checks the version the server chose, sends `initialized`.
+  /// Takes the transport, starts reading, and opens the connection in the
+  /// era client_options::versions allows: with a 2026-07-28 version it probes
+  /// with `server/discover` and stays in that era (no session) when the
+  /// server offers it; otherwise it sends `initialize`, checks the version the
+  /// server chose, and sends `initialized`. Returns what the server said of
+  /// itself either way.
   asio::awaitable<initialize_result> connect(std::unique_ptr<message_transport> transport);
   /// Connects through a new transport from `factory`, and again whenever the
   /// connection ends, until close(). The first attempt's failure is thrown.
@@ -190,7 +194,8 @@ class client {
   connection_state state() const noexcept;
   /// Called at every change of state(), e.g. to tell a user it reconnects.
   void on_state_change(std::function<void(connection_state)> handler);
-  /// The server's `initialize` result; valid once connected.
+  /// What the server said of itself (its `initialize` result, or in the
+  /// 2026-07-28 era its `server/discover` result); valid once connected.
   const initialize_result& server() const;
 
   // Each call comes with and without `call_options`. There are no defaulted

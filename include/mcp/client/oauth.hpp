@@ -26,13 +26,13 @@
 // Refresh tokens are used before signing in again. What it gets is kept in
 // an oauth_store (in memory by default; a 0600 file for the CLI).
 
-#include <mcp/transport/http_client.hpp>
+#include <mcp/client/impl/async_launch.hpp>
 #include <mcp/error.hpp>
-
-#include <boost/system/errc.hpp>
+#include <mcp/transport/http_client.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
+#include <boost/system/errc.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -251,6 +251,14 @@ class oauth_client : public http_authorizer, public std::enable_shared_from_this
   /// `login`): a request without a token learns what it needs. Throws
   /// oauth_error when the server does not ask for authorization, or it fails.
   asio::awaitable<void> sign_in(std::string url);
+  /// sign_in with a completion token (as client::async_...), completing with
+  /// void(std::exception_ptr); the oauth_client must outlive it.
+  template <class CompletionToken>
+  auto async_sign_in(std::string url, CompletionToken&& token) {
+    return detail::async_run(sign_in(std::move(url)), executor(), std::forward<CompletionToken>(token));
+  }
+  /// The executor it was made with.
+  asio::any_io_executor executor() const noexcept;
   /// Forgets the registration and tokens for the server at `url`.
   void sign_out(const std::string& url);
   /// What is kept for the server at `url`.

@@ -48,11 +48,24 @@ class client_pool {
   client& next();
 
   std::size_t size() const noexcept;
+  /// The executor it was made with.
+  asio::any_io_executor executor() const noexcept;
   /// How many clients are ready now.
   std::size_t ready() const noexcept;
 
   /// Closes every client; nothing reconnects after it.
   asio::awaitable<void> close();
+
+  /// connect() and close() with a completion token (as client::async_...),
+  /// completing with void(std::exception_ptr).
+  template <class CompletionToken>
+  auto async_connect(CompletionToken&& token) {
+    return detail::async_run(connect(), executor(), std::forward<CompletionToken>(token));
+  }
+  template <class CompletionToken>
+  auto async_close(CompletionToken&& token) {
+    return detail::async_run(close(), executor(), std::forward<CompletionToken>(token));
+  }
 
  private:
   struct impl;

@@ -18,12 +18,13 @@
 // agree, not that either is trustworthy: skill content is untrusted input.
 
 #include <mcp/client/client.hpp>
-#include <mcp/protocol/skills.hpp>
 #include <mcp/error.hpp>
+#include <mcp/protocol/skills.hpp>
 
 #include <boost/system/errc.hpp>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mcp {
@@ -38,7 +39,8 @@ bool offers_directory_read(const client& c);
 /// partial listing does not mean the server has no other skills.
 asio::awaitable<std::vector<skill_entry>> list_skills(client& c);
 /// `skills/get`: the current entry of the skill whose SKILL.md is at `uri`,
-/// listed or not; protocol_error -32602 when the server serves none there.
+/// listed or not; protocol_error -32602 when the server serves none there,
+/// malformed_result when its answer has no skill.
 asio::awaitable<skill_entry> get_skill(client& c, std::string uri);
 /// `resources/directory/read` of a directory resource, following
 /// `nextCursor`: its direct children, subdirectories with mime type
@@ -59,7 +61,9 @@ class skill_verification_error : public error {
     frontmatter_mismatch,  ///< SKILL.md's frontmatter differs from the entry's (or is unreadable)
   };
   skill_verification_error(reason why, std::string uri, const std::string& message)
-      : error(make_error_code(boost::system::errc::bad_message), message, whole_message{}), reason_(why), uri_(std::move(uri)) {}
+      : error(make_error_code(boost::system::errc::bad_message), message, whole_message{}),
+        reason_(why),
+        uri_(std::move(uri)) {}
   reason why() const noexcept { return reason_; }
   const std::string& uri() const noexcept { return uri_; }
 
@@ -87,5 +91,36 @@ asio::awaitable<loaded_skill> load_skill(client& c, skill_entry entry);
 /// Returns the raw bytes (a blob is decoded).
 /// @throws skill_verification_error
 asio::awaitable<std::string> read_skill_file(client& c, const loaded_skill& skill, std::string path);
+
+// The completion-token forms (as client::async_...): each is the coroutine
+// above, started on the client's executor; `c`, and `skill` for
+// async_read_skill_file, must outlive it.
+
+template <class CompletionToken>
+auto async_list_skills(client& c, CompletionToken&& token) {
+  return detail::async_run(list_skills(c), c.get_executor(), std::forward<CompletionToken>(token));
+}
+
+template <class CompletionToken>
+auto async_get_skill(client& c, std::string uri, CompletionToken&& token) {
+  return detail::async_run(get_skill(c, std::move(uri)), c.get_executor(), std::forward<CompletionToken>(token));
+}
+
+template <class CompletionToken>
+auto async_read_directory(client& c, std::string uri, CompletionToken&& token) {
+  return detail::async_run(read_directory(c, std::move(uri)), c.get_executor(),
+                           std::forward<CompletionToken>(token));
+}
+
+template <class CompletionToken>
+auto async_load_skill(client& c, skill_entry entry, CompletionToken&& token) {
+  return detail::async_run(load_skill(c, std::move(entry)), c.get_executor(), std::forward<CompletionToken>(token));
+}
+
+template <class CompletionToken>
+auto async_read_skill_file(client& c, const loaded_skill& skill, std::string path, CompletionToken&& token) {
+  return detail::async_run(read_skill_file(c, skill, std::move(path)), c.get_executor(),
+                           std::forward<CompletionToken>(token));
+}
 
 }  // namespace mcp

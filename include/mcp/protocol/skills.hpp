@@ -11,14 +11,13 @@
 // `skill://<skill-path>/<file-path>`, whose last <skill-path> segment is the
 // skill's name; the SKILL.md URI identifies the skill.
 
+#include <mcp/error.hpp>
 #include <mcp/json/convert.hpp>
 #include <mcp/json/fields.hpp>
-#include <mcp/error.hpp>
-
-#include <boost/system/errc.hpp>
 
 #include <boost/describe/class.hpp>
 #include <boost/json/object.hpp>
+#include <boost/system/errc.hpp>
 
 #include <cstdint>
 #include <optional>

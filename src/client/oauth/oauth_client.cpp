@@ -509,6 +509,8 @@ oauth_client::oauth_client(asio::any_io_executor ex, oauth_options options)
 
 oauth_client::~oauth_client() = default;
 
+asio::any_io_executor oauth_client::executor() const noexcept { return impl_->executor; }
+
 http_fields oauth_client::credentials(std::string_view method, std::string_view url) {
   auto& state = impl_->state_of(impl_->key_for(url));
   if (!state.record || state.record->access_token.empty()) return {};

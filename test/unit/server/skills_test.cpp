@@ -15,6 +15,7 @@
 #include "server_harness.hpp"
 #include "test_support.hpp"
 
+#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 
 #include <gtest/gtest.h>
@@ -298,6 +299,23 @@ TEST(SkillsServer, ADirectoryOfSkillsGivesEachItsPath) {
   for (const auto& e : added) uris.push_back(e.uri);
   EXPECT_EQ(uris, (std::vector<std::string>{"skill://pdf-processing/SKILL.md", "skill://acme/billing/refunds/SKILL.md"}));
   EXPECT_EQ(find_file(added[1], "skill://acme/billing/refunds/examples/email.md")->size, 14u);
+}
+
+TEST(SkillsClient, TheCompletionTokenFormsLoadAndReadTheSameSkill) {
+  temp_dir dir;
+  write_pdf_skill(dir, "pdf");
+  mcp::server srv({"skills", "1.0"});
+  srv.add_skill(dir.path / "pdf");
+  with_client(srv, [&](mcp::client& c) -> asio::awaitable<void> {
+    auto [listing_failed, entries] = co_await async_list_skills(c, asio::as_tuple(asio::use_awaitable));
+    EXPECT_FALSE(listing_failed);
+    CO_ASSERT_TRUE(entries.size() == 1u);
+    const auto skill = co_await async_load_skill(c, std::move(entries.at(0)), asio::use_awaitable);
+    EXPECT_EQ(skill.instructions, pdf_skill_md);
+    std::string path = "references/FORMS.md";
+    const auto got = co_await async_read_skill_file(c, skill, std::move(path), asio::use_awaitable);
+    EXPECT_EQ(got, "# Forms\n");
+  });
 }
 
 TEST(SkillsClient, LoadsASkillAndReadsItsFilesVerified) {
