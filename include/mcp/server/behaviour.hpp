@@ -33,8 +33,11 @@ class server_behaviour {
   /// The optional `instructions` of the `initialize` result.
   virtual std::optional<std::string> instructions() const { return std::nullopt; }
 
-  /// A session has been negotiated; set up its state. Runs before the
-  /// `initialize` reply is sent.
+  /// A session has begun; set up its state. Up to 2025-11-25, once per
+  /// session, before the `initialize` reply is sent (and when a server of a
+  /// cluster takes over a session another one began); in the 2026-07-28 era,
+  /// for the session of each `subscriptions/listen` stream (an ordinary
+  /// request's session lives as long as the request and gets no init).
   virtual void init(session& s) { (void)s; }
 
   /// Serves one request; many run at once on one session. Return the result

@@ -1,6 +1,9 @@
 #pragma once
-// A transport moves frames of text between two peers and nothing else: it
-// knows neither JSON-RPC nor MCP. The engines above it parse what it reads.
+// A transport moves frames of text between two peers; it parses none of them
+// (the engines above it do). What it knows of MCP comes with a frame (its
+// frame_context: the request it belongs to, routing headers) and through a few
+// hooks that only the HTTP server's session transports use (write_now,
+// reaches_client, abandon, close_stream).
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
