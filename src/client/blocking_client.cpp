@@ -12,7 +12,6 @@
 #include <boost/asio/post.hpp>
 
 #include <future>
-#include <optional>
 #include <thread>
 #include <type_traits>
 

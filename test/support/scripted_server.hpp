@@ -4,8 +4,10 @@
 
 #include "test_support.hpp"
 
+#include <mcp/client/client.hpp>
 #include <mcp/transport/transport.hpp>
 
+#include <memory>
 #include <string>
 
 namespace mcp::test {
@@ -23,6 +25,12 @@ inline asio::awaitable<json::value> accept_initialize(message_transport& server,
   EXPECT_EQ(initialized.at("method"), "notifications/initialized");
   co_return hello;
 }
+
+/// A client and the scripted server on the other end of its connection.
+struct connected_pair {
+  std::unique_ptr<message_transport> server;
+  std::unique_ptr<mcp::client> client;
+};
 
 inline asio::awaitable<void> reply_result(message_transport& server, const json::value& id, json::object result) {
   json::object reply{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};

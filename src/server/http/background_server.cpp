@@ -22,13 +22,12 @@
 namespace mcp {
 
 struct background_http_server::impl {
-  impl(server_behaviour& behaviour, http_server_options options)
-      : io(std::make_unique<asio::io_context>(static_cast<int>(threads_of(options)))) {
-    options.threads = threads_of(options);
+  impl(server_behaviour& behaviour, http_server_options options) {
+    const auto threads = options.threads = threads_of(options);
     const bool secure = !options.tls_certificate_file.empty();
     const auto host = options.host;
     const auto path = options.path;
-    const auto threads = options.threads;
+    io = std::make_unique<asio::io_context>(static_cast<int>(threads));
     server = std::make_unique<http_server>(io->get_executor(), behaviour, std::move(options));
     url = std::string(secure ? "https" : "http") + "://" + host + ":" + std::to_string(server->local_port()) + path;
     asio::co_spawn(*io, server->run(), [this](std::exception_ptr failure) {

@@ -27,15 +27,10 @@ namespace {
 using namespace asio::experimental::awaitable_operators;
 
 // A client connected to a scripted 2025-11-25 server.
-struct scripted {
-  std::unique_ptr<message_transport> server;
-  std::unique_ptr<mcp::client> client;
-};
-
-asio::awaitable<scripted> connect_scripted() {
+asio::awaitable<connected_pair> connect_scripted() {
   auto ex = co_await asio::this_coro::executor;
   auto [client_end, server_end] = make_memory_pair(ex);
-  scripted s{std::move(server_end), std::make_unique<mcp::client>(ex, legacy_only())};
+  connected_pair s{std::move(server_end), std::make_unique<mcp::client>(ex, legacy_only())};
   // The connection itself through a completion token too: deferred, awaited.
   auto connecting = s.client->async_connect(std::move(client_end), asio::deferred);
   co_await (accept_initialize(*s.server) && std::move(connecting)(asio::use_awaitable));
@@ -82,8 +77,8 @@ TEST(ClientAsync, AFutureIsWaitedForOnAnotherThread) {
   asio::io_context io;
   auto work = asio::make_work_guard(io);
   std::thread runner([&] { io.run(); });
-  std::promise<scripted> connected;
-  asio::co_spawn(io, connect_scripted(), [&](std::exception_ptr e, scripted s) {
+  std::promise<connected_pair> connected;
+  asio::co_spawn(io, connect_scripted(), [&](std::exception_ptr e, connected_pair s) {
     if (e) connected.set_exception(e);
     else connected.set_value(std::move(s));
   });

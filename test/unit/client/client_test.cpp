@@ -15,11 +15,6 @@ namespace {
 
 using namespace asio::experimental::awaitable_operators;
 
-struct connected_pair {
-  std::unique_ptr<message_transport> server;
-  std::unique_ptr<mcp::client> client;
-};
-
 // Connects a client to a scripted server that accepts the handshake.
 asio::awaitable<connected_pair> connect_pair() {
   auto ex = co_await asio::this_coro::executor;
