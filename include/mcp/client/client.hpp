@@ -144,8 +144,9 @@ class tool_call_error : public error {
 ///
 /// Every request has a deadline; when it passes, or when the operation is
 /// cancelled (the awaiting coroutine, or the cancellation slot bound to an
-/// `async_` operation's token, with asio::cancellation_type::terminal), the
-/// client sends `notifications/cancelled` and ignores any late reply.
+/// `async_` operation's token, whose every cancellation type counts as
+/// terminal), the client sends `notifications/cancelled` and ignores any
+/// late reply.
 /// Errors (mcp/error.hpp), all of them mcp::error: protocol_error for a
 /// JSON-RPC error reply; malformed_result for a result the client cannot
 /// read; otherwise the code says it: asio::error::timed_out,

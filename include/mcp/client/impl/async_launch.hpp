@@ -42,9 +42,9 @@ using operation_handler = asio::any_completion_handler<operation_signature_t<Res
 
 /// Runs `operation` on `ex` and completes `handler` with its outcome, on the
 /// handler's associated executor (`ex` when it has none), never inside this
-/// call. A terminal cancellation emitted on the handler's cancellation slot
-/// cancels the operation. Compiled in the library for the result types of the
-/// client's operations.
+/// call. A cancellation emitted on the handler's cancellation slot, of any
+/// type (taken as terminal), cancels the operation. Compiled in the library
+/// for the result types of the client's operations.
 template <class Result>
 void launch(asio::awaitable<Result> operation, const asio::any_io_executor& ex, operation_handler<Result> handler);
 
