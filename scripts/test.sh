@@ -45,9 +45,10 @@ scripts/fuzz.sh --seconds "${CADUCEUS_FUZZ_SECONDS:-20}"
 step "TSan build"
 # ThreadSanitizer. test/tsan.supp lists the reports proven false, each with
 # its reason. -g1: line tables, enough for its stack traces, builds faster.
-CADUCEUS_BUILD_DIR=build-tsan \
 # The programs the tests start are the release build's (test/CMakeLists.txt):
 # the races it looks for are in the servers and clients of the test process.
+# (No comment may sit inside the command below: it would end it at the `\`.)
+CADUCEUS_BUILD_DIR=build-tsan \
 CADUCEUS_CMAKE_ARGS="-DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-fsanitize=thread -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DCADUCEUS_TEST_PROGRAMS_DIR=$PWD/build/bin" \
   scripts/build.sh --target "${threaded_tests[@]}"
 step "TSan tests"

@@ -5,6 +5,7 @@
 // cli-peer-server (test/integration/cli_peer_server.cpp) for what the demo
 // does not ask.
 
+#include "caduceus_cli.hpp"
 #include "child_process.hpp"
 #include "pty_process.hpp"
 
@@ -25,23 +26,11 @@ namespace {
 namespace json = boost::json;
 using namespace std::chrono_literals;
 
-const std::string bin_dir = CADUCEUS_BIN_DIR;
-const std::string caduceus = bin_dir + "/caduceus";
-const std::string everything = "'" + bin_dir + "/everything-server'";  // for --stdio
-const std::string peer = "'" + bin_dir + "/cli-peer-server'";
-
-std::string describe(const command_result& r) {
-  return "exit " + std::to_string(r.exit_code) + (r.finished ? "" : " (killed at the deadline)") +
-         "\nstdout: " + r.out + "\nstderr: " + r.err;
-}
-
-command_result cli(std::vector<std::string> args, std::chrono::milliseconds limit = 20s) {
-  args.insert(args.begin(), caduceus);
-  return run_command(std::move(args), limit);
-}
+const std::string everything = "'" + test_program("everything-server") + "'";  // for --stdio
+const std::string peer = "'" + test_program("cli-peer-server") + "'";
 
 std::vector<std::string> cli_args(std::vector<std::string> args) {
-  args.insert(args.begin(), caduceus);
+  args.insert(args.begin(), caduceus_program);
   return args;
 }
 
@@ -64,7 +53,7 @@ struct http_server {
 /// come as requests (elicitation/create...). (Over stdio a legacy-only server
 /// takes the client's first message, server/discover, as choosing the
 /// 2026-07-28 era and refuses the initialize that follows.)
-http_server legacy_peer() { return http_server({bin_dir + "/cli-peer-server", "--legacy", "--http"}); }
+http_server legacy_peer() { return http_server({test_program("cli-peer-server"), "--legacy", "--http"}); }
 
 /// Waits for a pty program to end; its exit code (-1 if it did not).
 int finish(pty_process& p) {
@@ -199,7 +188,7 @@ TEST(CliInteractive, StdinThatIsNoTerminalAndEndsCancelsAtOnce) {
 }
 
 TEST(CliInteractive, AnswersPipedToStdin) {
-  const std::string line = "printf 'y\\ny\\n' | '" + caduceus + "' --stdio \"" + everything +
+  const std::string line = "printf 'y\\ny\\n' | '" + caduceus_program + "' --stdio \"" + everything +
                            "\" call confirm '{\"question\": \"Deploy?\"}'";
   const auto r = run_command({"/bin/sh", "-c", line}, 20s);
   EXPECT_TRUE(r.finished) << describe(r);
@@ -382,7 +371,7 @@ void watch_and_see(const std::string& url, const std::string& uri, const std::ve
 }
 
 TEST(CliInteractive, WatchPrintsChangesUntilCtrlC) {
-  http_server demo({caduceus, "serve-demo", "--http", "127.0.0.1:0"});  // 2026-07-28: subscriptions/listen
+  http_server demo({caduceus_program, "serve-demo", "--http", "127.0.0.1:0"});  // 2026-07-28: subscriptions/listen
   watch_and_see(demo.url, "demo://readme", {"call", "touch", R"({"uri": "demo://readme"})"},
                 "resource updated demo://readme",
                 "watching tools, resources and prompts lists and demo://readme of everything-server; Ctrl-C stops");
@@ -397,7 +386,7 @@ TEST(CliInteractive, WatchInALegacySession) {
 }
 
 TEST(CliInteractive, WatchJsonLines) {
-  http_server demo({caduceus, "serve-demo", "--http", "127.0.0.1:0"});
+  http_server demo({caduceus_program, "serve-demo", "--http", "127.0.0.1:0"});
   child_process watch(cli_args({"--url", demo.url, "--json", "watch", "demo://readme"}));
   const auto until = std::chrono::steady_clock::now() + 10s;
   while (watch.err().find("Ctrl-C stops") == std::string::npos && std::chrono::steady_clock::now() < until)
@@ -421,7 +410,7 @@ TEST(CliInteractive, WatchJsonLines) {
 }
 
 TEST(CliInteractive, HeaderReachesTheServer) {
-  http_server server({bin_dir + "/cli-peer-server", "--http"});
+  http_server server({test_program("cli-peer-server"), "--http"});
   const auto r = cli({"--url", server.url, "--header", "X-Api-Key: s3cret", "--header", "X-Team:blue", "call",
                       "header", R"({"name": "x-api-key"})"});
   EXPECT_EQ(r.exit_code, 0) << describe(r);
@@ -432,7 +421,7 @@ TEST(CliInteractive, HeaderReachesTheServer) {
 
 // --- tasks -------------------------------------------------------------------------------
 
-const std::string conformance = "'" + bin_dir + "/conformance-server' --stdio";
+const std::string conformance = "'" + test_program("conformance-server") + "' --stdio";
 
 // On a terminal the task's status line is on stderr while it runs, and gone at its end.
 TEST(CliInteractive, TasksCallShowsTheTaskOnTheTerminal) {
@@ -443,7 +432,7 @@ TEST(CliInteractive, TasksCallShowsTheTaskOnTheTerminal) {
 }
 
 TEST(CliInteractive, TasksStartGetWaitAndCancel) {  // 2026-07-28: a task outlives the command that started it
-  http_server server({bin_dir + "/conformance-server", "--port", "0"});
+  http_server server({test_program("conformance-server"), "--port", "0"});
   const auto started = cli({"--url", server.url, "tasks", "start", "slow_compute", R"({"seconds": 1})"});
   ASSERT_EQ(started.exit_code, 0) << describe(started);
   const auto id = started.out.substr(0, started.out.find('\n'));

@@ -1,6 +1,7 @@
 // The caduceus command-line tool, run as a user would: against everything-server
 // over stdio, and against `caduceus serve-demo --http` over HTTP.
 
+#include "caduceus_cli.hpp"
 #include "child_process.hpp"
 
 #include <boost/json.hpp>
@@ -24,26 +25,14 @@ namespace {
 namespace json = boost::json;
 using namespace std::chrono_literals;
 
-const std::string bin_dir = CADUCEUS_BIN_DIR;
-const std::string caduceus = bin_dir + "/caduceus";
-const std::string server = bin_dir + "/everything-server";
+const std::string server = test_program("everything-server");
 // For --stdio: the path quoted, as a shell would want it.
 const std::string server_line = "'" + server + "'";
-
-command_result cli(std::vector<std::string> args, std::chrono::milliseconds limit = 20s) {
-  args.insert(args.begin(), caduceus);
-  return run_command(std::move(args), limit);
-}
 
 /// `caduceus --stdio everything-server ARGS...`
 command_result over_stdio(std::vector<std::string> args) {
   args.insert(args.begin(), {"--stdio", server_line});
   return cli(std::move(args));
-}
-
-std::string describe(const command_result& r) {
-  return "exit " + std::to_string(r.exit_code) + (r.finished ? "" : " (killed at the deadline)") +
-         "\nstdout: " + r.out + "\nstderr: " + r.err;
 }
 
 /// Exactly one JSON document on stdout (parse fails on anything after it).
@@ -142,7 +131,7 @@ TEST(Cli, BadJsonArgumentIsAUsageError) {
 // --- failures -------------------------------------------------------------------------
 
 TEST(Cli, ServerCommandThatDoesNotExist) {
-  const auto r = cli({"--stdio", bin_dir + "/no-such-server --flag", "info"});
+  const auto r = cli({"--stdio", test_program("no-such-server") + " --flag", "info"});
   EXPECT_TRUE(r.finished) << describe(r);
   EXPECT_EQ(r.exit_code, 1) << describe(r);
   expect_one_error_line(r);
@@ -332,7 +321,7 @@ TEST(Cli, JsonOutputsParse) {
 }
 
 TEST(Cli, ServeDemoOverStdio) {
-  const auto r = cli({"--stdio", "'" + caduceus + "' serve-demo", "call", "echo", R"({"text": "demo"})"});
+  const auto r = cli({"--stdio", "'" + caduceus_program + "' serve-demo", "call", "echo", R"({"text": "demo"})"});
   expect_ok(r);
   EXPECT_EQ(r.out, "demo\n");
 }
@@ -346,7 +335,7 @@ constexpr const char* long_call = R"({"steps": 1000, "step_ms": 100})";  // 100 
 constexpr auto call_under_way = 1500ms;
 
 TEST(Cli, CtrlCCancelsACall) {
-  child_process child({caduceus, "--stdio", server_line, "call", "long_task", long_call});
+  child_process child({caduceus_program, "--stdio", server_line, "call", "long_task", long_call});
   std::this_thread::sleep_for(call_under_way);
   child.signal(SIGINT);
   ASSERT_TRUE(child.wait(5s)) << "still running 5 s after SIGINT; stderr: " << child.err();
@@ -375,7 +364,7 @@ TEST(Cli, CtrlCSendsCancelledToTheServer) {
   } cleanup{log};
 
   const std::string line = "sh -c \"tee '" + log + "' | '" + server + "'\"";
-  child_process child({caduceus, "--stdio", line, "call", "long_task", long_call});
+  child_process child({caduceus_program, "--stdio", line, "call", "long_task", long_call});
   const auto until = std::chrono::steady_clock::now() + 10s;
   while (file_text(log).find("tools/call") == std::string::npos && std::chrono::steady_clock::now() < until)
     std::this_thread::sleep_for(20ms);
@@ -397,7 +386,7 @@ TEST(Cli, CtrlCSendsCancelledToTheServer) {
 /// `caduceus serve-demo --http 127.0.0.1:0`, stopped (SIGTERM, then SIGKILL)
 /// however the test ends.
 struct demo_server {
-  child_process process{{caduceus, "serve-demo", "--http", "127.0.0.1:0"}};
+  child_process process{{caduceus_program, "serve-demo", "--http", "127.0.0.1:0"}};
   std::string url = process.read_line(10s);
   ~demo_server() { process.stop(5s); }
 };
@@ -474,7 +463,7 @@ TEST(Cli, LegacySseEndpointOverHttp) {
 
 TEST(Cli, CtrlCCancelsACallOverHttp) {
   demo_server demo;
-  child_process child({caduceus, "--url", demo.url, "call", "long_task", long_call});
+  child_process child({caduceus_program, "--url", demo.url, "call", "long_task", long_call});
   std::this_thread::sleep_for(call_under_way);
   child.signal(SIGINT);
   ASSERT_TRUE(child.wait(5s)) << "still running 5 s after SIGINT; stderr: " << child.err();

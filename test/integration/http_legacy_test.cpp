@@ -35,10 +35,6 @@ http_request raw_post(std::string target, std::string content_type, std::string 
   return req;
 }
 
-bool visible_ascii(std::string_view s) {
-  return std::ranges::all_of(s, [](char c) { return c >= 0x21 && c <= 0x7e; });
-}
-
 std::vector<std::string> tool_names(const json::value& list_reply) {
   std::vector<std::string> names;
   for (const auto& tool : list_reply.at("result").at("tools").as_array())

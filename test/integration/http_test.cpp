@@ -50,10 +50,6 @@ asio::awaitable<void> for_each_parallel(std::size_t n, std::size_t width,
   if (failure) std::rethrow_exception(failure);
 }
 
-bool visible_ascii(std::string_view s) {
-  return std::ranges::all_of(s, [](char c) { return c >= 0x21 && c <= 0x7e; });
-}
-
 // --- initialize and sessions -------------------------------------------------
 
 TEST(Http, InitializeAnswersJsonWithASessionId) {

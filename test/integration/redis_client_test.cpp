@@ -80,7 +80,7 @@ redis::config quick_config(const redis_server& server) {
 }
 
 /// Messages a subscriber received, from its strand, read by the test.
-struct inbox {
+struct subscriber_inbox {
   std::mutex mutex;
   std::vector<std::pair<std::string, std::string>> messages;
   std::atomic<int> reconnects{0};
@@ -303,7 +303,7 @@ TEST_F(RedisClient, ASentEvalFindsItsScriptOnEveryLinkEvenAfterARestart) {
 TEST_F(RedisClient, SubscriberGetsMessagesInPublishOrder) {
   run_on_threads([&](asio::io_context& io) -> asio::awaitable<void> {
     auto c = redis::connection::create(io.get_executor(), redis::config::from_url(server->url()));
-    inbox received;
+    subscriber_inbox received;
     auto s = redis::subscriber::create(io.get_executor(), redis::config::from_url(server->url()), received.handler());
     co_await s->subscribe("news");
     co_await s->psubscribe("sessions.*");
@@ -344,7 +344,7 @@ TEST_F(RedisClient, SubscriberSubscribesAgainAfterRedisRestarts) {
   run_on_threads([&](asio::io_context& io) -> asio::awaitable<void> {
     auto cfg = quick_config(*server);
     auto c = redis::connection::create(io.get_executor(), cfg);
-    inbox received;
+    subscriber_inbox received;
     auto s = redis::subscriber::create(io.get_executor(), cfg, received.handler(), [&] { ++received.reconnects; });
     co_await s->subscribe("bus");
     co_await s->psubscribe("node.*");
@@ -384,7 +384,7 @@ TEST_F(RedisClient, SubscriberNoticesAFrozenRedisByItsPingsAndComesBack) {
     auto cfg = quick_config(*server);
     cfg.health_interval = 100ms;
     auto c = redis::connection::create(io.get_executor(), cfg);
-    inbox received;
+    subscriber_inbox received;
     auto s = redis::subscriber::create(io.get_executor(), cfg, received.handler(), [&] { ++received.reconnects; });
     co_await s->subscribe("bus");
 

@@ -61,18 +61,6 @@ mcp::session_record sample_record(std::string id) {
   return record;
 }
 
-/// The message of the store_unavailable `call` threw (what the HTTP server
-/// answers 503 for), or nullopt when it succeeded.
-template <class T>
-asio::awaitable<std::optional<std::string>> failure_of(asio::awaitable<T> call) {
-  try {
-    co_await std::move(call);
-  } catch (const mcp::store_unavailable& e) {
-    co_return e.what();
-  }
-  co_return std::nullopt;
-}
-
 std::vector<std::uint64_t> seqs_of(const std::vector<mcp::stored_event>& events) {
   std::vector<std::uint64_t> seqs;
   for (const auto& e : events) seqs.push_back(e.seq);
@@ -80,7 +68,7 @@ std::vector<std::uint64_t> seqs_of(const std::vector<mcp::stored_event>& events)
 }
 
 /// The messages a subscription received, from the subscriber's strand.
-struct inbox {
+struct bus_inbox {
   std::mutex mutex;
   std::vector<std::string> messages;
   std::atomic<int> gaps{0};
@@ -365,7 +353,7 @@ TEST_F(RedisStores, ForgettingASessionRemovesAllItsEventsAndRecords) {
 TEST_F(RedisStores, MessagesPublishedOnOneNodeReachEverySubscriberOnAnotherInOrder) {
   run_on_threads([&](asio::io_context& io) -> asio::awaitable<void> {
     node a(io, quick_options(*server)), b(io, quick_options(*server));
-    inbox first, second, elsewhere;
+    bus_inbox first, second, elsewhere;
     auto first_handle = co_await b.bus().subscribe("session-1", first.handler(), first.on_gap());
     auto second_handle = co_await b.bus().subscribe("session-1", second.handler(), second.on_gap());
     auto elsewhere_handle = co_await b.bus().subscribe("session-2", elsewhere.handler(), elsewhere.on_gap());
@@ -409,7 +397,7 @@ TEST_F(RedisStores, MessagesPublishedOnOneNodeReachEverySubscriberOnAnotherInOrd
     EXPECT_EQ(second.size(), 310u);
 
     // Subscribing again after the last one went works at once.
-    inbox again;
+    bus_inbox again;
     auto again_handle = co_await b.bus().subscribe("session-1", again.handler(), again.on_gap());
     a.bus().publish("session-1", "welcome back");
     auto back = [&] { return again.size() == 1; };
@@ -432,7 +420,7 @@ TEST_F(RedisStores, SubscriptionsTakenAndDroppedAtOnceLeaveRedisSubscribedExactl
           asio::make_strand(io),
           [&]() -> asio::awaitable<void> {
             for (int i = 0; i < rounds; ++i) {
-              inbox ignored;
+              bus_inbox ignored;
               auto handle = co_await b.bus().subscribe("busy", ignored.handler(), nullptr);
             }
           },
@@ -454,7 +442,7 @@ TEST_F(RedisStores, SubscriptionsTakenAndDroppedAtOnceLeaveRedisSubscribedExactl
     }
     EXPECT_TRUE(none) << "no local subscription is left, but Redis still sends the channel to the node";
 
-    inbox last;
+    bus_inbox last;
     auto handle = co_await b.bus().subscribe("busy", last.handler(), nullptr);
     a.bus().publish("busy", "heard");
     auto heard = [&] { return last.size() == 1; };
@@ -532,7 +520,7 @@ TEST_F(RedisStores, WithRedisDeadCallsThrowAndWithRedisBackTheyWorkAgain) {
   run_on_threads(
       [&](asio::io_context& io) -> asio::awaitable<void> {
         node a(io, quick_options(*server)), b(io, quick_options(*server));
-        inbox heard;
+        bus_inbox heard;
         auto handle = co_await b.bus().subscribe("news", heard.handler(), heard.on_gap());
         const auto record = sample_record("s");
         co_await a.sessions().put(record, 60s);
@@ -541,26 +529,26 @@ TEST_F(RedisStores, WithRedisDeadCallsThrowAndWithRedisBackTheyWorkAgain) {
         co_await sleep_for(50ms);  // the connections see their sockets close
         const auto started = clock_type::now();
         auto put = a.sessions().put(record, 60s);
-        const auto put_failure = co_await failure_of(std::move(put));
+        const auto put_failure = co_await mcp::test::store_failure_of(std::move(put));
         EXPECT_TRUE(put_failure.has_value());
         auto touch = b.sessions().touch("s", 60s);
-        const auto touch_failure = co_await failure_of(std::move(touch));
+        const auto touch_failure = co_await mcp::test::store_failure_of(std::move(touch));
         EXPECT_TRUE(touch_failure.has_value());
         auto alive = b.sessions().alive("s");
-        const auto alive_failure = co_await failure_of(std::move(alive));
+        const auto alive_failure = co_await mcp::test::store_failure_of(std::move(alive));
         EXPECT_TRUE(alive_failure.has_value());
         auto replay = b.events().replay("s", "st", 0);
-        const auto replay_failure = co_await failure_of(std::move(replay));
+        const auto replay_failure = co_await mcp::test::store_failure_of(std::move(replay));
         EXPECT_TRUE(replay_failure.has_value());
         auto find = b.events().find_stream("s", "st");
-        const auto find_failure = co_await failure_of(std::move(find));
+        const auto find_failure = co_await mcp::test::store_failure_of(std::move(find));
         EXPECT_TRUE(find_failure.has_value());
         auto node_alive = b.bus().node_alive(a.bus().node_id());
-        const auto node_failure = co_await failure_of(std::move(node_alive));
+        const auto node_failure = co_await mcp::test::store_failure_of(std::move(node_alive));
         EXPECT_TRUE(node_failure.has_value());
-        inbox refused;
+        bus_inbox refused;
         auto subscribe = b.bus().subscribe("other", refused.handler(), refused.on_gap());
-        const auto subscribe_failure = co_await failure_of(std::move(subscribe));
+        const auto subscribe_failure = co_await mcp::test::store_failure_of(std::move(subscribe));
         EXPECT_TRUE(subscribe_failure.has_value());
         // At once, not at a deadline.
         EXPECT_LT(clock_type::now() - started, 400ms);
@@ -574,7 +562,7 @@ TEST_F(RedisStores, WithRedisDeadCallsThrowAndWithRedisBackTheyWorkAgain) {
         const auto restarted_at = clock_type::now();
         while (!back && clock_type::now() - restarted_at < 5s) {
           auto retry = a.sessions().put(record, 60s);
-          const auto failure = co_await failure_of(std::move(retry));
+          const auto failure = co_await mcp::test::store_failure_of(std::move(retry));
           back = !failure;
           if (!back) co_await sleep_for(50ms);
         }
@@ -593,7 +581,7 @@ TEST_F(RedisStores, WithRedisDeadCallsThrowAndWithRedisBackTheyWorkAgain) {
         bool b_back = false;
         while (!b_back && clock_type::now() - restarted_at < 5s) {
           auto retry = b.sessions().touch("s", 60s);
-          const auto failure = co_await failure_of(std::move(retry));
+          const auto failure = co_await mcp::test::store_failure_of(std::move(retry));
           b_back = !failure;
           if (!b_back) co_await sleep_for(50ms);
         }
@@ -620,7 +608,7 @@ TEST_F(RedisStores, CloseLeavesTheIoContextWithoutWork) {
       [&]() -> asio::awaitable<void> {
         const auto record = sample_record("s");
         co_await stores->sessions->put(record, 60s);
-        inbox heard;
+        bus_inbox heard;
         auto handle = co_await stores->bus->subscribe("c", heard.handler(), nullptr);
         stores->events->append("s", "st", 1, "x");
         const auto events = co_await stores->events->replay("s", "st", 0);

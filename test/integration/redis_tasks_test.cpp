@@ -69,18 +69,6 @@ std::vector<std::string> ids_of(const mcp::task_record_page& page) {
   return ids;
 }
 
-/// The message of the store_unavailable `call` threw, or nullopt when it
-/// succeeded.
-template <class T>
-asio::awaitable<std::optional<std::string>> failure_of(asio::awaitable<T> call) {
-  try {
-    co_await std::move(call);
-  } catch (const mcp::store_unavailable& e) {
-    co_return e.what();
-  }
-  co_return std::nullopt;
-}
-
 class RedisTaskStore : public mcp::test::redis_test {};
 
 // Each co_await on its own line, its result named, no braced list, lambda or
@@ -275,16 +263,16 @@ TEST_F(RedisTaskStore, WithRedisDownEveryCallThrowsStoreUnavailable) {
     co_await sleep_for(50ms);  // the connection sees its socket close
     auto another = sample_task("d2", "session:erin", 60s);
     auto create = a.tasks().create(another);
-    const auto create_failure = co_await failure_of(std::move(create));
+    const auto create_failure = co_await mcp::test::store_failure_of(std::move(create));
     EXPECT_TRUE(create_failure.has_value());
     auto find = a.tasks().find("d1");
-    const auto find_failure = co_await failure_of(std::move(find));
+    const auto find_failure = co_await mcp::test::store_failure_of(std::move(find));
     EXPECT_TRUE(find_failure.has_value());
     auto put = a.tasks().put(record);
-    const auto put_failure = co_await failure_of(std::move(put));
+    const auto put_failure = co_await mcp::test::store_failure_of(std::move(put));
     EXPECT_TRUE(put_failure.has_value());
     auto list = a.tasks().list("session:erin", "", 10);
-    const auto list_failure = co_await failure_of(std::move(list));
+    const auto list_failure = co_await mcp::test::store_failure_of(std::move(list));
     EXPECT_TRUE(list_failure.has_value());
   });
 }

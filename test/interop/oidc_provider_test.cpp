@@ -14,6 +14,7 @@
 #include <mcp/client/client.hpp>
 #include <mcp/client/oauth.hpp>
 
+#include "free_port.hpp"
 #include "http_test_server.hpp"
 #include "node_process.hpp"
 #include "client/oauth/urls.hpp"
@@ -39,14 +40,6 @@ constexpr const char* server_secret = "server-secret";
 
 std::int64_t unix_now() {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
-// A port nothing listens on now: the server's resource URL (which its tokens
-// must name) has to be known before it starts.
-std::uint16_t free_port() {
-  asio::io_context io;
-  asio::ip::tcp::acceptor acceptor(io, {asio::ip::make_address("127.0.0.1"), 0});
-  return acceptor.local_endpoint().port();
 }
 
 class OidcProvider : public ::testing::Test {
@@ -127,7 +120,8 @@ struct protected_server {
   enum class checks { jwt, introspection };
 
   protected_server(asio::any_io_executor ex, checks how, std::string path = "/mcp") {
-    const auto port = free_port();
+    // Known before the server starts: its resource URL, which its tokens must name, holds it.
+    const auto port = static_cast<std::uint16_t>(free_port());
     resource = "http://127.0.0.1:" + std::to_string(port) + path;
     http_server_options options;
     options.port = port;

@@ -4,14 +4,30 @@
 // second), closed when the node goes.
 
 #include <mcp/cluster/redis.hpp>
+#include <mcp/server/store_error.hpp>
 
 #include "redis_server.hpp"
 
+#include <boost/asio/awaitable.hpp>
 #include <boost/asio/io_context.hpp>
 
 #include <chrono>
+#include <optional>
+#include <string>
 
 namespace mcp::test {
+
+/// The message of the store_unavailable `call` threw (what the HTTP server
+/// answers 503 for), or nullopt when it succeeded.
+template <class T>
+boost::asio::awaitable<std::optional<std::string>> store_failure_of(boost::asio::awaitable<T> call) {
+  try {
+    co_await std::move(call);
+  } catch (const store_unavailable& e) {
+    co_return e.what();
+  }
+  co_return std::nullopt;
+}
 
 inline cluster::redis_options quick_options(const redis_server& server) {
   using namespace std::chrono_literals;

@@ -16,11 +16,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 /// ASSERT_TRUE for coroutines (gtest's ASSERT_* use `return`).
 #define CO_ASSERT_TRUE(condition)                      \
@@ -164,6 +166,11 @@ inline std::string first_text(const json::object& result) {
 /// The text of the first content block of a tool result the client parsed.
 inline std::string first_text(const call_tool_result& result) {
   return std::string(result.content.at(0).at("text").as_string());
+}
+
+/// True when every character is visible ASCII (what a session id must be).
+inline bool visible_ascii(std::string_view s) {
+  return std::ranges::all_of(s, [](char c) { return c >= 0x21 && c <= 0x7e; });
 }
 
 /// The error code of a reply, or 0 when it is not an error.

@@ -4,6 +4,7 @@
 // that gives up sends, and the end of everything. Plain calls, and a clock
 // that is only numbers: no io_context, no socket, no coroutine.
 
+#include "json_text.hpp"
 #include "../../src/protocol/call_table.hpp"
 
 #include <boost/json/parse.hpp>
@@ -26,7 +27,7 @@ const time_point t0{};  // the tests' clock starts here
 
 call_table::terms no_progress() { return {10s, 60s}; }
 
-json::object object(std::string_view text) { return json::parse(text).as_object(); }
+using test::object;  // json_text.hpp
 
 // A message as the peer would send it.
 message reply(std::string_view text) { return std::get<message>(parse_frame(text).items.at(0)); }

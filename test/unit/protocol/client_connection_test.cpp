@@ -13,22 +13,22 @@
 namespace mcp::detail {
 namespace {
 
-using core = client_connection;
+using client_core = client_connection;
 
-struct runner final : cancellable {
+struct client_runner final : cancellable {
   void cancel() noexcept override {}
 };
 
 // One line per action of one frame.
-std::vector<std::string> actions(core& c, const std::string& text) {
+std::vector<std::string> actions(client_core& c, const std::string& text) {
   std::vector<std::string> done;
   auto cursor = c.receive(inbound_frame{.text = text});
   while (auto action = c.next(cursor)) {
     if (auto* frame = std::get_if<outgoing_frame>(&*action)) done.push_back("answer " + frame->frame);
-    if (auto* req = std::get_if<core::serve_server_request>(&*action)) done.push_back("serve " + req->req.method);
-    if (std::get_if<core::route_progress>(&*action)) done.push_back("progress");
-    if (auto* reply = std::get_if<core::deliver_response>(&*action)) done.push_back("deliver " + serialize(reply->reply));
-    if (auto* n = std::get_if<core::deliver_notification>(&*action))
+    if (auto* req = std::get_if<client_core::serve_server_request>(&*action)) done.push_back("serve " + req->req.method);
+    if (std::get_if<client_core::route_progress>(&*action)) done.push_back("progress");
+    if (auto* reply = std::get_if<client_core::deliver_response>(&*action)) done.push_back("deliver " + serialize(reply->reply));
+    if (auto* n = std::get_if<client_core::deliver_notification>(&*action))
       done.push_back("notice " + std::to_string(static_cast<int>(n->kind)) + " " + std::string(n->subject) +
                      (n->stop ? " stop" : ""));
   }
@@ -36,7 +36,7 @@ std::vector<std::string> actions(core& c, const std::string& text) {
 }
 
 TEST(ClientConnection, EachMessageGoesWhereItBelongs) {
-  core c;
+  client_core c;
   using v = std::vector<std::string>;
   EXPECT_EQ(actions(c, R"({"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{}})"),
             v{"serve sampling/createMessage"});
@@ -53,12 +53,12 @@ TEST(ClientConnection, EachMessageGoesWhereItBelongs) {
   // A frame the transport parsed already (HTTP) is not parsed again: its text is not read.
   auto parsed = c.receive(inbound_frame{.text = "not read", .parsed = json::parse(R"({"jsonrpc":"2.0","id":3,"result":{}})")});
   const auto reply = c.next(parsed);
-  ASSERT_TRUE(reply && std::holds_alternative<core::deliver_response>(*reply));
-  EXPECT_EQ(serialize(std::get<core::deliver_response>(*reply).reply), R"({"jsonrpc":"2.0","id":3,"result":{}})");
+  ASSERT_TRUE(reply && std::holds_alternative<client_core::deliver_response>(*reply));
+  EXPECT_EQ(serialize(std::get<client_core::deliver_response>(*reply).reply), R"({"jsonrpc":"2.0","id":3,"result":{}})");
 }
 
 TEST(ClientConnection, NotificationsSayWhatTheyMean) {
-  core c;
+  client_core c;
   using v = std::vector<std::string>;
   const auto notice = [&](std::string method, std::string params = "{}") {
     return actions(c, R"({"jsonrpc":"2.0","method":")" + method + R"(","params":)" + params + "}");
@@ -75,8 +75,8 @@ TEST(ClientConnection, NotificationsSayWhatTheyMean) {
 }
 
 TEST(ClientConnection, TheServerCancelsARequestBeingAnswered) {
-  core c;
-  runner r;
+  client_core c;
+  client_runner r;
   c.requests().start(request_id{4}, 0, r);
   const std::string cancel = R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":4}})";
   EXPECT_EQ(actions(c, cancel), std::vector<std::string>{"notice 1  stop"});

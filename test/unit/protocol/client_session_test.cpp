@@ -2,6 +2,7 @@
 // which version it probes and initializes with, what a discover result and a
 // -32022 refusal come to, and the rounds of a multi-round request.
 
+#include "json_text.hpp"
 #include "../../src/protocol/client_session.hpp"
 
 #include <mcp/protocol/envelope.hpp>
@@ -16,7 +17,7 @@
 namespace mcp::detail {
 namespace {
 
-json::object object(std::string_view text) { return json::parse(text).as_object(); }
+using test::object;  // json_text.hpp
 
 using v = protocol_version;
 

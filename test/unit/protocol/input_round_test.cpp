@@ -2,6 +2,7 @@
 // brings, the InputRequiredResult that ends a round, and its requestState,
 // which opens only for the same request and the same principal.
 
+#include "json_text.hpp"
 #include "../../src/protocol/input_round.hpp"
 #include "../../src/protocol/modern_era.hpp"
 
@@ -17,7 +18,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-json::object object(std::string_view text) { return json::parse(text).as_object(); }
+using test::object;  // json_text.hpp
 
 const auto server = modern_server_info({"srv", "1.0"});
 

@@ -2,6 +2,7 @@
 // methods the era removed, what completes a result, and what a listen
 // stream honors, lets through and says.
 
+#include "json_text.hpp"
 #include "../../src/protocol/modern_era.hpp"
 
 #include <mcp/protocol/methods.hpp>
@@ -14,7 +15,7 @@
 namespace mcp::detail {
 namespace {
 
-json::object object(std::string_view text) { return json::parse(text).as_object(); }
+using test::object;  // json_text.hpp
 
 TEST(ModernEraRules, ExactlyFiveLegacyMethodsAreRemoved) {
   for (const auto* removed : {methods::initialize, methods::ping, methods::logging_set_level,

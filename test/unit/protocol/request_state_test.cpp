@@ -16,13 +16,13 @@
 #include <chrono>
 #include <string>
 
+namespace mcp::detail {
 namespace {
 
-using namespace mcp::detail;
 using namespace std::chrono_literals;
 using std::chrono::system_clock;
 
-const system_clock::time_point t0 = system_clock::time_point{} + std::chrono::hours(24 * 365 * 56);
+const system_clock::time_point sealed_at = system_clock::time_point{} + std::chrono::hours(24 * 365 * 56);
 
 const json::object call_params = {{"name", "book_flight"},
                                   {"arguments", {{"from", "CDG"}, {"to", "NRT"}, {"seats", 2}}}};
@@ -49,12 +49,12 @@ std::string forge(std::string_view key, std::string_view payload_json) {
 TEST(RequestState, RoundTripsAnswersAndCarried) {
   const request_state_codec codec("secret", 600s);
   const auto binding = binding_of(call_params);
-  const auto state = codec.seal(sample_payload(), binding, t0);
+  const auto state = codec.seal(sample_payload(), binding, sealed_at);
   EXPECT_TRUE(state.starts_with("v1."));
   EXPECT_EQ(state.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_."),
             std::string::npos);
 
-  const auto opened = codec.open(state, binding, t0 + 10s);
+  const auto opened = codec.open(state, binding, sealed_at + 10s);
   ASSERT_TRUE(opened);
   EXPECT_EQ(opened->answers, sample_payload().answers);
   EXPECT_EQ(opened->carried, sample_payload().carried);
@@ -65,7 +65,7 @@ TEST(RequestState, RoundTripsAnswersAndCarried) {
 TEST(RequestState, CarriedDoublesComeBackExactly) {
   const request_state_codec codec("secret", 600s);
   const request_state_payload payload{json::object{{"n", 1.6666666666666665}}, json::value(1.6666666666666667)};
-  const auto opened = codec.open(codec.seal(payload, "b", t0), "b", t0);
+  const auto opened = codec.open(codec.seal(payload, "b", sealed_at), "b", sealed_at);
   ASSERT_TRUE(opened);
   EXPECT_EQ(opened->answers.at("n").as_double(), 1.6666666666666665);
   EXPECT_EQ(opened->carried.as_double(), 1.6666666666666667);
@@ -73,7 +73,7 @@ TEST(RequestState, CarriedDoublesComeBackExactly) {
 
 TEST(RequestState, RoundTripsEmptyAnswersAndNullCarried) {
   const request_state_codec codec("secret", 600s);
-  const auto opened = codec.open(codec.seal({}, "b", t0), "b", t0);
+  const auto opened = codec.open(codec.seal({}, "b", sealed_at), "b", sealed_at);
   ASSERT_TRUE(opened);
   EXPECT_TRUE(opened->answers.empty());
   EXPECT_TRUE(opened->carried.is_null());
@@ -81,63 +81,63 @@ TEST(RequestState, RoundTripsEmptyAnswersAndNullCarried) {
 
 TEST(RequestState, RefusesAnyAlteredCharacter) {
   const request_state_codec codec("secret", 600s);
-  const auto state = codec.seal(sample_payload(), "b", t0);
+  const auto state = codec.seal(sample_payload(), "b", sealed_at);
   for (std::size_t i = 0; i < state.size(); ++i) {
     for (const char replacement : {'A', 'B', '.', '-'}) {
       if (state[i] == replacement) continue;
       auto altered = state;
       altered[i] = replacement;
-      EXPECT_FALSE(codec.open(altered, "b", t0)) << "character " << i << " -> " << replacement;
+      EXPECT_FALSE(codec.open(altered, "b", sealed_at)) << "character " << i << " -> " << replacement;
     }
   }
-  EXPECT_FALSE(codec.open(state.substr(0, state.size() - 1), "b", t0));
-  EXPECT_FALSE(codec.open(state + "A", "b", t0));
-  EXPECT_TRUE(codec.open(state, "b", t0));
+  EXPECT_FALSE(codec.open(state.substr(0, state.size() - 1), "b", sealed_at));
+  EXPECT_FALSE(codec.open(state + "A", "b", sealed_at));
+  EXPECT_TRUE(codec.open(state, "b", sealed_at));
 }
 
 TEST(RequestState, RefusesStateSealedWithAnotherKey) {
   const request_state_codec ours("secret", 600s);
   const request_state_codec theirs("other secret", 600s);
   const request_state_codec random_key("", 600s);
-  const auto state = theirs.seal(sample_payload(), "b", t0);
-  EXPECT_FALSE(ours.open(state, "b", t0));
-  EXPECT_FALSE(random_key.open(state, "b", t0));
-  EXPECT_FALSE(ours.open(random_key.seal(sample_payload(), "b", t0), "b", t0));
+  const auto state = theirs.seal(sample_payload(), "b", sealed_at);
+  EXPECT_FALSE(ours.open(state, "b", sealed_at));
+  EXPECT_FALSE(random_key.open(state, "b", sealed_at));
+  EXPECT_FALSE(ours.open(random_key.seal(sample_payload(), "b", sealed_at), "b", sealed_at));
 }
 
 TEST(RequestState, RandomKeyIsOnePerProcess) {
   const request_state_codec first("", 600s);
   const request_state_codec second("", 600s);
-  EXPECT_TRUE(second.open(first.seal(sample_payload(), "b", t0), "b", t0));
+  EXPECT_TRUE(second.open(first.seal(sample_payload(), "b", sealed_at), "b", sealed_at));
 }
 
 TEST(RequestState, RefusesExpiredState) {
   const request_state_codec codec("secret", 60s);
-  const auto state = codec.seal(sample_payload(), "b", t0);
-  EXPECT_TRUE(codec.open(state, "b", t0 + 59s));
-  EXPECT_FALSE(codec.open(state, "b", t0 + 60s));
-  EXPECT_FALSE(codec.open(state, "b", t0 + 24h));
+  const auto state = codec.seal(sample_payload(), "b", sealed_at);
+  EXPECT_TRUE(codec.open(state, "b", sealed_at + 59s));
+  EXPECT_FALSE(codec.open(state, "b", sealed_at + 60s));
+  EXPECT_FALSE(codec.open(state, "b", sealed_at + 24h));
   // The expiry was fixed when sealing: a codec with a longer TTL does not extend it.
-  EXPECT_FALSE(request_state_codec("secret", 3600s).open(state, "b", t0 + 61s));
+  EXPECT_FALSE(request_state_codec("secret", 3600s).open(state, "b", sealed_at + 61s));
 }
 
 TEST(RequestState, RefusesStateOfAnotherRequestOrPrincipal) {
   const request_state_codec codec("secret", 600s);
-  const auto state = codec.seal(sample_payload(), binding_of(call_params), t0);
-  ASSERT_TRUE(codec.open(state, binding_of(call_params), t0));
+  const auto state = codec.seal(sample_payload(), binding_of(call_params), sealed_at);
+  ASSERT_TRUE(codec.open(state, binding_of(call_params), sealed_at));
 
-  EXPECT_FALSE(codec.open(state, request_binding("prompts/get", call_params, "alice"), t0));
-  EXPECT_FALSE(codec.open(state, binding_of(call_params, "mallory"), t0));
-  EXPECT_FALSE(codec.open(state, binding_of(call_params, ""), t0));
+  EXPECT_FALSE(codec.open(state, request_binding("prompts/get", call_params, "alice"), sealed_at));
+  EXPECT_FALSE(codec.open(state, binding_of(call_params, "mallory"), sealed_at));
+  EXPECT_FALSE(codec.open(state, binding_of(call_params, ""), sealed_at));
   auto other_seats = call_params;
   other_seats["arguments"].as_object()["seats"] = 3;
-  EXPECT_FALSE(codec.open(state, binding_of(other_seats), t0));
+  EXPECT_FALSE(codec.open(state, binding_of(other_seats), sealed_at));
   auto other_tool = call_params;
   other_tool["name"] = "cancel_flight";
-  EXPECT_FALSE(codec.open(state, binding_of(other_tool), t0));
+  EXPECT_FALSE(codec.open(state, binding_of(other_tool), sealed_at));
   auto extra_param = call_params;
   extra_param["task"] = json::object{};
-  EXPECT_FALSE(codec.open(state, binding_of(extra_param), t0));
+  EXPECT_FALSE(codec.open(state, binding_of(extra_param), sealed_at));
 }
 
 TEST(RequestStateBinding, IgnoresMemberOrderAndRoundFields) {
@@ -151,7 +151,7 @@ TEST(RequestStateBinding, IgnoresMemberOrderAndRoundFields) {
   EXPECT_EQ(binding_of(retry), binding_of(call_params));
 
   const request_state_codec codec("secret", 600s);
-  EXPECT_TRUE(codec.open(codec.seal(sample_payload(), binding_of(call_params), t0), binding_of(retry), t0));
+  EXPECT_TRUE(codec.open(codec.seal(sample_payload(), binding_of(call_params), sealed_at), binding_of(retry), sealed_at));
 }
 
 TEST(RequestStateBinding, CountsNestedFieldsAndArrayOrder) {
@@ -169,7 +169,7 @@ TEST(RequestStateBinding, CountsNestedFieldsAndArrayOrder) {
 
 TEST(RequestState, RefusesGarbageWithoutThrowing) {
   const request_state_codec codec("secret", 600s);
-  const auto valid = codec.seal(sample_payload(), "b", t0);
+  const auto valid = codec.seal(sample_payload(), "b", sealed_at);
   const std::string garbage[] = {
       "",
       "v1",
@@ -190,16 +190,16 @@ TEST(RequestState, RefusesGarbageWithoutThrowing) {
       std::string(3 << 20, '.'),
   };
   for (const auto& state : garbage) {
-    EXPECT_NO_THROW(EXPECT_FALSE(codec.open(state, "b", t0)) << state.substr(0, 40));
+    EXPECT_NO_THROW(EXPECT_FALSE(codec.open(state, "b", sealed_at)) << state.substr(0, 40));
   }
 }
 
 TEST(RequestState, RefusesWellSignedButMalformedPayload) {
   const request_state_codec codec("secret", 600s);
   const auto expires = std::to_string(
-      std::chrono::duration_cast<std::chrono::milliseconds>((t0 + 60s).time_since_epoch()).count());
+      std::chrono::duration_cast<std::chrono::milliseconds>((sealed_at + 60s).time_since_epoch()).count());
   const std::string good = R"({"binding":"b","expires":)" + expires + R"(,"answers":{},"carried":null})";
-  ASSERT_TRUE(codec.open(forge("secret", good), "b", t0));  // the forgery helper is right
+  ASSERT_TRUE(codec.open(forge("secret", good), "b", sealed_at));  // the forgery helper is right
 
   const std::string payloads[] = {
       "",
@@ -217,30 +217,30 @@ TEST(RequestState, RefusesWellSignedButMalformedPayload) {
       std::string(100000, '[') + std::string(100000, ']'),
   };
   for (const auto& payload : payloads) {
-    EXPECT_NO_THROW(EXPECT_FALSE(codec.open(forge("secret", payload), "b", t0)) << payload.substr(0, 60));
+    EXPECT_NO_THROW(EXPECT_FALSE(codec.open(forge("secret", payload), "b", sealed_at)) << payload.substr(0, 60));
   }
 }
 
 TEST(RequestState, RefusesStatesOverOneMebibyte) {
   const request_state_codec codec("secret", 600s);
   const request_state_payload small{{}, json::string(500'000, 'x')};
-  EXPECT_TRUE(codec.open(codec.seal(small, "b", t0), "b", t0));
+  EXPECT_TRUE(codec.open(codec.seal(small, "b", sealed_at), "b", sealed_at));
   const request_state_payload big{{}, json::string(800'000, 'x')};  // > 1 MiB once in base64
-  const auto state = codec.seal(big, "b", t0);
+  const auto state = codec.seal(big, "b", sealed_at);
   EXPECT_GT(state.size(), std::size_t{1} << 20);
-  EXPECT_FALSE(codec.open(state, "b", t0));
+  EXPECT_FALSE(codec.open(state, "b", sealed_at));
 }
 
 TEST(RequestState, SealsOfDifferentPayloadsDiffer) {
   const request_state_codec codec("secret", 600s);
   auto other = sample_payload();
   other.answers["confirm"].as_object()["action"] = "decline";
-  EXPECT_NE(codec.seal(sample_payload(), "b", t0), codec.seal(other, "b", t0));
+  EXPECT_NE(codec.seal(sample_payload(), "b", sealed_at), codec.seal(other, "b", sealed_at));
   auto other_carried = sample_payload();
   other_carried.carried = 3;
-  EXPECT_NE(codec.seal(sample_payload(), "b", t0), codec.seal(other_carried, "b", t0));
-  EXPECT_NE(codec.seal(sample_payload(), "b", t0), codec.seal(sample_payload(), "c", t0));
-  EXPECT_NE(codec.seal(sample_payload(), "b", t0), codec.seal(sample_payload(), "b", t0 + 1s));
+  EXPECT_NE(codec.seal(sample_payload(), "b", sealed_at), codec.seal(other_carried, "b", sealed_at));
+  EXPECT_NE(codec.seal(sample_payload(), "b", sealed_at), codec.seal(sample_payload(), "c", sealed_at));
+  EXPECT_NE(codec.seal(sample_payload(), "b", sealed_at), codec.seal(sample_payload(), "b", sealed_at + 1s));
 }
 
 // Unpadded URL-safe base64 (RFC 4648 section 5), as the state is written in.
@@ -272,3 +272,4 @@ TEST(Base64Url, RefusesWhatItWouldNotWrite) {
 }
 
 }  // namespace
+}  // namespace mcp::detail

@@ -80,7 +80,7 @@ asio::awaitable<json::value> call_tool(harness& h, int id, std::string name, jso
   co_return co_await h.call(id, "tools/call", std::move(params));
 }
 
-json::object tool_named(const json::value& list, std::string_view name) {
+json::object listed_tool(const json::value& list, std::string_view name) {
   for (const auto& t : list.at("result").at("tools").as_array())
     if (t.at("name").as_string() == name) return t.as_object();
   return {};
@@ -91,7 +91,7 @@ TEST(TypedTool, SchemaComesFromTheArgumentStruct) {
     harness h(co_await asio::this_coro::executor, typed_server(std::make_shared<probes>()));
     co_await h.initialize();
     auto list = co_await h.call(1, "tools/list");
-    const auto tool = tool_named(list, "forecast");
+    const auto tool = listed_tool(list, "forecast");
     const auto& schema = tool.at("inputSchema").as_object();
     EXPECT_EQ(schema.at("type"), "object");
     EXPECT_EQ(schema.at("required"), (json::array{"city"}));
@@ -99,7 +99,7 @@ TEST(TypedTool, SchemaComesFromTheArgumentStruct) {
     EXPECT_EQ(schema.at("properties").at("days").at("maximum"), 7);
     EXPECT_EQ(schema.at("properties").at("unit").at("enum"), (json::array{"celsius", "fahrenheit"}));
     EXPECT_EQ(tool.at("outputSchema").at("properties").at("summary").at("type"), "string");
-    const auto none = tool_named(list, "now");
+    const auto none = listed_tool(list, "now");
     EXPECT_EQ(none.at("inputSchema"), (json::object{{"type", "object"}, {"properties", json::object{}}}));
   });
 }
