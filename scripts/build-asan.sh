@@ -14,5 +14,5 @@ cd "$(dirname "$0")/.."
 sanitizers="-fsanitize=address,undefined -fno-sanitize=function -fno-sanitize-recover=undefined"
 cmake -S . -B build-asan -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug \
   "-DCMAKE_CXX_FLAGS=-fno-omit-frame-pointer $sanitizers" -DCMAKE_CXX_FLAGS_DEBUG=-gline-tables-only \
-  "-DCMAKE_EXE_LINKER_FLAGS=$sanitizers" -DCADUCEUS_BUILD_FUZZERS=ON >/dev/null
+  "-DCMAKE_EXE_LINKER_FLAGS=$sanitizers" -DCADUCEUS_BUILD_FUZZERS=ON -DCADUCEUS_UNITY_LIBRARY=ON >/dev/null
 cmake --build build-asan "$@"

@@ -49,7 +49,7 @@ step "TSan build"
 # the races it looks for are in the servers and clients of the test process.
 # (No comment may sit inside the command below: it would end it at the `\`.)
 CADUCEUS_BUILD_DIR=build-tsan \
-CADUCEUS_CMAKE_ARGS="-DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-fsanitize=thread -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DCADUCEUS_TEST_PROGRAMS_DIR=$PWD/build/bin" \
+CADUCEUS_CMAKE_ARGS="-DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-fsanitize=thread -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DCADUCEUS_TEST_PROGRAMS_DIR=$PWD/build/bin -DCADUCEUS_UNITY_LIBRARY=ON" \
   scripts/build.sh --target "${threaded_tests[@]}"
 step "TSan tests"
 TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/test/tsan.supp" CADUCEUS_TEST_SERVER_THREADS=4 \

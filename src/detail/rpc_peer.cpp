@@ -1,4 +1,5 @@
 #include "rpc_peer.hpp"
+#include "as_tuple_awaitable.hpp"
 
 #include <mcp/error.hpp>
 #include <mcp/log.hpp>
@@ -14,7 +15,6 @@ namespace mcp::detail {
 namespace {
 
 using clock = std::chrono::steady_clock;
-constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 // Queued frames past which a reader yields to an idle writer (wait_for_space).
 constexpr std::size_t early_flush_frames = 16;
 

@@ -1,4 +1,5 @@
 #include "http_rules.hpp"
+#include "../detail/json_members.hpp"
 
 #include "x_mcp_header.hpp"
 
@@ -8,11 +9,6 @@
 
 namespace mcp::detail {
 namespace {
-
-std::string_view string_member(const json::object& object, std::string_view key) {
-  const auto* value = object.if_contains(key);
-  return value && value->is_string() ? std::string_view(value->get_string()) : std::string_view();
-}
 
 // What a request's routing headers mirror: its envelope's protocol version
 // (empty: a legacy request), its method, and the name or URI it names

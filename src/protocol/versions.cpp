@@ -8,17 +8,17 @@ namespace mcp {
 namespace {
 
 using v = protocol_version;
-constexpr auto legacy = protocol_era::legacy;
-constexpr auto modern = protocol_era::modern;
+constexpr auto legacy_era = protocol_era::legacy;
+constexpr auto modern_era = protocol_era::modern;
 
 // clang-format off
 //                                                  batch  prog   audio  annot  compl  struct title  elicit header icons  urlEl  tasks  ext
 constexpr std::array<dialect, 5> dialects{{
-  {v::v2024_11_05, "2024-11-05", legacy,            false, false, false, false, false, false, false, false, false, false, false, false, false},
-  {v::v2025_03_26, "2025-03-26", legacy,            true,  true,  true,  true,  true,  false, false, false, false, false, false, false, false},
-  {v::v2025_06_18, "2025-06-18", legacy,            false, true,  true,  true,  true,  true,  true,  true,  true,  false, false, false, false},
-  {v::v2025_11_25, "2025-11-25", legacy,            false, true,  true,  true,  true,  true,  true,  true,  true,  true,  true,  true,  false},
-  {v::v2026_07_28, "2026-07-28", modern,            false, true,  true,  true,  true,  true,  true,  true,  true,  true,  true,  false, true},
+  {v::v2024_11_05, "2024-11-05", legacy_era,        false, false, false, false, false, false, false, false, false, false, false, false, false},
+  {v::v2025_03_26, "2025-03-26", legacy_era,        true,  true,  true,  true,  true,  false, false, false, false, false, false, false, false},
+  {v::v2025_06_18, "2025-06-18", legacy_era,        false, true,  true,  true,  true,  true,  true,  true,  true,  false, false, false, false},
+  {v::v2025_11_25, "2025-11-25", legacy_era,        false, true,  true,  true,  true,  true,  true,  true,  true,  true,  true,  true,  false},
+  {v::v2026_07_28, "2026-07-28", modern_era,        false, true,  true,  true,  true,  true,  true,  true,  true,  true,  true,  false, true},
 }};
 // clang-format on
 

@@ -1,6 +1,7 @@
 // The telemetry events of tools, resources and prompts (component_telemetry.hpp).
 
 #include "component_telemetry.hpp"
+#include "../detail/json_members.hpp"
 
 namespace mcp::detail {
 
@@ -17,11 +18,6 @@ std::string_view name_key(telemetry::event e) noexcept {
   }
 }
 
-std::string_view text_param(const json::object& params, std::string_view key) noexcept {
-  const auto* value = params.if_contains(key);
-  return value && value->is_string() ? std::string_view(value->get_string()) : std::string_view();
-}
-
 }  // namespace
 
 component_report::component_report(telemetry::event e, const request& req, const session& s) noexcept
@@ -36,7 +32,7 @@ void component_report::failed() const { emit("error"); }
 
 void component_report::emit(std::string_view outcome) const {
   const auto key = name_key(event_);
-  const auto target = text_param(req_.params, event_ == telemetry::event::resource_read ? "uri" : "name");
+  const auto target = detail::string_member(req_.params, event_ == telemetry::event::resource_read ? "uri" : "name");
   const auto duration = telemetry::seconds_between(started_, std::chrono::steady_clock::now());
   telemetry::emit(event_, {{"duration", duration}},
                   {{key, target}, {"session_id", session_.id()}, {"outcome", outcome}});

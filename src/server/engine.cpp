@@ -6,6 +6,7 @@
 #include <mcp/server/serve.hpp>
 
 #include "engine.hpp"
+#include "../detail/as_tuple_awaitable.hpp"
 #include "engine_telemetry.hpp"
 
 #include "../detail/random.hpp"
@@ -25,7 +26,7 @@ namespace detail {
 
 namespace {
 
-constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
+using detail::as_tuple_awaitable;
 // Requests still running after they were cancelled get this long to unwind.
 constexpr std::chrono::milliseconds cancel_grace{1000};
 

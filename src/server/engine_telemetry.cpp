@@ -1,6 +1,7 @@
 // The telemetry events of what an engine serves (engine_telemetry.hpp).
 
 #include "engine_telemetry.hpp"
+#include "../detail/json_members.hpp"
 
 #include <mcp/protocol/envelope.hpp>
 
@@ -14,16 +15,10 @@ using telemetry::attribute;
 using telemetry::event;
 using telemetry::measurement;
 
-std::string_view text_param(const json::object& params, std::string_view key) noexcept {
-  const auto* value = params.if_contains(key);
-  if (!value || !value->is_string()) return {};
-  return value->get_string();
-}
-
 // What a request acts on: the tool or prompt it names, or the resource's URI.
 std::string_view target_of(const json::object& params) noexcept {
-  auto name = text_param(params, "name");
-  return name.empty() ? text_param(params, "uri") : name;
+  auto name = detail::string_member(params, "name");
+  return name.empty() ? detail::string_member(params, "uri") : name;
 }
 
 std::string_view outcome_of(const message& reply, bool cancelled, std::int64_t& code, std::string& error_type) {
@@ -35,7 +30,7 @@ std::string_view outcome_of(const message& reply, bool cancelled, std::int64_t& 
   }
   if (const auto* answered = std::get_if<response>(&reply)) {
     if (const auto* result = answered->result.if_object()) {
-      if (text_param(*result, "resultType") == "input_required") return "input_required";
+      if (detail::string_member(*result, "resultType") == "input_required") return "input_required";
       if (const auto* is_error = result->if_contains("isError"); is_error && is_error->is_bool() && is_error->get_bool())
         error_type = "tool_error";
     }
@@ -52,7 +47,7 @@ bool request_telemetry::wanted() noexcept {
 std::string_view trace_id_of(const json::object& params) noexcept {
   const auto* meta = params.if_contains("_meta");
   if (!meta || !meta->is_object()) return {};
-  const auto traceparent = text_param(meta->get_object(), "traceparent");
+  const auto traceparent = detail::string_member(meta->get_object(), "traceparent");
   if (!valid_traceparent(traceparent)) return {};
   return traceparent.substr(3, 32);
 }

@@ -7,16 +7,15 @@
 #include <mcp/server/context.hpp>
 #include <mcp/telemetry/mcp_tracing.hpp>
 
+#include "../detail/json_members.hpp"
+
 #include <boost/system/system_error.hpp>
 
 namespace mcp::telemetry {
 
 namespace {
 
-std::string_view text_of(const json::object& params, std::string_view key) noexcept {
-  const auto* value = params.if_contains(key);
-  return value && value->is_string() ? std::string_view(value->get_string()) : std::string_view();
-}
+using mcp::detail::string_member;
 
 bool names_tool(std::string_view method) noexcept { return method == methods::tools_call; }
 bool names_prompt(std::string_view method) noexcept { return method == methods::prompts_get; }
@@ -26,7 +25,7 @@ bool names_prompt(std::string_view method) noexcept { return method == methods::
 std::string span_name(std::string_view method, const json::object& params) {
   std::string name(method);
   if (names_tool(method) || names_prompt(method)) {
-    if (const auto target = text_of(params, "name"); !target.empty()) {
+    if (const auto target = string_member(params, "name"); !target.empty()) {
       name += ' ';
       name += target;
     }
@@ -37,14 +36,14 @@ std::string span_name(std::string_view method, const json::object& params) {
 // What both sides record of a request's method and params.
 void describe_call(span& s, std::string_view method, const json::object& params) {
   s.set_attribute("mcp.method.name", std::string(method));
-  const auto name = text_of(params, "name");
+  const auto name = string_member(params, "name");
   if (names_tool(method)) {
     s.set_attribute("gen_ai.operation.name", std::string("execute_tool"));
     if (!name.empty()) s.set_attribute("gen_ai.tool.name", std::string(name));
   } else if (names_prompt(method) && !name.empty()) {
     s.set_attribute("gen_ai.prompt.name", std::string(name));
   }
-  if (const auto uri = text_of(params, "uri"); !uri.empty()) s.set_attribute("mcp.resource.uri", std::string(uri));
+  if (const auto uri = string_member(params, "uri"); !uri.empty()) s.set_attribute("mcp.resource.uri", std::string(uri));
 }
 
 // The transport underneath, as network.transport and network.protocol.name name it.

@@ -6,6 +6,7 @@
 #include <mcp/telemetry/otlp_exporter.hpp>
 
 #include "../transport/http/client/fetch.hpp"
+#include "../detail/as_tuple_awaitable.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -23,15 +24,15 @@
 namespace mcp::telemetry {
 
 namespace asio = boost::asio;
-using detail::http_client::fetch_request;
-using detail::http_client::http_fetcher;
+using mcp::detail::http_client::fetch_request;
+using mcp::detail::http_client::http_fetcher;
 
 namespace {
 
-constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
+using mcp::detail::as_tuple_awaitable;
 
-detail::http_client::fetch_options fetch_options_of(const otlp_exporter_options& options) {
-  detail::http_client::fetch_options fetch;
+mcp::detail::http_client::fetch_options fetch_options_of(const otlp_exporter_options& options) {
+  mcp::detail::http_client::fetch_options fetch;
   fetch.ca_file = options.ca_file;
   fetch.connect_timeout = options.timeout;
   fetch.timeout = options.timeout;
@@ -92,7 +93,7 @@ struct otlp_http_exporter::impl : std::enable_shared_from_this<impl> {
 
   asio::awaitable<void> send(std::vector<span_record> batch) {
     fetch_request post;
-    post.method = detail::http_client::http_method::post;
+    post.method = mcp::detail::http_client::http_method::post;
     post.url = url;
     post.headers.emplace_back("Content-Type", "application/json");
     post.body = otlp_json(batch, options.service_name);

@@ -1,6 +1,8 @@
 #include <mcp/error.hpp>
 #include <mcp/transport/memory.hpp>
 
+#include "../detail/as_tuple_awaitable.hpp"
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -11,7 +13,7 @@ namespace mcp {
 
 namespace {
 
-constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
+using detail::as_tuple_awaitable;
 
 // One direction of the pair: a bounded queue of frames. The timers never
 // expire; cancelling one wakes whoever waits on it.

@@ -1,4 +1,5 @@
 #include "dial.hpp"
+#include "../../detail/as_tuple_awaitable.hpp"
 
 #include "errors.hpp"
 
@@ -16,7 +17,6 @@ namespace mcp::detail::redis {
 namespace {
 
 using tcp = asio::ip::tcp;
-constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 
 // The greeting: its commands, and what each reply must be.
 struct greeting {

@@ -1,4 +1,5 @@
 #include "link.hpp"
+#include "../../detail/as_tuple_awaitable.hpp"
 
 #include "dial.hpp"
 
@@ -16,7 +17,6 @@ namespace mcp::detail::redis {
 namespace {
 
 using clock = std::chrono::steady_clock;
-constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 // Bytes gathered into one write: enough to batch many small commands, small
 // enough not to copy a whole backlog at once.
 constexpr std::size_t write_batch = 1 << 20;

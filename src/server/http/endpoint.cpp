@@ -4,6 +4,7 @@
 // and legacy_sse.cpp; the drivers in listener.cpp and exchange.cpp.
 
 #include "endpoint_impl.hpp"
+#include "../../detail/as_tuple_awaitable.hpp"
 #include "trace_headers.hpp"
 
 #include "../../detail/completion.hpp"
@@ -31,7 +32,7 @@ namespace mcp {
 
 namespace {
 
-constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
+using detail::as_tuple_awaitable;
 constexpr std::chrono::milliseconds quiet_poll{100};
 
 }  // namespace

@@ -5,6 +5,7 @@
 // the endpoint's. background_server.cpp runs it on threads of its own.
 
 #include "endpoint_impl.hpp"
+#include "../../detail/as_tuple_awaitable.hpp"
 
 #include "../../transport/http/server/connection_io.hpp"
 #include "../../transport/http/tls_context.hpp"
@@ -32,7 +33,7 @@ namespace {
 using tcp = asio::ip::tcp;
 using detail::connection_io;
 namespace beast = boost::beast;
-constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
+using detail::as_tuple_awaitable;
 
 }  // namespace
 

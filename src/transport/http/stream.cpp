@@ -1,4 +1,5 @@
 #include "stream.hpp"
+#include "../../detail/as_tuple_awaitable.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/ssl/host_name_verification.hpp>
@@ -10,7 +11,6 @@
 namespace mcp::detail {
 
 namespace {
-constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 // A peer that does not answer our close_notify does not hold the connection longer.
 constexpr std::chrono::milliseconds tls_close_timeout{2000};
 }  // namespace

@@ -7,6 +7,7 @@
 // less code).
 
 #include "websocket_connection.hpp"
+#include "../../detail/as_tuple_awaitable.hpp"
 
 #include "../http/server/http_request.hpp"
 #include "../http/stream.hpp"
@@ -43,7 +44,6 @@ namespace ws = beast::websocket;
 using tcp = asio::ip::tcp;
 using clock = std::chrono::steady_clock;
 
-constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 constexpr std::size_t read_piece = 64 * 1024;  // read of a message at most at once
 
 // An event: a timer that never expires; notify() wakes whoever waits.

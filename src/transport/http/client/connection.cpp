@@ -2,6 +2,7 @@
 // a template over the stream type, made once per connection.
 
 #include "connection.hpp"
+#include "../../../detail/as_tuple_awaitable.hpp"
 #include "http_error.hpp"
 #include "peer_address.hpp"
 
@@ -26,7 +27,6 @@ namespace mcp::detail::http_client {
 
 namespace {
 
-constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 using tcp = asio::ip::tcp;
 
 // The request line and the header fields, as Beast's serializer writes them.

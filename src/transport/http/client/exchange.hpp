@@ -18,6 +18,9 @@
 
 namespace mcp::detail::http_client {
 
+/// A 2xx status.
+inline bool is_success(unsigned status) noexcept { return status >= 200 && status < 300; }
+
 enum class http_method { get, post, delete_ };
 
 struct request_spec {

@@ -1,4 +1,5 @@
 #include "inbound_queue.hpp"
+#include "../../../detail/as_tuple_awaitable.hpp"
 
 #include <mcp/error.hpp>
 
@@ -6,10 +7,6 @@
 #include <boost/asio/use_awaitable.hpp>
 
 namespace mcp::detail::http_client {
-
-namespace {
-constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
-}
 
 inbound_queue::inbound_queue(asio::any_io_executor ex, std::size_t max_bytes)
     : max_bytes_(max_bytes), readable_(ex), writable_(ex) {

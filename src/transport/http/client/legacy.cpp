@@ -1,4 +1,5 @@
 #include "legacy.hpp"
+#include "../../../detail/as_tuple_awaitable.hpp"
 
 #include "exchange.hpp"
 #include "http_error.hpp"
@@ -15,10 +16,7 @@ namespace mcp::detail::http_client {
 
 namespace {
 
-constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 constexpr std::size_t max_reply_body = 64 * 1024;
-
-bool success(unsigned status) { return status >= 200 && status < 300; }
 
 }  // namespace
 
@@ -80,7 +78,7 @@ asio::awaitable<void> legacy_engine::start() {
   co_await stream_->send(timeout);
   co_await stream_->read_head(timeout);
   const auto& where = stream_->description();
-  if (!success(stream_->status()))
+  if (!is_success(stream_->status()))
     throw http_error(where + " answered HTTP " + std::to_string(stream_->status()) + " " + stream_->reason());
   if (stream_->media_type() != "text/event-stream")
     throw http_error(where + " answered " + stream_->media_type() + ", not text/event-stream");
@@ -170,7 +168,7 @@ asio::awaitable<void> legacy_engine::write(std::string frame, std::optional<sent
     co_return;
   }
   const auto status = reply.status;
-  if (success(status)) co_return;  // the answers come on the stream
+  if (is_success(status)) co_return;  // the answers come on the stream
   if (facts.requests.empty()) {
     sdk_log(log_category::transport, log_level::warn, "a notification or response was refused",
             {{"request", exchange.description()}, {"status", status}});

@@ -1,4 +1,5 @@
 #include "streamable.hpp"
+#include "../../../detail/as_tuple_awaitable.hpp"
 
 #include "exchange.hpp"
 #include "sse_parser.hpp"
@@ -20,13 +21,10 @@ namespace mcp::detail::http_client {
 
 namespace {
 
-constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 // Once a stream delivered every answer it owed, this long for its end.
 constexpr std::chrono::milliseconds end_grace{2000};
 // What is kept of an error response's body.
 constexpr std::size_t max_error_body = 64 * 1024;
-
-bool success(unsigned status) { return status >= 200 && status < 300; }
 
 // The spec: a session id holds visible ASCII only (0x21 to 0x7E).
 bool valid_session_id(std::string_view id) {
@@ -270,7 +268,7 @@ asio::awaitable<void> streamable_engine::send_notice(std::string frame, outgoing
     co_return;
   }
   const auto status = reply.status;
-  if (!success(status)) {
+  if (!is_success(status)) {
     const auto session = exchange.request_header("Mcp-Session-Id");
     sdk_log(log_category::transport, log_level::warn,
             status == 404 && !session.empty() ? "a notification or response was refused: the session has expired"
@@ -309,8 +307,8 @@ asio::awaitable<void> streamable_engine::answer(self_ptr self, std::shared_ptr<h
     co_return;
   }
   const auto status = exchange->status();
-  if (facts.opens_session && success(status)) adopt_session(exchange->header("Mcp-Session-Id"));
-  if (!success(status)) {
+  if (facts.opens_session && is_success(status)) adopt_session(exchange->header("Mcp-Session-Id"));
+  if (!is_success(status)) {
     co_await answer_http_error(*exchange, pending);
     co_return;
   }
@@ -493,7 +491,7 @@ asio::awaitable<void> streamable_engine::resume(pending_answers& pending, stream
       continue;
     }
     const auto status = exchange.status();
-    if (!success(status) || exchange.media_type() != "text/event-stream") {
+    if (!is_success(status) || exchange.media_type() != "text/event-stream") {
       state.failure = exchange.description() + " with Last-Event-ID answered HTTP " + std::to_string(status);
       const auto session = exchange.request_header("Mcp-Session-Id");
       if (status == 404 && !session.empty())
@@ -572,7 +570,7 @@ asio::awaitable<void> streamable_engine::listen(self_ptr self, std::uint64_t gen
                 {{"session_id", session_id_}});
         co_return;
       }
-      if (success(status) && exchange.media_type() == "text/event-stream") {
+      if (is_success(status) && exchange.media_type() == "text/event-stream") {
         state.progressed = false;
         co_await read_events(exchange, nullptr, state);
         if (state.progressed) attempts = 0;
@@ -623,7 +621,7 @@ asio::awaitable<void> streamable_engine::close() {
       co_await exchange.send(timeout);
       co_await exchange.read_head(timeout);
       const auto status = exchange.status();
-      if (!success(status) && status != 405) failure = "answered HTTP " + std::to_string(status);
+      if (!is_success(status) && status != 405) failure = "answered HTTP " + std::to_string(status);
     } catch (const std::exception& e) {
       failure = e.what();
     }

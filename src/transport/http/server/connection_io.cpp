@@ -2,6 +2,7 @@
 // and the server's reading of requests from it.
 
 #include "connection_io.hpp"
+#include "../../../detail/as_tuple_awaitable.hpp"
 
 #include "response_text.hpp"
 #include "../buffered_read.hpp"
@@ -18,7 +19,6 @@
 namespace mcp::detail {
 namespace {
 
-constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 
 template <class Stream>
 class stream_io final : public connection_io {
