@@ -28,13 +28,26 @@ struct block_cache {
 };
 thread_local block_cache cache;
 
+// Under a sanitizer every block comes from the allocator and goes back to
+// it: a recycled block would hide a use after free from AddressSanitizer,
+// and ThreadSanitizer would see a block's next message race the last reads
+// of its previous one on another thread, whose owner let go inside the
+// uninstrumented libboost_json.so (test/tsan.supp).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool recycle_blocks = false;
+#elif defined(__has_feature)
+constexpr bool recycle_blocks = !(__has_feature(address_sanitizer) || __has_feature(thread_sanitizer));
+#else
+constexpr bool recycle_blocks = true;
+#endif
+
 std::unique_ptr<block> take_block() {
-  if (cache_gone || cache.count == 0) return std::make_unique<block>();
+  if (!recycle_blocks || cache_gone || cache.count == 0) return std::make_unique<block>();
   return std::move(cache.free[--cache.count]);
 }
 
 void give_back(std::unique_ptr<block> b) {
-  if (!cache_gone && cache.count < kept_blocks) cache.free[cache.count++] = std::move(b);
+  if (recycle_blocks && !cache_gone && cache.count < kept_blocks) cache.free[cache.count++] = std::move(b);
 }
 
 // Owns the first block.

@@ -246,8 +246,10 @@ asio::awaitable<void> server_engine::save_shared_state(const request& req, json:
                      "Internal error: the session's state could not be saved (" + failure + ")");
 }
 
+// `entry` is only held: the request stays in flight until its answer is out.
 asio::awaitable<void> server_engine::answer_after_saving(request req, message reply, batch_id batch,
-                                                         std::shared_ptr<in_flight> entry, json::object changes) {
+                                                         [[maybe_unused]] std::shared_ptr<in_flight> entry,
+                                                         json::object changes) {
   co_await save_shared_state(req, std::move(changes), reply);
   send_answer(req.id, batch, std::move(reply), false);
 }

@@ -1,5 +1,7 @@
 #include "demo_tracing.hpp"
 
+#include "ascii.hpp"
+
 #include <mcp/log.hpp>
 #include <mcp/telemetry/mcp_tracing.hpp>
 
@@ -19,11 +21,6 @@ namespace {
 std::string environment(const char* name) {
   const char* value = std::getenv(name);
   return value ? value : "";
-}
-
-std::string lower(std::string text) {
-  for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
 }
 
 // Whether OpenTelemetry's variables ask for OTLP traces: an endpoint is set,

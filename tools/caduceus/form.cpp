@@ -1,5 +1,6 @@
 #include "form.hpp"
 
+#include "ascii.hpp"
 #include "json_output.hpp"
 
 #include <mcp/protocol/errors.hpp>
@@ -130,11 +131,6 @@ std::string trimmed(std::string_view text) {
   if (first == std::string_view::npos) return {};
   const auto last = text.find_last_not_of(" \t\r\n");
   return std::string(text.substr(first, last - first + 1));
-}
-
-std::string lower(std::string text) {
-  for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
 }
 
 std::size_t characters(std::string_view text) {

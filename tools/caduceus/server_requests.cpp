@@ -1,5 +1,6 @@
 #include "server_requests.hpp"
 
+#include "ascii.hpp"
 #include "form.hpp"
 #include "json_output.hpp"
 #include "run_program.hpp"
@@ -30,11 +31,6 @@ json::object action(std::string_view what) { return json::object{{"action", what
 std::string string_param(const json::object& params, std::string_view key) {
   const auto* v = params.if_contains(key);
   return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
-
-std::string lower(std::string text) {
-  for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
 }
 
 // The handlers are plain lambdas that start these coroutines: a lambda that
