@@ -8,11 +8,12 @@
 //   build/bin/conformance-server --port PORT     (Streamable HTTP on 127.0.0.1, /mcp)
 //   build/bin/conformance-server --beast PORT    (the same, mounted in a Beast server of its own)
 //   build/bin/conformance-server --httplib PORT  (the same, mounted in cpp-httplib)
+//   build/bin/conformance-server --civetweb PORT (the same, mounted in CivetWeb)
 //   build/bin/conformance-server --stdio         (MCP on stdin/stdout)
 
 #include "conformance_fixtures.hpp"
 #include "conformance_fixtures_skills.hpp"
-#include "conformance_mounted.hpp"
+#include "mounted_server.hpp"
 
 #include <mcp/server/http_server.hpp>
 #include <mcp/server/serve.hpp>
@@ -28,10 +29,8 @@ int main(int argc, char** argv) {
   add_skill_conformance_fixtures(server);  // the Skills extension (SEP-2640)
   if (argc == 2 && mode == "--stdio") return mcp::run_stdio_server(server);
   const auto port = argc == 3 ? static_cast<std::uint16_t>(std::stoul(argv[2])) : std::uint16_t{0};
-  if (argc == 3 && mode == "--beast") return serve_mounted_in_beast(server, port);
-#ifdef CADUCEUS_WITH_HTTPLIB
-  if (argc == 3 && mode == "--httplib") return serve_mounted_in_httplib(server, port);
-#endif
+  if (argc == 3 && (mode == "--beast" || mode == "--httplib" || mode == "--civetweb"))
+    return serve_mounted(mode.substr(2), server, {}, port);
   if (argc == 3 && mode == "--port") {
     mcp::http_server_options options;  // 127.0.0.1, endpoint /mcp
     options.port = port;
@@ -40,6 +39,6 @@ int main(int argc, char** argv) {
     if (result.handlers_left_running) std::_Exit(result.exit_code);  // (they still use `server`)
     return result.exit_code;
   }
-  std::cerr << "usage: conformance-server (--stdio | --port PORT | --beast PORT | --httplib PORT)\n";
+  std::cerr << "usage: conformance-server (--stdio | --port PORT | --beast PORT | --httplib PORT | --civetweb PORT)\n";
   return 2;
 }

@@ -14,6 +14,9 @@
 // --websocket: also MCP over WebSocket on the same endpoint (ws://HOST:PORT/mcp,
 // subprotocol mcp), our own extension (docs/transports.md).
 // --threads N: the HTTP server's threads (default one per core).
+// --mount beast|httplib|civetweb: the same endpoint (its options, auth
+// included) mounted in that HTTP server instead of the built-in listener
+// (docs/embedding.md), on one thread; the interop tests drive each adapter so.
 // --redis URL: share sessions, events and live streams with the other
 // replicas on the same Redis (redis://[[user]:password@]host[:port][/db]),
 // so that a load balancer need not be sticky (docs/scale-out.md). Not with
@@ -41,6 +44,7 @@
 //                               its network (loopback tests only)
 
 #include "everything_demo.hpp"
+#include "mounted_server.hpp"
 
 #include <mcp/auth/introspection_verifier.hpp>
 #include <mcp/auth/jwt_verifier.hpp>
@@ -127,6 +131,7 @@ int main(int argc, char** argv) {
   bool stateless = false;
   bool stdio = false;
   bool websocket = false;
+  std::string mount;  // --mount: the endpoint in this HTTP server (mounted_server.hpp), not the listener
   std::string redis_url;  // --redis: empty, no cluster
   unsigned threads = 0;  // one per core
   std::string request_state_key_file;
@@ -159,6 +164,10 @@ int main(int argc, char** argv) {
     }
     if (arg == "--websocket") {
       websocket = true;
+      continue;
+    }
+    if (arg == "--mount" && i + 1 < argc) {
+      mount = argv[++i];
       continue;
     }
     if (arg == "--json") {
@@ -215,7 +224,7 @@ int main(int argc, char** argv) {
       continue;
     }
     std::cerr << "usage: everything-server [--stdio | --http [HOST:]PORT [--json] [--stateless] [--threads N] [--websocket] "
-                 "[--redis URL] [--tls CERT.pem KEY.pem] [--auth-issuer URL [--auth-resource URL] [--auth-scopes \"A B\"] "
+                 "[--redis URL] [--tls CERT.pem KEY.pem] [--mount beast|httplib|civetweb] [--auth-issuer URL [--auth-resource URL] [--auth-scopes \"A B\"] "
                  "[--auth-introspection-url URL --auth-client-id ID --auth-client-secret SECRET] "
                  "[--auth-ca-file FILE] [--auth-allow-http]]] [--page-size N] [--middleware N] "
                  "[--observe events|metrics|tracing]\n";
@@ -223,6 +232,10 @@ int main(int argc, char** argv) {
   }
   if (!redis_url.empty() && (stdio || !http)) {
     std::cerr << "everything-server: --redis needs --http (replicas share HTTP sessions; not with --stdio)\n";
+    return 2;
+  }
+  if (!mount.empty() && (!http || !redis_url.empty() || !tls_certificate.empty())) {
+    std::cerr << "everything-server: --mount needs --http (on 127.0.0.1), and goes without --redis and --tls\n";
     return 2;
   }
   if (!redis_url.empty() && stateless) {
@@ -253,6 +266,7 @@ int main(int argc, char** argv) {
         redis.url = redis_url;
         http->make_stores = mcp::cluster::make_redis_stores(redis);  // (a bad URL fails the start)
       }
+      if (!mount.empty()) return serve_mounted(mount, srv, *http, http->port);  // (its first line: the URL)
       // The first line of stdout is the endpoint: a caller that asked for port 0 reads it.
       const auto result = mcp::run_http_server(srv, *http, [](std::string_view url) { std::cout << url << std::endl; });
       if (result.handlers_left_running) std::_Exit(result.exit_code);  // (they still use `srv`)

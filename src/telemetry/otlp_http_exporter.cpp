@@ -8,7 +8,6 @@
 #include "../transport/http/client/fetch.hpp"
 #include "../detail/as_tuple_awaitable.hpp"
 
-#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/dispatch.hpp>
@@ -99,7 +98,7 @@ struct otlp_http_exporter::impl : std::enable_shared_from_this<impl> {
     post.body = otlp_json(batch, options.service_name);
     try {
       const auto response = co_await fetcher.fetch(std::move(post));
-      if (response.status / 100 == 2) {
+      if (mcp::detail::http_client::is_success(response.status)) {
         exported.fetch_add(batch.size(), std::memory_order_relaxed);
         co_return;
       }

@@ -3,7 +3,6 @@
 
 #include "../detail/as_tuple_awaitable.hpp"
 
-#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 

@@ -519,7 +519,7 @@ TEST(Cluster, StuckNodeIsTakenOutAndTheOthersServe) {
 
 TEST(Cluster, ServeDemoReplicasShareSessions) {
   SKIP_WITHOUT_CLUSTER();
-  everything_replicas cluster(2, {std::string(CADUCEUS_BIN_DIR) + "/caduceus", "serve-demo"});
+  everything_replicas cluster(2, {test_program("caduceus"), "serve-demo"});
   auto& proxy = *cluster.proxy;
   run_cluster_test([&]() -> asio::awaitable<void> {
     auto c = co_await connect_session(cluster.url());
@@ -535,7 +535,7 @@ TEST(Cluster, ServeDemoReplicasShareSessions) {
     co_await c->close();
   });
   // And the command-line client through HAProxy.
-  const auto r = run_command({std::string(CADUCEUS_BIN_DIR) + "/caduceus", "--url", cluster.url(), "call", "echo",
+  const auto r = run_command({test_program("caduceus"), "--url", cluster.url(), "call", "echo",
                               R"({"text": "through haproxy"})"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "through haproxy\n");

@@ -1,13 +1,21 @@
 // The endpoint mounted in an application's own HTTP server: beast-server
-// (examples/beast_server.cpp, its own Boost.Beast server) and httplib-server
-// (examples/httplib_server.cpp, cpp-httplib) serve MCP beside a route of
+// (examples/beast_server.cpp, its own Boost.Beast server), httplib-server
+// (examples/httplib_server.cpp, cpp-httplib) and civetweb-server
+// (examples/civetweb_server.cpp, CivetWeb) serve MCP beside a route of
 // their own, spawned as a user would run them and spoken to over a real
 // socket. What the built-in listener answers, each adapter answers too.
+// beast-server also serves MCP over WebSocket on its own connections, and
+// all of it over TLS with --tls.
 
 #include "http_client.hpp"
 #include "http_test_server.hpp"
 #include "child_process.hpp"
+#include "test_certificates.hpp"
 #include "test_support.hpp"
+
+#include <mcp/client/client.hpp>
+#include <mcp/transport/http_client.hpp>
+#include <mcp/transport/websocket.hpp>
 
 #include <boost/asio/use_awaitable.hpp>
 
@@ -21,11 +29,13 @@ namespace {
 
 // The application on a free port, stopped with SIGTERM at the end.
 struct embedding_app {
-  explicit embedding_app(const std::string& program) : child({std::string(CADUCEUS_BIN_DIR) + "/" + program}) {
-    const auto url = child.read_line(10s);  // http://127.0.0.1:PORT/mcp
-    const std::string prefix = "http://127.0.0.1:";
-    if (!url.starts_with(prefix) || !url.ends_with("/mcp")) throw std::runtime_error("unexpected first line: " + url);
-    port = static_cast<std::uint16_t>(std::stoul(url.substr(prefix.size())));
+  explicit embedding_app(const std::string& program) : embedding_app(std::vector<std::string>{test_program(program)}) {}
+  explicit embedding_app(std::vector<std::string> argv) : child(std::move(argv)) {
+    const auto url = child.read_line(10s);  // http(s)://127.0.0.1:PORT/mcp
+    const auto authority = url.find("://127.0.0.1:");
+    if (authority == std::string::npos || !url.ends_with("/mcp"))
+      throw std::runtime_error("unexpected first line: " + url);
+    port = static_cast<std::uint16_t>(std::stoul(url.substr(authority + 13)));
   }
   ~embedding_app() { child.stop(5s); }
 
@@ -99,11 +109,86 @@ TEST_P(Embedded, AGetStreamIsFreedWhenItsClientGoesAway) {
   });
 }
 
+asio::awaitable<std::string> echo(mcp::client& c, std::string text) {
+  json::object args{{"text", std::move(text)}};
+  auto result = co_await c.call_tool("echo", std::move(args));
+  co_return first_text(result);
+}
+
+// beast-server's own connections carry MCP over WebSocket and TLS too.
+class EmbeddedBeast : public tls_test_suite {
+ protected:
+  void against_app(std::vector<std::string> arguments, std::function<asio::awaitable<void>(embedding_app&)> body) {
+    arguments.insert(arguments.begin(), test_program("beast-server"));
+    std::unique_ptr<embedding_app> app;
+    ASSERT_NO_THROW(app = std::make_unique<embedding_app>(std::move(arguments)));
+    run_test([&]() -> asio::awaitable<void> { co_await body(*app); }, 30s);
+  }
+};
+
+TEST_F(EmbeddedBeast, ServesMcpOverWebSocketOnTheApplicationsConnection) {
+  against_app({}, [](embedding_app& app) -> asio::awaitable<void> {
+    const auto ex = co_await asio::this_coro::executor;
+    const auto url = "ws://127.0.0.1:" + std::to_string(app.port) + "/mcp";
+    for (const std::string text : {"first", "second"}) {  // a session that ended frees the way for the next
+      auto transport = co_await connect_websocket(ex, url);
+      mcp::client c(ex, client_options{});
+      co_await c.connect(std::move(transport));
+      EXPECT_EQ(co_await echo(c, text), text);
+      co_await c.close();
+    }
+    // The endpoint's rules hold for an upgrade through the adapter: a foreign Origin gets 403.
+    websocket_client_options foreign;
+    foreign.headers["Origin"] = "https://evil.example";
+    std::optional<unsigned> status;
+    try {
+      co_await connect_websocket(ex, url, std::move(foreign));
+    } catch (const websocket_upgrade_error& e) {
+      status = e.status();
+    }
+    EXPECT_EQ(status, 403u);
+    // And the application's own routes still answer beside it.
+    http_connection own(ex, app.port);
+    const http_request health_check(http::verb::get, "/health");
+    EXPECT_EQ((co_await own.send(health_check)).status, 200);
+  });
+}
+
+TEST_F(EmbeddedBeast, ServesHttpsAndWssOnTheApplicationsTlsStream) {
+  against_app({"--tls", certs->cert, certs->key}, [](embedding_app& app) -> asio::awaitable<void> {
+    const auto ex = co_await asio::this_coro::executor;
+    const auto authority = "://localhost:" + std::to_string(app.port) + "/mcp";
+    {
+      http_client_options trusting;
+      trusting.ca_file = certs->cert;
+      auto transport = co_await connect_http(ex, "https" + authority, std::move(trusting));
+      mcp::client c(ex, client_options{});
+      co_await c.connect(std::move(transport));
+      EXPECT_EQ(co_await echo(c, "over https"), "over https");
+      co_await c.close();
+    }
+    {
+      websocket_client_options trusting;
+      trusting.ca_file = certs->cert;
+      auto transport = co_await connect_websocket(ex, "wss" + authority, std::move(trusting));
+      mcp::client c(ex, client_options{});
+      co_await c.connect(std::move(transport));
+      EXPECT_EQ(co_await echo(c, "over wss"), "over wss");
+      co_await c.close();
+    }
+  });
+}
+
+const std::vector<std::string> embedding_programs = {
+    "beast-server",
 #ifdef CADUCEUS_WITH_HTTPLIB
-INSTANTIATE_TEST_SUITE_P(Adapters, Embedded, ::testing::Values("beast-server", "httplib-server"));
-#else
-INSTANTIATE_TEST_SUITE_P(Adapters, Embedded, ::testing::Values("beast-server"));
+    "httplib-server",
 #endif
+#ifdef CADUCEUS_WITH_CIVETWEB
+    "civetweb-server",
+#endif
+};
+INSTANTIATE_TEST_SUITE_P(Adapters, Embedded, ::testing::ValuesIn(embedding_programs));
 
 }  // namespace
 }  // namespace mcp::test

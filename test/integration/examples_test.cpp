@@ -33,14 +33,13 @@ TEST(Examples, TypedTool) {
 }
 
 TEST(Examples, WeatherClientGetsATypedForecast) {
-  const auto bin = std::string(CADUCEUS_BIN_DIR);
-  const auto run = run_command({bin + "/weather-client", bin + "/typed-tool"});
+  const auto run = run_command({test_program("weather-client"), test_program("typed-tool")});
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.out, "3 mild days in Paris, 10 to 20 degrees\n");
 }
 
 TEST(Examples, PlainMainServesAndCallsWithoutAnEventLoop) {
-  const auto run = run_command({std::string(CADUCEUS_BIN_DIR) + "/plain-main"});
+  const auto run = run_command({test_program("plain-main")});
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("connected to plain-main at http://127.0.0.1:"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("old pond / a frog jumps in / the sound of water\n"), std::string::npos) << run.out;

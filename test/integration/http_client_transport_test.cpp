@@ -286,7 +286,7 @@ TEST(HttpClient, FiftyConcurrentCallsShareOneTransport) {
     };
     for (int i = 0; i < calls; ++i) asio::co_spawn(ex, one(i), asio::detached);
     const std::function<bool()> all_done = [&] { return done == calls; };
-    const bool happened = co_await test_server::wait_until(all_done, 15s);
+    const bool happened = co_await wait_until(all_done, 15s);
     EXPECT_TRUE(happened) << done << " of " << calls << " calls ended";
     EXPECT_EQ(right, calls);
     for (const auto& f : failures) ADD_FAILURE() << f;
@@ -320,11 +320,11 @@ TEST(HttpClient, APoolSpreadsCallsOverItsSessions) {
     };
     for (int i = 0; i < calls; ++i) asio::co_spawn(ex, one(i), asio::detached);
     const std::function<bool()> all_done = [&] { return done == calls; };
-    EXPECT_TRUE(co_await test_server::wait_until(all_done, 15s));
+    EXPECT_TRUE(co_await wait_until(all_done, 15s));
     EXPECT_EQ(right, calls);
     co_await pool.close();
     const std::function<bool()> all_deleted = [&] { return s.http.session_count() == 0; };
-    EXPECT_TRUE(co_await test_server::wait_until(all_deleted, 5s));
+    EXPECT_TRUE(co_await wait_until(all_deleted, 5s));
   });
 }
 
@@ -351,7 +351,7 @@ TEST(HttpClient, FewConnectionsStillServeManyCallsInTurn) {
     };
     for (int i = 0; i < calls; ++i) asio::co_spawn(ex, one(), asio::detached);
     const std::function<bool()> all_done = [&] { return done == calls; };
-    const bool finished = co_await test_server::wait_until(all_done, 10s);
+    const bool finished = co_await wait_until(all_done, 10s);
     EXPECT_TRUE(finished) << done << " of " << calls << " calls ended";
     EXPECT_EQ(right, calls);
     // Two at a time: four rounds of 100 ms.
@@ -388,10 +388,10 @@ TEST(HttpClient, CloseWhileCallsAreInFlightIsPrompt) {
     co_await c.close();
     EXPECT_LT(clock_type::now() - started, 2500ms);
     const std::function<bool()> all_failed = [&] { return failed == 3; };
-    const bool ended = co_await test_server::wait_until(all_failed, 2s);
+    const bool ended = co_await wait_until(all_failed, 2s);
     EXPECT_TRUE(ended) << failed << " of 3 calls ended";
     const std::function<bool()> gone = [&] { return s.http.session_count() == 0; };
-    const bool deleted = co_await test_server::wait_until(gone, 2s);
+    const bool deleted = co_await wait_until(gone, 2s);
     EXPECT_TRUE(deleted);
   });
 }
@@ -513,7 +513,7 @@ TEST(HttpClient, SendsTheSessionIdAndCloseDeletesTheSession) {
     co_await c.close();
     EXPECT_LT(clock_type::now() - started, 3s);
     const std::function<bool()> gone = [&] { return s.http.session_count() == 0; };
-    const bool happened = co_await test_server::wait_until(gone, 2s);
+    const bool happened = co_await wait_until(gone, 2s);
     EXPECT_TRUE(happened) << "close() did not DELETE the session";
     {
       const auto status = co_await ping_status(s.port(), session);
@@ -651,7 +651,7 @@ TEST(HttpClient, FallsBackToTheLegacyTransportAutomatically) {
     EXPECT_EQ(s.http.session_count(), 1u);
     co_await c.close();
     const std::function<bool()> gone = [&] { return s.http.session_count() == 0; };
-    const bool happened = co_await test_server::wait_until(gone, 3s);
+    const bool happened = co_await wait_until(gone, 3s);
     EXPECT_TRUE(happened) << "closing the stream did not end the session";
   });
 }
@@ -669,7 +669,7 @@ TEST(HttpClient, SpeaksTheLegacyTransportWhenAskedAndItsEndIsTheEnd) {
     // The server goes: its stream ends, and so does the connection.
     s.http.stop();
     const std::function<bool()> ended = [&] { return c.state() == connection_state::disconnected; };
-    const bool happened = co_await test_server::wait_until(ended, 5s);
+    const bool happened = co_await wait_until(ended, 5s);
     EXPECT_TRUE(happened) << "the end of the SSE stream went unnoticed";
     co_await c.close();
   });
@@ -710,7 +710,7 @@ TEST_F(HttpClientTls, TalksHttpsTrustingACaFile) {
       co_await c.close();
     }
     const std::function<bool()> gone = [&] { return s.http.session_count() == 0; };
-    const bool happened = co_await test_server::wait_until(gone, 2s);
+    const bool happened = co_await wait_until(gone, 2s);
     EXPECT_TRUE(happened);
   });
 }

@@ -163,7 +163,7 @@ TEST(HttpCluster, DeleteOnOneServerEndsTheCallsOfAnother) {
     const auto rest = co_await to_a.next_message(std::chrono::milliseconds(3000));
     EXPECT_FALSE(rest.has_value());
     const std::function<bool()> ended = [&] { return s.a.http.session_count() == 0; };
-    EXPECT_TRUE(co_await test_server::wait_until(ended, std::chrono::milliseconds(3000)));
+    EXPECT_TRUE(co_await wait_until(ended, std::chrono::milliseconds(3000)));
   });
 }
 

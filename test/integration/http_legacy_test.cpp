@@ -68,7 +68,7 @@ asio::awaitable<bool> becomes_unknown(std::uint16_t port, const std::string& end
 
 asio::awaitable<bool> session_count_reaches(test_server& s, std::size_t n, std::chrono::milliseconds limit) {
   const std::function<bool()> reached = [&] { return s.http.session_count() == n; };
-  co_return co_await test_server::wait_until(reached, limit);
+  co_return co_await wait_until(reached, limit);
 }
 
 // --- the stream and its endpoint event ------------------------------------------
@@ -512,7 +512,7 @@ TEST(HttpLegacy, StopEndsTheLegacyStream) {
     }
     EXPECT_TRUE(ended);
     const std::function<bool()> returned = [&] { return s.state->returned.load(); };
-    const bool run_returned = co_await test_server::wait_until(returned, 5s);
+    const bool run_returned = co_await wait_until(returned, 5s);
     EXPECT_TRUE(run_returned);
     a.close();
   });

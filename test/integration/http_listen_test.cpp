@@ -120,7 +120,7 @@ TEST(HttpListen, ShutdownEndsEveryStreamWithItsClosingResult) {
       EXPECT_FALSE(after.has_value()) << "the stream went on after its closing result";
     }
     const std::function<bool()> returned = [&s] { return s.state->returned.load(); };
-    const bool prompt = co_await test_server::wait_until(returned, 2s);
+    const bool prompt = co_await wait_until(returned, 2s);
     EXPECT_TRUE(prompt) << "run() waited for the listen streams";
     if (!prompt) co_await s.stop_and_wait();  // (cancels what is left)
     EXPECT_FALSE(s.state->failure) << "run() threw";
@@ -174,7 +174,7 @@ TEST(HttpListen, TelemetrySeesEachStreamOpenAndClose) {
     CO_ASSERT_TRUE((co_await first.next_message()).has_value());
     first.close();
     const std::function<bool()> one_closed = [&] { return streams.of(telemetry::event::stream_closed).size() == 1; };
-    CO_ASSERT_TRUE(co_await test_server::wait_until(one_closed, 2s));
+    CO_ASSERT_TRUE(co_await wait_until(one_closed, 2s));
     // The acknowledgement and the change.
     EXPECT_EQ(streams.of(telemetry::event::stream_closed).front().measurements["events"], 2.0);
   });

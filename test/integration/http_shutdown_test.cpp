@@ -48,7 +48,7 @@ json::object slow_call(json::value id, int ms) {
 /// Waits for run() to return and every session to end; false after `limit`.
 asio::awaitable<bool> wait_ended(test_server& s, std::chrono::milliseconds limit) {
   const std::function<bool()> ended = [&s] { return s.state->returned && s.http.session_count() == 0; };
-  co_return co_await test_server::wait_until(ended, limit);
+  co_return co_await wait_until(ended, limit);
 }
 
 /// Reads the rest of an event stream within `limit` per message: true when it
@@ -405,7 +405,7 @@ TEST(HttpShutdown, AHandlerThatIgnoresCancellationDoesNotHoldRunPastTheDeadline)
     const auto started = clock_type::now();
     s.http.stop();
     const std::function<bool()> returned = [&s] { return s.state->returned.load(); };
-    const bool ended = co_await test_server::wait_until(returned, 6s);
+    const bool ended = co_await wait_until(returned, 6s);
     const auto took = clock_type::now() - started;
     EXPECT_TRUE(ended) << "run() still waits for the handler";
     EXPECT_LT(took, 300ms + 1500ms + 2s);  // shutdown_timeout, the engine's grace, a margin
@@ -464,16 +464,14 @@ struct server_process {
   std::string url() const { return "http://127.0.0.1:" + std::to_string(port) + "/mcp"; }
 };
 
-std::string bin(const char* name) { return std::string(CADUCEUS_BIN_DIR) + "/" + name; }
-
 std::unique_ptr<server_process> start_everything_server() {
-  return std::make_unique<server_process>(std::vector<std::string>{bin("everything-server"), "--http", "127.0.0.1:0"});
+  return std::make_unique<server_process>(std::vector<std::string>{test_program("everything-server"), "--http", "127.0.0.1:0"});
 }
 
 /// stuck-http-server: tools that ignore cancellation, and this shutdown_timeout.
 std::unique_ptr<server_process> start_stuck_server(std::chrono::milliseconds shutdown_timeout) {
   return std::make_unique<server_process>(
-      std::vector<std::string>{bin("stuck-http-server"), std::to_string(shutdown_timeout.count())});
+      std::vector<std::string>{test_program("stuck-http-server"), std::to_string(shutdown_timeout.count())});
 }
 
 /// Starts everything-server --http and runs `body` against it (30 s at most).
@@ -635,7 +633,7 @@ void run_commands(const std::string& url, const std::vector<client_command>& com
     const auto last = std::min(commands.size(), first + at_once);
     std::vector<std::unique_ptr<child_process>> running;
     for (auto i = first; i < last; ++i) {
-      std::vector<std::string> argv{bin("caduceus"), "--url", url, "call"};
+      std::vector<std::string> argv{test_program("caduceus"), "--url", url, "call"};
       argv.insert(argv.end(), commands[i].call.begin(), commands[i].call.end());
       running.push_back(std::make_unique<child_process>(std::move(argv)));
     }
@@ -662,7 +660,7 @@ TEST(HttpShutdown, ServeDemoStopsOnSigintAfterCancelledAndFailedCommands) {
   std::mt19937 random(seed);
   std::unique_ptr<server_process> server;
   ASSERT_NO_THROW(server = std::make_unique<server_process>(
-                      std::vector<std::string>{bin("caduceus"), "serve-demo", "--http", "127.0.0.1:0"}));
+                      std::vector<std::string>{test_program("caduceus"), "serve-demo", "--http", "127.0.0.1:0"}));
   run_commands(server->url(), cancelled_and_failed_commands(30, random), 10);
 
   server->child.signal(SIGINT);

@@ -96,7 +96,7 @@ TEST(HttpStress, ManyClientsOpenCallCancelAndDeleteSessionsAtOnce) {
             ++done;
           });
         const std::function<bool()> all_done = [&] { return done == clients; };
-        const bool finished = co_await test_server::wait_until(all_done, 40s);
+        const bool finished = co_await wait_until(all_done, 40s);
         EXPECT_TRUE(finished) << done << " of " << clients << " clients finished";
         const int expected = clients * rounds;
         EXPECT_EQ(seen.echoes, expected);
@@ -105,7 +105,7 @@ TEST(HttpStress, ManyClientsOpenCallCancelAndDeleteSessionsAtOnce) {
         EXPECT_EQ(seen.refused_after_delete, expected);
         EXPECT_EQ(seen.cancelled, expected);
         const std::function<bool()> none_left = [&] { return server.http.session_count() == 0; };
-        EXPECT_TRUE(co_await test_server::wait_until(none_left, 5s)) << server.http.session_count() << " sessions left";
+        EXPECT_TRUE(co_await wait_until(none_left, 5s)) << server.http.session_count() << " sessions left";
         co_await server.stop_and_wait();
       },
       60s);

@@ -486,7 +486,7 @@ TEST(Http, DeleteEndsTheSession) {
     EXPECT_EQ(missing.status, 400u);
 
     const std::function<bool()> gone = [&] { return s.http.session_count() == 0; };
-    const bool ended = co_await test_server::wait_until(gone, 5s);
+    const bool ended = co_await wait_until(gone, 5s);
     EXPECT_TRUE(ended);
   });
 }
@@ -515,7 +515,7 @@ TEST(Http, DeleteCancelsTheSessionsCallsInFlight) {
       if (m->as_object().contains("id")) result = std::move(m);
     EXPECT_FALSE(result.has_value());
     const std::function<bool()> gone = [&] { return s.http.session_count() == 0; };
-    const bool ended = co_await test_server::wait_until(gone, 3s);
+    const bool ended = co_await wait_until(gone, 3s);
     EXPECT_TRUE(ended);
   });
 }
@@ -728,7 +728,7 @@ TEST(Http, StatelessServesEveryPostOnItsOwn) {
       EXPECT_EQ(first_text(told.json().at("result").as_object()), tenant);
     }
     const std::function<bool()> none_left = [&] { return s.http.session_count() == 0; };
-    const bool cleaned = co_await test_server::wait_until(none_left, 5s);
+    const bool cleaned = co_await wait_until(none_left, 5s);
     EXPECT_TRUE(cleaned);
     const auto get = mcp_get();
     const auto no_stream = co_await c.send(get);
@@ -758,7 +758,7 @@ TEST(Http, SessionLimitGives503) {
     const auto deleted = co_await c.send(del);
     EXPECT_EQ(deleted.status, 200u);
     const std::function<bool()> one_left = [&] { return s.http.session_count() < 2; };
-    const bool freed = co_await test_server::wait_until(one_left, 5s);
+    const bool freed = co_await wait_until(one_left, 5s);
     EXPECT_TRUE(freed);
     const auto room = co_await c.send(req);
     EXPECT_EQ(room.status, 200u);
@@ -783,7 +783,7 @@ TEST(Http, IdleSessionsExpire) {
     const auto alive = co_await ping_status(s.port(), busy);
     EXPECT_EQ(alive, 200u);
     const std::function<bool()> one_left = [&] { return s.http.session_count() == 1; };
-    const bool reaped = co_await test_server::wait_until(one_left, 5s);
+    const bool reaped = co_await wait_until(one_left, 5s);
     EXPECT_TRUE(reaped);
   });
 }
@@ -833,7 +833,7 @@ TEST(Http, AThousandConcurrentSessions) {
         co_await for_each_parallel(thousand_sessions, parallel_width, end);
         EXPECT_EQ(deleted, thousand_sessions);
         const std::function<bool()> none = [&] { return s.http.session_count() == 0; };
-        const bool all_gone = co_await test_server::wait_until(none, 10s);
+        const bool all_gone = co_await wait_until(none, 10s);
         EXPECT_TRUE(all_gone) << s.http.session_count() << " left";
         const auto done = clock_type::now();
         auto ms = [](auto d) { return std::chrono::duration_cast<std::chrono::milliseconds>(d).count(); };
@@ -885,7 +885,7 @@ TEST(Http, StopEndsStreamsAndRunReturns) {
     const bool get_stream_ended = co_await drain(listener);
     EXPECT_TRUE(get_stream_ended);
     const std::function<bool()> returned = [&] { return s.state->returned.load(); };
-    const bool run_returned = co_await test_server::wait_until(returned, 3s);
+    const bool run_returned = co_await wait_until(returned, 3s);
     EXPECT_TRUE(run_returned);
 
     // Nothing listens any more.

@@ -429,7 +429,7 @@ TEST_F(HttpTls, ClientThatNeverHandshakesBlocksNeitherOthersNorStop) {
     const auto started = clock_type::now();
     s.http.stop();
     const std::function<bool()> returned = [&] { return s.state->returned.load(); };
-    const bool prompt = co_await test_server::wait_until(returned, 3s);
+    const bool prompt = co_await wait_until(returned, 3s);
     EXPECT_TRUE(prompt) << "run() did not return 3 s after stop() with clients still in their handshake";
     EXPECT_LT(clock_type::now() - started, 3s);
     for (auto& socket : silent) {

@@ -57,14 +57,14 @@ class well_behaved_client {
   asio::awaitable<void> wait_for_answers(int more) {
     const int target = state_->served + more;
     const std::function<bool()> answered = [s = state_, target] { return s->served >= target || s->done; };
-    co_await test_server::wait_until(answered, 30s);
+    co_await wait_until(answered, 30s);
   }
 
   /// Stops calling, and checks every call was answered as it should be.
   asio::awaitable<void> stop() {
     state_->stopping = true;
     const std::function<bool()> finished = [s = state_] { return s->done; };
-    co_await test_server::wait_until(finished, 30s);
+    co_await wait_until(finished, 30s);
     EXPECT_TRUE(state_->done) << "the well-behaved client is stuck in a call";
     EXPECT_EQ(state_->failed, 0) << "the well-behaved client was refused: " << state_->failure;
     EXPECT_GT(state_->served, 0) << "the well-behaved client was never served";
@@ -248,9 +248,9 @@ asio::awaitable<void> all_at_once(int copies, std::function<asio::awaitable<void
       }
     });
   const std::function<bool()> finished = [&] { return running == 0; };
-  const bool in_time = co_await test_server::wait_until(finished, limit);
+  const bool in_time = co_await wait_until(finished, limit);
   EXPECT_TRUE(in_time) << running << " attackers still running";
-  if (!in_time) co_await test_server::wait_until(finished, 60s);  // (they use this frame)
+  if (!in_time) co_await wait_until(finished, 60s);  // (they use this frame)
 }
 
 // --- 1. sessions --------------------------------------------------------------
@@ -389,7 +389,7 @@ TEST(LimitsHttp, SseReaderThatNeverReadsIsCutOffByWriteTimeout) {
     const std::function<bool()> gave_up = [&] {
       return closings.find(telemetry::event::connection_closed, "peer", peer).has_value();
     };
-    const bool closed = co_await test_server::wait_until(gave_up, 30s);
+    const bool closed = co_await wait_until(gave_up, 30s);
     EXPECT_TRUE(closed) << "the server still writes to a client that never reads";
     co_await expect_reader_was_cut_off(sleeper, sent, memory, good, "SSE reader that never reads");
     // The flood's handler ends with its session. (The opener's connection

@@ -25,7 +25,7 @@
 namespace mcp::test {
 namespace {
 
-const std::string caduceus = std::string(CADUCEUS_BIN_DIR) + "/caduceus";
+const std::string caduceus = test_program("caduceus");
 
 std::vector<std::string> lines_of(const std::filesystem::path& file) {
   std::ifstream in(file);
@@ -202,7 +202,7 @@ TEST(Logs, TheBridgeSendsASessionsLinesToItsClientAtItsLevel) {
     const auto second = co_await two.call_tool("chatty");
     const auto one_id = first_text(first), two_id = first_text(second);
     // The lines are sent in order: once "the end" is in, all that will come has.
-    const bool ended = co_await test_server::wait_until([&] { return heard_one.ended && heard_two.ended; }, 5s);
+    const bool ended = co_await wait_until([&] { return heard_one.ended && heard_two.ended; }, 5s);
     EXPECT_TRUE(ended);
 
     // The engine's own line of initialize comes first: sent before the
@@ -244,7 +244,7 @@ TEST(Logs, WithoutTheOptionNothingIsBridged) {
     co_await c.connect(std::move(client_end));
     co_await c.call_tool("chatty");
     co_await c.call_tool("log");  // its message comes after what chatty's would have
-    const bool logged = co_await test_server::wait_until([&] { return !heard.empty(); }, 5s);
+    const bool logged = co_await wait_until([&] { return !heard.empty(); }, 5s);
     EXPECT_TRUE(logged);
     EXPECT_EQ(heard, (std::vector<std::string>{"\"from the handler\""}));
     co_await c.close();

@@ -277,7 +277,7 @@ TEST(Prometheus, MetricsServerAnswersTheHostsItIsGiven) {
 }
 
 TEST(Prometheus, ServeDemoServesItsMetricsWithDashMetrics) {
-  const std::string caduceus = std::string(CADUCEUS_BIN_DIR) + "/caduceus";
+  const std::string caduceus = test_program("caduceus");
   child_process demo({caduceus, "serve-demo", "--http", "127.0.0.1:0", "--metrics"});
   const auto url = demo.read_line(10s);
   ASSERT_TRUE(url.starts_with("http://127.0.0.1:")) << url;

@@ -257,7 +257,7 @@ TEST(Stdio, RepliesInFlightAtEndOfInputStillArriveThenTheServerExits) {
     process_options options;
     options.command = "sh";
     options.args = {"-c", "printf '%s\\n%s\\n' \"$0\" \"$1\" | \"$2\"", hello, call,
-                    std::string(CADUCEUS_BIN_DIR) + "/slow-server"};
+                    test_program("slow-server")};
     auto server = spawn_process(ex, options);
     auto accepted = co_await read_json(*server);
     EXPECT_EQ(accepted.at("id"), 1);

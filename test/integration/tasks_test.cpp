@@ -289,7 +289,7 @@ TEST(TasksExtension, AListenStreamHearsTheTasksItAskedFor) {
     const auto ex = co_await asio::this_coro::executor;
     asio::co_spawn(ex, std::move(stream), asio::bind_cancellation_slot(stop.slot(), [](std::exception_ptr, json::object) {}));
     const std::function<bool()> ended = [&] { return std::ranges::find(heard, "completed") != heard.end(); };
-    const bool done = co_await test_server::wait_until(ended, 5s);
+    const bool done = co_await wait_until(ended, 5s);
     EXPECT_TRUE(done) << heard.size() << " notifications";
     stop.emit(asio::cancellation_type::terminal);
     co_await sleep_for(50ms);

@@ -272,7 +272,7 @@ TEST(Websocket, LegacySessionCallsProgressLogsAndElicitation) {
     const auto logged = co_await c->call_tool("log", no_args);
     EXPECT_EQ(first_text(logged), "logged");
     const std::function<bool()> got_log = [&] { return logs == 1; };
-    EXPECT_TRUE(co_await test_server::wait_until(got_log, 2s));
+    EXPECT_TRUE(co_await wait_until(got_log, 2s));
 
     // A request from the server to the client, answered on the same socket.
     const auto confirmed = co_await c->call_tool("confirm", no_args);
@@ -290,12 +290,12 @@ TEST(Websocket, LegacySessionCallsProgressLogsAndElicitation) {
                      },
                      asio::detached);
     const std::function<bool()> all_done = [&] { return done == 20; };
-    EXPECT_TRUE(co_await test_server::wait_until(all_done, 5s));
+    EXPECT_TRUE(co_await wait_until(all_done, 5s));
     for (int i = 0; i < 20; ++i) EXPECT_EQ(answers[i], "call " + std::to_string(i));
 
     co_await c->close();
     const std::function<bool()> ended = [&] { return server.http.session_count() == 0; };
-    EXPECT_TRUE(co_await test_server::wait_until(ended, 5s)) << "the session outlived its connection";
+    EXPECT_TRUE(co_await wait_until(ended, 5s)) << "the session outlived its connection";
   });
 }
 
@@ -475,7 +475,7 @@ TEST(Websocket, BinaryMessageCloses1003AndOversizedCloses1009) {
     EXPECT_NE(failure.find("1009"), std::string::npos) << failure;
     co_await t->close();
     const std::function<bool()> ended = [&] { return server.http.session_count() == 0; };
-    EXPECT_TRUE(co_await test_server::wait_until(ended, 5s));
+    EXPECT_TRUE(co_await wait_until(ended, 5s));
   });
 }
 
@@ -495,7 +495,7 @@ TEST(Websocket, PeerThatStopsAnsweringPingsIsDropped) {
     for (const auto& f : frames) pinged = pinged || f.opcode == 9;
     EXPECT_TRUE(pinged);
     const std::function<bool()> ended = [&] { return server.http.session_count() == 0; };
-    EXPECT_TRUE(co_await test_server::wait_until(ended, 5s));
+    EXPECT_TRUE(co_await wait_until(ended, 5s));
   });
 }
 
@@ -528,10 +528,10 @@ TEST(Websocket, ShutdownLetsCallsFinishThenCloses1001) {
     peer.close();
     // The call in flight still gets its answer; then the client is let go.
     const std::function<bool()> answered = [&] { return !slow_answer.empty(); };
-    EXPECT_TRUE(co_await test_server::wait_until(answered, 5s));
+    EXPECT_TRUE(co_await wait_until(answered, 5s));
     EXPECT_EQ(slow_answer, "slept 400 ms");
     const std::function<bool()> let_go = [&] { return c->state() == connection_state::disconnected; };
-    EXPECT_TRUE(co_await test_server::wait_until(let_go, 5s));
+    EXPECT_TRUE(co_await wait_until(let_go, 5s));
     co_await server.stop_and_wait();
     co_await c->close();
   });

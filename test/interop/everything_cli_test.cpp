@@ -5,6 +5,7 @@
 
 #include "child_process.hpp"
 #include "everything_fixture.hpp"
+#include "test_program.hpp"
 
 #include <algorithm>
 #include <string>
@@ -17,7 +18,7 @@ class EverythingCli : public everything_test {
  protected:
   /// `caduceus <how to reach this test's server> ARGS...`, to its end.
   command_result cli(std::vector<std::string> args) const {
-    std::vector<std::string> argv{std::string(CADUCEUS_BIN_DIR) + "/caduceus"};
+    std::vector<std::string> argv{test_program("caduceus")};
     if (transport() == everything_transport::stdio) {
       argv.insert(argv.end(), {"--stdio", "'" + node_program() + "' '" + everything_script() + "' stdio"});
     } else {

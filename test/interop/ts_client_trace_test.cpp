@@ -8,6 +8,7 @@
 
 #include "child_process.hpp"
 #include "node_process.hpp"
+#include "test_program.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -80,7 +81,7 @@ std::vector<std::string> demo_with(std::vector<std::string> assignments, std::ve
                            "OTEL_SDK_DISABLED", "OTEL_TRACES_EXPORTER"})
     argv.insert(argv.end(), {"-u", name});
   argv.insert(argv.end(), assignments.begin(), assignments.end());
-  argv.insert(argv.end(), {std::string(CADUCEUS_BIN_DIR) + "/caduceus", "serve-demo", "--http", "127.0.0.1:0"});
+  argv.insert(argv.end(), {test_program("caduceus"), "serve-demo", "--http", "127.0.0.1:0"});
   argv.insert(argv.end(), flags.begin(), flags.end());
   return argv;
 }

@@ -4,6 +4,7 @@
 // of the programs the tests start (test/CMakeLists.txt).
 
 #include "child_process.hpp"
+#include "test_program.hpp"
 
 #include <chrono>
 #include <string>
@@ -11,9 +12,6 @@
 #include <vector>
 
 namespace mcp::test {
-
-/// The path of a program the tests start.
-inline std::string test_program(const std::string& name) { return std::string(CADUCEUS_BIN_DIR) + "/" + name; }
 
 inline const std::string caduceus_program = test_program("caduceus");
 

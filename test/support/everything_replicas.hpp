@@ -17,6 +17,7 @@
 #include "daemon_child.hpp"
 #include "log_file.hpp"
 #include "redis_server.hpp"
+#include "test_program.hpp"
 
 #include <cerrno>
 #include <chrono>
@@ -152,7 +153,7 @@ class everything_replicas {
     return "";
   }
 
-  static std::string program() { return std::string(CADUCEUS_BIN_DIR) + "/everything-server"; }
+  static std::string program() { return test_program("everything-server"); }
 
   /// Starts Redis, `count` nodes and HAProxy. A node is `server` (default:
   /// everything-server; {caduceus, "serve-demo"} works too) followed by the

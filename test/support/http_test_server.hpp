@@ -212,16 +212,6 @@ struct test_server {
 
   std::uint16_t port() const { return http.local_port(); }
 
-  /// Waits up to `limit` for `done()`; false when it did not happen.
-  static asio::awaitable<bool> wait_until(const std::function<bool()>& done, std::chrono::milliseconds limit) {
-    const auto until = clock_type::now() + limit;
-    while (!done()) {
-      if (clock_type::now() > until) co_return false;
-      co_await sleep_for(5ms);
-    }
-    co_return true;
-  }
-
   asio::awaitable<void> stop_and_wait() {
     http.stop();
     const std::function<bool()> ended = [this] { return state->returned && http.session_count() == 0; };

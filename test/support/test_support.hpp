@@ -6,6 +6,10 @@
 #include <mcp/transport/process.hpp>
 #include <mcp/transport/transport.hpp>
 
+#ifdef CADUCEUS_BIN_DIR
+#include "test_program.hpp"
+#endif
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
@@ -64,6 +68,16 @@ inline asio::awaitable<void> sleep_for(std::chrono::milliseconds d) {
   asio::steady_timer timer(co_await asio::this_coro::executor);
   timer.expires_after(d);
   co_await timer.async_wait(asio::use_awaitable);
+}
+
+/// Waits up to `limit` for `done()`, looking every 5 ms; false when it did not happen.
+inline asio::awaitable<bool> wait_until(const std::function<bool()>& done, std::chrono::milliseconds limit) {
+  const auto until = std::chrono::steady_clock::now() + limit;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > until) co_return false;
+    co_await sleep_for(std::chrono::milliseconds(5));
+  }
+  co_return true;
 }
 
 /// Reads the next frame within `limit`; std::nullopt at end of stream.
@@ -151,9 +165,9 @@ inline json::object initialize_params(std::string version = "2025-11-25") {
 
 #ifdef CADUCEUS_BIN_DIR
 /// How to start one of our binaries from build/bin.
-inline process_options bin_command(std::string name) {
+inline process_options bin_command(const std::string& name) {
   process_options options;
-  options.command = std::string(CADUCEUS_BIN_DIR) + "/" + name;
+  options.command = test_program(name);
   return options;
 }
 #endif

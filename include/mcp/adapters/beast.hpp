@@ -4,7 +4,9 @@
 // each request on its own stream, plain or TLS, routes what is its own, and
 // hands the rest (the paths of endpoint.routes()) here, which writes the
 // response on the same stream: a whole body, or an SSE body chunk by chunk
-// as the endpoint writes it. Link caduceus::beast.
+// as the endpoint writes it. With http_endpoint_options::websocket, a
+// WebSocket upgrade is served on the stream too: the endpoint answers 101
+// and carries the MCP session over it until it ends. Link caduceus::beast.
 //
 // Threads: the response is written from the stream's executor (its strand,
 // if it has one); the endpoint runs on its own. A client that goes away is
@@ -15,6 +17,7 @@
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/dispatch.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/stream_traits.hpp>
@@ -77,6 +80,51 @@ void watch_for_close(Socket& socket, std::weak_ptr<http_body_stream> body) {
   });
 }
 
+// The stream handed over to the endpoint for a WebSocket session. The
+// endpoint calls from its own strand; each operation runs on the stream's
+// executor (where its other operations run: TLS's state is not to be
+// touched from two threads), and the endpoint's callback is handed the result.
+// It ends with TLS's close_notify (an ssl_stream), or TCP's shutdown.
+template <class Stream>
+class handed_over final : public upgraded_stream {
+ public:
+  explicit handed_over(Stream& stream) : stream_(stream) {}
+
+  void async_read_some(asio::mutable_buffer buffer, io_done done) override {
+    asio::dispatch(stream_.get_executor(), [&stream = stream_, buffer, done = std::move(done)]() mutable {
+      stream.async_read_some(buffer,
+                             [done = std::move(done)](boost::system::error_code ec, std::size_t n) { done(ec, n); });
+    });
+  }
+  void async_write_some(std::span<const asio::const_buffer> buffers, io_done done) override {
+    asio::dispatch(stream_.get_executor(), [&stream = stream_, buffers, done = std::move(done)]() mutable {
+      stream.async_write_some(buffers,
+                              [done = std::move(done)](boost::system::error_code ec, std::size_t n) { done(ec, n); });
+    });
+  }
+  void async_teardown(end_done done) override {
+    asio::dispatch(stream_.get_executor(), [&stream = stream_, done = std::move(done)]() mutable {
+      const auto finished = [done = std::move(done)](boost::system::error_code ec) { done(ec); };
+      if constexpr (requires { stream.async_shutdown(finished); }) {
+        stream.async_shutdown(finished);  // TLS: close_notify
+      } else {
+        // TCP: our end, then the peer's (its FIN makes the socket readable).
+        auto& socket = socket_of(boost::beast::get_lowest_layer(stream));
+        boost::system::error_code ignored;
+        socket.shutdown(socket.shutdown_send, ignored);
+        socket.async_wait(socket.wait_read, finished);
+      }
+    });
+  }
+  void close() noexcept override {
+    asio::dispatch(stream_.get_executor(),
+                   [&stream = stream_] { boost::beast::close_socket(boost::beast::get_lowest_layer(stream)); });
+  }
+
+ private:
+  Stream& stream_;
+};
+
 // The request as the endpoint takes it; the addresses from the stream's socket.
 template <class Stream, class Fields>
 http_endpoint_request endpoint_request(Stream& stream, const http::request<http::string_body, Fields>& req) {
@@ -86,6 +134,7 @@ http_endpoint_request endpoint_request(Stream& stream, const http::request<http:
   for (const auto& field : req) in.headers.add(field.name_string(), field.value());
   in.body = req.body();
   in.http_version = req.version() == 10 ? 10 : 11;
+  in.can_upgrade = true;  // (async_serve hands the stream over for WebSocket)
   boost::system::error_code ec;
   auto& socket = socket_of(boost::beast::get_lowest_layer(stream));
   if (const auto remote = socket.remote_endpoint(ec); !ec) in.remote_endpoint = address_of(remote);
@@ -96,6 +145,12 @@ http_endpoint_request endpoint_request(Stream& stream, const http::request<http:
 template <class Stream, class Fields>
 asio::awaitable<bool> serve(http_endpoint& endpoint, Stream& stream, http::request<http::string_body, Fields> req) {
   auto out = co_await endpoint.async_handle(endpoint_request(stream, req), asio::use_awaitable);
+  if (out.upgrade) {  // WebSocket: the connection carries that session until it ends
+    auto& lowest = boost::beast::get_lowest_layer(stream);
+    if constexpr (requires { lowest.expires_never(); }) lowest.expires_never();  // (keep-alive is the endpoint's)
+    co_await out.upgrade->async_run(std::make_unique<handed_over<Stream>>(stream), asio::as_tuple(asio::use_awaitable));
+    co_return false;
+  }
   const bool keep_alive = req.keep_alive();
   if (!out.stream) {
     http::response<http::string_body> res{static_cast<http::status>(out.status), req.version()};
@@ -150,8 +205,9 @@ asio::awaitable<bool> serve(http_endpoint& endpoint, Stream& stream, http::reque
 /// beast::tcp_stream, an ssl_stream over either), with `endpoint`, writing
 /// the response on `stream`. Completion
 /// signature `void(std::exception_ptr, bool keep_alive)`: whether the
-/// connection may carry the next request. Any completion token; the stream
-/// must outlive the operation, and nothing else may write to it meanwhile.
+/// connection may carry the next request (never after a WebSocket session,
+/// which completes the operation when it ends). Any completion token; the
+/// stream must outlive the operation, and nothing else may use it meanwhile.
 template <class Stream, class Fields, class CompletionToken>
 auto async_serve(http_endpoint& endpoint, Stream& stream,
                  boost::beast::http::request<boost::beast::http::string_body, Fields> req, CompletionToken&& token) {

@@ -26,6 +26,7 @@
 #include <mcp/server/task_store.hpp>
 #include <mcp/telemetry/metrics.hpp>
 #include <mcp/transport/header_list.hpp>
+#include <mcp/transport/upgraded_stream.hpp>
 
 #include <boost/asio/any_completion_handler.hpp>
 #include <boost/asio/any_io_executor.hpp>
@@ -33,6 +34,7 @@
 #include <boost/system/error_code.hpp>
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -136,8 +138,9 @@ struct http_endpoint_options {
   /// connection with a session of its own, like stdio, in either era (also
   /// when `stateless`): one JSON-RPC message per text message, none over
   /// `max_body_size` (else closed with 1009). Off unless asked for, as
-  /// extensions should be. Served by the built-in listener, whose
-  /// connections can be upgraded; an http_endpoint exchange cannot.
+  /// extensions should be. Served by the built-in listener, and by an
+  /// application's server that can hand the connection over
+  /// (http_endpoint_request::can_upgrade: the Beast adapter does).
   bool websocket = false;
   /// WebSocket keep-alive: a ping after this long without a frame from the
   /// client; a client that sends nothing back within as long again is dropped.
@@ -220,6 +223,38 @@ struct http_endpoint_request {
   /// request's path. Empty: the origin of http_auth_options::resource. (It
   /// is all the endpoint needs to know of TLS.)
   std::string public_origin = {};
+  /// Whether the application's server can hand this request's connection
+  /// over (http_endpoint_response::upgrade), so that a WebSocket upgrade
+  /// can be served (http_endpoint_options::websocket). False: an upgrade
+  /// request is served as the GET it also is.
+  bool can_upgrade = false;
+};
+
+/// A WebSocket upgrade the endpoint accepted (http_endpoint_response::upgrade),
+/// waiting for its connection. Any thread.
+class http_upgrade {
+ public:
+  virtual ~http_upgrade() = default;
+  /// Hands the connection over: the endpoint answers 101 on it, then serves
+  /// MCP over WebSocket until the session ends (either side closes it, the
+  /// endpoint stops, the token expires). Completion signature
+  /// `void(boost::system::error_code)`, once the endpoint has let go of
+  /// `stream` (the error when the handshake failed): the connection carries
+  /// nothing more, close it. Nothing else may use the connection meanwhile.
+  /// Dropping the upgrade without this (or waiting longer than the
+  /// handshake timeout, 5 s at most) ends it.
+  template <class CompletionToken>
+  auto async_run(std::unique_ptr<upgraded_stream> stream, CompletionToken&& token) {
+    return boost::asio::async_initiate<CompletionToken, void(boost::system::error_code)>(
+        [this](auto handler, std::unique_ptr<upgraded_stream> stream) {
+          start_run(std::move(stream), std::move(handler));
+        },
+        token, std::move(stream));
+  }
+
+ protected:
+  virtual void start_run(std::unique_ptr<upgraded_stream> stream,
+                         boost::asio::any_completion_handler<void(boost::system::error_code)> handler) = 0;
 };
 
 /// A streamed (SSE) response body, which the application's server pulls
@@ -278,6 +313,11 @@ struct http_endpoint_response {
   /// A body that comes as it is written (text/event-stream): pull it until
   /// it ends, and close it when the client goes away.
   std::shared_ptr<http_body_stream> stream;
+  /// Set (status 101) when the request was a WebSocket upgrade that the
+  /// endpoint accepted: write nothing, and hand the connection over with
+  /// `upgrade->async_run()`, which answers the 101 itself. Only for a
+  /// request that said `can_upgrade`.
+  std::shared_ptr<http_upgrade> upgrade;
 };
 
 /// One path the application routes to the endpoint.
@@ -335,6 +375,10 @@ class http_endpoint {
 
   /// The sessions served now. Any thread.
   std::size_t session_count() const;
+
+  /// The options it was made with (an adapter reads at most `max_body_size`
+  /// of a body, and one more byte, which the endpoint refuses with 413).
+  const http_endpoint_options& options() const noexcept;
 
   struct impl;
 

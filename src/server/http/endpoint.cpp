@@ -14,7 +14,6 @@
 #include <mcp/log.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
 
-#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -81,6 +80,8 @@ http_endpoint::http_endpoint(asio::any_io_executor ex, server_behaviour& behavio
 http_endpoint::~http_endpoint() { stop(); }
 
 std::size_t http_endpoint::session_count() const { return impl_->session_count(); }
+
+const http_endpoint_options& http_endpoint::options() const noexcept { return impl_->options; }
 
 std::size_t http_endpoint::impl::session_count() const {
   std::lock_guard lock(tables);

@@ -8,8 +8,10 @@
 // after write_timeout.
 
 #include "endpoint_impl.hpp"
+#include "exchange_upgrade.hpp"
 
 #include "../../detail/completion.hpp"
+#include "../../transport/websocket/handed_stream.hpp"
 
 #include <mcp/error.hpp>
 #include <mcp/log.hpp>
@@ -234,8 +236,9 @@ header_list headers_of(const detail::response_head& head) {
 // The response_channel of one exchange, on its strand.
 class exchange_channel final : public detail::response_channel {
  public:
-  exchange_channel(std::shared_ptr<exchange_state> state, std::string peer, std::chrono::milliseconds write_timeout)
-      : state_(std::move(state)), peer_(std::move(peer)), write_timeout_(write_timeout) {}
+  exchange_channel(std::shared_ptr<exchange_state> state, std::string peer, std::chrono::milliseconds write_timeout,
+                   bool can_upgrade)
+      : state_(std::move(state)), peer_(std::move(peer)), write_timeout_(write_timeout), can_upgrade_(can_upgrade) {}
 
   bool send_head(const detail::response_head& head, std::string_view body, bool last) override {
     http_endpoint_response response;
@@ -288,10 +291,37 @@ class exchange_channel final : public detail::response_channel {
 
   const std::string& peer() override { return peer_; }
 
+  bool can_upgrade() const noexcept override { return can_upgrade_; }
+
+  // The application is answered with the upgrade, and hands its connection
+  // over to it within the handshake timeout (exchange_upgrade.hpp).
+  asio::awaitable<std::unique_ptr<websocket::connection>> accept_websocket(const http_request& req,
+                                                                         websocket::settings settings,
+                                                                         transport_metadata metadata) override {
+    if (!can_upgrade_)
+      co_return co_await response_channel::accept_websocket(req, std::move(settings), std::move(metadata));
+    handoff_ = std::make_shared<upgrade_handoff>(state_->strand);
+    http_endpoint_response response;
+    response.status = 101;
+    response.upgrade = handoff_->handle();
+    head_sent_ = true;
+    state_->end_whole();
+    state_->answer(std::move(response));
+    try {
+      auto* given = co_await handoff_->connection(std::chrono::steady_clock::now() + settings.handshake_timeout);
+      handed_.emplace(*given, state_->strand);
+      co_return co_await websocket::accept(*handed_, req, std::move(settings), std::move(metadata));
+    } catch (const boost::system::system_error& e) {
+      upgrade_failure_ = e.code();
+      throw;
+    }
+  }
+
   // The exchange is over: a body that did not end whole fails (its reader
   // sees an error, not the end, and can tell its client so), and a request
   // that got no response at all (a fault) gets a 500.
   asio::awaitable<void> close() override {
+    if (handoff_) handoff_->finish(upgrade_failure_);  // (its session has ended)
     state_->end_unfinished(asio::error::connection_aborted);
     if (!head_sent_) {
       http_endpoint_response response;
@@ -308,6 +338,10 @@ class exchange_channel final : public detail::response_channel {
   std::string peer_;
   std::chrono::milliseconds write_timeout_;
   bool head_sent_ = false;
+  const bool can_upgrade_;
+  std::shared_ptr<upgrade_handoff> handoff_;  // a WebSocket upgrade's
+  std::optional<websocket::handed_stream> handed_;
+  boost::system::error_code upgrade_failure_;
 };
 
 bool is_loopback_endpoint(std::string_view endpoint) {
@@ -338,8 +372,8 @@ asio::awaitable<void> http_endpoint::impl::serve_exchange(http_endpoint_request 
                                                          std::shared_ptr<detail::exchange_state> state) {
   // The exchange may end after the http_endpoint is gone: it keeps the state it uses alive.
   const auto self = shared_from_this();
-  auto channel =
-      std::make_unique<detail::exchange_channel>(state, std::move(request.remote_endpoint), options.write_timeout);
+  auto channel = std::make_unique<detail::exchange_channel>(state, std::move(request.remote_endpoint),
+                                                           options.write_timeout, request.can_upgrade);
   auto& entry = open_channel(state->strand, channel.get(), nullptr);
   entry.busy = true;  // (until it ends: it waits for no other request)
   const auto number = entry.number;

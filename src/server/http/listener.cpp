@@ -14,7 +14,6 @@
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/server/http_server.hpp>
 
-#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/dispatch.hpp>

@@ -1,7 +1,6 @@
 #include "stream.hpp"
 #include "../../detail/as_tuple_awaitable.hpp"
 
-#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/ssl/host_name_verification.hpp>
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/use_awaitable.hpp>

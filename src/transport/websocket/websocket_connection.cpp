@@ -2,7 +2,8 @@
 // on Beast's websocket::stream over a reference to a plain or TLS stream:
 // the server's comes from its HTTP connection (which it upgrades in place),
 // the client's is one it owns. The one translation unit with Beast's
-// websocket code in it, instantiated for the two stream types, without
+// websocket code in it, instantiated for the three stream types (the third:
+// a connection an application's own server handed over), without
 // permessage-deflate (nothing to compress in a few hundred bytes of JSON, and
 // less code).
 
@@ -11,10 +12,10 @@
 
 #include "../http/server/http_request.hpp"
 #include "../http/stream.hpp"
+#include "handed_stream.hpp"
 
 #include <mcp/error.hpp>
 
-#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
@@ -69,6 +70,10 @@ std::string close_text(const ws::close_reason& why) {
   return text;
 }
 
+void close_lowest(tcp::socket& socket) noexcept { close_socket(socket); }
+void close_lowest(tls_socket& stream) noexcept { close_socket(stream.next_layer()); }
+void close_lowest(handed_stream& stream) noexcept { stream.stream().close(); }
+
 // Everything a connection is, shared by the transport object and its reader
 // coroutine: the reader outlives a transport destroyed while it reads (it is
 // woken at once, the socket closed).
@@ -108,15 +113,10 @@ struct core {
     ws.set_option(t);
   }
 
-  tcp::socket& socket() noexcept {
-    if constexpr (std::is_same_v<Stream, tcp::socket>) return ws.next_layer();
-    else return ws.next_layer().next_layer();
-  }
-
   // Ends the connection now: the socket closes, what is pending fails.
   void kill() noexcept {
     killed = true;
-    close_socket(socket());
+    close_lowest(ws.next_layer());
   }
 
   bool may_queue() const noexcept {
@@ -435,6 +435,11 @@ asio::awaitable<std::unique_ptr<connection>> accept(tcp::socket& stream, const h
 
 asio::awaitable<std::unique_ptr<connection>> accept(asio::ssl::stream<tcp::socket>& stream, const http_request& req,
                                                    settings s, transport_metadata metadata) {
+  return accept_on(stream, req, std::move(s), std::move(metadata));
+}
+
+asio::awaitable<std::unique_ptr<connection>> accept(handed_stream& stream, const http_request& req, settings s,
+                                                   transport_metadata metadata) {
   return accept_on(stream, req, std::move(s), std::move(metadata));
 }
 

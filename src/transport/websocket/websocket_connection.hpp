@@ -46,6 +46,8 @@ namespace mcp::detail::websocket {
 
 namespace asio = boost::asio;
 
+class handed_stream;
+
 /// Close codes (RFC 6455 section 7.4.1) the binding uses.
 enum class close_code : std::uint16_t {
   normal = 1000,
@@ -106,6 +108,9 @@ asio::awaitable<std::unique_ptr<connection>> accept(asio::ip::tcp::socket& strea
                                                    settings s, transport_metadata metadata);
 asio::awaitable<std::unique_ptr<connection>> accept(asio::ssl::stream<asio::ip::tcp::socket>& stream,
                                                    const http_request& req, settings s,
+                                                   transport_metadata metadata);
+/// The same on a connection an application's server handed over (handed_stream.hpp).
+asio::awaitable<std::unique_ptr<connection>> accept(handed_stream& stream, const http_request& req, settings s,
                                                    transport_metadata metadata);
 
 /// Client: what connect() needs besides the settings.

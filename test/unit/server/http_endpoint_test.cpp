@@ -9,6 +9,8 @@
 
 #include "test_support.hpp"
 
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/use_future.hpp>
 
 #include <thread>
@@ -337,6 +339,128 @@ TEST(HttpEndpoint, ABlockingReaderOnAnotherThreadGetsTheBody) {
   }
   work.reset();
   runner.join();
+}
+
+// --- WebSocket through a connection the application hands over ---------------------
+
+// A WebSocket upgrade request for /mcp, from a server that can hand its connection over.
+http_endpoint_request upgrade_request(bool offers_mcp = true) {
+  http_endpoint_request req;
+  req.method = "GET";
+  req.target = "/mcp";
+  req.headers.add("Host", "localhost:8080");
+  req.headers.add("Connection", "Upgrade");
+  req.headers.add("Upgrade", "websocket");
+  req.headers.add("Sec-WebSocket-Version", "13");
+  req.headers.add("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==");
+  if (offers_mcp) req.headers.add("Sec-WebSocket-Protocol", "mcp");
+  req.local_endpoint = "127.0.0.1:8080";
+  req.can_upgrade = true;
+  return req;
+}
+
+// A connection in memory: what the endpoint writes is kept; a read waits
+// until the test ends the client's side (end_of_client), then fails with eof.
+class memory_connection final : public upgraded_stream {
+ public:
+  struct state {
+    std::string written;
+    io_done pending_read;
+    bool client_ended = false;
+    bool torn_down = false;
+    bool closed = false;
+  };
+  explicit memory_connection(std::shared_ptr<state> s) : s_(std::move(s)) {}
+
+  void async_read_some(asio::mutable_buffer, io_done done) override {
+    if (s_->client_ended || s_->closed) return done(asio::error::eof, 0);
+    s_->pending_read = std::move(done);
+  }
+  void async_write_some(std::span<const asio::const_buffer> buffers, io_done done) override {
+    std::size_t n = 0;
+    for (const auto& b : buffers) {
+      s_->written.append(static_cast<const char*>(b.data()), b.size());
+      n += b.size();
+    }
+    done({}, n);
+  }
+  void async_teardown(end_done done) override {
+    s_->torn_down = true;
+    done({});
+  }
+  void close() noexcept override {
+    s_->closed = true;
+    if (auto read = std::exchange(s_->pending_read, nullptr)) read(asio::error::operation_aborted, 0);
+  }
+
+  static void end_of_client(state& s) {
+    s.client_ended = true;
+    if (auto read = std::exchange(s.pending_read, nullptr)) read(asio::error::eof, 0);
+  }
+
+ private:
+  std::shared_ptr<state> s_;
+};
+
+http_endpoint_options with_websocket() {
+  auto options = one_thread();
+  options.websocket = true;
+  return options;
+}
+
+TEST(HttpEndpoint, AnUpgradeIsServedOnTheConnectionTheApplicationHandsOver) {
+  auto srv = endpoint_server();
+  run_test([&]() -> asio::awaitable<void> {
+    http_endpoint endpoint(co_await asio::this_coro::executor, *srv, with_websocket());
+    auto response = co_await endpoint.async_handle(upgrade_request(), asio::use_awaitable);
+    EXPECT_EQ(response.status, 101u);
+    CO_ASSERT_TRUE(response.upgrade != nullptr);
+    EXPECT_FALSE(response.stream) << "nothing for the application to write";
+    auto connection = std::make_shared<memory_connection::state>();
+    auto run = response.upgrade->async_run(std::make_unique<memory_connection>(connection), asio::use_awaitable);
+    const std::function<bool()> answered = [&] { return connection->pending_read != nullptr; };
+    asio::co_spawn(co_await asio::this_coro::executor, [&]() -> asio::awaitable<void> {
+      co_await wait_until(answered, 2s);  // the 101 is written and the session reads
+      EXPECT_EQ(endpoint.session_count(), 1u);
+      memory_connection::end_of_client(*connection);  // the client goes away
+    }, asio::detached);
+    co_await std::move(run);  // the session has ended and let the connection go
+    EXPECT_TRUE(connection->written.starts_with("HTTP/1.1 101")) << connection->written;
+    EXPECT_NE(connection->written.find("Sec-WebSocket-Protocol: mcp"), std::string::npos) << connection->written;
+    EXPECT_EQ(endpoint.session_count(), 0u);
+    co_await endpoint.async_stop(asio::use_awaitable);
+  });
+}
+
+TEST(HttpEndpoint, AnUpgradeKeepsTheRulesAndNeedsAServerThatCanHandItsConnectionOver) {
+  auto srv = endpoint_server();
+  run_test([&]() -> asio::awaitable<void> {
+    http_endpoint endpoint(co_await asio::this_coro::executor, *srv, with_websocket());
+    auto foreign = upgrade_request();
+    foreign.headers.add("Origin", "https://evil.example");
+    auto refused = co_await endpoint.async_handle(std::move(foreign), asio::use_awaitable);
+    EXPECT_EQ(refused.status, 403u);
+    EXPECT_FALSE(refused.upgrade);
+
+    auto bad = co_await endpoint.async_handle(upgrade_request(false), asio::use_awaitable);
+    EXPECT_EQ(bad.status, 400u);
+    EXPECT_FALSE(bad.upgrade);
+
+    // A server that cannot hand its connection over: served as the GET it also is.
+    auto plain = upgrade_request();
+    plain.can_upgrade = false;
+    auto served = co_await endpoint.async_handle(std::move(plain), asio::use_awaitable);
+    EXPECT_NE(served.status, 101u);
+    EXPECT_FALSE(served.upgrade);
+
+    // An upgrade the application drops: its session ends at once.
+    auto dropped = co_await endpoint.async_handle(upgrade_request(), asio::use_awaitable);
+    CO_ASSERT_TRUE(dropped.upgrade != nullptr);
+    dropped.upgrade.reset();
+    const std::function<bool()> ended = [&] { return endpoint.session_count() == 0; };
+    EXPECT_TRUE(co_await wait_until(ended, 2s));
+    co_await endpoint.async_stop(asio::use_awaitable);
+  });
 }
 
 }  // namespace

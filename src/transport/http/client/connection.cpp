@@ -9,7 +9,6 @@
 #include "../buffered_read.hpp"
 #include "../stream.hpp"
 
-#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/flat_buffer.hpp>

@@ -3,7 +3,6 @@
 
 #include <mcp/error.hpp>
 
-#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 namespace mcp::detail::http_client {

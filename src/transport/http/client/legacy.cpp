@@ -8,7 +8,6 @@
 #include <mcp/error.hpp>
 #include <mcp/log.hpp>
 
-#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/use_awaitable.hpp>
 

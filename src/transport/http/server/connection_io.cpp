@@ -10,7 +10,6 @@
 
 #include <mcp/error.hpp>
 
-#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>

@@ -1,7 +1,7 @@
-// conformance-server --httplib PORT: the endpoint mounted on a cpp-httplib
-// server (conformance_mounted.hpp).
+// serve_mounted("httplib"): the endpoint mounted on a cpp-httplib
+// server (mounted_server.hpp).
 
-#include "conformance_mounted.hpp"
+#include "mounted_server.hpp"
 
 #include <mcp/adapters/httplib.hpp>
 
@@ -12,7 +12,8 @@
 #include <iostream>
 #include <thread>
 
-int serve_mounted_in_httplib(mcp::server_behaviour& behaviour, std::uint16_t port) {
+int serve_mounted_in_httplib(mcp::server_behaviour& behaviour, mcp::http_endpoint_options options,
+                             std::uint16_t port) {
   sigset_t stop_signals;  // waited for by a thread (sigwait), blocked in every thread
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGINT);
@@ -22,8 +23,6 @@ int serve_mounted_in_httplib(mcp::server_behaviour& behaviour, std::uint16_t por
   boost::asio::io_context io(1);
   auto work = boost::asio::make_work_guard(io);
   std::thread io_thread([&io] { io.run(); });
-  mcp::http_endpoint_options options;
-  options.threads = 1;
   mcp::http_endpoint endpoint(io.get_executor(), behaviour, options);
   httplib::Server http;
   http.new_task_queue = [] { return new httplib::ThreadPool(64); };  // the suite opens streams
@@ -31,7 +30,7 @@ int serve_mounted_in_httplib(mcp::server_behaviour& behaviour, std::uint16_t por
   mcp::adapters::mount(http, endpoint);
   const int bound = port == 0 ? http.bind_to_any_port("127.0.0.1") : (http.bind_to_port("127.0.0.1", port) ? port : -1);
   if (bound < 0) {
-    std::cerr << "conformance-server: cannot listen on port " << port << "\n";
+    std::cerr << "cannot listen on port " << port << "\n";
     endpoint.async_stop(boost::asio::use_future).get();
     work.reset();
     io_thread.join();

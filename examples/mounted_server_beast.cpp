@@ -1,7 +1,7 @@
-// conformance-server --beast PORT: every request read by a Beast server of
-// its own and handed to the endpoint (conformance_mounted.hpp).
+// serve_mounted("beast"): every request read by a Beast server of
+// its own and handed to the endpoint (mounted_server.hpp).
 
-#include "conformance_mounted.hpp"
+#include "mounted_server.hpp"
 
 #include <mcp/adapters/beast.hpp>
 
@@ -45,10 +45,9 @@ asio::awaitable<void> accept(tcp::acceptor& acceptor, mcp::http_endpoint& endpoi
 
 }  // namespace
 
-int serve_mounted_in_beast(mcp::server_behaviour& behaviour, std::uint16_t port) {
+int serve_mounted_in_beast(mcp::server_behaviour& behaviour, mcp::http_endpoint_options options,
+                           std::uint16_t port) {
   asio::io_context io(1);
-  mcp::http_endpoint_options options;
-  options.threads = 1;
   mcp::http_endpoint endpoint(io.get_executor(), behaviour, options);
   tcp::acceptor acceptor(io, {asio::ip::make_address("127.0.0.1"), port});
   asio::co_spawn(io, accept(acceptor, endpoint), asio::detached);
