@@ -22,7 +22,7 @@ namespace {
 /// stop (notifications/cancelled), which the client's calls do on a terminal
 /// cancellation.
 template <class Result>
-asio::awaitable<Result> cancellable(asio::awaitable<Result> operation) {
+asio::awaitable<Result> cancelled_as_terminal(asio::awaitable<Result> operation) {
   co_await asio::this_coro::reset_cancellation_state([](asio::cancellation_type type) {
     return type == asio::cancellation_type::none ? type : asio::cancellation_type::terminal;
   });
@@ -41,7 +41,8 @@ void launch(asio::awaitable<Result> operation, const asio::any_io_executor& ex, 
     post_completion(std::move(*held), ex, std::move(outcome)...);
   };
   if (slot.is_connected())
-    asio::co_spawn(ex, cancellable(std::move(operation)), asio::bind_cancellation_slot(slot, std::move(finish)));
+    asio::co_spawn(ex, cancelled_as_terminal(std::move(operation)),
+                   asio::bind_cancellation_slot(slot, std::move(finish)));
   else
     asio::co_spawn(ex, std::move(operation), std::move(finish));
 }

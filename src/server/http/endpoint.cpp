@@ -114,9 +114,12 @@ void http_endpoint::impl::start() {
   asio::dispatch(executor, [self = shared_from_this()] {
     if (self->stopping) return;  // (stopped before it began)
     if (self->shared.tasks) self->behaviour.share_task_store(self->shared.tasks);
-    asio::co_spawn(self->executor, self->reap_idle_sessions(), asio::detached);
-    asio::co_spawn(self->executor, self->keep_listens_alive(), asio::detached);
-    if (self->bus) asio::co_spawn(self->executor, self->join_behaviour_to_cluster(), asio::detached);
+    // Each holds the impl for as long as it runs: they end soon after stop(),
+    // but an exchange that ends after the http_endpoint is gone may let go
+    // of the impl's last reference before they have woken.
+    asio::co_spawn(self->executor, [self] { return self->reap_idle_sessions(); }, asio::detached);
+    asio::co_spawn(self->executor, [self] { return self->keep_listens_alive(); }, asio::detached);
+    if (self->bus) asio::co_spawn(self->executor, [self] { return self->join_behaviour_to_cluster(); }, asio::detached);
   });
 }
 
