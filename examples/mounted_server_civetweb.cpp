@@ -1,32 +1,22 @@
 // serve_mounted("civetweb"): the endpoint mounted on a CivetWeb
 // server (mounted_server.hpp).
 
+#include "endpoint_thread.hpp"
 #include "mounted_server.hpp"
 
 #include <mcp/adapters/civetweb.hpp>
 
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/io_context.hpp>
+#include <boost/asio/use_future.hpp>
 
 #include <civetweb.h>
 
-#include <csignal>
 #include <iostream>
 #include <string>
-#include <thread>
 
 int serve_mounted_in_civetweb(mcp::server_behaviour& behaviour, mcp::http_endpoint_options options,
                               std::uint16_t port) {
-  sigset_t stop_signals;  // waited for below (sigwait), blocked in every thread
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGINT);
-  sigaddset(&stop_signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-
-  boost::asio::io_context io(1);
-  auto work = boost::asio::make_work_guard(io);
-  std::thread io_thread([&io] { io.run(); });
-  mcp::http_endpoint endpoint(io.get_executor(), behaviour, options);
+  endpoint_thread runner;
+  mcp::http_endpoint endpoint(runner.executor(), behaviour, options);
   const auto listening = "127.0.0.1:" + std::to_string(port);
   const char* settings[] = {"listening_ports", listening.c_str(), "num_threads", "64",  // the suite opens streams
                             "request_timeout_ms", "60000", "enable_keep_alive", "yes",
@@ -42,15 +32,12 @@ int serve_mounted_in_civetweb(mcp::server_behaviour& behaviour, mcp::http_endpoi
     mg_server_port bound{};
     mg_get_server_ports(ctx, 1, &bound);
     std::cout << "http://127.0.0.1:" << bound.port << "/mcp" << std::endl;
-    int signal = 0;
-    sigwait(&stop_signals, &signal);
+    runner.wait_for_stop_signal();
     endpoint.stop();  // its streams end first, so that they free their worker threads
     mg_stop(ctx);
     exit_code = 0;
   }
   endpoint.async_stop(boost::asio::use_future).get();
-  work.reset();
-  io_thread.join();
   mg_exit_library();
   return exit_code;
 }

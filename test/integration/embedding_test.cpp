@@ -154,28 +154,28 @@ TEST_F(EmbeddedBeast, ServesMcpOverWebSocketOnTheApplicationsConnection) {
   });
 }
 
+// Our client over `transport`: the echo tool's answer to `text`.
+asio::awaitable<std::string> echo_over(std::unique_ptr<message_transport> transport, std::string text) {
+  const auto ex = co_await asio::this_coro::executor;
+  mcp::client c(ex, client_options{});  // (not in the co_await line: g++ 12, docs/compilers.md)
+  co_await c.connect(std::move(transport));
+  auto echoed = co_await echo(c, std::move(text));
+  co_await c.close();
+  co_return echoed;
+}
+
 TEST_F(EmbeddedBeast, ServesHttpsAndWssOnTheApplicationsTlsStream) {
   against_app({"--tls", certs->cert, certs->key}, [](embedding_app& app) -> asio::awaitable<void> {
     const auto ex = co_await asio::this_coro::executor;
     const auto authority = "://localhost:" + std::to_string(app.port) + "/mcp";
-    {
-      http_client_options trusting;
-      trusting.ca_file = certs->cert;
-      auto transport = co_await connect_http(ex, "https" + authority, std::move(trusting));
-      mcp::client c(ex, client_options{});
-      co_await c.connect(std::move(transport));
-      EXPECT_EQ(co_await echo(c, "over https"), "over https");
-      co_await c.close();
-    }
-    {
-      websocket_client_options trusting;
-      trusting.ca_file = certs->cert;
-      auto transport = co_await connect_websocket(ex, "wss" + authority, std::move(trusting));
-      mcp::client c(ex, client_options{});
-      co_await c.connect(std::move(transport));
-      EXPECT_EQ(co_await echo(c, "over wss"), "over wss");
-      co_await c.close();
-    }
+    http_client_options https;
+    https.ca_file = certs->cert;
+    auto over_https = co_await connect_http(ex, "https" + authority, std::move(https));
+    EXPECT_EQ(co_await echo_over(std::move(over_https), "over https"), "over https");
+    websocket_client_options wss;
+    wss.ca_file = certs->cert;
+    auto over_wss = co_await connect_websocket(ex, "wss" + authority, std::move(wss));
+    EXPECT_EQ(co_await echo_over(std::move(over_wss), "over wss"), "over wss");
   });
 }
 
