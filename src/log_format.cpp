@@ -12,11 +12,10 @@
 #include <mcp/log.hpp>
 
 #include "detail/log_fields.hpp"
+#include "detail/utc_time.hpp"
 
 #include <charconv>
 #include <cmath>
-#include <cstdio>
-#include <ctime>
 
 namespace mcp {
 
@@ -135,21 +134,8 @@ void append_number(std::string& out, const log_field& f, bool json) {
   out.append(buffer, written.ptr);
 }
 
-// RFC 3339 in UTC to the millisecond: 2026-11-27T09:05:27.123Z.
-void append_time(std::string& out, std::chrono::system_clock::time_point time) {
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(time.time_since_epoch()).count();
-  const auto seconds = static_cast<std::time_t>(ms / 1000);
-  const auto millis = static_cast<int>(ms % 1000);
-  std::tm utc{};
-  gmtime_r(&seconds, &utc);
-  char buffer[40];
-  const auto n = std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900,
-                               utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, millis);
-  out.append(buffer, static_cast<std::size_t>(n));
-}
-
 void append_text_line(std::string& out, const log_record& r) {
-  append_time(out, r.time);
+  detail::append_utc_time(out, r.time);
   out += " caduceus ";
   out += to_string(r.level);
   out += ' ';
@@ -161,7 +147,7 @@ void append_text_line(std::string& out, const log_record& r) {
 
 void append_json_line(std::string& out, const log_record& r) {
   out += "{\"time\":\"";
-  append_time(out, r.time);
+  detail::append_utc_time(out, r.time);
   out += "\",\"level\":\"";
   out += to_string(r.level);
   out += "\",\"category\":\"";
@@ -180,7 +166,7 @@ void append_json_line(std::string& out, const log_record& r) {
 
 void append_logfmt_line(std::string& out, const log_record& r) {
   out += "time=";
-  append_time(out, r.time);
+  detail::append_utc_time(out, r.time);
   out += " level=";
   out += to_string(r.level);
   out += " category=";

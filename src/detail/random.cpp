@@ -2,13 +2,12 @@
 
 #include <mcp/error.hpp>
 
-#include <cerrno>
+#include <openssl/rand.h>
+
+#include <climits>
 #include <cstdint>
 #include <random>
-#include <system_error>
 #include <vector>
-
-#include <sys/random.h>
 
 namespace mcp::detail {
 
@@ -18,14 +17,11 @@ constexpr char digits[] = "0123456789abcdef";
 
 std::string random_hex(std::size_t bytes) {
   std::vector<unsigned char> raw(bytes);
-  for (std::size_t got = 0; got < bytes;) {
-    const auto n = ::getrandom(raw.data() + got, bytes - got, 0);
-    if (n > 0) {
-      got += static_cast<std::size_t>(n);
-    } else if (errno != EINTR) {
-      throw mcp::error(boost::system::error_code(errno, boost::system::generic_category()), "getrandom");
-    }
-  }
+  // OpenSSL's CSPRNG, seeded from the system's (getrandom, getentropy,
+  // BCryptGenRandom): the same on every platform.
+  if (bytes > INT_MAX || RAND_bytes(raw.data(), static_cast<int>(bytes)) != 1)
+    throw mcp::error(make_error_code(boost::system::errc::resource_unavailable_try_again),
+                     "OpenSSL's RAND_bytes gave no random bytes");
   std::string text;
   text.reserve(bytes * 2);
   for (const auto b : raw) {

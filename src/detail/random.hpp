@@ -1,5 +1,5 @@
 #pragma once
-// Identifiers: unpredictable ones (session ids) from the kernel's CSPRNG, and
+// Identifiers: unpredictable ones (session ids) from OpenSSL's CSPRNG, and
 // merely unique ones (stream ids) from a generator it seeds.
 
 #include <cstddef>
@@ -7,8 +7,8 @@
 
 namespace mcp::detail {
 
-/// `bytes` random bytes from getrandom(2), as lower-case hex (visible ASCII,
-/// as the spec asks of Mcp-Session-Id).
+/// `bytes` random bytes from OpenSSL's RAND_bytes, as lower-case hex (visible
+/// ASCII, as the spec asks of Mcp-Session-Id).
 std::string random_hex(std::size_t bytes);
 
 /// 12 lower-case hex digits, unique with high probability but not secret:

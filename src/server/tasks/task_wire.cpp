@@ -1,21 +1,8 @@
 #include "task_wire.hpp"
 
-#include <ctime>
-#include <cstdio>
+#include "../../detail/utc_time.hpp"
 
 namespace mcp::detail {
-
-std::string iso8601(std::chrono::system_clock::time_point when) {
-  using namespace std::chrono;
-  const auto ms = duration_cast<milliseconds>(when.time_since_epoch()).count();
-  const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
-  std::tm utc{};
-  gmtime_r(&seconds, &utc);
-  char text[32];
-  std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900, utc.tm_mon + 1,
-                utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, static_cast<int>(ms % 1000));
-  return text;
-}
 
 bool is_extension_task(const task_record& task) noexcept { return task.version != "2025-11-25"; }
 
@@ -49,8 +36,8 @@ json::object task_json(const task_record& task) {
   const bool extension = is_extension_task(task);
   json::object out{{"taskId", task.id}, {"status", to_string(task.status)}};
   if (task.status_message) out["statusMessage"] = *task.status_message;
-  out["createdAt"] = iso8601(task.created_at);
-  out["lastUpdatedAt"] = iso8601(task.last_updated_at);
+  out["createdAt"] = utc_time(task.created_at);
+  out["lastUpdatedAt"] = utc_time(task.last_updated_at);
   out[extension ? "ttlMs" : "ttl"] = task.ttl ? json::value(task.ttl->count()) : json::value(nullptr);
   if (task.poll_interval) out[extension ? "pollIntervalMs" : "pollInterval"] = task.poll_interval->count();
   return out;

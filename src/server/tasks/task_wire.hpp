@@ -13,9 +13,6 @@
 
 namespace mcp::detail {
 
-/// RFC 3339 / ISO 8601 in UTC with milliseconds: 2026-11-27T10:30:00.000Z.
-std::string iso8601(std::chrono::system_clock::time_point when);
-
 /// The Task object: its status and times, in the shape of the task's era.
 json::object task_json(const task_record& task);
 /// The result of the request that created the task.
