@@ -157,7 +157,7 @@ asio::awaitable<bool> http_endpoint::impl::serve_alone(response_channel& io, ser
     co_return co_await reply_error(io, req, http::status::service_unavailable, errc::internal_error,
                                    "Service Unavailable: too many requests in progress");
   // Named by a counter: the client never sees the id, so it need not be
-  // unguessable (and getrandom per request costs a system call).
+  // unguessable (and random bytes per request cost more than a counter).
   auto session = co_await start_session("stateless-" + std::to_string(++stateless_requests), req, io,
                                         std::move(engine), session_kind::alone);
   session->engine().set_era(era);
