@@ -13,11 +13,18 @@
 #include "test_certificates.hpp"
 #include "test_support.hpp"
 
+#include <mcp/adapters/beast.hpp>
 #include <mcp/client/client.hpp>
 #include <mcp/transport/http_client.hpp>
 #include <mcp/transport/websocket.hpp>
 
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/use_future.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/read.hpp>
 
 #include <chrono>
 #include <csignal>
@@ -177,6 +184,51 @@ TEST_F(EmbeddedBeast, ServesHttpsAndWssOnTheApplicationsTlsStream) {
     auto over_wss = co_await connect_websocket(ex, "wss" + authority, std::move(wss));
     EXPECT_EQ(co_await echo_over(std::move(over_wss), "over wss"), "over wss");
   });
+}
+
+// The Beast adapter in this process, the endpoint on threads of its own
+// (4 under ThreadSanitizer) and the application's server on the test's: a
+// WebSocket connection handed over crosses between the two, each operation
+// on the stream's executor, each completion back on the endpoint's strand.
+TEST(EmbeddedBeastInProcess, AWebSocketSessionCrossesFromTheApplicationsThreadsToTheEndpoints) {
+  auto tools = make_tools();
+  const auto threads = std::max(2u, test_server_threads());
+  server_threads endpoint_threads(threads);
+  http_endpoint_options options;
+  options.threads = threads;
+  options.websocket = true;
+  auto endpoint = std::make_unique<http_endpoint>(endpoint_threads.executor(), *tools, options);
+  run_test([&]() -> asio::awaitable<void> {
+    const auto ex = co_await asio::this_coro::executor;
+    asio::ip::tcp::acceptor acceptor(ex, {asio::ip::make_address("127.0.0.1"), 0});
+    const auto port = acceptor.local_endpoint().port();
+    // The application's server: one connection, its one request handed to the adapter.
+    asio::co_spawn(
+        ex,
+        [&]() -> asio::awaitable<void> {
+          beast::tcp_stream stream(co_await acceptor.async_accept(asio::use_awaitable));
+          beast::flat_buffer buffer;
+          http::request<http::string_body> req;
+          co_await http::async_read(stream, buffer, req, asio::use_awaitable);
+          auto [failure, keep_alive] = co_await mcp::adapters::async_serve(*endpoint, stream, std::move(req),
+                                                                           asio::as_tuple(asio::use_awaitable));
+          EXPECT_FALSE(failure);
+          EXPECT_FALSE(keep_alive) << "a WebSocket session ends its connection";
+        },
+        asio::detached);
+    auto transport = co_await connect_websocket(ex, "ws://127.0.0.1:" + std::to_string(port) + "/mcp");
+    mcp::client c(ex, client_options{});
+    co_await c.connect(std::move(transport));
+    for (int i = 0; i < 20; ++i) {
+      const auto text = "crossing " + std::to_string(i);
+      EXPECT_EQ(co_await echo(c, text), text);
+    }
+    co_await c.close();
+    const std::function<bool()> ended = [&] { return endpoint->session_count() == 0; };
+    EXPECT_TRUE(co_await wait_until(ended, 5s));
+  });
+  endpoint->async_stop(asio::use_future).get();
+  endpoint.reset();
 }
 
 const std::vector<std::string> embedding_programs = {
