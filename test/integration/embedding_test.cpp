@@ -7,6 +7,7 @@
 // beast-server also serves MCP over WebSocket on its own connections, and
 // all of it over TLS with --tls.
 
+#include "echo_reply.hpp"
 #include "http_client.hpp"
 #include "http_test_server.hpp"
 #include "child_process.hpp"
@@ -116,10 +117,14 @@ TEST_P(Embedded, AGetStreamIsFreedWhenItsClientGoesAway) {
   });
 }
 
-asio::awaitable<std::string> echo(mcp::client& c, std::string text) {
-  json::object args{{"text", std::move(text)}};
-  auto result = co_await c.call_tool("echo", std::move(args));
-  co_return first_text(result);
+// Our client over `transport`: the echo tool's answer to `text`.
+asio::awaitable<std::string> echo_over(std::unique_ptr<message_transport> transport, std::string text) {
+  const auto ex = co_await asio::this_coro::executor;
+  mcp::client c(ex, client_options{});  // (not in the co_await line: g++ 12, docs/compilers.md)
+  co_await c.connect(std::move(transport));
+  auto echoed = co_await echo_reply(c, std::move(text));
+  co_await c.close();
+  co_return echoed;
 }
 
 // beast-server's own connections carry MCP over WebSocket and TLS too.
@@ -139,10 +144,7 @@ TEST_F(EmbeddedBeast, ServesMcpOverWebSocketOnTheApplicationsConnection) {
     const auto url = "ws://127.0.0.1:" + std::to_string(app.port) + "/mcp";
     for (const std::string text : {"first", "second"}) {  // a session that ended frees the way for the next
       auto transport = co_await connect_websocket(ex, url);
-      mcp::client c(ex, client_options{});
-      co_await c.connect(std::move(transport));
-      EXPECT_EQ(co_await echo(c, text), text);
-      co_await c.close();
+      EXPECT_EQ(co_await echo_over(std::move(transport), text), text);
     }
     // The endpoint's rules hold for an upgrade through the adapter: a foreign Origin gets 403.
     websocket_client_options foreign;
@@ -159,16 +161,6 @@ TEST_F(EmbeddedBeast, ServesMcpOverWebSocketOnTheApplicationsConnection) {
     const http_request health_check(http::verb::get, "/health");
     EXPECT_EQ((co_await own.send(health_check)).status, 200);
   });
-}
-
-// Our client over `transport`: the echo tool's answer to `text`.
-asio::awaitable<std::string> echo_over(std::unique_ptr<message_transport> transport, std::string text) {
-  const auto ex = co_await asio::this_coro::executor;
-  mcp::client c(ex, client_options{});  // (not in the co_await line: g++ 12, docs/compilers.md)
-  co_await c.connect(std::move(transport));
-  auto echoed = co_await echo(c, std::move(text));
-  co_await c.close();
-  co_return echoed;
 }
 
 TEST_F(EmbeddedBeast, ServesHttpsAndWssOnTheApplicationsTlsStream) {
@@ -221,7 +213,7 @@ TEST(EmbeddedBeastInProcess, AWebSocketSessionCrossesFromTheApplicationsThreadsT
     co_await c.connect(std::move(transport));
     for (int i = 0; i < 20; ++i) {
       const auto text = "crossing " + std::to_string(i);
-      EXPECT_EQ(co_await echo(c, text), text);
+      EXPECT_EQ(co_await echo_reply(c, text), text);
     }
     co_await c.close();
     const std::function<bool()> ended = [&] { return endpoint->session_count() == 0; };

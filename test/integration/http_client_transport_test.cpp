@@ -12,6 +12,7 @@
 #include <mcp/server/server.hpp>
 #include <mcp/transport/http_client.hpp>
 
+#include "echo_reply.hpp"
 #include "http_client.hpp"
 #include "http_test_server.hpp"
 #include "test_certificates.hpp"
@@ -75,14 +76,8 @@ asio::awaitable<connected> connect_client(std::string url) {
   co_return co_await connect_client(std::move(url), std::move(defaults));
 }
 
-asio::awaitable<std::string> echo(mcp::client& c, std::string text) {
-  json::object args{{"text", std::move(text)}};
-  auto result = co_await c.call_tool("echo", std::move(args));
-  co_return text_of(result);
-}
-
 asio::awaitable<void> expect_echo(mcp::client& c, std::string text) {
-  const auto said = co_await echo(c, text);
+  const auto said = co_await echo_reply(c, text);
   EXPECT_EQ(said, text);
 }
 
@@ -272,7 +267,7 @@ TEST(HttpClient, FiftyConcurrentCallsShareOneTransport) {
       try {
         if (i % 2 == 0) {
           const std::string text = "call " + std::to_string(i);
-          const auto said = co_await echo(c, text);
+          const auto said = co_await echo_reply(c, text);
           if (said == text) ++right;
         } else {
           json::object args{{"ms", 50}};
@@ -312,7 +307,7 @@ TEST(HttpClient, APoolSpreadsCallsOverItsSessions) {
     auto one = [&pool, &right, &done](int i) -> asio::awaitable<void> {
       const std::string text = "call " + std::to_string(i);
       try {
-        right += co_await echo(pool.next(), text) == text;
+        right += co_await echo_reply(pool.next(), text) == text;
       } catch (const std::exception& e) {
         ADD_FAILURE() << e.what();
       }
@@ -564,7 +559,7 @@ TEST(HttpClient, ConcurrentCallsInAnExpiredSessionRenewItOnce) {
     std::vector<std::string> said(8);
     auto one = [&](std::size_t i) -> asio::awaitable<void> {
       try {
-        said[i] = co_await echo(c, std::to_string(i));
+        said[i] = co_await echo_reply(c, std::to_string(i));
       } catch (const std::exception& e) {
         said[i] = e.what();
       }
@@ -584,7 +579,7 @@ TEST(HttpClient, HttpErrorFailsThatCallAndTheTransportGoesOn) {
     auto& c = *conn.client;
     std::optional<rpc_error> error;
     try {
-      co_await echo(c, std::string(5000, 'x'));
+      co_await echo_reply(c, std::string(5000, 'x'));
     } catch (const protocol_error& e) {
       error = e.error();
     }
@@ -620,7 +615,7 @@ TEST(HttpClient, ServerThatWentAwayFailsCallsClearly) {
     co_await s.stop_and_wait();
     const auto started = clock_type::now();
     const std::function<asio::awaitable<void>()> attempt = [&c]() -> asio::awaitable<void> {
-      const auto said = co_await echo(c, "gone?");
+      const auto said = co_await echo_reply(c, "gone?");
       ADD_FAILURE() << "a server that is gone answered " << said;
     };
     const auto message = co_await failure_message_of(attempt);

@@ -15,6 +15,7 @@
 #include <mcp/server/http_server.hpp>
 #include <mcp/transport/websocket.hpp>
 
+#include "echo_reply.hpp"
 #include "http_client.hpp"
 #include "http_test_server.hpp"
 #include "legacy_client.hpp"
@@ -76,12 +77,6 @@ asio::awaitable<std::unique_ptr<mcp::client>> connect_client(std::string url, cl
 asio::awaitable<std::unique_ptr<mcp::client>> connect_client(std::string url, client_options options) {
   int asked = 0;
   co_return co_await connect_client(std::move(url), std::move(options), "decline", asked);
-}
-
-asio::awaitable<std::string> echo(mcp::client& c, std::string text) {
-  json::object args{{"text", std::move(text)}};
-  auto result = co_await c.call_tool("echo", std::move(args));
-  co_return first_text(result);
 }
 
 // --- a WebSocket peer byte by byte -----------------------------------------------
@@ -249,7 +244,7 @@ TEST(Websocket, LegacySessionCallsProgressLogsAndElicitation) {
 
     const auto tools = co_await c->list_tools();
     EXPECT_GE(tools.size(), 5u);
-    EXPECT_EQ(co_await echo(*c, "over a websocket"), "over a websocket");
+    EXPECT_EQ(co_await echo_reply(*c, "over a websocket"), "over a websocket");
     // The handler sees the upgrade request's headers.
     json::object header_args{{"name", "sec-websocket-protocol"}};
     const auto header = co_await c->call_tool("header", std::move(header_args));
@@ -285,7 +280,7 @@ TEST(Websocket, LegacySessionCallsProgressLogsAndElicitation) {
     for (int i = 0; i < 20; ++i)
       asio::co_spawn(co_await asio::this_coro::executor,
                      [&, i]() -> asio::awaitable<void> {
-                       answers[i] = co_await echo(*c, "call " + std::to_string(i));
+                       answers[i] = co_await echo_reply(*c, "call " + std::to_string(i));
                        ++done;
                      },
                      asio::detached);
@@ -307,7 +302,7 @@ TEST(Websocket, ModernEraOnTheSameEndpoint) {
     int asked = 0;
     auto c = co_await connect_client(ws_url(server.port()), std::move(options), "decline", asked);
     EXPECT_EQ(to_string(c->server().version), "2026-07-28");
-    EXPECT_EQ(co_await echo(*c, "modern"), "modern");
+    EXPECT_EQ(co_await echo_reply(*c, "modern"), "modern");
     // Elicitation as an input round: the client answers, sends the call again.
     json::object no_args;
     const auto confirmed = co_await c->call_tool("confirm", no_args);
@@ -613,7 +608,7 @@ TEST_F(WebsocketTls, CallsOverWss) {
     auto transport = co_await connect_websocket(ex, ws_url(server.port(), "wss", "localhost"), std::move(trusting));
     mcp::client c(ex, legacy_only());
     co_await c.connect(std::move(transport));
-    EXPECT_EQ(co_await echo(c, "secure"), "secure");
+    EXPECT_EQ(co_await echo_reply(c, "secure"), "secure");
     co_await c.close();
 
     // A client that trusts another CA does not connect.

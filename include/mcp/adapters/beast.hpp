@@ -92,27 +92,24 @@ class handed_over final : public upgraded_stream {
 
   void async_read_some(asio::mutable_buffer buffer, io_done done) override {
     asio::dispatch(stream_.get_executor(), [&stream = stream_, buffer, done = std::move(done)]() mutable {
-      stream.async_read_some(buffer,
-                             [done = std::move(done)](boost::system::error_code ec, std::size_t n) { done(ec, n); });
+      stream.async_read_some(buffer, std::move(done));
     });
   }
   void async_write_some(std::span<const asio::const_buffer> buffers, io_done done) override {
     asio::dispatch(stream_.get_executor(), [&stream = stream_, buffers, done = std::move(done)]() mutable {
-      stream.async_write_some(buffers,
-                              [done = std::move(done)](boost::system::error_code ec, std::size_t n) { done(ec, n); });
+      stream.async_write_some(buffers, std::move(done));
     });
   }
   void async_teardown(end_done done) override {
     asio::dispatch(stream_.get_executor(), [&stream = stream_, done = std::move(done)]() mutable {
-      const auto finished = [done = std::move(done)](boost::system::error_code ec) { done(ec); };
-      if constexpr (requires { stream.async_shutdown(finished); }) {
-        stream.async_shutdown(finished);  // TLS: close_notify
+      if constexpr (requires { stream.async_shutdown(std::move(done)); }) {
+        stream.async_shutdown(std::move(done));  // TLS: close_notify
       } else {
         // TCP: our end, then the peer's (its FIN makes the socket readable).
         auto& socket = socket_of(boost::beast::get_lowest_layer(stream));
         boost::system::error_code ignored;
         socket.shutdown(socket.shutdown_send, ignored);
-        socket.async_wait(socket.wait_read, finished);
+        socket.async_wait(socket.wait_read, std::move(done));
       }
     });
   }

@@ -7,6 +7,7 @@
 #include <mcp/server/server.hpp>
 #include <mcp/transport/memory.hpp>
 
+#include "echo_reply.hpp"
 #include "legacy_client.hpp"
 #include "test_support.hpp"
 
@@ -90,12 +91,6 @@ client_options quick_reconnects() {
   return options;
 }
 
-asio::awaitable<std::string> echo(mcp::client& c, std::string text) {
-  json::object args{{"text", std::move(text)}};
-  auto result = co_await c.call_tool("echo", std::move(args));
-  co_return result.text_content();
-}
-
 asio::awaitable<void> wait_for_state(mcp::client& c, connection_state wanted) {
   for (int i = 0; i < 400 && c.state() != wanted; ++i) co_await sleep_for(std::chrono::milliseconds(5));
   EXPECT_EQ(c.state(), wanted);
@@ -109,7 +104,7 @@ TEST(ClientReconnect, ACutConnectionIsReplacedAndCallsGoOn) {
     std::vector<connection_state> states;
     c.on_state_change([&](connection_state s) { states.push_back(s); });
     co_await c.connect(server.factory());
-    EXPECT_EQ(co_await echo(c, "one"), "one");
+    EXPECT_EQ(co_await echo_reply(c, "one"), "one");
 
     // A call waiting when the connection drops fails: the server may have run it.
     auto waiting = [&]() -> asio::awaitable<bool> {
@@ -123,7 +118,7 @@ TEST(ClientReconnect, ACutConnectionIsReplacedAndCallsGoOn) {
     const auto aborted = co_await (waiting() && cut());
     EXPECT_TRUE(aborted);
     // A call made while it reconnects waits for the new connection.
-    EXPECT_EQ(co_await echo(c, "two"), "two");
+    EXPECT_EQ(co_await echo_reply(c, "two"), "two");
     EXPECT_EQ(server.connections, 2);
     EXPECT_EQ(states, (std::vector<connection_state>{
                           connection_state::connecting, connection_state::initializing, connection_state::ready,
