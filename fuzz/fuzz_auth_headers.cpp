@@ -1,5 +1,5 @@
 // What OAuth brings from the network: on the server, the Authorization
-// header (auth/bearer.cpp), a DPoP proof (auth/dpop_proof.cpp, cjose), and
+// header (auth/bearer.cpp), a DPoP proof (auth/dpop_proof.cpp, detail/jose.cpp), and
 // an access token checked against the issuer's JWKS document
 // (auth/jwks_cache.cpp, auth/jwt_check.cpp); on the client, the
 // WWW-Authenticate challenges of a server (client/oauth/challenge.cpp).

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(g++ cmake ninja-build ccache libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev libssl-dev
-          pkg-config libcjose-dev libjansson-dev libhiredis-dev libyaml-cpp-dev libcpp-httplib-dev libcivetweb-dev)
+          pkg-config libhiredis-dev libyaml-cpp-dev libcpp-httplib-dev libcivetweb-dev)
 # clang and its runtimes (libFuzzer, the sanitizers): the fuzz targets and the
 # AddressSanitizer build of the tests (scripts/build-asan.sh).
 fuzz_packages=(clang libclang-rt-14-dev python3)

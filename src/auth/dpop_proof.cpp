@@ -1,8 +1,9 @@
-// dpop_proof.hpp: RFC 9449 section 4.3's checks, the signature by cjose.
+// dpop_proof.hpp: RFC 9449 section 4.3's checks, the signature with OpenSSL
+// (detail/jose.hpp).
 
 #include "dpop_proof.hpp"
 
-#include "cjose_input.hpp"
+#include "../detail/jose.hpp"
 
 #include <mcp/base64.hpp>
 
@@ -10,28 +11,18 @@
 #include <boost/json/serialize.hpp>
 #include <boost/url/parse.hpp>
 
-#include <cjose/cjose.h>
 #include <openssl/sha.h>
 
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
-#include <cstring>
-#include <memory>
 #include <vector>
 
 namespace mcp::auth::detail {
 
 namespace json = boost::json;
+namespace jose = mcp::detail::jose;
 
 namespace {
-
-struct jws_deleter {
-  void operator()(cjose_jws_t* jws) const noexcept { cjose_jws_release(jws); }
-};
-struct jwk_deleter {
-  void operator()(cjose_jwk_t* jwk) const noexcept { cjose_jwk_release(jwk); }
-};
 
 std::string sha256_base64url(std::string_view text) {
   unsigned char digest[SHA256_DIGEST_LENGTH];
@@ -39,10 +30,10 @@ std::string sha256_base64url(std::string_view text) {
   return base64url_encode(std::string_view(reinterpret_cast<const char*>(digest), sizeof digest));
 }
 
-std::string header_string(cjose_header_t* header, const char* name) {
-  cjose_err err;
-  const char* value = cjose_header_get(header, name, &err);
-  return value ? std::string(value) : std::string();
+// A header member that is a string; empty when absent or not one.
+std::string header_string(const json::object& header, std::string_view name) {
+  const auto* value = header.if_contains(name);
+  return value && value->is_string() ? std::string(value->get_string()) : std::string();
 }
 
 // RFC 3986 section 6.2.2-6.2.3: scheme and host in any case, the default
@@ -60,10 +51,6 @@ std::string normalized(std::string_view url) {
   std::string path(parsed->encoded_path());
   if (path.empty()) path = "/";
   return scheme + "://" + host + (port.empty() ? "" : ":" + port) + path;
-}
-
-bool asymmetric(std::string_view alg) {
-  return alg.starts_with("RS") || alg.starts_with("PS") || alg.starts_with("ES") || alg == "EdDSA";
 }
 
 }  // namespace
@@ -99,32 +86,28 @@ dpop_result check_dpop_proof(std::string_view proof, const dpop_expectation& exp
     result.error = std::move(why);
     return result;
   };
-  if (!compact_jws(proof)) return fail("the DPoP proof is not a signed JWT");
-  cjose_err err;
-  std::unique_ptr<cjose_jws_t, jws_deleter> jws(cjose_jws_import(proof.data(), proof.size(), &err));
+  const auto jws = jose::decode_compact(proof);
   if (!jws) return fail("the DPoP proof is not a signed JWT");
-  auto* header = cjose_jws_get_protected(jws.get());
-  if (header_string(header, "typ") != "dpop+jwt") return fail("the DPoP proof's typ is not dpop+jwt");
-  const auto alg = header_string(header, CJOSE_HDR_ALG);
-  if (!asymmetric(alg) || std::ranges::find(expected.algorithms, alg) == expected.algorithms.end())
+  if (header_string(jws->header, "typ") != "dpop+jwt") return fail("the DPoP proof's typ is not dpop+jwt");
+  // Asymmetric algorithms only (section 4.3, check 5): algorithm_of knows no other.
+  const auto alg = header_string(jws->header, "alg");
+  if (!jose::algorithm_of(alg) || std::ranges::find(expected.algorithms, alg) == expected.algorithms.end())
     return fail("the DPoP proof's algorithm is not accepted");
-  std::unique_ptr<char, decltype(&std::free)> raw_jwk(cjose_header_get_raw(header, "jwk", &err), &std::free);
-  if (!raw_jwk) return fail("the DPoP proof has no jwk");
-  boost::system::error_code ec;
-  const auto jwk = json::parse(raw_jwk.get(), ec);
-  if (ec || !jwk.is_object()) return fail("the DPoP proof's jwk is not a JSON object");
+  const auto* member = jws->header.if_contains("jwk");
+  if (!member) return fail("the DPoP proof has no jwk");
+  if (!member->is_object()) return fail("the DPoP proof's jwk is not a JSON object");
+  const auto& jwk = member->get_object();
   // A private key in the header: the client gave its key away (section 4.3, check 7).
-  if (jwk.get_object().contains("d") || jwk.get_object().contains("p")) return fail("the DPoP proof's jwk is private");
-  if (!importable_jwk(jwk.get_object())) return fail("the DPoP proof's jwk is malformed");
-  std::unique_ptr<cjose_jwk_t, jwk_deleter> key(cjose_jwk_import(raw_jwk.get(), std::strlen(raw_jwk.get()), &err));
-  if (!key || !cjose_jws_verify(jws.get(), key.get(), &err)) return fail("the DPoP proof's signature does not verify");
-  result.jkt = jwk_thumbprint(jwk.get_object());
+  if (jwk.contains("d") || jwk.contains("p")) return fail("the DPoP proof's jwk is private");
+  if (!jose::well_formed_jwk(jwk)) return fail("the DPoP proof's jwk is malformed");
+  const auto key = jose::import_public_jwk(jwk);
+  if (!key || !jose::verify(*jws, alg, key.get())) return fail("the DPoP proof's signature does not verify");
+  result.jkt = jwk_thumbprint(jwk);
   if (result.jkt.empty()) return fail("the DPoP proof's jwk lacks members");
 
-  std::uint8_t* payload = nullptr;
-  std::size_t payload_size = 0;
-  if (!cjose_jws_get_plaintext(jws.get(), &payload, &payload_size, &err)) return fail("the DPoP proof has no claims");
-  const auto parsed = json::parse(std::string_view(reinterpret_cast<const char*>(payload), payload_size), ec);
+  if (jws->payload.empty()) return fail("the DPoP proof has no claims");
+  boost::system::error_code ec;
+  const auto parsed = json::parse(jws->payload, ec);
   if (ec || !parsed.is_object()) return fail("the DPoP proof's claims are not a JSON object");
   const auto& claims = parsed.get_object();
   const auto text = [&claims](std::string_view name) {

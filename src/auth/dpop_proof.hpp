@@ -1,7 +1,7 @@
 #pragma once
 // DPoP at the resource server (RFC 9449 sections 4.3 and 7): the proof a
-// request carries with a DPoP-bound token, checked with cjose, and a bounded
-// memory of the proofs already used.
+// request carries with a DPoP-bound token, its signature checked with
+// OpenSSL (detail/jose.hpp), and a bounded memory of the proofs already used.
 
 #include <boost/json/object.hpp>
 

@@ -2,22 +2,20 @@
 
 #include "jwks_cache.hpp"
 
-#include "cjose_input.hpp"
+#include "../detail/jose.hpp"
 
 #include <mcp/log.hpp>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/parse.hpp>
-#include <boost/json/serialize.hpp>
-
-#include <cjose/cjose.h>
 
 #include <stdexcept>
 
 namespace mcp::auth::detail {
 
 namespace json = boost::json;
+namespace jose = mcp::detail::jose;
 
 namespace {
 
@@ -44,18 +42,15 @@ key_set parse_jwks(std::string_view document) {
     k.alg = member(key, "alg");
     const auto use = member(key, "use");
     if ((k.kty != "RSA" && k.kty != "EC") || (!use.empty() && use != "sig")) continue;
-    if (!importable_jwk(key)) {
+    if (!jose::well_formed_jwk(key)) {
       sdk_log(log_category::auth, log_level::warn, "a key of the JWKS is malformed", {{"kid", k.kid}});
       continue;
     }
-    const auto text = json::serialize(key);
-    cjose_err err;
-    auto* jwk = cjose_jwk_import(text.data(), text.size(), &err);
-    if (!jwk) {
-      sdk_log(log_category::auth, log_level::warn, "a key of the JWKS cannot be read", {{"error", err.message}});
+    k.public_key = jose::import_public_jwk(key);
+    if (!k.public_key) {
+      sdk_log(log_category::auth, log_level::warn, "a key of the JWKS cannot be read", {{"kid", k.kid}});
       continue;
     }
-    k.jwk = std::shared_ptr<_cjose_jwk_int>(jwk, [](cjose_jwk_t* p) { cjose_jwk_release(p); });
     out.push_back(std::move(k));
   }
   return out;

@@ -1,5 +1,5 @@
 #pragma once
-// The issuer's signing keys, as cjose keys, kept between requests. They are
+// The issuer's signing keys, as OpenSSL keys, kept between requests. They are
 // fetched when first needed, when older than a maximum age, and when a token
 // names a key id they do not have (the issuer rotated its keys), at most once
 // per `min_refresh` so that tokens with made-up key ids cannot make the
@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-struct _cjose_jwk_int;  // cjose_jwk_t
+typedef struct evp_pkey_st EVP_PKEY;
 
 namespace mcp::auth::detail {
 
@@ -28,12 +28,13 @@ struct verification_key {
   std::string kid;
   std::string kty;  ///< RSA or EC
   std::string alg;  ///< the key's own `alg`, when it names one
-  std::shared_ptr<_cjose_jwk_int> jwk;
+  std::shared_ptr<EVP_PKEY> public_key;  ///< as OpenSSL reads it (detail/jose.hpp)
 };
 using key_set = std::vector<verification_key>;
 
 /// The signature keys of a JWKS document; keys for encryption, symmetric
-/// keys and keys cjose cannot read are left out. Throws std::runtime_error
+/// keys and keys that are not a usable public key (detail/jose.hpp's
+/// import_public_jwk) are left out. Throws std::runtime_error
 /// when the document is not a JWKS.
 key_set parse_jwks(std::string_view document);
 

@@ -1,15 +1,16 @@
-// jwt_check.hpp: the signature with cjose (the header, the algorithm
-// allow-list and the key's type checked first), then the claims with
-// Boost.JSON.
+// jwt_check.hpp: the signature with OpenSSL (detail/jose.hpp; the header,
+// the algorithm allow-list and the key's type checked first), then the
+// claims with Boost.JSON.
 
 #include "jwt_check.hpp"
 
 #include "claims.hpp"
-#include "cjose_input.hpp"
+
+#include "../detail/jose.hpp"
 
 #include <boost/json/parse.hpp>
 
-#include <cjose/cjose.h>
+#include <openssl/evp.h>
 
 #include <algorithm>
 #include <cctype>
@@ -17,18 +18,15 @@
 namespace mcp::auth::detail {
 
 namespace json = boost::json;
+namespace jose = mcp::detail::jose;
 using std::chrono::system_clock;
 
 namespace {
 
-struct jws_deleter {
-  void operator()(cjose_jws_t* jws) const noexcept { cjose_jws_release(jws); }
-};
-
-std::string header_value(cjose_header_t* header, const char* name) {
-  cjose_err err;
-  const char* value = cjose_header_get(header, name, &err);
-  return value ? std::string(value) : std::string();
+// A header member that is a string; empty when absent or not one.
+std::string header_value(const json::object& header, std::string_view name) {
+  const auto* value = header.if_contains(name);
+  return value && value->is_string() ? std::string(value->get_string()) : std::string();
 }
 
 std::string lower(std::string s) {
@@ -36,11 +34,11 @@ std::string lower(std::string s) {
   return s;
 }
 
-// The key type an algorithm needs; empty for algorithms never accepted.
+// The JWK key type an algorithm needs; empty for algorithms never accepted.
 std::string_view key_type_of(std::string_view alg) {
-  if (alg.starts_with("RS") || alg.starts_with("PS")) return "RSA";
-  if (alg.starts_with("ES")) return "EC";
-  return {};
+  const auto known = jose::algorithm_of(alg);
+  if (!known) return {};
+  return known->key_type == EVP_PKEY_RSA ? "RSA" : "EC";
 }
 
 }  // namespace
@@ -82,22 +80,19 @@ jwt_checker::jwt_checker(jwt_verifier_options options, std::shared_ptr<jwks_cach
     : options_(std::move(options)), keys_(std::move(keys)) {}
 
 asio::awaitable<verification> jwt_checker::verify(std::string token) {
-  if (!compact_jws(token)) co_return verification::invalid("the token is not a signed JWT");
-  cjose_err err;
-  std::unique_ptr<cjose_jws_t, jws_deleter> jws(cjose_jws_import(token.data(), token.size(), &err));
+  const auto jws = jose::decode_compact(token);
   if (!jws) co_return verification::invalid("the token is not a signed JWT");
-  auto* header = cjose_jws_get_protected(jws.get());
-  const auto alg = header_value(header, CJOSE_HDR_ALG);
+  const auto alg = header_value(jws->header, "alg");
   const auto kty = key_type_of(alg);
   // `none` and HMAC have no key type here: never accepted, whatever the options say.
   if (kty.empty() || std::ranges::find(options_.algorithms, alg) == options_.algorithms.end())
     co_return verification::invalid("the token's algorithm is not accepted");
-  const auto typ = lower(header_value(header, "typ"));
+  const auto typ = lower(header_value(jws->header, "typ"));
   const bool access_token = typ == "at+jwt" || typ == "application/at+jwt";
   if (!access_token && !(options_.accept_plain_jwt && (typ.empty() || typ == "jwt")))
     co_return verification::invalid("the token is not an access token (typ at+jwt)");
 
-  const auto kid = header_value(header, CJOSE_HDR_KID);
+  const auto kid = header_value(jws->header, "kid");
   const auto found = co_await keys_->keys_for(kid);
   bool key_known = false;
   bool verified = false;
@@ -105,7 +100,7 @@ asio::awaitable<verification> jwt_checker::verify(std::string token) {
     for (const auto& key : *found.keys) {
       if ((!kid.empty() && key.kid != kid) || key.kty != kty || (!key.alg.empty() && key.alg != alg)) continue;
       key_known = true;
-      if (cjose_jws_verify(jws.get(), key.jwk.get(), &err)) {
+      if (jose::verify(*jws, alg, key.public_key.get())) {
         verified = true;
         break;
       }
@@ -116,12 +111,9 @@ asio::awaitable<verification> jwt_checker::verify(std::string token) {
     co_return verification::invalid(key_known ? "the token's signature does not verify"
                                               : "the token's signing key is unknown");
   }
-  std::uint8_t* payload = nullptr;
-  std::size_t payload_size = 0;
-  if (!cjose_jws_get_plaintext(jws.get(), &payload, &payload_size, &err))
-    co_return verification::invalid("the token has no payload");
+  if (jws->payload.empty()) co_return verification::invalid("the token has no payload");
   boost::system::error_code ec;
-  auto claims = json::parse(std::string_view(reinterpret_cast<const char*>(payload), payload_size), ec);
+  auto claims = json::parse(jws->payload, ec);
   if (ec || !claims.is_object()) co_return verification::invalid("the token's claims are not a JSON object");
   co_return check_claims(claims.get_object(), options_, system_clock::now());
 }

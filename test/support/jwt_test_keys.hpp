@@ -1,15 +1,19 @@
 #pragma once
 // Signing keys for the OAuth tests: RSA and EC keys generated at test time
-// (cjose over OpenSSL), their public JWKS, and access tokens signed with
-// them, including the forged shapes a verifier must refuse.
+// (the library's own signer, client/oauth/jws.hpp, over OpenSSL), their
+// public JWKS, and access tokens signed with them, including the forged
+// shapes a verifier must refuse.
+
+#include "client/oauth/jws.hpp"
 
 #include <mcp/base64.hpp>
 
 #include <boost/json.hpp>
 
-#include <cjose/cjose.h>
+#include <openssl/bio.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+#include <openssl/pem.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -20,59 +24,47 @@
 
 namespace mcp::test {
 
+/// A new RSA key of `bits` bits, to sign with.
+inline ::mcp::detail::oauth::signing_key rsa_signing_key(int bits = 2048) {
+  std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)> key(EVP_RSA_gen(static_cast<unsigned>(bits)), &EVP_PKEY_free);
+  std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new(BIO_s_mem()), &BIO_free);
+  if (!key || !bio || PEM_write_bio_PrivateKey(bio.get(), key.get(), nullptr, nullptr, 0, nullptr, nullptr) != 1)
+    throw std::runtime_error("cannot generate an RSA key");
+  char* data = nullptr;
+  const auto size = BIO_get_mem_data(bio.get(), &data);
+  return ::mcp::detail::oauth::signing_key::from_pem(std::string_view(data, static_cast<std::size_t>(size)), "test");
+}
+
 class test_key {
+  using signing_key = ::mcp::detail::oauth::signing_key;
+
  public:
-  static test_key rsa(std::string kid) {
-    static const std::uint8_t e[] = {0x01, 0x00, 0x01};
-    cjose_err err;
-    return test_key(cjose_jwk_create_RSA_random(2048, e, sizeof e, &err), std::move(kid), "RS256");
-  }
-  static test_key ec(std::string kid) {
-    cjose_err err;
-    return test_key(cjose_jwk_create_EC_random(CJOSE_JWK_EC_P_256, &err), std::move(kid), "ES256");
-  }
+  static test_key rsa(std::string kid) { return test_key(rsa_signing_key(2048), std::move(kid), "RS256"); }
+  static test_key ec(std::string kid) { return test_key(signing_key::generate_p256(), std::move(kid), "ES256"); }
 
   const std::string& kid() const { return kid_; }
   const std::string& alg() const { return alg_; }
 
-  /// The public key as a JWK (JSON text).
+  /// The public key as a JWK (JSON text), with its kid.
   std::string public_jwk() const {
-    cjose_err err;
-    char* text = cjose_jwk_to_json(jwk_.get(), false, &err);
-    if (!text) throw std::runtime_error("cjose_jwk_to_json failed");
-    std::string out(text);
-    std::free(text);
-    return out;
+    auto jwk = key_.public_jwk();
+    jwk["kid"] = kid_;
+    return boost::json::serialize(jwk);
   }
 
   /// A compact JWS of `claims` with this key; `alg` defaults to the key's.
   std::string sign(const boost::json::object& claims, std::string typ = "at+jwt", std::string alg = {}) const {
-    cjose_err err;
-    auto* header = cjose_header_new(&err);
-    cjose_header_set(header, CJOSE_HDR_ALG, (alg.empty() ? alg_ : alg).c_str(), &err);
-    if (!typ.empty()) cjose_header_set(header, "typ", typ.c_str(), &err);
-    cjose_header_set(header, CJOSE_HDR_KID, kid_.c_str(), &err);
-    const auto payload = boost::json::serialize(claims);
-    auto* jws = cjose_jws_sign(jwk_.get(), header, reinterpret_cast<const std::uint8_t*>(payload.data()),
-                               payload.size(), &err);
-    cjose_header_release(header);
-    if (!jws) throw std::runtime_error(std::string("cjose_jws_sign failed: ") + err.message);
-    const char* compact = nullptr;
-    cjose_jws_export(jws, &compact, &err);
-    std::string out(compact);
-    cjose_jws_release(jws);
-    return out;
+    boost::json::object header;
+    if (!typ.empty()) header["typ"] = typ;
+    header["kid"] = kid_;
+    return key_.sign_jwt(std::move(header), claims, alg.empty() ? alg_ : alg, "test token");
   }
 
  private:
-  test_key(cjose_jwk_t* jwk, std::string kid, std::string alg) : kid_(std::move(kid)), alg_(std::move(alg)) {
-    if (!jwk) throw std::runtime_error("cannot generate a key");
-    cjose_err err;
-    cjose_jwk_set_kid(jwk, kid_.data(), kid_.size(), &err);
-    jwk_ = std::shared_ptr<cjose_jwk_t>(jwk, [](cjose_jwk_t* k) { cjose_jwk_release(k); });
-  }
+  test_key(signing_key key, std::string kid, std::string alg)
+      : key_(std::move(key)), kid_(std::move(kid)), alg_(std::move(alg)) {}
 
-  std::shared_ptr<cjose_jwk_t> jwk_;
+  signing_key key_;
   std::string kid_;
   std::string alg_;
 };

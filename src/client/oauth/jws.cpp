@@ -1,5 +1,7 @@
 #include "jws.hpp"
 
+#include "../../detail/jose.hpp"
+
 #include <mcp/base64.hpp>
 #include <mcp/client/oauth.hpp>
 
@@ -8,57 +10,18 @@
 #include <openssl/bio.h>
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
-#include <openssl/ecdsa.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/rsa.h>
 
-#include <optional>
 #include <vector>
 
 namespace mcp::detail::oauth {
 
 namespace {
 
-struct algorithm_info {
-  const EVP_MD* digest = nullptr;
-  int key_type = 0;          // EVP_PKEY_RSA or EVP_PKEY_EC
-  bool pss = false;
-  std::size_t ec_size = 0;   // bytes of r and of s in a JWS ECDSA signature
-};
-
-std::optional<algorithm_info> info_of(std::string_view alg) {
-  if (alg == "RS256") return algorithm_info{EVP_sha256(), EVP_PKEY_RSA};
-  if (alg == "RS384") return algorithm_info{EVP_sha384(), EVP_PKEY_RSA};
-  if (alg == "RS512") return algorithm_info{EVP_sha512(), EVP_PKEY_RSA};
-  if (alg == "PS256") return algorithm_info{EVP_sha256(), EVP_PKEY_RSA, true};
-  if (alg == "PS384") return algorithm_info{EVP_sha384(), EVP_PKEY_RSA, true};
-  if (alg == "PS512") return algorithm_info{EVP_sha512(), EVP_PKEY_RSA, true};
-  if (alg == "ES256") return algorithm_info{EVP_sha256(), EVP_PKEY_EC, false, 32};
-  if (alg == "ES384") return algorithm_info{EVP_sha384(), EVP_PKEY_EC, false, 48};
-  if (alg == "ES512") return algorithm_info{EVP_sha512(), EVP_PKEY_EC, false, 66};
-  return std::nullopt;
-}
-
-// The curve size of an EC key must match the algorithm's too (ES256 is P-256).
-std::size_t ec_size_of(EVP_PKEY* key) { return static_cast<std::size_t>((EVP_PKEY_get_bits(key) + 7) / 8); }
-
 [[noreturn]] void fail(std::string_view purpose, std::string_view what) {
   throw oauth_error(std::string(purpose) + ": " + std::string(what));
-}
-
-// JWS wants ECDSA signatures as r || s, each padded to the curve's size;
-// OpenSSL makes DER.
-std::string der_to_jws(const std::vector<unsigned char>& der, std::size_t size, std::string_view purpose) {
-  const unsigned char* p = der.data();
-  std::unique_ptr<ECDSA_SIG, decltype(&ECDSA_SIG_free)> sig(d2i_ECDSA_SIG(nullptr, &p, static_cast<long>(der.size())),
-                                                            &ECDSA_SIG_free);
-  if (!sig) fail(purpose, "signing failed");
-  std::string out(2 * size, '\0');
-  BN_bn2binpad(ECDSA_SIG_get0_r(sig.get()), reinterpret_cast<unsigned char*>(out.data()), static_cast<int>(size));
-  BN_bn2binpad(ECDSA_SIG_get0_s(sig.get()), reinterpret_cast<unsigned char*>(out.data() + size),
-               static_cast<int>(size));
-  return out;
 }
 
 std::string big_number(EVP_PKEY* key, const char* name) {
@@ -74,7 +37,7 @@ std::string big_number(EVP_PKEY* key, const char* name) {
 std::string coordinate(EVP_PKEY* key, const char* name) {
   BIGNUM* n = nullptr;
   if (EVP_PKEY_get_bn_param(key, name, &n) != 1) return {};
-  std::string bytes(ec_size_of(key), '\0');
+  std::string bytes(jose::ec_size(key), '\0');
   BN_bn2binpad(n, reinterpret_cast<unsigned char*>(bytes.data()), static_cast<int>(bytes.size()));
   BN_free(n);
   return bytes;
@@ -112,7 +75,8 @@ boost::json::object signing_key::public_jwk() const {
     return {{"kty", "RSA"},
             {"n", base64url_encode(big_number(key, OSSL_PKEY_PARAM_RSA_N))},
             {"e", base64url_encode(big_number(key, OSSL_PKEY_PARAM_RSA_E))}};
-  const char* crv = ec_size_of(key) == 32 ? "P-256" : ec_size_of(key) == 48 ? "P-384" : "P-521";
+  const auto size = jose::ec_size(key);
+  const char* crv = size == 32 ? "P-256" : size == 48 ? "P-384" : "P-521";
   return {{"kty", "EC"},
           {"crv", crv},
           {"x", base64url_encode(coordinate(key, OSSL_PKEY_PARAM_EC_PUB_X))},
@@ -120,14 +84,13 @@ boost::json::object signing_key::public_jwk() const {
 }
 
 bool signing_key::fits(std::string_view algorithm) const {
-  const auto alg = info_of(algorithm);
-  if (!alg || EVP_PKEY_get_base_id(key_.get()) != alg->key_type) return false;
-  return alg->key_type != EVP_PKEY_EC || ec_size_of(key_.get()) == alg->ec_size;
+  const auto alg = jose::algorithm_of(algorithm);
+  return alg && jose::fits(*alg, key_.get());
 }
 
 std::string signing_key::sign_jwt(boost::json::object header, const boost::json::object& claims,
                                   std::string_view algorithm, std::string_view purpose) const {
-  const auto alg = info_of(algorithm);
+  const auto alg = jose::algorithm_of(algorithm);
   if (!alg) fail(purpose, "unsupported signing algorithm " + std::string(algorithm));
   if (!fits(algorithm)) fail(purpose, "the private key does not fit " + std::string(algorithm));
   header["alg"] = algorithm;
@@ -145,9 +108,11 @@ std::string signing_key::sign_jwt(boost::json::object header, const boost::json:
   if (EVP_DigestSign(ctx.get(), nullptr, &size, data, input.size()) != 1) fail(purpose, "signing failed");
   std::vector<unsigned char> signature(size);
   if (EVP_DigestSign(ctx.get(), signature.data(), &size, data, input.size()) != 1) fail(purpose, "signing failed");
-  signature.resize(size);
-  const auto jws = alg->key_type == EVP_PKEY_EC ? der_to_jws(signature, alg->ec_size, purpose)
-                                                 : std::string(signature.begin(), signature.end());
+  std::string jws(reinterpret_cast<const char*>(signature.data()), size);
+  if (alg->key_type == EVP_PKEY_EC) {
+    jws = jose::der_to_jws(jws, alg->ec_size);  // JWS has r || s where OpenSSL makes DER
+    if (jws.empty()) fail(purpose, "signing failed");
+  }
   return input + "." + base64url_encode(jws);
 }
 
