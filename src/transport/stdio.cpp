@@ -1,13 +1,6 @@
 #include <mcp/transport/stdio.hpp>
-#include <mcp/error.hpp>
 
 #include "line_transport.hpp"
-
-#include <cerrno>
-#include <system_error>
-#include <fcntl.h>
-#include <unistd.h>
-
 
 namespace mcp {
 
@@ -27,12 +20,6 @@ class stdio_server_transport final : public detail::line_transport {
   }
 };
 
-int duplicate(int fd) {
-  const int copy = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
-  if (copy < 0) throw mcp::error(boost::system::error_code(errno, boost::system::generic_category()), "dup stdio");
-  return copy;
-}
-
 }  // namespace
 
 std::unique_ptr<message_transport> make_stdio_transport(asio::any_io_executor ex) {
@@ -41,12 +28,10 @@ std::unique_ptr<message_transport> make_stdio_transport(asio::any_io_executor ex
 
 std::unique_ptr<message_transport> make_stdio_transport(asio::any_io_executor ex,
                                                         stdio_options options) {
-  const int in = duplicate(STDIN_FILENO);
-  const int out = duplicate(STDOUT_FILENO);
-  // Our copy of stdout is now the only way to the client; fd 1 becomes stderr.
-  if (::dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
-    throw mcp::error(boost::system::error_code(errno, boost::system::generic_category()), "redirect stdout");
-  return std::make_unique<stdio_server_transport>(ex, in, out, options.max_frame_size);
+  // (byte_stream_posix.cpp, byte_stream_windows.cpp)
+  auto streams = detail::take_standard_streams(ex);
+  return std::make_unique<stdio_server_transport>(ex, std::move(streams.in), std::move(streams.out),
+                                                  options.max_frame_size);
 }
 
 }  // namespace mcp

@@ -4,6 +4,7 @@
 //   caduceus serve-demo [--stdio | --http [HOST:]PORT]
 
 #include "arguments.hpp"
+#include "console.hpp"
 #include "failure.hpp"
 #include "log_options.hpp"
 #include "progress_bar.hpp"
@@ -14,8 +15,6 @@
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
-
-#include <unistd.h>
 
 #include <cstdlib>
 #include <iostream>
@@ -35,7 +34,7 @@ int main(int argc, char** argv) {
     if (inv.serve_demo) return serve_demo(inv);
 
 
-    progress_bar bar(::isatty(STDERR_FILENO) == 1);  // outlives the io_context and what runs on it
+    progress_bar bar(stderr_is_terminal());  // outlives the io_context and what runs on it
     boost::asio::io_context io(1);
     int exit_code = exit_failure;
     boost::asio::co_spawn(io, run_session(inv, bar), [&](std::exception_ptr failure, int code) {

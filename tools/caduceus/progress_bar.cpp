@@ -1,7 +1,6 @@
 #include "progress_bar.hpp"
 
-#include <sys/ioctl.h>
-#include <unistd.h>
+#include "console.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -16,9 +15,8 @@ namespace {
 constexpr std::size_t bar_cells = 24;
 
 std::size_t terminal_width() {
-  winsize size{};
-  if (::ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
-  return 80;
+  const auto columns = stderr_columns();
+  return columns > 0 ? columns : 80;
 }
 
 std::string number(double value) {

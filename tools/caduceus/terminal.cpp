@@ -1,5 +1,7 @@
 #include "terminal.hpp"
 
+#include "console.hpp"
+
 #include <mcp/error.hpp>
 
 #include <boost/asio/as_tuple.hpp>
@@ -9,11 +11,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/system/system_error.hpp>
 
-#include <poll.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <condition_variable>
 #include <iostream>
 #include <mutex>
@@ -23,11 +21,10 @@ namespace caduceus {
 
 namespace asio = boost::asio;
 
-// Reads stdin only while a question waits for input, in slices of poll() so
-// that it stops within one slice when told to. It never makes stdin
-// non-blocking: that flag belongs to the open file, which the shell shares.
+// Reads stdin only while a question waits for input, in slices of waiting
+// for it (console.hpp) so that it stops within one slice when told to.
 struct terminal::reader : std::enable_shared_from_this<reader> {
-  static constexpr int slice_ms = 100;
+  static constexpr std::chrono::milliseconds slice{100};
 
   asio::any_io_executor ex;
   terminal* owner = nullptr;  // touched on the executor only; null once the terminal is gone
@@ -58,6 +55,7 @@ struct terminal::reader : std::enable_shared_from_this<reader> {
       stop = true;
       changed.notify_one();
     }
+    interrupt_stdin();  // a read that waits (a Windows console's) ends
     if (thread.joinable()) thread.join();
   }
 
@@ -69,16 +67,15 @@ struct terminal::reader : std::enable_shared_from_this<reader> {
         changed.wait(lock, [&] { return want || stop; });
         if (stop) return;
       }
-      pollfd p{STDIN_FILENO, POLLIN, 0};
-      const int ready = ::poll(&p, 1, slice_ms);
+      const bool ready = wait_for_stdin(slice);
       {
         const std::lock_guard lock(mutex);
         if (stop) return;
-        if (!want || ready <= 0) continue;
+        if (!want || !ready) continue;
       }
-      const auto n = ::read(STDIN_FILENO, buffer, sizeof buffer);
-      if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-      const bool ended = n <= 0;
+      const auto n = read_stdin(buffer, sizeof buffer);
+      if (n < 0) continue;
+      const bool ended = n == 0;
       std::string chunk = ended ? std::string() : std::string(buffer, static_cast<std::size_t>(n));
       {
         const std::lock_guard lock(mutex);
@@ -102,7 +99,7 @@ terminal::terminal(asio::any_io_executor ex, progress_bar& bar, std::chrono::mil
     : ex_(ex),
       bar_(bar),
       answer_limit_(answer_limit),
-      interactive_(::isatty(STDIN_FILENO) == 1),
+      interactive_(stdin_is_terminal()),
       reader_(std::make_shared<reader>()),
       wake_(ex) {
   reader_->ex = ex;

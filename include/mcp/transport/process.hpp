@@ -16,7 +16,9 @@
 namespace mcp {
 
 struct process_options {
-  std::string command;                        ///< the program, looked up in PATH
+  /// The program, looked up in PATH (on Windows also with PATHEXT's
+  /// extensions: `npx` is npx.cmd, which runs through cmd.exe).
+  std::string command;
   std::vector<std::string> args;              ///< arguments after the program name
   std::map<std::string, std::string> env;     ///< set in (or added to) the child's environment
   bool inherit_environment = true;            ///< start from our environment
@@ -26,12 +28,15 @@ struct process_options {
   std::size_t max_frame_size = default_max_frame_size;
   /// Shutdown (spec: lifecycle, "stdio"): close the child's stdin and wait
   /// `exit_grace`; then SIGTERM and wait `terminate_grace`; then SIGKILL.
+  /// (Windows: CTRL_BREAK_EVENT, which reaches the child only when it shares
+  /// our console; then TerminateJobObject, which ends what it started too.)
   std::chrono::milliseconds exit_grace{2000};
   std::chrono::milliseconds terminate_grace{2000};
 };
 
-/// Spawns the child. Throws `mcp::error` (its code the errno) when it cannot be started
-/// (for example ENOENT for an unknown program).
+/// Spawns the child. Throws `mcp::error` (its code the errno; on Windows the
+/// system's error) when it cannot be started (for example one that equals
+/// errc::no_such_file_or_directory for an unknown program).
 std::unique_ptr<message_transport> spawn_process(asio::any_io_executor ex, process_options options);
 
 /// Splits a command line into words the way a POSIX shell would for simple
