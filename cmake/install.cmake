@@ -1,9 +1,33 @@
 include(CMakePackageConfigHelpers)
 
-install(TARGETS mcp cluster EXPORT caduceusTargets
+# Every part this build made (cmake/components.cmake), each exported as
+# caduceus::<part>; the package config finds exactly those.
+get_property(CADUCEUS_BUILT_COMPONENTS GLOBAL PROPERTY CADUCEUS_BUILT_COMPONENTS)
+set(caduceus_installed_targets mcp caduceus_beast)
+foreach(part IN ITEMS skills cluster)
+  if(TARGET ${part})
+    list(APPEND caduceus_installed_targets ${part})
+  endif()
+endforeach()
+foreach(adapter IN ITEMS httplib civetweb)
+  if(TARGET caduceus_${adapter})
+    list(APPEND caduceus_installed_targets caduceus_${adapter})
+  endif()
+endforeach()
+install(TARGETS ${caduceus_installed_targets} EXPORT caduceusTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(DIRECTORY include/mcp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# The headers, less those of the parts this build did not make.
+set(caduceus_headers_left_out)
+if(NOT TARGET cluster)
+  list(APPEND caduceus_headers_left_out PATTERN cluster EXCLUDE)
+endif()
+foreach(adapter IN ITEMS httplib civetweb)
+  if(NOT TARGET caduceus_${adapter})
+    list(APPEND caduceus_headers_left_out PATTERN ${adapter}.hpp EXCLUDE)
+  endif()
+endforeach()
+install(DIRECTORY include/mcp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} ${caduceus_headers_left_out})
 install(EXPORT caduceusTargets
   NAMESPACE caduceus::
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/caduceus)

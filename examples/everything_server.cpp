@@ -43,12 +43,12 @@
 //   --auth-allow-http           accept an http:// issuer, and one on this machine or
 //                               its network (loopback tests only)
 
+#include "demo_stores.hpp"
 #include "everything_demo.hpp"
 #include "mounted_server.hpp"
 
 #include <mcp/auth/introspection_verifier.hpp>
 #include <mcp/auth/jwt_verifier.hpp>
-#include <mcp/cluster/redis.hpp>
 #include <mcp/server/http_server.hpp>
 #include <mcp/server/serve.hpp>
 #include <mcp/server/server.hpp>
@@ -261,11 +261,7 @@ int main(int argc, char** argv) {
     try {
       http->session.request_state_key = mcp::configured_request_state_key(request_state_key_file);
       if (!auth.empty()) http->auth = protection(*http, auth, auth_allow_http);
-      if (!redis_url.empty()) {
-        mcp::cluster::redis_options redis;
-        redis.url = redis_url;
-        http->make_stores = mcp::cluster::make_redis_stores(redis);  // (a bad URL fails the start)
-      }
+      if (!redis_url.empty()) http->make_stores = demo::redis_stores(redis_url);
       if (!mount.empty()) return serve_mounted(mount, srv, *http, http->port);  // (its first line: the URL)
       // The first line of stdout is the endpoint: a caller that asked for port 0 reads it.
       const auto result = mcp::run_http_server(srv, *http, [](std::string_view url) { std::cout << url << std::endl; });

@@ -7,7 +7,7 @@ packages=(g++ cmake ninja-build ccache libboost1.81-dev libboost-json1.81-dev li
           pkg-config libhiredis-dev libyaml-cpp-dev libcpp-httplib-dev libcivetweb-dev)
 # clang and its runtimes (libFuzzer, the sanitizers): the fuzz targets and the
 # AddressSanitizer build of the tests (scripts/build-asan.sh).
-fuzz_packages=(clang libclang-rt-14-dev python3)
+fuzz_packages=(clang-19 libc++-19-dev libc++abi-19-dev libclang-rt-19-dev python3)
 if [[ "${1:-}" == "--tests" ]]; then
   packages+=(libgtest-dev libgmock-dev openssl libbenchmark-dev python3 redis-server haproxy prometheus "${fuzz_packages[@]}")
   command -v node >/dev/null 2>&1 || packages+=(nodejs)

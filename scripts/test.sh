@@ -3,8 +3,9 @@
 # consumer) and interop (the official TypeScript SDK and everything server,
 # pinned in test/interop/package.json), and a smoke run of the benchmarks
 # (bench/; their TypeScript reference server is pinned in bench/ts/). Then
-# the unit and integration tests again under AddressSanitizer and UBSan
-# (clang), which catch memory errors that a passing test can hide, with a
+# the unit and integration tests again under AddressSanitizer and UBSan,
+# built with clang 19 and libc++ (the standard library of macOS: the code is
+# proven against both), which catch memory errors that a passing test can hide, with a
 # short run of every fuzz target (fuzz/) in the same build; and under
 # ThreadSanitizer (g++) with the test servers on 4 threads, which catches
 # data races.
@@ -13,6 +14,19 @@ cd "$(dirname "$0")/.."
 # Each step says when it starts, in seconds since this script did (CI's
 # budget is an hour on two cores: the log shows where it goes).
 step() { echo "== test.sh at ${SECONDS} s: $*"; }
+# Runs a build and fails on any compiler warning: every build here is one of
+# the compilers docs/platforms.md promises to compile without them.
+without_warnings() {
+  local log
+  log=$(mktemp)
+  "$@" 2>&1 | tee "$log"
+  if grep -q "warning:" "$log"; then
+    rm -f "$log"
+    echo "test.sh: the build above has compiler warnings" >&2
+    return 1
+  fi
+  rm -f "$log"
+}
 
 step "setup"
 scripts/setup.sh --tests
@@ -20,7 +34,7 @@ scripts/setup.sh --tests
 (cd bench/ts && npm ci --no-audit --no-fund --loglevel=error)
 
 step "release build"
-scripts/build.sh
+without_warnings scripts/build.sh
 step "release tests"
 # Tests labelled `long` run beside CI (test/interop/README.md says which).
 ctest --test-dir build --output-on-failure --timeout 300 -j 2 -LE long
@@ -34,8 +48,8 @@ ctest --test-dir build --output-on-failure --timeout 300 -j 2 -LE long
 sanitized_tests=(unit_tests integration_tests json_tests uri_template_tests websocket_tests prometheus_tests)
 threaded_tests=(integration_tests websocket_tests prometheus_tests)
 
-step "ASan+UBSan build"
-scripts/build-asan.sh --target "${sanitized_tests[@]}"
+step "ASan+UBSan build (clang 19, libc++)"
+without_warnings scripts/build-asan.sh --target "${sanitized_tests[@]}"
 step "ASan+UBSan tests"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure --timeout 300 -j 2 -L 'unit|integration' -E find_package
@@ -50,7 +64,7 @@ step "TSan build"
 # (No comment may sit inside the command below: it would end it at the `\`.)
 CADUCEUS_BUILD_DIR=build-tsan \
 CADUCEUS_CMAKE_ARGS="-DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-fsanitize=thread -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DCADUCEUS_TEST_PROGRAMS_DIR=$PWD/build/bin -DCADUCEUS_UNITY_LIBRARY=ON" \
-  scripts/build.sh --target "${threaded_tests[@]}"
+  without_warnings scripts/build.sh --target "${threaded_tests[@]}"
 step "TSan tests"
 TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/test/tsan.supp" CADUCEUS_TEST_SERVER_THREADS=4 \
   ctest --test-dir build-tsan --output-on-failure --timeout 600 -j 2 -L 'unit|integration' -E find_package

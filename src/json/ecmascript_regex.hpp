@@ -7,7 +7,9 @@
 // without recursion and gives up on pathological patterns with an exception.
 //
 // Matching runs on code points (wregex over UTF-32), so "." is one character
-// whatever its UTF-8 length. As in ECMA-262, ^ and $ anchor the whole string
+// whatever its UTF-8 length. Where wchar_t has 16 bits (Windows) it runs on
+// UTF-16 code units instead, as ECMA-262 itself does without the `u` flag: a
+// character beyond U+FFFF is two there (docs/platforms.md). As in ECMA-262, ^ and $ anchor the whole string
 // (not each line), "." does not match a line break, and \uXXXX and \u{X...}
 // escapes name code points.
 
@@ -25,10 +27,24 @@ struct compiled_regex {
   boost::wregex regex;  ///< matched against code points
 };
 
-/// UTF-8 decoded to one wchar_t (32 bits here) per code point. A byte that
-/// does not start a well-formed sequence becomes U+FFFD.
+/// Appends `code` as one wchar_t, or as a UTF-16 surrogate pair where
+/// wchar_t has 16 bits and the code point needs two.
+inline void append_code_point(std::wstring& out, char32_t code) {
+  if constexpr (sizeof(wchar_t) == 2) {
+    if (code > 0xFFFF) {
+      code -= 0x10000;
+      out += static_cast<wchar_t>(0xD800 + (code >> 10));
+      out += static_cast<wchar_t>(0xDC00 + (code & 0x3FF));
+      return;
+    }
+  }
+  out += static_cast<wchar_t>(code);
+}
+
+/// UTF-8 decoded to one wchar_t per code point (two for one beyond U+FFFF
+/// where wchar_t has 16 bits). A byte that does not start a well-formed
+/// sequence becomes U+FFFD.
 inline std::wstring to_code_points(std::string_view text) {
-  static_assert(sizeof(wchar_t) == 4, "code points need a 32-bit wchar_t");
   std::wstring out;
   out.reserve(text.size());
   std::size_t i = 0;
@@ -55,7 +71,7 @@ inline std::wstring to_code_points(std::string_view text) {
       well_formed = (next & 0xC0) == 0x80;
       code = (code << 6) | (next & 0x3F);
     }
-    out += static_cast<wchar_t>(well_formed ? code : U'\uFFFD');
+    append_code_point(out, well_formed ? code : U'\uFFFD');
     i += well_formed ? length : 1;
   }
   return out;
@@ -110,10 +126,14 @@ inline std::wstring translate_unicode_escapes(std::wstring_view p) {
         after = low_end;
       }
     }
-    std::wstring hex;
-    for (long rest = code; rest > 0 || hex.empty(); rest /= 16)
-      hex.insert(hex.begin(), L"0123456789ABCDEF"[rest % 16]);
-    out += L"\\x{" + hex + L"}";
+    std::wstring units;
+    append_code_point(units, static_cast<char32_t>(code));
+    for (const wchar_t unit : units) {
+      std::wstring hex;
+      for (unsigned long rest = static_cast<unsigned long>(unit); rest > 0 || hex.empty(); rest /= 16)
+        hex.insert(hex.begin(), L"0123456789ABCDEF"[rest % 16]);
+      out += L"\\x{" + hex + L"}";
+    }
     i = after;
   }
   return out;

@@ -1,5 +1,7 @@
 #include "finite_json.hpp"
 
+#include "../detail/decimal.hpp"
+
 #include <mcp/error.hpp>
 
 #include <boost/json/basic_parser_impl.hpp>
@@ -8,7 +10,6 @@
 
 #include <boost/system/system_error.hpp>
 
-#include <charconv>
 #include <cmath>
 
 namespace mcp::detail {
@@ -54,9 +55,7 @@ struct finite_value_handler {
     // `text` is the whole number: parse_finite_json gives the parser the
     // whole text at once, so no number comes in parts. Out of range is an
     // underflow here, where Boost.JSON's value (0 or a subnormal) stands.
-    double exact = d;
-    std::from_chars(text.data(), text.data() + text.size(), exact);
-    stack.push_double(exact);
+    stack.push_double(read_decimal(text).value_or(d));
     return true;
   }
   bool on_bool(bool b, error_code&) { return stack.push_bool(b), true; }

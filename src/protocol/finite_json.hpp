@@ -6,7 +6,7 @@
 //   infinity, which Boost.JSON writes as `Infinity`, not JSON: a peer's tool
 //   arguments echoed back in a result, or a value carried in a
 //   requestState, would come out as text no one can read;
-// - a decimal is read correctly rounded (std::from_chars). Boost.JSON 1.81
+// - a decimal is read correctly rounded (detail::read_decimal). Boost.JSON 1.81
 //   trades that for speed and can be one unit in the last place off (1.83
 //   made precise reading its default), even on the shortest text it wrote
 //   itself: a double stored in Redis, relayed between nodes or sealed in a

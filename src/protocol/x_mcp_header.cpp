@@ -1,10 +1,11 @@
 #include "x_mcp_header.hpp"
 
+#include "../detail/decimal.hpp"
+
 #include <mcp/base64.hpp>
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -111,11 +112,7 @@ const json::value* argument_at(const json::object& arguments, const std::vector<
 std::optional<double> decimal_number(std::string_view text) {
   const auto digits = text.starts_with('-') ? text.substr(1) : text;
   if (digits.empty() || !std::isdigit(static_cast<unsigned char>(digits.front()))) return std::nullopt;
-  double number = 0;
-  const auto* last = text.data() + text.size();
-  const auto [end, failure] = std::from_chars(text.data(), last, number, std::chars_format::general);
-  if (failure != std::errc() || end != last) return std::nullopt;
-  return number;
+  return read_decimal(text);
 }
 
 // What a header mirrors of an argument: its text, when it is a primitive the

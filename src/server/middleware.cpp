@@ -45,17 +45,16 @@ asio::awaitable<void> server_middleware::on_notification(const notification& n, 
 middleware_chain::middleware_chain() : links_(std::make_shared<const detail::middleware_links>()) {}
 
 std::shared_ptr<const detail::middleware_links> middleware_chain::snapshot() const {
-  return links_.load(std::memory_order_acquire);
+  const std::lock_guard lock(mutex_);
+  return links_;
 }
 
 void middleware_chain::use(std::shared_ptr<server_middleware> link) {
   if (!link) return;
-  auto current = snapshot();
-  for (;;) {
-    auto next = std::make_shared<detail::middleware_links>(*current);
-    next->push_back(link);
-    if (links_.compare_exchange_weak(current, std::move(next), std::memory_order_acq_rel)) break;
-  }
+  const std::lock_guard lock(mutex_);
+  auto next = std::make_shared<detail::middleware_links>(*links_);
+  next->push_back(std::move(link));
+  links_ = std::move(next);
   empty_.store(false, std::memory_order_release);
 }
 
@@ -66,16 +65,12 @@ std::shared_ptr<server_middleware> middleware_chain::use(request_middleware_func
 }
 
 bool middleware_chain::remove(const std::shared_ptr<server_middleware>& link) {
-  auto current = snapshot();
-  for (;;) {
-    auto next = std::make_shared<detail::middleware_links>(*current);
-    if (std::erase(*next, link) == 0) return false;
-    const bool now_empty = next->empty();
-    if (links_.compare_exchange_weak(current, std::move(next), std::memory_order_acq_rel)) {
-      if (now_empty) empty_.store(snapshot()->empty(), std::memory_order_release);
-      return true;
-    }
-  }
+  const std::lock_guard lock(mutex_);
+  auto next = std::make_shared<detail::middleware_links>(*links_);
+  if (std::erase(*next, link) == 0) return false;
+  empty_.store(next->empty(), std::memory_order_release);
+  links_ = std::move(next);
+  return true;
 }
 
 // The coroutine frame keeps the chain as it was when the request started,

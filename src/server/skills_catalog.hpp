@@ -1,10 +1,12 @@
 #pragma once
-// The skills an mcp::server serves (server/skills.cpp), and the two hooks
-// server.cpp calls: the capability and the requests served at once.
+// The skills an mcp::server serves (skills_catalog.cpp; server/skills.cpp
+// adds them), and the two hooks server.cpp calls: the capability and the
+// requests served at once.
 
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/protocol/skills.hpp>
 #include <mcp/protocol/types.hpp>
+#include <mcp/server/server.hpp>
 
 #include "registry.hpp"
 
@@ -62,5 +64,9 @@ void declare_skills(const skill_catalog& catalog, json::object& capabilities);
 std::optional<json::object> serve_skills_at_once(const skill_catalog& catalog, const request& req,
                                                  request_context& ctx, std::size_t page_size,
                                                  const cache_hint* cache);
+
+/// A resource handler reading `file` from its snapshot (SKILL.md is an
+/// ordinary resource too).
+resource_handler skill_file_reader(const served_skill_file& file);
 
 }  // namespace mcp::detail

@@ -23,13 +23,26 @@ struct child_process::native {
 
 namespace {
 
+// pipe2 makes both ends close-on-exec at once. macOS has only pipe(): its
+// ends are marked just after, and a child another thread spawns in between
+// inherits them (it holds a pipe end open until it execs or exits).
+int close_on_exec_pipe(int fds[2]) {
+#if defined(__APPLE__)
+  if (::pipe(fds) < 0) return -1;
+  for (int i = 0; i < 2; ++i) ::fcntl(fds[i], F_SETFD, FD_CLOEXEC);
+  return 0;
+#else
+  return ::pipe2(fds, O_CLOEXEC);
+#endif
+}
+
 // A pipe whose ends no other child inherits; closes what it still holds.
 struct spawn_pipe {
   int read_end = -1;
   int write_end = -1;
   spawn_pipe() {
     int fds[2];
-    if (::pipe2(fds, O_CLOEXEC) < 0)
+    if (close_on_exec_pipe(fds) < 0)
       throw mcp::error(boost::system::error_code(errno, boost::system::generic_category()), "pipe");
     read_end = fds[0];
     write_end = fds[1];

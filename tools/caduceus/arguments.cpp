@@ -2,6 +2,8 @@
 
 #include "failure.hpp"
 
+#include "../../src/detail/decimal.hpp"
+
 #include <mcp/transport/process.hpp>
 
 #include <boost/json/parse.hpp>
@@ -158,14 +160,8 @@ std::map<std::string, std::string> parse_prompt_arguments(std::string_view text)
 }
 
 std::chrono::milliseconds parse_timeout(const std::string& text) {
-  std::size_t used = 0;
-  double seconds = 0;
-  try {
-    seconds = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || !(seconds > 0) || seconds > 86'400)
+  const double seconds = mcp::detail::read_decimal(text).value_or(0);
+  if (!(seconds > 0) || seconds > 86'400)
     throw usage_error("--timeout needs a number of seconds, not '" + text + "'");
   return std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000));
 }

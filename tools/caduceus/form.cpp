@@ -3,6 +3,8 @@
 #include "ascii.hpp"
 #include "json_output.hpp"
 
+#include "../../src/detail/decimal.hpp"
+
 #include <mcp/protocol/errors.hpp>
 
 #include <boost/json/parse.hpp>
@@ -230,8 +232,9 @@ answer read_number(const form_field& f, const std::string& text) {
     number = static_cast<double>(whole);
   } else {
     if (f.type == kind::integer) return std::string("not a whole number");
-    const auto [q, ec2] = std::from_chars(begin, end, number);
-    if (ec2 != std::errc() || q != end || !std::isfinite(number)) return std::string("not a number");
+    const auto decimal = mcp::detail::read_decimal(digits);
+    if (!decimal) return std::string("not a number");
+    number = *decimal;
     value = number;
   }
   const bool too_low = f.minimum && (f.exclusive_minimum ? number <= *f.minimum : number < *f.minimum);

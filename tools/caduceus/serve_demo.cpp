@@ -3,9 +3,9 @@
 #include "demo_tracing.hpp"
 #include "failure.hpp"
 
+#include <demo_stores.hpp>
 #include <everything_demo.hpp>
 
-#include <mcp/cluster/redis.hpp>
 #include <mcp/server/access_log.hpp>
 #include <mcp/server/http_server.hpp>
 #include <mcp/server/serve.hpp>
@@ -40,11 +40,8 @@ int serve_demo(const invocation& inv) {
   }
   try {
     http.session.request_state_key = mcp::configured_request_state_key(inv.request_state_key_file);
-    if (!inv.redis_url.empty()) {  // replicas: sessions, events and live streams in Redis
-      mcp::cluster::redis_options redis;
-      redis.url = inv.redis_url;
-      http.make_stores = mcp::cluster::make_redis_stores(redis);
-    }
+    if (!inv.redis_url.empty())  // replicas: sessions, events and live streams in Redis
+      http.make_stores = demo::redis_stores(inv.redis_url);
     // The first line of stdout is the endpoint: a caller that asked for port 0 reads it.
     const auto result = mcp::run_http_server(srv, http, [](std::string_view url) { std::cout << url << std::endl; });
     if (result.handlers_left_running) std::_Exit(result.exit_code);  // (they still use `srv`)

@@ -16,6 +16,9 @@
 // throws skill_verification_error and the content is dropped. A stale entry
 // is refreshed with get_skill. Digests prove the listing and the content
 // agree, not that either is trustworthy: skill content is untrusted input.
+//
+// These functions are in caduceus::skills, an optional part (it reads YAML
+// with yaml-cpp; docs/platforms.md): link it to call them.
 
 #include <mcp/client/client.hpp>
 #include <mcp/error.hpp>

@@ -112,7 +112,7 @@ std::optional<std::string_view> frontmatter_text(std::string_view skill_md) noex
 /// plain is a string): what `skills/list` sends and what a host compares.
 /// Duplicate keys, complex keys, unknown tags, infinities and NaN, more than
 /// max_frontmatter_bytes and nesting deeper than max_frontmatter_depth are
-/// refused.
+/// refused. In caduceus::skills (yaml-cpp), as is all that calls it.
 /// @throws frontmatter_error
 json::object parse_frontmatter(std::string_view skill_md);
 

@@ -33,6 +33,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace mcp {
@@ -120,8 +121,11 @@ class middleware_chain {
 
  private:
   std::shared_ptr<const detail::middleware_links> snapshot() const;
-  std::atomic<std::shared_ptr<const detail::middleware_links>> links_;
-  std::atomic<bool> empty_{true};
+  // Copied on write under the mutex; a request holds its own snapshot. (Not
+  // std::atomic<std::shared_ptr>: libc++, macOS's standard library, lacks it.)
+  mutable std::mutex mutex_;
+  std::shared_ptr<const detail::middleware_links> links_;
+  std::atomic<bool> empty_{true};  // read without the mutex by every request
 };
 
 }  // namespace mcp

@@ -182,7 +182,9 @@ class server : public server_behaviour {
   // Skills (SEP-2640, the io.modelcontextprotocol/skills extension;
   // <mcp/server/skills.hpp>, docs/server.md "Skills"). A skill is read when
   // it is added and served from memory; adding one with the same URI again
-  // replaces it. Each returns the entry skills/list sends.
+  // replaces it. Each returns the entry skills/list sends. Adding reads the
+  // SKILL.md's YAML frontmatter: these are in caduceus::skills, an optional
+  // part (yaml-cpp; docs/platforms.md); link it to call them.
   /// The skill in `directory`: its SKILL.md (whose frontmatter names it)
   /// and every file below it. Symbolic links that lead outside the
   /// directory and files other than regular ones are left out.

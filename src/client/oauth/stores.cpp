@@ -1,6 +1,7 @@
 // Where oauth_client keeps registrations and tokens: in memory, or in a file
 // only its owner can read (the CLI's, so a login outlives the process).
 
+#include "../../detail/private_file.hpp"
 #include "../../protocol/finite_json.hpp"
 
 #include <mcp/client/oauth.hpp>
@@ -11,14 +12,10 @@
 #include <boost/json/serialize.hpp>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
-#include <fcntl.h>
 #include <fstream>
 #include <map>
 #include <sstream>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace mcp {
 
@@ -86,24 +83,7 @@ class file_store final : public oauth_store {
     }
   }
 
-  // A new file, 0600 from the start, renamed over the old: a reader never
-  // sees half of it, and the tokens are never readable by others.
-  void write(const records& all) const {
-    const auto text = boost::json::serialize(to_json_value(all));
-    const auto temporary = path_ + ".tmp";
-    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd < 0) throw std::runtime_error("cannot write " + temporary + ": " + std::strerror(errno));
-    const bool written = ::fchmod(fd, 0600) == 0 &&
-                         ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) &&
-                         ::fsync(fd) == 0;
-    const int saved = errno;
-    ::close(fd);
-    if (!written || std::rename(temporary.c_str(), path_.c_str()) != 0) {
-      const int why = written ? errno : saved;
-      std::remove(temporary.c_str());
-      throw std::runtime_error("cannot write " + path_ + ": " + std::strerror(why));
-    }
-  }
+  void write(const records& all) const { detail::replace_private_file(path_, boost::json::serialize(to_json_value(all))); }
 
   std::string path_;
 };

@@ -71,7 +71,7 @@ std::string origin_of_resource(std::string_view resource);
 /// How many threads run an endpoint: `options.threads`, or (0) one per core.
 unsigned threads_of(const http_endpoint_options& options);
 
-struct http_endpoint::impl : std::enable_shared_from_this<impl>, detail::listen_stream_owner {
+struct http_endpoint::impl final : std::enable_shared_from_this<impl>, detail::listen_stream_owner {
   using clock = std::chrono::steady_clock;
   // After the forced shutdown: the engine gives cancelled requests 1 s to
   // end; a handler that ignores cancellation past this is left behind.

@@ -56,14 +56,16 @@ TEST(RequestStateKey, HexDigitsBecomeTheKeyBytes) {
 }
 
 TEST(RequestStateKey, ShortOddOrNonHexKeysAreRefusedWithoutEchoingThem) {
-  for (const std::string bad : {key_hex.substr(0, 62), key_hex + "0", "zz" + key_hex.substr(2), std::string()}) {
+  for (const std::string& bad : {key_hex.substr(0, 62), key_hex + "0", "zz" + key_hex.substr(2), std::string()}) {
     try {
       (void)parse_request_state_key(bad);
       ADD_FAILURE() << "accepted " << bad;
     } catch (const mcp::invalid_argument& e) {
       const std::string message = e.what();
       EXPECT_NE(message.find("requestState key"), std::string::npos) << message;
-      if (bad.size() > 8) EXPECT_EQ(message.find(bad.substr(2, 8)), std::string::npos) << message;
+      if (bad.size() > 8) {
+        EXPECT_EQ(message.find(bad.substr(2, 8)), std::string::npos) << message;
+      }
     }
   }
 }

@@ -17,10 +17,8 @@
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <vector>
 
-#include <sys/socket.h>
 
 namespace mcp::detail::http_client {
 
@@ -171,11 +169,18 @@ class stream_connection final : public connection {
     if (closed_ || buffer_.size() != 0) return false;
     auto& socket = stream_.socket();
     if (!socket.is_open()) return false;
+    // A peek that may not wait (Asio's portable form of recv with MSG_PEEK |
+    // MSG_DONTWAIT; its own asynchronous operations ignore the flag).
+    boost::system::error_code ec;
+    const bool was_non_blocking = socket.non_blocking();
+    socket.non_blocking(true, ec);
     char byte;
-    const auto n = ::recv(socket.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    if (!ec) socket.receive(asio::buffer(&byte, 1), tcp::socket::message_peek, ec);
+    boost::system::error_code ignored;
+    socket.non_blocking(was_non_blocking, ignored);
     // Nothing to read is what an idle connection looks like; EOF or stray
     // bytes (a TLS close_notify, say) mean the server is done with it.
-    return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+    return ec == asio::error::would_block;
   }
 
   const std::string& origin() const noexcept override { return origin_; }

@@ -1,10 +1,7 @@
 // Serves a one-method behaviour over an in-memory pair and calls it with the
 // client: proof that the installed headers (through the umbrella header),
-// library and CMake package work. It also configures (without running) the
-// Redis stores of caduceus::cluster, so that their header and library are
-// proven installed too.
+// core library and CMake package work.
 
-#include <mcp/cluster/redis.hpp>
 #include <mcp/mcp.hpp>
 
 #include <boost/asio/co_spawn.hpp>
@@ -28,9 +25,6 @@ class hello final : public mcp::server_behaviour {
 };
 
 int main() {
-  mcp::http_server_options options;
-  options.make_stores = mcp::cluster::make_redis_stores({.url = "redis://127.0.0.1:6379"});
-
   asio::io_context io;
   hello server;
   auto [client_end, server_end] = mcp::make_memory_pair(io.get_executor());
@@ -45,5 +39,5 @@ int main() {
     co_await client.close();
   }, asio::detached);
   io.run();
-  return options.make_stores ? status : 1;
+  return status;
 }

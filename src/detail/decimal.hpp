@@ -1,0 +1,19 @@
+#pragma once
+// Decimal text read as a double, correctly rounded and whatever the
+// program's locale: std::from_chars where the standard library has it for
+// floating point, a stream in the classic locale where it does not (libc++
+// before 20, and so macOS's before a macOS 26 deployment target).
+
+#include <optional>
+#include <string_view>
+
+namespace mcp::detail {
+
+/// `text` as a double when all of it is a decimal number
+/// (-?digits(.digits?)?([eE][+-]?digits)?, or with .digits alone before the
+/// exponent: no sign +, whitespace,
+/// hexadecimal, infinity or NaN) that a double holds; otherwise nullopt,
+/// also when it is out of a double's range.
+std::optional<double> read_decimal(std::string_view text);
+
+}  // namespace mcp::detail
