@@ -33,8 +33,26 @@ function(caduceus_links result target code)
   set(${result} ${${result}} PARENT_SCOPE)
 endfunction()
 
-# Turns the option `option` off for this configure with `why`, said once.
+# Turns the option `option` off for this configure with `why`.
 macro(caduceus_part_off option why)
   message(STATUS "caduceus: ${why}: ${option} is off")
   set(${option} OFF)
+endmacro()
+
+# Finds the pkg-config `module` that the part of `option` needs, as the
+# imported target PkgConfig::<prefix>; turns the part off when it is missing
+# (`package` names the Debian package that has it) or, given a program
+# `code` that uses it, when this toolchain cannot link it.
+macro(caduceus_part_needs option prefix module package code)
+  if(${option} AND PKG_CONFIG_FOUND)
+    pkg_check_modules(${prefix} QUIET IMPORTED_TARGET GLOBAL ${module})
+  endif()
+  if(${option} AND NOT ${prefix}_FOUND)
+    caduceus_part_off(${option} "${module} not found (${package})")
+  elseif(${option} AND NOT "${code}" STREQUAL "")
+    caduceus_links(CADUCEUS_${prefix}_LINKS PkgConfig::${prefix} "${code}")
+    if(NOT CADUCEUS_${prefix}_LINKS)
+      caduceus_part_off(${option} "${module} cannot be linked with this compiler and standard library")
+    endif()
+  endif()
 endmacro()
