@@ -95,6 +95,8 @@ cmake --build "$out/build" --target unit_tests counter-server counter-client eve
 
 step "unit tests under wine"
 export WINEDEBUG=-all WINEPREFIX=$root/$out/wine
+# Debian's wine64 package keeps its programs in /usr/lib/wine.
+export PATH=$PATH:/usr/lib/wine
 wineserver -p 2>/dev/null || true  # one wine server for every run below
 bin=$out/build/bin
 wine64 "$bin/tests/unit_tests.exe" --gtest_brief=1 | tail -n 20
@@ -102,7 +104,7 @@ wine64 "$bin/tests/unit_tests.exe" --gtest_brief=1 | tail -n 20
 step "end to end under wine: stdio"
 # counter-client spawns counter-server over stdio and calls its tools.
 wine64 "$bin/counter-client.exe" | tee "$out/counter-client.log"
-grep -q "count" "$out/counter-client.log"
+grep -q "Counter value: 2" "$out/counter-client.log"
 # The caduceus tool starts the everything server over stdio and calls echo.
 wine64 "$bin/caduceus.exe" --stdio "$bin/everything-server.exe --stdio" call echo '{"text":"over stdio"}' |
   tee "$out/stdio-call.log"
@@ -113,6 +115,7 @@ step "end to end under wine: Streamable HTTP"
 coproc server { wine64 "$bin/everything-server.exe" --http 127.0.0.1:0; }
 trap 'kill "$server_PID" 2>/dev/null || true; wineserver -k 2>/dev/null || true' EXIT
 read -r -t 60 url <&"${server[0]}"
+url=${url%$'\r'}  # a Windows program's text-mode stdout ends its lines with CR LF
 echo "server: $url"
 wine64 "$bin/caduceus.exe" --url "$url" call echo '{"text":"over HTTP"}' | tee "$out/http-call.log"
 grep -q "over HTTP" "$out/http-call.log"

@@ -13,8 +13,10 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
-# The tests run under wine (ctest, gtest_discover_tests).
-set(CMAKE_CROSSCOMPILING_EMULATOR wine64)
+# The tests run under wine (ctest, gtest_discover_tests); Debian's wine64
+# package keeps its program in /usr/lib/wine.
+find_program(CADUCEUS_WINE64 wine64 PATHS /usr/lib/wine REQUIRED)
+set(CMAKE_CROSSCOMPILING_EMULATOR ${CADUCEUS_WINE64})
 # Windows 10 and later; statically linked C++ runtime, so that the
 # programs run without MinGW's DLLs beside them.
 add_compile_definitions(_WIN32_WINNT=0x0A00)

@@ -68,8 +68,10 @@ std::string token_file_path(const invocation& inv) {
     folder = config;
   else if (const char* home = std::getenv("HOME"); home && *home)
     folder = std::filesystem::path(home) / ".config";
+  else if (const char* app_data = std::getenv("APPDATA"); app_data && *app_data)
+    folder = app_data;  // Windows: the user's roaming application data
   else
-    throw usage_error("no HOME: say where to keep tokens with --token-file");
+    throw usage_error("no HOME (or APPDATA): say where to keep tokens with --token-file");
   folder /= "caduceus";
   std::filesystem::create_directories(folder);
   std::filesystem::permissions(folder, std::filesystem::perms::owner_all, std::filesystem::perm_options::replace);

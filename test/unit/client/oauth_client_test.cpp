@@ -7,6 +7,7 @@
 #include "client/oauth/client_assertion.hpp"
 #include "client/oauth/dpop.hpp"
 #include "client/oauth/urls.hpp"
+#include "detail/random.hpp"
 
 #include <mcp/base64.hpp>
 #include <mcp/client/oauth.hpp>
@@ -22,7 +23,6 @@
 #include <openssl/rsa.h>
 #include <openssl/sha.h>
 
-#include <sys/stat.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -265,7 +265,7 @@ TEST(DpopProof, AGeneratedKeyKeepsThroughItsPem) {
 // --- the token file ----------------------------------------------------------------------
 
 TEST(OAuthFileStore, KeepsRecordsInAFileOnlyItsOwnerReads) {
-  const auto path = std::filesystem::temp_directory_path() / ("caduceus-oauth-" + std::to_string(::getpid()) + ".json");
+  const auto path = std::filesystem::temp_directory_path() / ("caduceus-oauth-" + mcp::detail::random_hex(8) + ".json");
   std::filesystem::remove(path);
   mcp::oauth_record record;
   record.issuer = "https://as.example";
@@ -279,9 +279,10 @@ TEST(OAuthFileStore, KeepsRecordsInAFileOnlyItsOwnerReads) {
     EXPECT_FALSE(store->load("https://mcp.example/mcp"));
     store->save("https://mcp.example/mcp", record);
   }
-  struct stat info {};
-  ASSERT_EQ(::stat(path.c_str(), &info), 0);
-  EXPECT_EQ(info.st_mode & 0777, 0600);
+#ifndef _WIN32  // (there a DACL, which std::filesystem does not report)
+  namespace fs = std::filesystem;
+  EXPECT_EQ(fs::status(path).permissions() & fs::perms::all, fs::perms::owner_read | fs::perms::owner_write);
+#endif
   auto reopened = mcp::make_file_oauth_store(path.string());
   const auto loaded = reopened->load("https://mcp.example/mcp");
   ASSERT_TRUE(loaded);

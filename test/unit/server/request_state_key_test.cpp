@@ -4,48 +4,28 @@
 #include <mcp/error.hpp>
 #include <mcp/server/serve.hpp>
 
+#include "detail/random.hpp"
 #include "protocol/request_state.hpp"
+#include "scoped_environment.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <cstdlib>
+#include <filesystem>
 #include <fstream>
-#include <optional>
 #include <string>
-
-#include <unistd.h>
 
 namespace mcp {
 namespace {
 
 const std::string key_hex = "00112233445566778899aabbccddeeff00112233445566778899AABBCCDDEEFF";
 
-// Sets an environment variable for one test and puts it back after.
-class scoped_env {
- public:
-  scoped_env(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value) ::setenv(name, value, 1);
-    else ::unsetenv(name);
-  }
-  ~scoped_env() {
-    if (old_) ::setenv(name_, old_->c_str(), 1);
-    else ::unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using scoped_env = test::scoped_environment;
 
 std::string write_temp_file(const std::string& text) {
-  char path[] = "/tmp/caduceus-key-XXXXXX";
-  const int fd = ::mkstemp(path);
-  EXPECT_GE(fd, 0);
-  ::close(fd);
+  const auto path = std::filesystem::temp_directory_path() / ("caduceus-key-" + detail::random_hex(8));
   std::ofstream(path) << text;
-  return path;
+  return path.string();
 }
 
 TEST(RequestStateKey, HexDigitsBecomeTheKeyBytes) {

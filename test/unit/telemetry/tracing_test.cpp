@@ -7,6 +7,7 @@
 #include <mcp/telemetry/otlp_exporter.hpp>
 #include <mcp/transport/memory.hpp>
 
+#include "scoped_environment.hpp"
 #include "server_harness.hpp"
 
 #include <boost/asio/co_spawn.hpp>
@@ -131,16 +132,16 @@ TEST(OtlpJson, SpansAreEncodedAsOtlpJsonMapsThem) {
 }
 
 TEST(OtlpExporterOptions, TheEnvironmentNamesTheCollector) {
-  ::setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://collector:4318/", 1);
-  ::setenv("OTEL_SERVICE_NAME", "orders", 1);
-  ::unsetenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT");
-  auto options = telemetry::otlp_exporter_options::from_environment();
-  EXPECT_EQ(options.url(), "http://collector:4318/v1/traces");
-  EXPECT_EQ(options.service_name, "orders");
-  ::setenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://elsewhere:9000/traces", 1);
+  const test::scoped_environment endpoint("OTEL_EXPORTER_OTLP_ENDPOINT", "http://collector:4318/");
+  const test::scoped_environment service("OTEL_SERVICE_NAME", "orders");
+  {
+    const test::scoped_environment none("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", nullptr);
+    auto options = telemetry::otlp_exporter_options::from_environment();
+    EXPECT_EQ(options.url(), "http://collector:4318/v1/traces");
+    EXPECT_EQ(options.service_name, "orders");
+  }
+  const test::scoped_environment traces("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://elsewhere:9000/traces");
   EXPECT_EQ(telemetry::otlp_exporter_options::from_environment().url(), "http://elsewhere:9000/traces");
-  for (const auto* name : {"OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_SERVICE_NAME", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"})
-    ::unsetenv(name);
 }
 
 // --- Spans of a server and a client ---------------------------------------
