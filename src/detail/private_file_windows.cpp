@@ -16,14 +16,34 @@ namespace {
                            std::system_category().message(static_cast<int>(code)));
 }
 
-// "D:P(A;;FA;;;OW)": a protected DACL (nothing inherited from the folder)
-// with one entry, full access for the file's owner.
+// The current user's SID as text ("S-1-5-21-..."), from the process's token.
+std::wstring current_user_sid(const std::filesystem::path& path) {
+  HANDLE token = nullptr;
+  if (!OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &token)) fail(path, GetLastError());
+  DWORD size = 0;
+  GetTokenInformation(token, TokenUser, nullptr, 0, &size);
+  std::string buffer(size, '\0');
+  const bool read = GetTokenInformation(token, TokenUser, buffer.data(), size, &size);
+  const DWORD why = GetLastError();
+  CloseHandle(token);
+  if (!read) fail(path, why);
+  LPWSTR text = nullptr;
+  if (!ConvertSidToStringSidW(reinterpret_cast<const TOKEN_USER*>(buffer.data())->User.Sid, &text))
+    fail(path, GetLastError());
+  std::wstring sid(text);
+  LocalFree(text);
+  return sid;
+}
+
+// "D:P(A;;FA;;;<the user>)": a protected DACL (nothing inherited from the
+// folder) with one entry, full access for the current user. (Not the OWNER
+// RIGHTS SID, OW: wine does not honour it, and the user is who we mean.)
 struct owner_only_security {
   PSECURITY_DESCRIPTOR descriptor = nullptr;
   SECURITY_ATTRIBUTES attributes{sizeof(SECURITY_ATTRIBUTES), nullptr, FALSE};
   explicit owner_only_security(const std::filesystem::path& path) {
-    if (!ConvertStringSecurityDescriptorToSecurityDescriptorW(L"D:P(A;;FA;;;OW)", SDDL_REVISION_1, &descriptor,
-                                                              nullptr))
+    const auto sddl = L"D:P(A;;FA;;;" + current_user_sid(path) + L")";
+    if (!ConvertStringSecurityDescriptorToSecurityDescriptorW(sddl.c_str(), SDDL_REVISION_1, &descriptor, nullptr))
       fail(path, GetLastError());
     attributes.lpSecurityDescriptor = descriptor;
   }
