@@ -149,10 +149,14 @@ served_skill make_skill(std::vector<skill_source_file> files, const skill_option
   }
   skill.directories.try_emplace(skill.root);
   for (auto& [_, children] : skill.directories) std::ranges::sort(children, {}, &resource_info::name);
-  // SKILL.md first in the manifest: the entry a host verifies before anything else.
-  // (std::stable_partition: clang 14 cannot instantiate the ranges one over libstdc++ 12.)
-  std::stable_partition(manifest_entries.begin(), manifest_entries.end(),
-                        [&](const skill_file& f) { return f.uri == skill.root + "/SKILL.md"; });
+  // SKILL.md first in the manifest, the others in their order: the entry a
+  // host verifies before anything else. (Not std::stable_partition, whose
+  // libstdc++ 12 implementation clang 22 warns of: get_temporary_buffer is deprecated.)
+  const auto manifest_uri = skill.root + "/SKILL.md";
+  const auto manifest_entry = std::find_if(manifest_entries.begin(), manifest_entries.end(),
+                                           [&](const skill_file& f) { return f.uri == manifest_uri; });
+  if (manifest_entry != manifest_entries.end())
+    std::rotate(manifest_entries.begin(), manifest_entry, std::next(manifest_entry));
 
   skill.entry.uri = skill.root + "/SKILL.md";
   skill.entry.frontmatter = std::move(frontmatter);
