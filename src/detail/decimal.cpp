@@ -25,7 +25,9 @@ bool skip_digits(std::string_view& text) {
   return n > 0;
 }
 
-bool decimal_grammar(std::string_view text) {
+}  // namespace
+
+bool is_decimal(std::string_view text) {
   if (text.starts_with('-')) text.remove_prefix(1);
   bool digits = skip_digits(text);
   if (text.starts_with('.')) {
@@ -40,6 +42,8 @@ bool decimal_grammar(std::string_view text) {
   }
   return text.empty();
 }
+
+namespace {
 
 std::optional<double> convert(std::string_view text) {
   double number = 0;
@@ -61,7 +65,7 @@ std::optional<double> convert(std::string_view text) {
 }  // namespace
 
 std::optional<double> read_decimal(std::string_view text) {
-  if (!decimal_grammar(text)) return std::nullopt;
+  if (!is_decimal(text)) return std::nullopt;
   return convert(text);
 }
 

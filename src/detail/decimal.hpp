@@ -9,11 +9,13 @@
 
 namespace mcp::detail {
 
-/// `text` as a double when all of it is a decimal number
-/// (-?digits(.digits?)?([eE][+-]?digits)?, or with .digits alone before the
-/// exponent: no sign +, whitespace,
-/// hexadecimal, infinity or NaN) that a double holds; otherwise nullopt,
-/// also when it is out of a double's range.
+/// Whether all of `text` is a decimal number:
+/// -?digits(.digits?)?([eE][+-]?digits)?, or with .digits alone before the
+/// exponent; no sign +, whitespace, hexadecimal, infinity or NaN.
+bool is_decimal(std::string_view text);
+
+/// `text` as a double when it is_decimal and a double holds it; otherwise
+/// nullopt, also when it is out of a double's range.
 std::optional<double> read_decimal(std::string_view text);
 
 }  // namespace mcp::detail

@@ -28,6 +28,11 @@ bool all_of(std::string_view s, auto pred) {
 
 bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 
+// YAML's core schema allows a sign + that JSON's number grammar does not.
+std::string_view without_plus(std::string_view s) {
+  return s.starts_with('+') && !s.substr(1).starts_with('-') ? s.substr(1) : s;
+}
+
 // [-+]?[0-9]+ ; 0o[0-7]+ ; 0x[0-9a-fA-F]+
 std::optional<json::value> core_int(std::string_view s) {
   int base = 10;
@@ -57,33 +62,10 @@ std::optional<json::value> core_int(std::string_view s) {
   }
   // Too large for 64 bits: a number all the same, as a double (as JavaScript reads it).
   if (base == 10) {
-    if (const auto d = detail::read_decimal(s.substr(s.starts_with('+') ? 1 : 0))) return json::value(*d);
+    if (const auto d = detail::read_decimal(without_plus(s))) return json::value(*d);
     throw skills::frontmatter_error("frontmatter: " + std::string(s) + " is out of range");
   }
   return json::value(static_cast<double>(std::strtoull(std::string(s).c_str() + 2, nullptr, base)));
-}
-
-// [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
-bool core_float_syntax(std::string_view s) {
-  std::size_t i = 0;
-  if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
-  std::size_t int_digits = 0, frac_digits = 0;
-  while (i < s.size() && is_digit(s[i])) ++i, ++int_digits;
-  if (i < s.size() && s[i] == '.') {
-    ++i;
-    while (i < s.size() && is_digit(s[i])) ++i, ++frac_digits;
-    if (int_digits == 0 && frac_digits == 0) return false;
-  } else if (int_digits == 0) {
-    return false;
-  }
-  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-    ++i;
-    if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
-    std::size_t exp_digits = 0;
-    while (i < s.size() && is_digit(s[i])) ++i, ++exp_digits;
-    if (exp_digits == 0) return false;
-  }
-  return i == s.size();
 }
 
 bool is_special_float(std::string_view s) {
@@ -99,8 +81,8 @@ json::value plain_scalar(const std::string& s) {
   if (s == "false" || s == "False" || s == "FALSE") return false;
   if (s == "~" || s == "null" || s == "Null" || s == "NULL" || s.empty()) return nullptr;
   if (auto integer = core_int(s)) return std::move(*integer);
-  if (core_float_syntax(s)) {
-    const auto d = detail::read_decimal(std::string_view(s).substr(s.starts_with('+') ? 1 : 0));
+  if (const auto number = without_plus(s); detail::is_decimal(number)) {
+    const auto d = detail::read_decimal(number);
     if (!d) throw skills::frontmatter_error("frontmatter: " + s + " is out of range");
     return *d;
   }

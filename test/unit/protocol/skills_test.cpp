@@ -23,6 +23,9 @@ octal: 0o17
 hex: 0x1F
 ratio: 1.5
 exp: 2e3
+plus: +1.5
+point: .5
+not_a_number: +-1.5
 yes: true
 no: FALSE
 nothing: ~
@@ -45,7 +48,8 @@ folded: >-
   text)");
   const auto expected = json::parse(R"({
     "name": "pdf-processing", "description": "Extract, fill: and assemble", "count": 3, "negative": -12,
-    "octal": 15, "hex": 31, "ratio": 1.5, "exp": 2000.0, "yes": true, "no": false, "nothing": null,
+    "octal": 15, "hex": 31, "ratio": 1.5, "exp": 2000.0, "plus": 1.5, "point": 0.5,
+    "not_a_number": "+-1.5", "yes": true, "no": false, "nothing": null,
     "empty": null, "quoted_number": "3", "single": "true", "version": "2.1.0", "date": "2024-01-02",
     "text": "hello world", "tags": ["pdf", "forms", 7],
     "metadata": {"author": "someone", "nested": {"deep": [1, {"a": "b"}]}},
