@@ -14,9 +14,16 @@ foreach(adapter IN ITEMS httplib civetweb)
     list(APPEND caduceus_installed_targets caduceus_${adapter})
   endif()
 endforeach()
+# The command-line tool, when it is built, as caduceus::cli: a project can
+# run it from its own build (a test against a server, a code generator).
+if(TARGET caduceus)
+  set_target_properties(caduceus PROPERTIES EXPORT_NAME cli)
+  list(APPEND caduceus_installed_targets caduceus)
+endif()
 install(TARGETS ${caduceus_installed_targets} EXPORT caduceusTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # The headers, less those of the parts this build did not make.
 set(caduceus_headers_left_out)
 if(NOT TARGET cluster)
@@ -43,8 +50,3 @@ install(FILES
   ${PROJECT_BINARY_DIR}/caduceusConfig.cmake
   ${PROJECT_BINARY_DIR}/caduceusConfigVersion.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/caduceus)
-
-# The command-line tool, when it is built.
-if(TARGET caduceus)
-  install(TARGETS caduceus RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-endif()
