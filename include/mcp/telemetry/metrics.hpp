@@ -39,15 +39,24 @@ using label_values = std::initializer_list<std::string_view>;
 /// One named metric and its series (one per label set).
 class metric {
  public:
-  enum class type : unsigned char { counter, gauge, histogram };
+  /// What kind of metric it is: the `# TYPE` line of expose()'s text.
+  enum class type : unsigned char {
+    counter,   ///< Only goes up (class counter).
+    gauge,     ///< Goes up and down (class gauge).
+    histogram  ///< Counts observations into buckets (class histogram).
+  };
 
   virtual ~metric() = default;
   metric(const metric&) = delete;
   metric& operator=(const metric&) = delete;
 
+  /// The metric's name in the text format (letters, digits, `_` and `:`).
   const std::string& name() const noexcept { return name_; }
+  /// The text of its `# HELP` line.
   const std::string& help() const noexcept { return help_; }
+  /// Counter, gauge or histogram.
   type kind() const noexcept { return kind_; }
+  /// The names of its labels, in the order label values are given.
   const std::vector<std::string>& label_names() const noexcept { return label_names_; }
   /// How many label sets it has now (at most max_series, and `other`).
   std::size_t series_count() const;
@@ -56,32 +65,42 @@ class metric {
   void write(std::string& out) const;
 
  protected:
+  /// The values of one label set.
   struct series {
-    double value = 0;                    // counter, gauge
-    std::vector<std::uint64_t> buckets;  // histogram: per bucket (not cumulative)
-    double sum = 0;
-    std::uint64_t count = 0;
+    double value = 0;                    ///< A counter's or gauge's value.
+    std::vector<std::uint64_t> buckets;  ///< A histogram's count per bucket (not cumulative), +Inf last.
+    double sum = 0;                      ///< A histogram's sum of observations.
+    std::uint64_t count = 0;             ///< A histogram's number of observations.
   };
-  // Orders label sets, and finds one by views without building strings.
+  /// Orders label sets, and finds one by views without building strings.
   struct labels_less {
-    using is_transparent = void;
+    using is_transparent = void;  ///< Lets the map look up a span of views.
+    /// Lexicographic order of two label sets.
     bool operator()(const std::vector<std::string>& a, const std::vector<std::string>& b) const noexcept;
+    /// Lexicographic order of looked-up views and a stored label set.
     bool operator()(std::span<const std::string_view> a, const std::vector<std::string>& b) const noexcept;
+    /// Lexicographic order of a stored label set and looked-up views.
     bool operator()(const std::vector<std::string>& a, std::span<const std::string_view> b) const noexcept;
   };
 
+  /// Checks the names and bounds (throws mcp::invalid_argument: a name or
+  /// label name not valid in the text format, a label `le` on a histogram or
+  /// starting `__`, bounds that do not strictly ascend). `max_series` below
+  /// 1 counts as 1. A metric without labels has its series from the start.
   metric(type kind, std::string name, std::string help, std::vector<std::string> label_names,
          std::size_t max_series, std::vector<double> bounds);
 
-  // The series of `labels` (made when new; `other` once there are
-  // max_series), with the metric's mutex held by `guard`.
+  /// The series of `labels` (made when new; `other` once there are
+  /// max_series), with the metric's mutex held by `guard`. Throws
+  /// mcp::invalid_argument when the number of values is not that of the names.
   series& find(std::span<const std::string_view> labels, std::unique_lock<std::mutex>& guard);
-  // The series of `labels` when it exists, under the lock held by `guard`.
+  /// The series of `labels` when it exists (else null), under the lock held by `guard`.
   const series* peek(std::span<const std::string_view> labels, std::unique_lock<std::mutex>& guard) const;
 
+  /// The metric's mutex, which find() and peek() expect held.
   std::mutex& lock_of() const noexcept { return lock_; }
 
-  const std::vector<double> bounds_;  // histogram bucket upper bounds, ascending, without +Inf
+  const std::vector<double> bounds_;  ///< A histogram's bucket upper bounds, ascending, without +Inf.
 
  private:
   void write_series(std::string& out, const std::vector<std::string>& labels, const series& s) const;
@@ -98,8 +117,10 @@ class metric {
 /// A count that only goes up (name it `..._total`).
 class counter final : public metric {
  public:
+  /// Usually made by metrics_registry::add_counter; throws as metric's constructor does.
   counter(std::string name, std::string help, std::vector<std::string> label_names, std::size_t max_series);
-  /// Adds `by` (not negative) to the series of `labels`.
+  /// Adds `by` to the series of `labels`; throws mcp::invalid_argument when
+  /// `by` is negative or NaN.
   void add(label_values labels, double by = 1);
   /// Its value now (0 for a label set never seen).
   double value(label_values labels = {}) const;
@@ -108,9 +129,13 @@ class counter final : public metric {
 /// A value that goes up and down.
 class gauge final : public metric {
  public:
+  /// Usually made by metrics_registry::add_gauge; throws as metric's constructor does.
   gauge(std::string name, std::string help, std::vector<std::string> label_names, std::size_t max_series);
+  /// Adds `delta` (negative to go down) to the series of `labels`.
   void add(label_values labels, double delta);
+  /// Sets the series of `labels` to `value`.
   void set(label_values labels, double value);
+  /// Its value now (0 for a label set never seen).
   double value(label_values labels = {}) const;
 };
 
@@ -120,8 +145,12 @@ class histogram final : public metric {
   /// `bounds`: the buckets' upper bounds, ascending (+Inf is added).
   histogram(std::string name, std::string help, std::vector<std::string> label_names, std::size_t max_series,
             std::vector<double> bounds);
+  /// Counts `value` into the first bucket whose bound is not below it, and
+  /// into the sum and count of the series of `labels`.
   void observe(label_values labels, double value);
+  /// How many values were observed (0 for a label set never seen).
   std::uint64_t count(label_values labels = {}) const;
+  /// The sum of the values observed (0 for a label set never seen).
   double sum(label_values labels = {}) const;
 };
 
@@ -138,8 +167,13 @@ class metrics_registry {
   metrics_registry(const metrics_registry&) = delete;
   metrics_registry& operator=(const metrics_registry&) = delete;
 
+  /// Adds a counter (or returns the one of that name and labels); thread safe.
   counter& add_counter(std::string name, std::string help, std::vector<std::string> label_names = {});
+  /// Adds a gauge (or returns the one of that name and labels); thread safe.
   gauge& add_gauge(std::string name, std::string help, std::vector<std::string> label_names = {});
+  /// Adds a histogram with the bucket upper bounds `bounds` (ascending; +Inf
+  /// is added), or returns the one of that name and labels, whatever its
+  /// bounds; thread safe. mcp_duration_buckets() suits durations in seconds.
   histogram& add_histogram(std::string name, std::string help, std::vector<std::string> label_names,
                            std::vector<double> bounds);
 
@@ -161,10 +195,13 @@ class metrics_registry {
 class mcp_metrics {
  public:
   mcp_metrics() = default;
+  /// Takes over the feeding; the moved-from one feeds nothing after.
   mcp_metrics(mcp_metrics&&) noexcept = default;
+  /// Stops this one's feeding and takes over the moved-from one's.
   mcp_metrics& operator=(mcp_metrics&&) noexcept = default;
   /// Stops feeding (the metrics stay in the registry, as they are).
   void detach() noexcept { subscriptions_.clear(); }
+  /// Whether it still feeds the metrics.
   explicit operator bool() const noexcept { return !subscriptions_.empty(); }
 
  private:

@@ -28,6 +28,8 @@ class server;
 
 namespace mcp::telemetry {
 
+/// An HTTP server of one page: `GET /metrics` answers the registry's
+/// text; see the top of this file.
 class metrics_server {
  public:
   /// Binds the listening socket (throws system_error when it cannot); port 0 picks a free one.
@@ -40,6 +42,7 @@ class metrics_server {
   metrics_server(const metrics_server&) = delete;
   metrics_server& operator=(const metrics_server&) = delete;
 
+  /// The port it listens on (the one picked, when constructed with 0).
   std::uint16_t local_port() const;
   /// Serves until stop().
   boost::asio::awaitable<void> run();

@@ -29,7 +29,9 @@
 
 namespace mcp::telemetry {
 
+/// Where and how otlp_http_exporter sends spans.
 struct otlp_exporter_options {
+  /// The defaults below; from_environment() reads OpenTelemetry's variables.
   otlp_exporter_options() {}  // not an aggregate (docs/compilers.md)
 
   /// The collector's base URL: spans go to `<endpoint>/v1/traces`.
@@ -40,8 +42,8 @@ struct otlp_exporter_options {
   std::string service_name = "caduceus";
   std::size_t max_queue = 2048;  ///< spans waiting; more are dropped
   std::size_t max_batch = 512;   ///< spans per POST
-  std::chrono::milliseconds flush_interval{5000};
-  std::chrono::milliseconds timeout{10000};  ///< each POST's deadline
+  std::chrono::milliseconds flush_interval{5000};  ///< how often the queue is sent (a full batch: at once)
+  std::chrono::milliseconds timeout{10000};  ///< each POST's deadline, and its connection's
   /// PEM file of CAs to trust for an https collector; empty: the system's.
   std::string ca_file;
 
@@ -57,8 +59,11 @@ struct otlp_exporter_options {
 /// OTLP/HTTP JSON body (an ExportTraceServiceRequest) for these spans.
 std::string otlp_json(std::span<const span_record> spans, std::string_view service_name);
 
+/// Sends spans to an OTLP/HTTP receiver in batches, from a coroutine on a
+/// strand of the executor; see the top of this file.
 class otlp_http_exporter final : public span_exporter {
  public:
+  /// Starts the sending loop on `executor` (which must run for spans to go).
   otlp_http_exporter(boost::asio::any_io_executor executor, otlp_exporter_options options);
   /// Stops sending (what is still queued is lost: shutdown() first).
   ~otlp_http_exporter() override;
@@ -73,10 +78,12 @@ class otlp_http_exporter final : public span_exporter {
   /// way then is abandoned). Spans that end later are dropped.
   boost::asio::awaitable<void> shutdown(std::chrono::milliseconds deadline);
 
+  /// Spans so far, by fate.
   struct counts {
     std::uint64_t exported = 0;  ///< taken by the collector
     std::uint64_t dropped = 0;   ///< queue full, after shutdown, or their POST failed
   };
+  /// The counts now (thread safe).
   counts stats() const noexcept;
 
  private:

@@ -26,23 +26,31 @@
 
 namespace mcp::telemetry {
 
+/// A W3C trace id: 16 bytes, all zero when there is none.
 using trace_id = std::array<std::uint8_t, 16>;
+/// A W3C span (parent) id: 8 bytes, all zero when there is none.
 using span_id = std::array<std::uint8_t, 8>;
 
-/// Lower-case hex of an id.
+// (Listed with span_context: as namespace members Doxygen takes the two
+// overloads for one, the two ids being std::array to it.)
+/// \relates span_context
+/// The 32 lower-case hex digits of a trace id.
 std::string to_hex(const trace_id& id);
+/// \relates span_context
+/// The 16 lower-case hex digits of a span id.
 std::string to_hex(const span_id& id);
 
 /// The identity of a span as it travels: W3C `traceparent` (ids and flags)
 /// and `tracestate`.
 struct span_context {
-  telemetry::trace_id trace_id{};
-  telemetry::span_id span_id{};
-  std::uint8_t flags = 0;  ///< bit 0: sampled
-  std::string tracestate;
+  telemetry::trace_id trace_id{};  ///< The trace it belongs to.
+  telemetry::span_id span_id{};    ///< The span itself (the parent id of its children).
+  std::uint8_t flags = 0;          ///< The trace flags; bit 0: sampled.
+  std::string tracestate;          ///< The W3C `tracestate` header's text, carried as is.
 
   /// Both ids non-zero.
   bool valid() const noexcept;
+  /// Whether the span is recorded (bit 0 of the flags).
   bool sampled() const noexcept { return (flags & 1u) != 0; }
   /// `00-<trace id>-<span id>-<flags>`.
   std::string traceparent() const;
@@ -56,30 +64,44 @@ std::optional<span_context> parse_traceparent(std::string_view traceparent, std:
 /// The same from a trace_context (baggage aside).
 std::optional<span_context> parse_trace(const trace_context& trace);
 
-/// OTLP's numbers for span kinds and status codes.
-enum class span_kind : std::uint8_t { internal = 1, server = 2, client = 3, producer = 4, consumer = 5 };
-enum class status_code : std::uint8_t { unset = 0, ok = 1, error = 2 };
+/// A span's kind, with OTLP's numbers.
+enum class span_kind : std::uint8_t {
+  internal = 1,  ///< Work inside a process.
+  server = 2,    ///< Serving a remote request (a server's span of an MCP request).
+  client = 3,    ///< A request to a remote service (a client's span of an MCP request).
+  producer = 4,  ///< Sending a message that is handled later.
+  consumer = 5   ///< Handling a message a producer sent.
+};
+/// A span's status, with OTLP's numbers.
+enum class status_code : std::uint8_t {
+  unset = 0,  ///< Not set (the default): the operation is taken as fine.
+  ok = 1,     ///< Set as succeeded.
+  error = 2   ///< Failed; the status message may say why.
+};
 
+/// The value of a span attribute, as OTLP types it.
 using attribute_value = std::variant<std::string, std::int64_t, double, bool>;
 
+/// A key and value a span records (OpenTelemetry's names, e.g. `mcp.method.name`).
 struct span_attribute {
-  std::string key;
-  attribute_value value;
+  std::string key;        ///< The attribute's name, unique in its span.
+  attribute_value value;  ///< Its value.
 };
 
 /// A span that has ended, as exporters get it.
 struct span_record {
-  std::string name;
-  span_kind kind = span_kind::internal;
-  span_context context;
+  std::string name;                         ///< What start_span() was given.
+  span_kind kind = span_kind::internal;     ///< What start_span() was given.
+  span_context context;                     ///< Its ids, flags and tracestate.
   /// Zero for a root span.
   telemetry::span_id parent_span_id{};
-  std::uint64_t start_unix_nano = 0;
-  std::uint64_t end_unix_nano = 0;
-  std::vector<span_attribute> attributes;
-  status_code status = status_code::unset;
-  std::string status_message;
+  std::uint64_t start_unix_nano = 0;        ///< When it started: nanoseconds since the Unix epoch (system clock).
+  std::uint64_t end_unix_nano = 0;          ///< When it ended: nanoseconds since the Unix epoch (system clock).
+  std::vector<span_attribute> attributes;   ///< In the order first set; one per key.
+  status_code status = status_code::unset;  ///< As set_status() or set_error() left it.
+  std::string status_message;               ///< The message of an error status; empty otherwise.
 
+  /// Whether parent_span_id is set (not all zero).
   bool has_parent() const noexcept;
   /// The attribute `key`, or null.
   const attribute_value* attribute(std::string_view key) const noexcept;
@@ -102,6 +124,7 @@ class memory_span_exporter final : public span_exporter {
   void export_span(span_record span) override;
   /// The spans so far, in the order they ended.
   std::vector<span_record> spans() const;
+  /// Forgets the spans kept so far.
   void clear();
 
  private:
@@ -131,21 +154,30 @@ class tracer;
 /// span is one piece of work.
 class span {
  public:
+  /// A span of nothing: invalid context, not recording.
   span() noexcept = default;
+  /// Takes over `other`, which is left a span of nothing.
   span(span&& other) noexcept = default;
+  /// Ends this span, then takes over `other`.
   span& operator=(span&& other) noexcept;
+  /// Ends the span, as end() does.
   ~span() { end(); }
 
+  /// Its ids and flags, to pass on to its children and to the peer (kept after end()).
   const span_context& context() const noexcept { return context_; }
   /// False for a span the sampler dropped (and after end()): attributes are
   /// then not kept.
   bool recording() const noexcept { return record_ != nullptr; }
 
+  /// Sets the attribute `key`, replacing the value it had; ignored when not recording.
   void set_attribute(std::string key, attribute_value value);
   /// Sets the status (error: with `message`, which may be empty).
   void set_status(status_code status, std::string message = {});
   /// `error.type` and status error, as OpenTelemetry records a failed operation.
   void set_error(std::string type, std::string message = {});
+  /// Stamps the end time and hands the record to the exporter (an exception
+  /// the exporter throws loses the span); does nothing after the first time
+  /// or when not recording.
   void end() noexcept;
 
  private:
@@ -164,8 +196,10 @@ class tracer {
   /// A new span: a child of `parent` when that is valid (a remote parent,
   /// read from a traceparent), else the root of a new trace.
   span start_span(std::string name, span_kind kind, const span_context& parent) const;
+  /// A new span, the root of a new trace.
   span start_span(std::string name, span_kind kind) const;
 
+  /// Where its spans go (null: nowhere).
   const std::shared_ptr<span_exporter>& exporter() const noexcept { return exporter_; }
 
  private:
