@@ -17,7 +17,9 @@
 
 namespace mcp::auth {
 
+/// Settings of make_introspection_verifier().
 struct introspection_verifier_options {
+  /// The defaults below.
   introspection_verifier_options() {}  // not an aggregate (docs/compilers.md)
   /// The introspection endpoint; empty: the `introspection_endpoint` of the
   /// issuer's metadata (then `issuer` is required).
@@ -30,13 +32,17 @@ struct introspection_verifier_options {
   std::string audience;
   /// This server's own client credentials at the authorization server.
   std::string client_id;
-  std::string client_secret;
-  enum class client_authentication { basic, post };
+  std::string client_secret;  ///< The secret that goes with client_id.
+  /// How the credentials are sent (RFC 6749 §2.3.1).
+  enum class client_authentication {
+    basic,  ///< client_secret_basic: an `Authorization: Basic` header.
+    post    ///< client_secret_post: `client_id` and `client_secret` in the form.
+  };
   /// client_secret_basic (an Authorization header) or client_secret_post
   /// (in the form).
   client_authentication authentication = client_authentication::basic;
-  std::size_t cache_size = 1000;
-  std::chrono::seconds cache_ttl{60};
+  std::size_t cache_size = 1000;       ///< answers cached, the least recently used dropped first; 0: none
+  std::chrono::seconds cache_ttl{60};  ///< how long an answer (valid or not) is cached at most
   /// Clock skew allowed on `exp` and `nbf`.
   std::chrono::seconds leeway{60};
   std::string ca_file;      ///< PEM CA certificates to trust; empty: the system's
@@ -45,10 +51,14 @@ struct introspection_verifier_options {
   /// (an authorization server on your own network, tests on 127.0.0.1).
   /// Off: public addresses only (docs/security.md, SSRF).
   bool allow_private_addresses = false;
-  std::chrono::milliseconds fetch_timeout{5000};
+  std::chrono::milliseconds fetch_timeout{5000};  ///< each fetch (metadata, introspection): connect, then the whole answer
   std::chrono::seconds retry_after{5};  ///< for the 503 when the endpoint cannot be reached
 };
 
+/// A verifier that introspects tokens at the authorization server; runs on
+/// `ex` (the HTTP server's, as http_auth_options::make_verifier gets it).
+/// Throws mcp::invalid_argument without an audience, with neither endpoint
+/// nor issuer, or for an endpoint not `https://` (`http://` with allow_http).
 std::shared_ptr<token_verifier> make_introspection_verifier(asio::any_io_executor ex,
                                                             introspection_verifier_options options);
 

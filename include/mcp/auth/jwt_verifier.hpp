@@ -17,7 +17,9 @@
 
 namespace mcp::auth {
 
+/// Settings of make_jwt_verifier().
 struct jwt_verifier_options {
+  /// The defaults below.
   jwt_verifier_options() {}  // not an aggregate (docs/compilers.md)
   /// The authorization server, exactly as its tokens' `iss` (and its
   /// metadata's `issuer`) spell it. Required.
@@ -56,7 +58,9 @@ struct jwt_verifier_options {
   std::chrono::seconds retry_after{5};
 };
 
-/// Runs on `ex` (the HTTP server's executor).
+/// A verifier of JWT access tokens. Runs on `ex` (the HTTP server's
+/// executor). Throws mcp::invalid_argument without an issuer or an audience,
+/// or for an issuer or jwks_uri not `https://` (`http://` with allow_http).
 std::shared_ptr<token_verifier> make_jwt_verifier(asio::any_io_executor ex, jwt_verifier_options options);
 
 }  // namespace mcp::auth

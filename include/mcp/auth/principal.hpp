@@ -20,6 +20,7 @@ namespace json = boost::json;
 /// ("admin" implies "read"). Null: a scope covers only itself (exact match).
 using scope_implication = std::function<bool(std::string_view granted, std::string_view required)>;
 
+/// The caller a verified token names, with the token's claims.
 struct principal {
   std::string issuer;     ///< `iss`
   std::string subject;    ///< `sub` (the user, or the client for client_credentials)

@@ -17,20 +17,24 @@ namespace asio = boost::asio;
 
 /// The outcome of checking one token.
 struct verification {
+  /// Whether the token is accepted, and what the server answers otherwise.
   enum class outcome {
     valid,       ///< `who` is set; the server then checks scopes
     invalid,     ///< 401 `error="invalid_token"`: expired, forged, for another resource...
     unavailable  ///< 503 with Retry-After: the keys or the introspection endpoint cannot be reached
   };
-  outcome result = outcome::invalid;
-  principal who;
+  outcome result = outcome::invalid;  ///< Invalid unless set otherwise.
+  principal who;                      ///< Who the token stands for, when `valid`.
   /// Why, for `error_description` (never the token itself).
   std::string description;
   /// For `unavailable`: when the client should try again.
   std::chrono::seconds retry_after{5};
 
+  /// Accepted, for `p`.
   static verification valid(principal p);
+  /// Refused: 401 with `why` as `error_description`.
   static verification invalid(std::string why);
+  /// Cannot be checked now: 503 with `why` and Retry-After `retry_after`.
   static verification unavailable(std::string why, std::chrono::seconds retry_after);
 };
 
@@ -41,6 +45,9 @@ struct verification {
 class token_verifier {
  public:
   virtual ~token_verifier() = default;
+  /// Checks `token` (the bearer token, without the scheme). Called on one
+  /// strand of the HTTP server: calls never run at once on two threads, but
+  /// may interleave where they wait. An exception it throws anyway answers 503.
   virtual asio::awaitable<verification> verify(std::string token) = 0;
 };
 
