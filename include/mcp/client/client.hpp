@@ -23,6 +23,12 @@
 
 namespace mcp {
 
+/// Where a client's connection stands (client::state()): `disconnected`
+/// (not connected yet, closed, ended without a transport_factory, or
+/// reconnection gave up), `connecting` (connect() began, or reconnecting:
+/// the pause between attempts, a new transport), `initializing` (the
+/// handshake, or a new session after the server forgot the old one),
+/// `ready` (calls are sent at once).
 enum class connection_state { disconnected, connecting, initializing, ready };
 
 /// Makes a new transport to the same server each time it is called; a
@@ -34,12 +40,19 @@ using transport_factory = std::function<asio::awaitable<std::unique_ptr<message_
 struct reconnect_policy {
   /// Attempts in a row before the client gives up and stays disconnected.
   std::size_t max_attempts = 5;
-  std::chrono::milliseconds initial_delay{250};
-  std::chrono::milliseconds max_delay{10'000};
+  std::chrono::milliseconds initial_delay{250};  ///< the pause before the first attempt
+  std::chrono::milliseconds max_delay{10'000};   ///< the longest pause between attempts
 };
 
+/// How an mcp::client speaks: what it says of itself, which protocol
+/// versions it accepts, its limits and timeouts.
 struct client_options {
+  /// The `clientInfo` the server is told (`initialize`, or each request's
+  /// envelope in the 2026-07-28 era).
   implementation client_info{"caduceus", "0.1.0"};
+  /// Capabilities declared besides those the handlers imply (on_sampling,
+  /// on_elicitation, set_roots, host_tasks), which are added unless this
+  /// already has their key; e.g. `extensions`.
   json::object capabilities = {};
   /// Versions we accept. With a 2026-07-28 one (the default), connect()
   /// probes with `server/discover` first and stays in the modern era when
@@ -47,12 +60,19 @@ struct client_options {
   /// version. `legacy_versions()` skips the probe (a server that keeps
   /// state per session needs a legacy session: the modern era has none).
   std::vector<protocol_version> versions{all_versions().begin(), all_versions().end()};
-  /// Per-request timeout unless a call says otherwise; progress resets it.
+  /// Per-request timeout unless a call says otherwise; each progress
+  /// notification resets it for a call that asked for progress
+  /// (call_options::on_progress).
   std::chrono::milliseconds request_timeout{30'000};
   /// The most any request may take, progress or not.
   std::chrono::milliseconds max_request_timeout{600'000};
+  /// Bytes of outgoing frames queued before the transport: while over it,
+  /// a request waits before it is queued.
   std::size_t max_queued_bytes = 16 * 1024 * 1024;
+  /// A single frame write that takes longer means the server stopped
+  /// reading: the connection is closed.
   std::chrono::milliseconds write_timeout{30'000};
+  /// How a client connected through a transport_factory reconnects.
   reconnect_policy reconnect = {};
   /// 2025-11-25: run as tasks the elicitation and sampling requests a server
   /// asks to be tasks (`params.task`): declares the `tasks` capability, answers
@@ -62,10 +82,11 @@ struct client_options {
   bool host_tasks = false;
 };
 
+/// One `notifications/progress` for a call (call_options::on_progress).
 struct progress_update {
-  double progress = 0;
-  std::optional<double> total;
-  std::string message;
+  double progress = 0;          ///< how far along; the spec has it grow with each update
+  std::optional<double> total;  ///< the value `progress` will reach, when the server knows it
+  std::string message;          ///< what is going on; empty when the server sent none (2025-03-26 on)
 };
 
 
@@ -89,10 +110,11 @@ struct server_request_answer;
 /// timed out, goes nowhere.
 class server_request_reply {
  public:
+  /// Made by the client for each request it hands a server_request_callback.
   explicit server_request_reply(std::shared_ptr<detail::server_request_answer> answer);
   /// Answers with the request's result. False when an answer was given already.
   bool result(json::object result) const;
-  /// Answers with a JSON-RPC error.
+  /// Answers with a JSON-RPC error. False when an answer was given already.
   bool error(rpc_error error) const;
 
  private:
@@ -104,6 +126,7 @@ class server_request_reply {
 /// the client's executor and must not block.
 using server_request_callback = std::function<void(json::object params, server_request_reply reply)>;
 
+/// Per-call settings of a request: its timeout, progress, trace.
 struct call_options {
   std::optional<std::chrono::milliseconds> timeout;  ///< default: client_options::request_timeout
   /// When set, the request asks for progress and each update lands here.
@@ -122,6 +145,7 @@ struct call_options {
 /// for the others.
 class tool_call_error : public error {
  public:
+  /// `message` is what(); the code follows `result.is_error`.
   tool_call_error(const std::string& message, call_tool_result result);
   /// What the server sent.
   const call_tool_result& result() const noexcept { return *result_; }
@@ -169,11 +193,15 @@ class tool_call_error : public error {
 /// mcp::blocking_client (client/blocking_client.hpp).
 class client {
  public:
+  /// The type of get_executor(), for Asio.
   using executor_type = asio::any_io_executor;
+  /// A client with default client_options, running on `ex`.
   explicit client(asio::any_io_executor ex);
-  /// (Not a defaulted argument: `client c(co_await this_coro::executor)` must
-  /// not create an aggregate temporary; see docs/compilers.md.)
+  /// A client with `options`, running on `ex`. (Not a defaulted argument:
+  /// `client c(co_await this_coro::executor)` must not create an aggregate
+  /// temporary; see docs/compilers.md.)
   client(asio::any_io_executor ex, client_options options);
+  /// Closes a connection still open, in the background on the executor.
   ~client();
   client(const client&) = delete;
   client& operator=(const client&) = delete;
@@ -183,20 +211,26 @@ class client {
   /// with `server/discover` and stays in that era (no session) when the
   /// server offers it; otherwise it sends `initialize`, checks the version the
   /// server chose, and sends `initialized`. Returns what the server said of
-  /// itself either way.
+  /// itself either way. Throws mcp::error(already_connected) unless
+  /// disconnected; on a failed handshake the transport is closed and the
+  /// client is disconnected again.
   asio::awaitable<initialize_result> connect(std::unique_ptr<message_transport> transport);
   /// Connects through a new transport from `factory`, and again whenever the
-  /// connection ends, until close(). The first attempt's failure is thrown.
+  /// connection ends (reconnect_policy), until close(). The first attempt's
+  /// failure is thrown.
   asio::awaitable<initialize_result> connect(transport_factory factory);
 
   /// The executor it was made with: its callbacks and handlers run there.
   executor_type get_executor() const noexcept;
 
+  /// Where the connection stands now.
   connection_state state() const noexcept;
   /// Called at every change of state(), e.g. to tell a user it reconnects.
   void on_state_change(std::function<void(connection_state)> handler);
   /// What the server said of itself (its `initialize` result, or in the
-  /// 2026-07-28 era its `server/discover` result); valid once connected.
+  /// 2026-07-28 era its `server/discover` result); valid once connected,
+  /// and kept after the connection ends. Throws mcp::error(not_connected)
+  /// before the first connection, or after one that failed.
   const initialize_result& server() const;
 
   // Each call comes with and without `call_options`. There are no defaulted
@@ -204,10 +238,14 @@ class client {
   // when it appears in an expression that suspends (see docs/compilers.md),
   // and a defaulted `call_options` would be exactly such a temporary.
 
-  /// Any request; returns the result object.
+  /// Any request, through the middleware; returns the result object.
+  /// Waits (within the timeout) while the client reconnects.
   asio::awaitable<json::object> request(std::string method, json::object params = {});
+  /// The same, with per-call options.
   asio::awaitable<json::object> request(std::string method, json::object params,
                                         call_options options);
+  /// Sends a notification (not through the middleware); completes once it is
+  /// queued. Throws mcp::error(not_connected) unless state() is ready.
   asio::awaitable<void> notify(std::string method, json::object params = {});
 
   /// A method of the typed table (mcp::method in methods.hpp), typed both
@@ -215,20 +253,29 @@ class client {
   /// (wire.hpp). Build the params first (docs/compilers.md):
   ///   mcp::paginated_params page{.cursor = next};
   ///   auto tools = co_await c.request<mcp::method::tools_list>(std::move(page));
-  /// A result that does not read as its type is protocol_error(-32602).
+  /// A result that does not read as its type is a malformed_result.
   template <class Method>
   asio::awaitable<typename Method::result> request(typename Method::params params);
+  /// The same, with per-call options.
   template <class Method>
   asio::awaitable<typename Method::result> request(typename Method::params params, call_options options);
+  /// A notification of the typed table, its params written by their JSON
+  /// form; as notify(std::string, json::object) otherwise.
   template <class Method>
   asio::awaitable<void> notify(typename Method::params params);
 
+  /// `ping`, or in the 2026-07-28 era (which has none) `server/discover`:
+  /// completes when the server answers.
   asio::awaitable<void> ping();
+  /// The same, with per-call options.
   asio::awaitable<void> ping(call_options options);
 
   // Lists follow `nextCursor` to the end (bounded: a server that never stops
   // paging is an error after 10,000 pages).
 
+  /// `tools/list`, every page. Remembers each tool's `outputSchema` for
+  /// call_tool to check results against. In the 2026-07-28 era a tool whose
+  /// `x-mcp-header` annotations break the rules is left out (and logged).
   asio::awaitable<std::vector<tool_info>> list_tools();
   /// `tools/call`. A tool that fails reports it in the result (`is_error`);
   /// an unknown tool or bad arguments are a protocol_error. When an earlier
@@ -236,6 +283,7 @@ class client {
   /// `structuredContent` is checked against it (the spec's SHOULD): a result
   /// without one, or one that does not match, is a tool_call_error.
   asio::awaitable<call_tool_result> call_tool(std::string name, json::object arguments = {});
+  /// The same, with per-call options (timeout, progress, trace).
   asio::awaitable<call_tool_result> call_tool(std::string name, json::object arguments,
                                               call_options options);
 
@@ -251,6 +299,7 @@ class client {
   /// and lets the server decide. A call the server answers directly (or a
   /// server without tasks) gives a task_info without id, its result set.
   asio::awaitable<task_info> call_tool_as_task(std::string name, json::object arguments = {});
+  /// The same, with the task's options (the ttl to ask for, 2025-11-25).
   asio::awaitable<task_info> call_tool_as_task(std::string name, json::object arguments,
                                                task_call_options options);
   /// `tasks/get`: where the task stands now.
@@ -260,8 +309,10 @@ class client {
   /// 2026-07-28 polls tasks/get at the task's pollInterval and answers its
   /// inputRequests with tasks/update; 2025-11-25 waits on tasks/result,
   /// which brings the task's requests. A failed or cancelled task is a
-  /// task_error; the timeout is mcp::error(timed_out).
+  /// task_error; the timeout (task_wait_options, 10 minutes by default) is
+  /// mcp::error(timed_out).
   asio::awaitable<call_tool_result> wait_for_task(std::string id);
+  /// The same, with a timeout of its own and a status callback.
   asio::awaitable<call_tool_result> wait_for_task(std::string id, task_wait_options options);
   /// `tasks/cancel`: asks the server to stop the task (it may already have ended).
   asio::awaitable<void> cancel_task(std::string id);
@@ -283,6 +334,7 @@ class client {
   ///   auto f = co_await c.call_tool_as<forecast>("forecast", forecast_args{"Paris"});
   template <class Result, class Arguments>
   asio::awaitable<Result> call_tool_as(std::string name, Arguments arguments);
+  /// The same, with per-call options.
   template <class Result, class Arguments>
   asio::awaitable<Result> call_tool_as(std::string name, Arguments arguments, call_options options);
 
@@ -293,13 +345,24 @@ class client {
   /// list_tools, listing them first when needed); nullopt when it has none.
   asio::awaitable<std::optional<json::object>> output_schema(std::string tool);
 
+  /// `resources/list`, every page.
   asio::awaitable<std::vector<resource_info>> list_resources();
+  /// `resources/templates/list`, every page.
   asio::awaitable<std::vector<resource_template_info>> list_resource_templates();
+  /// `resources/read`: the contents at `uri` (one resource may have several).
   asio::awaitable<std::vector<resource_contents>> read_resource(std::string uri);
+  /// Asks for `notifications/resources/updated` about `uri` (on_resource_updated),
+  /// kept for a new session. 2026-07-28: reopens the `subscriptions/listen`
+  /// stream with it, if the server offers subscriptions, and waits (at most
+  /// the request timeout) for the server to acknowledge it.
   asio::awaitable<void> subscribe(std::string uri);
+  /// Stops the updates about `uri` (2026-07-28: reopens the listen stream
+  /// without it, not waiting).
   asio::awaitable<void> unsubscribe(std::string uri);
 
+  /// `prompts/list`, every page.
   asio::awaitable<std::vector<prompt_info>> list_prompts();
+  /// `prompts/get`: the prompt's messages for these arguments.
   asio::awaitable<get_prompt_result> get_prompt(std::string name,
                                                 std::map<std::string, std::string> arguments = {});
 
@@ -312,7 +375,9 @@ class client {
                                                          std::string variable, std::string value,
                                                          completion_context context = {});
 
-  /// `logging/setLevel`: the least severe messages the server should send.
+  /// `logging/setLevel`: the least severe messages the server should send;
+  /// set again in a new session. 2026-07-28: no request, each later request's
+  /// envelope asks for it.
   asio::awaitable<void> set_logging_level(logging_level level);
 
   // Callbacks: set them before connect. They run on the client's executor
@@ -320,9 +385,11 @@ class client {
 
   /// Every notification from the server (progress ones too).
   void on_notification(std::function<void(const notification&)> handler);
+  /// `notifications/message`: the server's log messages (set_logging_level).
   void on_log(std::function<void(const log_message&)> handler);
   /// `notifications/{tools,resources,prompts}/list_changed`: "tools", "resources" or "prompts".
   void on_list_changed(std::function<void(std::string_view what)> handler);
+  /// `notifications/resources/updated`: a subscribed resource changed (read it again).
   void on_resource_updated(std::function<void(const std::string& uri)> handler);
 
   // Requests from the server. Setting a handler before connect declares the
@@ -340,7 +407,8 @@ class client {
   /// The same, answered through a server_request_reply.
   void on_elicitation(server_request_callback handler);
   /// Offers roots (`roots/list`). Before connect it declares the capability;
-  /// afterwards it tells the server they changed (in the background).
+  /// afterwards, when the capability was declared, it tells a legacy server
+  /// they changed (in the background; a 2026-07-28 server asks each time).
   void set_roots(std::vector<root> roots);
 
   /// Adds a link around every request this client sends from now on, inside
@@ -358,85 +426,120 @@ class client {
   //   c.async_call_tool("echo", args, [](std::exception_ptr e, mcp::call_tool_result r) { ... });
   //   std::future<mcp::call_tool_result> f = c.async_call_tool("echo", args, asio::use_future);
 
+  /// connect(std::unique_ptr<message_transport>): `void(std::exception_ptr, initialize_result)`.
   template <class CompletionToken>
   auto async_connect(std::unique_ptr<message_transport> transport, CompletionToken&& token);
+  /// connect(transport_factory): `void(std::exception_ptr, initialize_result)`.
   template <class CompletionToken>
   auto async_connect(transport_factory factory, CompletionToken&& token);
 
+  /// request(std::string, json::object): `void(std::exception_ptr, json::object)`.
   template <class CompletionToken>
   auto async_request(std::string method, json::object params, CompletionToken&& token);
+  /// request(std::string, json::object, call_options): `void(std::exception_ptr, json::object)`.
   template <class CompletionToken>
   auto async_request(std::string method, json::object params, call_options options, CompletionToken&& token);
+  /// notify(std::string, json::object): `void(std::exception_ptr)`.
   template <class CompletionToken>
   auto async_notify(std::string method, json::object params, CompletionToken&& token);
+  /// request<Method>(params): `void(std::exception_ptr, Method::result)`, read on the handler's executor.
   template <class Method, class CompletionToken>
   auto async_request(typename Method::params params, CompletionToken&& token);
+  /// request<Method>(params, options): `void(std::exception_ptr, Method::result)`.
   template <class Method, class CompletionToken>
   auto async_request(typename Method::params params, call_options options, CompletionToken&& token);
+  /// notify<Method>(params): `void(std::exception_ptr)`.
   template <class Method, class CompletionToken>
   auto async_notify(typename Method::params params, CompletionToken&& token);
 
+  /// ping(): `void(std::exception_ptr)`.
   template <class CompletionToken>
   auto async_ping(CompletionToken&& token);
+  /// ping(call_options): `void(std::exception_ptr)`.
   template <class CompletionToken>
   auto async_ping(call_options options, CompletionToken&& token);
 
+  /// list_tools(): `void(std::exception_ptr, std::vector<tool_info>)`.
   template <class CompletionToken>
   auto async_list_tools(CompletionToken&& token);
+  /// call_tool(std::string, json::object): `void(std::exception_ptr, call_tool_result)`.
   template <class CompletionToken>
   auto async_call_tool(std::string name, json::object arguments, CompletionToken&& token);
+  /// call_tool(std::string, json::object, call_options): `void(std::exception_ptr, call_tool_result)`.
   template <class CompletionToken>
   auto async_call_tool(std::string name, json::object arguments, call_options options, CompletionToken&& token);
+  /// call_tool_as<Result>(name, arguments): `void(std::exception_ptr, Result)`, read on the handler's executor.
   template <class Result, class Arguments, class CompletionToken>
   auto async_call_tool_as(std::string name, Arguments arguments, CompletionToken&& token);
+  /// call_tool_as<Result>(name, arguments, options): `void(std::exception_ptr, Result)`.
   template <class Result, class Arguments, class CompletionToken>
   auto async_call_tool_as(std::string name, Arguments arguments, call_options options, CompletionToken&& token);
+  /// call_tool_structured(): `void(std::exception_ptr, json::value)`.
   template <class CompletionToken>
   auto async_call_tool_structured(std::string name, json::object arguments, call_options options,
                                   CompletionToken&& token);
+  /// output_schema(): `void(std::exception_ptr, std::optional<json::object>)`.
   template <class CompletionToken>
   auto async_output_schema(std::string tool, CompletionToken&& token);
 
+  /// call_tool_as_task(std::string, json::object): `void(std::exception_ptr, task_info)`.
   template <class CompletionToken>
   auto async_call_tool_as_task(std::string name, json::object arguments, CompletionToken&& token);
+  /// call_tool_as_task(std::string, json::object, task_call_options): `void(std::exception_ptr, task_info)`.
   template <class CompletionToken>
   auto async_call_tool_as_task(std::string name, json::object arguments, task_call_options options,
                                CompletionToken&& token);
+  /// get_task(): `void(std::exception_ptr, task_info)`.
   template <class CompletionToken>
   auto async_get_task(std::string id, CompletionToken&& token);
+  /// wait_for_task(std::string): `void(std::exception_ptr, call_tool_result)`.
   template <class CompletionToken>
   auto async_wait_for_task(std::string id, CompletionToken&& token);
+  /// wait_for_task(std::string, task_wait_options): `void(std::exception_ptr, call_tool_result)`.
   template <class CompletionToken>
   auto async_wait_for_task(std::string id, task_wait_options options, CompletionToken&& token);
+  /// cancel_task(): `void(std::exception_ptr)`.
   template <class CompletionToken>
   auto async_cancel_task(std::string id, CompletionToken&& token);
+  /// list_tasks(): `void(std::exception_ptr, task_page)`; an empty `cursor` asks for the first page.
   template <class CompletionToken>
   auto async_list_tasks(std::string cursor, CompletionToken&& token);
 
+  /// list_resources(): `void(std::exception_ptr, std::vector<resource_info>)`.
   template <class CompletionToken>
   auto async_list_resources(CompletionToken&& token);
+  /// list_resource_templates(): `void(std::exception_ptr, std::vector<resource_template_info>)`.
   template <class CompletionToken>
   auto async_list_resource_templates(CompletionToken&& token);
+  /// read_resource(): `void(std::exception_ptr, std::vector<resource_contents>)`.
   template <class CompletionToken>
   auto async_read_resource(std::string uri, CompletionToken&& token);
+  /// subscribe(): `void(std::exception_ptr)`.
   template <class CompletionToken>
   auto async_subscribe(std::string uri, CompletionToken&& token);
+  /// unsubscribe(): `void(std::exception_ptr)`.
   template <class CompletionToken>
   auto async_unsubscribe(std::string uri, CompletionToken&& token);
 
+  /// list_prompts(): `void(std::exception_ptr, std::vector<prompt_info>)`.
   template <class CompletionToken>
   auto async_list_prompts(CompletionToken&& token);
+  /// get_prompt(): `void(std::exception_ptr, get_prompt_result)`.
   template <class CompletionToken>
   auto async_get_prompt(std::string name, std::map<std::string, std::string> arguments, CompletionToken&& token);
+  /// complete_prompt_argument(): `void(std::exception_ptr, completion)`.
   template <class CompletionToken>
   auto async_complete_prompt_argument(std::string prompt, std::string argument, std::string value,
                                       completion_context context, CompletionToken&& token);
+  /// complete_template_variable(): `void(std::exception_ptr, completion)`.
   template <class CompletionToken>
   auto async_complete_template_variable(std::string uri_template, std::string variable, std::string value,
                                         completion_context context, CompletionToken&& token);
+  /// set_logging_level(): `void(std::exception_ptr)`.
   template <class CompletionToken>
   auto async_set_logging_level(logging_level level, CompletionToken&& token);
 
+  /// close(): `void(std::exception_ptr)`.
   template <class CompletionToken>
   auto async_close(CompletionToken&& token);
 

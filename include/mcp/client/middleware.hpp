@@ -36,7 +36,9 @@ namespace json = boost::json;
 
 /// A request on its way out.
 struct outgoing_request {
-  std::string method;
+  std::string method;  ///< e.g. "tools/call"; a link may change it
+  /// The params as they will be sent (the 2026-07-28 envelope and a
+  /// progress token are added after the chain); a link may change them.
   json::object params;
   /// The trace this request continues (call_options::trace): written to
   /// `params._meta` as it goes out, unless a link sets `_meta.traceparent` itself.
@@ -53,6 +55,8 @@ struct client_chain;
 /// Valid while the link's call runs.
 class client_next {
  public:
+  /// Passes `req` to the next link, or sends it after the last; returns the
+  /// result object, or throws what the rest of the chain threw.
   asio::awaitable<json::object> operator()(outgoing_request req) const;
 
  private:
@@ -62,6 +66,9 @@ class client_next {
   std::size_t index_;
 };
 
+/// A link of a client's middleware chain (client::use): derive from it and
+/// override on_request. One link serves every call of the client, several
+/// at once, on the client's executor.
 class client_middleware {
  public:
   virtual ~client_middleware() = default;

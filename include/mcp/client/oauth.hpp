@@ -50,6 +50,7 @@ namespace mcp {
 /// Code: boost::system::errc::permission_denied.
 class oauth_error : public error {
  public:
+  /// `message` is what() as it is.
   explicit oauth_error(std::string message)
       : error(make_error_code(boost::system::errc::permission_denied), std::move(message), whole_message{}) {}
 };
@@ -58,16 +59,18 @@ class oauth_error : public error {
 /// authorization server, and its tokens.
 struct oauth_record {
   std::string issuer;  ///< the authorization server the rest belongs to
-  std::string client_id;
-  std::string client_secret;
+  std::string client_id;      ///< the client's id there; empty for a workload known by its token
+  std::string client_secret;  ///< empty for a public client
+  /// How the client authenticates at the token endpoint: private_key_jwt,
+  /// client_secret_basic, client_secret_post or none.
   std::string token_endpoint_auth_method;
   /// How the client id was had: "preregistered", "metadata_document",
   /// "dynamic", or "none" (a workload known by its token alone).
   std::string registration;
   std::vector<std::string> redirect_uris;  ///< registered with it (dynamic registration)
-  std::string access_token;
+  std::string access_token;  ///< empty: none yet, or dropped after a failed refresh
   std::string token_type;  ///< "Bearer", or "DPoP" for a token bound to dpop_key
-  std::string refresh_token;
+  std::string refresh_token;  ///< empty: none (signing in again is the only way)
   std::string scope;  ///< the scopes asked for (space-separated)
   std::int64_t expires_at = 0;  ///< Unix seconds; 0: unknown
   /// The private key (PEM) the tokens are bound to with DPoP; empty: none.
@@ -79,8 +82,11 @@ struct oauth_record {
 class oauth_store {
  public:
   virtual ~oauth_store() = default;
+  /// The record kept for `resource` (a URL without its query); nullopt: none.
   virtual std::optional<oauth_record> load(const std::string& resource) = 0;
+  /// Keeps `record` for `resource`, replacing what was there.
   virtual void save(const std::string& resource, const oauth_record& record) = 0;
+  /// Forgets what is kept for `resource` (sign_out, or a new authorization server).
   virtual void erase(const std::string& resource) = 0;
 };
 
@@ -104,12 +110,13 @@ class oauth_user_agent {
   virtual asio::awaitable<std::string> authorize(std::string authorization_url) = 0;
 };
 
+/// How make_headless_user_agent follows the authorization URL.
 struct headless_options {
   /// Any URL: nothing listens there, the redirect to it is only read.
   std::string redirect_uri = "http://127.0.0.1:8765/callback";
   std::string ca_file = {};  ///< https: the CAs to trust; empty: the system's
-  bool verify_peer = true;
-  int max_redirects = 10;
+  bool verify_peer = true;  ///< https: check the server's certificate and name
+  int max_redirects = 10;   ///< more than this before the redirect URI is an oauth_error
   /// Follow redirects to loopback, private and link-local addresses too
   /// (the authorization server's redirects are its word, not the user's).
   bool allow_private_addresses = false;
@@ -119,10 +126,11 @@ struct headless_options {
 /// without a person (a login form stops it with an oauth_error).
 std::shared_ptr<oauth_user_agent> make_headless_user_agent(asio::any_io_executor ex, headless_options options);
 
+/// How make_loopback_user_agent listens for the redirect.
 struct loopback_options {
   /// The port to listen on, on 127.0.0.1; 0 picks a free one.
   std::uint16_t port = 0;
-  std::string path = "/callback";
+  std::string path = "/callback";  ///< the redirect URI's path; requests to other paths are not the answer
   /// Shows the user the authorization URL; default: prints it on stderr and
   /// tries xdg-open (or open on macOS).
   std::function<void(const std::string& url)> open_browser = nullptr;
@@ -134,6 +142,7 @@ struct loopback_options {
 /// bound when this is made (throws mcp::error when it cannot).
 std::shared_ptr<oauth_user_agent> make_loopback_user_agent(asio::any_io_executor ex, loopback_options options);
 
+/// How oauth_client gets a token (oauth_options::grant).
 enum class oauth_grant {
   authorization_code,  ///< a person signs in (needs a user agent)
   client_credentials,  ///< the client acts on its own behalf
@@ -156,11 +165,11 @@ enum class oauth_grant {
 struct identity_provider_options {
   /// Its token endpoint; empty: read from the metadata of `issuer`.
   std::string token_endpoint = {};
-  std::string issuer = {};
+  std::string issuer = {};  ///< its issuer URL, whose metadata names the token endpoint
   /// The client's registration at the identity provider (sent in the form:
   /// client_secret_post, or none without a secret).
   std::string client_id = {};
-  std::string client_secret = {};
+  std::string client_secret = {};  ///< empty: the client authenticates with its id alone
   /// The user's identity assertion: the ID token of their single sign-on.
   /// Asked for each time a grant is needed, so it may hand out a fresh one.
   std::function<std::string()> id_token = nullptr;
@@ -169,8 +178,10 @@ struct identity_provider_options {
   std::string subject_token_type = "urn:ietf:params:oauth:token-type:id_token";
 };
 
+/// How an oauth_client signs in: the grant, who the client is, what it asks
+/// for, and how it reaches the authorization server.
 struct oauth_options {
-  oauth_grant grant = oauth_grant::authorization_code;
+  oauth_grant grant = oauth_grant::authorization_code;  ///< how the token is had
   /// The identity provider of the enterprise_managed grant.
   identity_provider_options identity_provider = {};
   /// The workload_identity grant's assertion, with the authorization server
@@ -185,19 +196,19 @@ struct oauth_options {
   // Who the client is. Pre-registered credentials win when client_id is set
   // (client_credentials needs them); then a metadata document URL, when the
   // authorization server supports them; then dynamic registration.
-  std::string client_id = {};
-  std::string client_secret = {};
+  std::string client_id = {};      ///< a pre-registered client id; empty: none
+  std::string client_secret = {};  ///< its secret, if it has one (client_secret_basic or _post)
   /// The issuer the pre-registered credentials belong to; empty: any (the
   /// first the server names). Another issuer is refused, not sent them.
   std::string client_issuer = {};
   /// private_key_jwt: the PEM private key (RSA or EC) and its JWS algorithm
   /// (RS256, RS384, RS512, PS256, ES256, ES384, ES512).
   std::string private_key_pem = {};
-  std::string signing_algorithm = "RS256";
+  std::string signing_algorithm = "RS256";  ///< of private_key_pem's JWTs
   /// An https URL with a path where the client's metadata document is served.
   std::string client_metadata_url = {};
-  std::string client_name = "Caduceus MCP client";
-  std::string client_uri = {};
+  std::string client_name = "Caduceus MCP client";  ///< dynamic registration's client_name
+  std::string client_uri = {};  ///< dynamic registration's client_uri; empty: not sent
   /// "native" (CLI, desktop, localhost) or "web": OpenID registration's application_type.
   std::string application_type = "native";
 
@@ -214,8 +225,10 @@ struct oauth_options {
   int max_step_ups = 2;
 
   // HTTP to the metadata, registration and token endpoints.
-  std::string ca_file = {};
-  bool verify_peer = true;
+  std::string ca_file = {};  ///< the CAs to trust; empty: the system's
+  bool verify_peer = true;   ///< check the servers' certificates and names
+  /// Connecting, then writing a request, reading its head and reading its
+  /// body: each within this.
   std::chrono::milliseconds timeout{10'000};
   /// Lets the authorization server's endpoints be plain http on a loopback
   /// address too (they must be https elsewhere: tokens cross them).
@@ -233,12 +246,14 @@ struct oauth_options {
 };
 
 /// An OAuth 2.1 client for any number of transports to protected servers.
+/// Make it with std::make_shared: its sign-ins keep it alive (shared_from_this).
 ///
 /// @par Thread safety
 /// Call from one executor (the transports'); sign-ins for one server are
 /// done one at a time, the other requests waiting for the result.
 class oauth_client : public http_authorizer, public std::enable_shared_from_this<oauth_client> {
  public:
+  /// Does nothing yet: the first challenge (or sign_in) signs in.
   oauth_client(asio::any_io_executor ex, oauth_options options);
   ~oauth_client() override;
   oauth_client(const oauth_client&) = delete;

@@ -10,8 +10,9 @@
 
 namespace mcp {
 
+/// How many connections a client_pool keeps, and their options.
 struct pool_options {
-  std::size_t size = 4;
+  std::size_t size = 4;  ///< clients in the pool; at least 1
   /// Options of every connection. Their reconnect.max_attempts is ignored:
   /// a pooled connection that ends is replaced for as long as the pool runs.
   client_options client = {};
@@ -30,7 +31,11 @@ struct pool_options {
 /// Not thread safe: use it from its executor, like the clients it holds.
 class client_pool {
  public:
+  /// Makes the clients, not connected yet. Throws mcp::invalid_argument
+  /// when `options.size` is 0.
   client_pool(asio::any_io_executor ex, transport_factory factory, pool_options options);
+  /// Stops the pool's reconnection attempts; the clients close in the
+  /// background (close() is the way to wait for them).
   ~client_pool();
   client_pool(const client_pool&) = delete;
   client_pool& operator=(const client_pool&) = delete;
@@ -47,6 +52,7 @@ class client_pool {
   /// turn (its calls wait for it to reconnect, within their timeout).
   client& next();
 
+  /// How many clients it holds, ready or not (pool_options::size).
   std::size_t size() const noexcept;
   /// The executor it was made with.
   asio::any_io_executor executor() const noexcept;
@@ -62,6 +68,7 @@ class client_pool {
   auto async_connect(CompletionToken&& token) {
     return detail::async_run(connect(), executor(), std::forward<CompletionToken>(token));
   }
+  /// close() with a completion token, completing with void(std::exception_ptr).
   template <class CompletionToken>
   auto async_close(CompletionToken&& token) {
     return detail::async_run(close(), executor(), std::forward<CompletionToken>(token));

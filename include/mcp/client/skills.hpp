@@ -54,6 +54,7 @@ asio::awaitable<std::vector<resource_info>> read_directory(client& c, std::strin
 /// Code: boost::system::errc::bad_message.
 class skill_verification_error : public error {
  public:
+  /// What did not match.
   enum class reason {
     malformed_entry,       ///< the entry breaks the SEP's rules (no manifest, a name not in its URI ...)
     over_limits,           ///< more than 512 files or 16 MiB (skills::max_files, max_total_bytes)
@@ -63,11 +64,14 @@ class skill_verification_error : public error {
     digest_mismatch,       ///< SHA-256 differs from the entry's `digest`
     frontmatter_mismatch,  ///< SKILL.md's frontmatter differs from the entry's (or is unreadable)
   };
+  /// `message` is what() as it is; `uri` the file (or skill) it is about.
   skill_verification_error(reason why, std::string uri, const std::string& message)
       : error(make_error_code(boost::system::errc::bad_message), message, whole_message{}),
         reason_(why),
         uri_(std::move(uri)) {}
+  /// What did not match.
   reason why() const noexcept { return reason_; }
+  /// The URI of the file, or of the skill's SKILL.md, that did not match.
   const std::string& uri() const noexcept { return uri_; }
 
  private:
@@ -99,27 +103,32 @@ asio::awaitable<std::string> read_skill_file(client& c, const loaded_skill& skil
 // above, started on the client's executor; `c`, and `skill` for
 // async_read_skill_file, must outlive it.
 
+/// list_skills(): `void(std::exception_ptr, std::vector<skill_entry>)`.
 template <class CompletionToken>
 auto async_list_skills(client& c, CompletionToken&& token) {
   return detail::async_run(list_skills(c), c.get_executor(), std::forward<CompletionToken>(token));
 }
 
+/// get_skill(): `void(std::exception_ptr, skill_entry)`.
 template <class CompletionToken>
 auto async_get_skill(client& c, std::string uri, CompletionToken&& token) {
   return detail::async_run(get_skill(c, std::move(uri)), c.get_executor(), std::forward<CompletionToken>(token));
 }
 
+/// read_directory(): `void(std::exception_ptr, std::vector<resource_info>)`.
 template <class CompletionToken>
 auto async_read_directory(client& c, std::string uri, CompletionToken&& token) {
   return detail::async_run(read_directory(c, std::move(uri)), c.get_executor(),
                            std::forward<CompletionToken>(token));
 }
 
+/// load_skill(): `void(std::exception_ptr, loaded_skill)`.
 template <class CompletionToken>
 auto async_load_skill(client& c, skill_entry entry, CompletionToken&& token) {
   return detail::async_run(load_skill(c, std::move(entry)), c.get_executor(), std::forward<CompletionToken>(token));
 }
 
+/// read_skill_file(): `void(std::exception_ptr, std::string)`; `skill` must outlive it.
 template <class CompletionToken>
 auto async_read_skill_file(client& c, const loaded_skill& skill, std::string path, CompletionToken&& token) {
   return detail::async_run(read_skill_file(c, skill, std::move(path)), c.get_executor(),

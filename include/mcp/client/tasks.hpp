@@ -24,10 +24,13 @@ struct task_info {
   /// `result` holds the answer).
   std::string id;
   std::string status;  ///< working, input_required, completed, failed or cancelled
+  /// What the server says of the status (why cancelled, what failed...).
   std::optional<std::string> status_message;
   std::string created_at;       ///< ISO 8601, as the server wrote it
   std::string last_updated_at;  ///< ISO 8601
   std::optional<std::chrono::milliseconds> ttl;  ///< unset: unlimited
+  /// How often the server suggests polling; wait_for_task keeps to 50 ms..5 s
+  /// (1 s when unset).
   std::optional<std::chrono::milliseconds> poll_interval;
   /// What the task waits for (2026-07-28 input_required), by key.
   json::object input_requests;
@@ -37,6 +40,7 @@ struct task_info {
   /// The JSON-RPC error of a failed task (2026-07-28).
   std::optional<rpc_error> error;
 
+  /// Whether the task has ended: completed, failed or cancelled.
   bool terminal() const noexcept {
     return status == "completed" || status == "failed" || status == "cancelled";
   }
@@ -44,23 +48,27 @@ struct task_info {
   static task_info from_json(const json::object& task);
 };
 
+/// How call_tool_as_task asks for a task.
 struct task_call_options {
   /// 2025-11-25: the ttl asked for (the server may shorten it). The
   /// extension's server decides the ttl itself.
   std::optional<std::chrono::milliseconds> ttl;
 };
 
+/// How wait_for_task waits.
 struct task_wait_options {
   /// How long to wait in all; then mcp::error(timed_out).
   std::chrono::milliseconds timeout{std::chrono::minutes(10)};
-  /// Each status the client sees while it waits.
+  /// Each status the client sees while it waits (2026-07-28: each poll that
+  /// brings a new status or input requests; 2025-11-25: the last, once the
+  /// result came).
   std::function<void(const task_info&)> on_status;
 };
 
 /// One page of list_tasks (2025-11-25).
 struct task_page {
-  std::vector<task_info> tasks;
-  std::optional<std::string> next_cursor;
+  std::vector<task_info> tasks;            ///< the tasks of this page
+  std::optional<std::string> next_cursor;  ///< for list_tasks' next page; unset on the last
 };
 
 /// A task that ended without a result: failed (its JSON-RPC error in
@@ -69,7 +77,9 @@ struct task_page {
 /// sdk_errc::task_cancelled.
 class task_error : public error {
  public:
+  /// Message and code from `task` (see above).
   explicit task_error(task_info task);
+  /// The task as last seen: its status, status_message and error.
   const task_info& task() const noexcept { return task_; }
 
  private:
