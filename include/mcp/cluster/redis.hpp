@@ -16,6 +16,7 @@
 
 namespace mcp::cluster {
 
+/// Where the Redis is, and how the stores use it.
 struct redis_options {
   /// redis://[[user]:password@]host[:port][/db]
   std::string url = "redis://127.0.0.1:6379";
@@ -24,6 +25,8 @@ struct redis_options {
   /// A command Redis does not answer within this long fails (503 for the
   /// request that needed it), and the connection is made again.
   std::chrono::milliseconds command_timeout{2000};
+  /// Resolving, connecting and the greeting (AUTH, SELECT, PING) together;
+  /// a connection not made within it fails, and is tried again after a backoff.
   std::chrono::milliseconds connect_timeout{2000};
   /// Per stream, the newest events kept for resumption (older ones are trimmed).
   std::size_t max_events_per_stream = 1024;
@@ -33,7 +36,7 @@ struct redis_options {
   /// holds: a node silent for `node_ttl` is taken for dead, and the calls it
   /// ran fail with an error where their clients resume them.
   std::chrono::milliseconds heartbeat_interval{1000};
-  std::chrono::milliseconds node_ttl{3000};
+  std::chrono::milliseconds node_ttl{3000};  ///< See heartbeat_interval; keep it a few intervals long.
 };
 
 /// The stores on one Redis (one connection for commands, one for the bus's
