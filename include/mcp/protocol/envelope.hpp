@@ -19,11 +19,19 @@ namespace mcp {
 
 /// The `_meta` keys the spec reserves for the envelope and its answers.
 namespace meta_key {
+/// Request, required: the revision the request is made at ("2026-07-28").
 inline constexpr std::string_view protocol_version = "io.modelcontextprotocol/protocolVersion";
+/// Request, optional (clients should send it): the client's implementation object.
 inline constexpr std::string_view client_info = "io.modelcontextprotocol/clientInfo";
+/// Request, required: the client's capabilities for this request alone (`{}`: none).
 inline constexpr std::string_view client_capabilities = "io.modelcontextprotocol/clientCapabilities";
+/// Request, optional: the least severe log level wanted; absent, the server
+/// sends no `notifications/message` for the request. Deprecated (SEP-2577).
 inline constexpr std::string_view log_level = "io.modelcontextprotocol/logLevel";
+/// Result, optional (servers should send it): the server's implementation object.
 inline constexpr std::string_view server_info = "io.modelcontextprotocol/serverInfo";
+/// Notification on a `subscriptions/listen` stream, and the result that ends
+/// it: the id of the `subscriptions/listen` request that opened the stream.
 inline constexpr std::string_view subscription_id = "io.modelcontextprotocol/subscriptionId";
 }  // namespace meta_key
 
@@ -31,10 +39,11 @@ inline constexpr std::string_view subscription_id = "io.modelcontextprotocol/sub
 /// `baggage`). A `traceparent` that is not a valid W3C one is dropped with
 /// the rest, as W3C tells a receiver to do: the trace starts anew.
 struct trace_context {
-  std::string traceparent;
-  std::string tracestate;
-  std::string baggage;
+  std::string traceparent;  ///< `version-traceid-parentid-flags`, lowercase hex; empty: no trace
+  std::string tracestate;   ///< vendor entries, passed on as they came; empty when absent
+  std::string baggage;      ///< W3C Baggage entries, passed on as they came; empty when absent
 
+  /// Whether there is no trace: no `traceparent` (the rest is then ignored).
   bool empty() const noexcept { return traceparent.empty(); }
 };
 
@@ -50,12 +59,12 @@ void continue_trace(json::object& params, const trace_context& trace);
 /// What a modern request says about itself.
 struct request_envelope {
   std::string protocol_version;  ///< as the client sent it
-  json::object client_capabilities;
+  json::object client_capabilities;  ///< for this request alone; empty: none declared
   std::optional<implementation> client_info;  ///< optional on the wire
   /// The least severe log level the client wants for this request; unset:
   /// no `notifications/message` at all for it.
   std::optional<logging_level> log_level;
-  trace_context trace;
+  trace_context trace;  ///< empty when `_meta` has no valid `traceparent`
 };
 
 /// The envelope a client sends with a request at `version` (the `_meta`
@@ -77,7 +86,7 @@ request_envelope read_envelope(const json::object& params);
 /// The revision to serve `envelope` at. Throws
 /// protocol_error(unsupported_protocol_version) with `data.supported` (the
 /// modern revisions of `supported`) and `data.requested` when it asks for
-/// another one.
+/// another one (an unknown or a legacy revision included).
 protocol_version envelope_version(const request_envelope& envelope,
                                   std::span<const protocol_version> supported);
 

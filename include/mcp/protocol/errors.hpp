@@ -19,18 +19,22 @@ namespace json = boost::json;
 /// Each converts to an int (the wire value) and to a boost::system::error_code
 /// of rpc_category(): `e.code() == mcp::errc::method_not_found`.
 namespace errc {
+/// The codes this library names; rpc_error::code is an int, so a peer's
+/// other codes fit too.
 enum code : int {
   parse_error = -32700,       ///< the text is not JSON (reply id is null)
   invalid_request = -32600,   ///< not a valid request object, or not allowed now
-  method_not_found = -32601,
-  invalid_params = -32602,
-  internal_error = -32603,
+  method_not_found = -32601,  ///< no such method, or not in the session's revision
+  invalid_params = -32602,    ///< params missing or malformed; from 2026-07-28 also an unknown resource
+  internal_error = -32603,    ///< the receiver could not handle the request: its own failure
   resource_not_found = -32002,            ///< up to 2025-11-25
   url_elicitation_required = -32042,      ///< 2025-11-25
   header_mismatch = -32020,               ///< 2026-07-28
   missing_client_capability = -32021,     ///< 2026-07-28
   unsupported_protocol_version = -32022,  ///< 2026-07-28
 };
+/// Makes `value` an error_code of rpc_category(), so that
+/// `e.code() == mcp::errc::method_not_found` compares (found by ADL).
 boost::system::error_code make_error_code(code value) noexcept;
 }  // namespace errc
 
@@ -40,10 +44,11 @@ const boost::system::error_category& rpc_category() noexcept;
 
 /// The `error` member of a JSON-RPC error response.
 struct rpc_error {
-  int code = errc::internal_error;
-  std::string message;
+  int code = errc::internal_error;  ///< an errc::code, or any other code the peer sent
+  std::string message;              ///< a short description, one sentence as the spec asks
   json::value data;  ///< null means "absent"
 
+  /// Member-wise: same code, message and data (data compared as JSON).
   friend bool operator==(const rpc_error&, const rpc_error&) = default;
 };
 
@@ -52,7 +57,9 @@ struct rpc_error {
 /// error's code in rpc_category(); what() its message.
 class protocol_error : public mcp::error {
  public:
+  /// Carries `error` as it is: code() is `error.code`, what() `error.message`.
   explicit protocol_error(rpc_error error);
+  /// The same from its parts; `data` null: no `data` member on the wire.
   protocol_error(int code, std::string message, json::value data = nullptr)
       : protocol_error(rpc_error{code, std::move(message), std::move(data)}) {}
 
@@ -65,5 +72,7 @@ class protocol_error : public mcp::error {
 
 }  // namespace mcp
 
+/// \cond
 template <>
 struct boost::system::is_error_code_enum<mcp::errc::code> : std::true_type {};
+/// \endcond

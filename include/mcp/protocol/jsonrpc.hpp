@@ -20,57 +20,64 @@ namespace mcp {
 /// A request id: a string or an integer. MCP forbids null ids on requests.
 using request_id = std::variant<std::int64_t, std::string>;
 
+/// The id as a JSON value: an integer or a string.
 json::value to_json(const request_id& id);
+/// The id as plain text for logs and messages: `7`, `abc` (a string unquoted).
 std::string to_string(const request_id& id);
 /// The id as JSON text (`7`, `"abc"`): how transports name the request a frame belongs to.
 std::string to_json_text(const request_id& id);
 /// Reads an id: a string, or an integer that fits int64; std::nullopt otherwise.
 std::optional<request_id> parse_request_id(const json::value& value);
 
+/// A request: a message with an id, which its receiver answers with a
+/// response or an error response carrying the same id.
 struct request {
-  request_id id;
-  std::string method;
+  request_id id;        ///< chosen by the sender; the answer carries it back
+  std::string method;   ///< e.g. `tools/call` (methods::tools_call)
   json::object params;  ///< empty when the message had none
 };
 
+/// A notification: a message without an id, which gets no answer.
 struct notification {
-  std::string method;
-  json::object params;
+  std::string method;   ///< e.g. `notifications/progress` (methods::notifications_progress)
+  json::object params;  ///< empty when the message had none
 };
 
 /// A successful response.
 struct response {
-  request_id id;
-  json::value result;
+  request_id id;       ///< the id of the request it answers
+  json::value result;  ///< the method's result (an object in MCP), as received
 };
 
 /// An error response. The id is absent (null on the wire) when the request it
 /// answers could not be identified, e.g. after a parse error.
 struct error_response {
-  std::optional<request_id> id;
-  rpc_error error;
+  std::optional<request_id> id;  ///< unset: null on the wire
+  rpc_error error;               ///< code, message and optional data
 };
 
+/// Any JSON-RPC message, as parsed or to be sent.
 using message = std::variant<request, notification, response, error_response>;
 
 /// A frame element that is not a valid message, with the reply it deserves.
 struct invalid_message {
-  error_response reply;
+  error_response reply;  ///< -32700 or -32600 (-32602 for a request's array params), with the id when one was read
 };
 
+/// One element of a frame: a message, or what could not be read as one.
 using frame_item = std::variant<message, invalid_message>;
 
 /// One frame of input (a line on stdio, a body on HTTP) after parsing.
 /// A batch keeps its elements in order; a frame that is not a batch has one item.
 struct parsed_frame {
-  bool batch = false;
-  std::vector<frame_item> items;
+  bool batch = false;             ///< the frame was a JSON array (a batch), even of one element
+  std::vector<frame_item> items;  ///< in frame order
 };
 
 /// Parses one frame. Never throws on bad input: malformed JSON becomes a
-/// -32700 reply with a null id, a bad message a -32600 (or -32602 for
-/// non-object params) carrying the id when one could be read, and an empty
-/// batch a single -32600. Invalid UTF-8 is a parse error.
+/// -32700 reply with a null id, a bad message a -32600 (or -32602 for a
+/// request whose params are an array) carrying the id when one could be
+/// read, and an empty batch a single -32600. Invalid UTF-8 is a parse error.
 parsed_frame parse_frame(std::string_view text);
 /// parse_frame for a frame already parsed with parse_json (moved from: its
 /// params become the messages').
@@ -79,15 +86,20 @@ parsed_frame classify_frame(json::value value);
 /// numbers a double can hold (1e400 is a parse error: it could not be written back).
 json::value parse_json(std::string_view text, boost::system::error_code& ec);
 
-/// Classifies one already-parsed JSON value as a message.
+/// Classifies one already-parsed JSON value as a message, or as the
+/// invalid_message it is.
 frame_item classify(json::value value);
 
+/// The message as a JSON-RPC object, `"jsonrpc": "2.0"` included; empty
+/// params are left out, an error response's missing id is null.
 json::object to_json(const message& m);
+/// The JSON text of to_json(m), written without building that object.
 std::string serialize(const message& m);
 /// Serializes the replies to a batch as one JSON array.
 std::string serialize_batch(const std::vector<message>& replies);
 
-/// Convenience constructors for the error replies the engine sends.
+/// An error response to `id` (unset: a null id) with `code`, `message`
+/// and `data` (null: none).
 error_response make_error(std::optional<request_id> id, int code, std::string message,
                           json::value data = nullptr);
 

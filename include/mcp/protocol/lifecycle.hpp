@@ -18,8 +18,8 @@ namespace mcp {
 
 /// Names a client or server implementation (`clientInfo` / `serverInfo`).
 struct implementation {
-  std::string name;
-  std::string version;
+  std::string name;     ///< programmatic name; the display name too when `title` is absent
+  std::string version;  ///< the implementation's own version, free-form
   std::optional<std::string> title = {};        ///< sent from 2025-06-18 on
   std::optional<std::string> description = {};  ///< sent from 2025-11-25 on
   std::optional<std::string> website_url = {};  ///< sent from 2025-11-25 on
@@ -34,19 +34,23 @@ implementation parse_implementation(const json::value& value, std::string_view w
 /// The parameters of `initialize` as a client sends them.
 struct initialize_request {
   std::string protocol_version;  ///< as requested, possibly unknown to us
-  json::object capabilities;
-  implementation client_info;
+  json::object capabilities;     ///< the ClientCapabilities object, as sent
+  implementation client_info;    ///< the client's `clientInfo`
 };
 
+/// Serializes for the requested revision (the newest legacy one when it is
+/// unknown), dropping `clientInfo` fields it does not know.
 json::object to_json(const initialize_request& req);
 /// Throws protocol_error(-32602) whose message names the offending field.
 initialize_request parse_initialize_request(const json::object& params);
 
 /// The result of `initialize` as a server sends it.
 struct initialize_result {
-  protocol_version version;
-  json::object capabilities;
-  implementation server_info;
+  protocol_version version;    ///< the revision the server chose (see negotiate_version)
+  json::object capabilities;   ///< the ServerCapabilities object
+  implementation server_info;  ///< the server's `serverInfo`
+  /// How to use the server: a hint for the model (a client may put it in a
+  /// system prompt).
   std::optional<std::string> instructions;
 };
 
@@ -68,6 +72,8 @@ initialize_result parse_initialize_result(const json::object& result,
 /// Where a legacy session is in its lifecycle, and which requests it admits.
 class legacy_lifecycle {
  public:
+  /// `awaiting_initialize` until the `initialize` reply is produced, then
+  /// `operating`.
   enum class phase { awaiting_initialize, operating };
 
   /// The error to answer `method` with in the current phase, if any:
@@ -82,7 +88,11 @@ class legacy_lifecycle {
   /// `notifications/initialized`: from now on the server may send requests.
   void on_initialized_notification() noexcept { client_ready_ = phase_ == phase::operating; }
 
+  /// The phase the session is in.
   phase current() const noexcept { return phase_; }
+  /// Whether `notifications/initialized` came after the reply (or the session
+  /// assumed it): from then on the spec lets a server send requests other
+  /// than pings.
   bool client_ready() const noexcept { return client_ready_; }
 
  private:

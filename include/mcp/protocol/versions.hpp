@@ -9,12 +9,14 @@
 
 namespace mcp {
 
+/// A revision of the protocol, named by its date. Ordered oldest first, so
+/// `<` says which is older.
 enum class protocol_version : std::uint8_t {
-  v2024_11_05,
-  v2025_03_26,
-  v2025_06_18,
-  v2025_11_25,
-  v2026_07_28,
+  v2024_11_05,  ///< the first revision: HTTP+SSE and stdio
+  v2025_03_26,  ///< Streamable HTTP, OAuth, batches, tool annotations, audio
+  v2025_06_18,  ///< structured tool output, elicitation, titles; no batches
+  v2025_11_25,  ///< icons, URL elicitation, tools in sampling, tasks
+  v2026_07_28,  ///< the modern era: no initialize, an envelope on every request
 };
 
 /// Legacy revisions open a session with `initialize`; the modern era
@@ -24,9 +26,9 @@ enum class protocol_era : std::uint8_t { legacy, modern };
 /// What one revision allows on the wire. A handler is written once; the
 /// engine consults the dialect of the negotiated version to shape messages.
 struct dialect {
-  protocol_version version;
-  std::string_view name;
-  protocol_era era;
+  protocol_version version;  ///< the revision it describes
+  std::string_view name;     ///< its wire name, "2025-06-18"
+  protocol_era era;          ///< legacy (initialize, sessions) or modern (stateless)
   bool batches;              ///< JSON-RPC batches (2025-03-26 only)
   bool progress_message;     ///< `message` in notifications/progress (2025-03-26+)
   bool audio_content;        ///< `audio` content blocks (2025-03-26+)
@@ -44,11 +46,15 @@ struct dialect {
 
 /// Every revision known to this build, oldest first.
 std::span<const dialect> all_dialects() noexcept;
+/// What revision `v` allows on the wire.
 const dialect& dialect_of(protocol_version v) noexcept;
 /// Whether `v` belongs to the modern era (2026-07-28 on).
 bool is_modern(protocol_version v) noexcept;
 
+/// The revision's wire name, "2025-06-18".
 std::string_view to_string(protocol_version v) noexcept;
+/// The revision named `text` ("2025-06-18"); nullopt for a name this build
+/// does not know.
 std::optional<protocol_version> parse_protocol_version(std::string_view text) noexcept;
 
 /// Every revision, oldest first: what a server offers by default.
