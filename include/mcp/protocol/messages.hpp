@@ -28,187 +28,230 @@ namespace mcp {
 
 namespace json = boost::json;
 
-/// The params of a method that takes none, or the result of one that
-/// answers nothing but success (EmptyResult).
+/// The params of a method that takes none.
 struct empty_params {};
+/// The result of a method that answers nothing but success (EmptyResult).
 struct empty_result {};
 
 /// A list request: the cursor of the page asked for (none: the first).
 struct paginated_params {
-  std::optional<std::string> cursor = {};
+  std::optional<std::string> cursor = {};  ///< opaque: the `nextCursor` of the page before
 };
 
+/// A page of `tools/list`.
 struct list_tools_result {
-  std::vector<tool_info> tools;
-  std::optional<std::string> next_cursor = {};
+  std::vector<tool_info> tools;                 ///< the tools on this page
+  std::optional<std::string> next_cursor = {};  ///< set: there may be more, asked for with it
 };
 
+/// A page of `resources/list`.
 struct list_resources_result {
-  std::vector<resource_info> resources;
-  std::optional<std::string> next_cursor = {};
+  std::vector<resource_info> resources;         ///< the resources on this page
+  std::optional<std::string> next_cursor = {};  ///< set: there may be more, asked for with it
 };
 
+/// A page of `resources/templates/list`.
 struct list_resource_templates_result {
-  std::vector<resource_template_info> resource_templates;
-  std::optional<std::string> next_cursor = {};
+  std::vector<resource_template_info> resource_templates;  ///< the templates on this page
+  std::optional<std::string> next_cursor = {};  ///< set: there may be more, asked for with it
 };
 
+/// A page of `prompts/list`.
 struct list_prompts_result {
-  std::vector<prompt_info> prompts;
-  std::optional<std::string> next_cursor = {};
+  std::vector<prompt_info> prompts;             ///< the prompts on this page
+  std::optional<std::string> next_cursor = {};  ///< set: there may be more, asked for with it
 };
 
+/// The params of `tools/call`.
 struct call_tool_params {
-  std::string name;
-  json::object arguments = {};
+  std::string name;             ///< the tool's name, as `tools/list` gives it
+  json::object arguments = {};  ///< checked against the tool's inputSchema; left out when empty
 };
 
 /// resources/read, resources/subscribe and resources/unsubscribe.
 struct resource_params {
-  std::string uri;
+  std::string uri;  ///< the resource's URI
 };
 
+/// The result of `resources/read`.
 struct read_resource_result {
-  std::vector<resource_contents> contents;
+  std::vector<resource_contents> contents;  ///< text or blob items; a read may give several
 };
 
+/// The params of `prompts/get`.
 struct get_prompt_params {
-  std::string name;
+  std::string name;  ///< the prompt's name, as `prompts/list` gives it
+  /// Values for its arguments, by name, to fill its template; left out when empty.
   std::map<std::string, std::string> arguments = {};
 };
 
 /// What completion/complete completes: a prompt's argument
 /// (`ref/prompt`, by name) or a resource template's (`ref/resource`, by URI).
 struct completion_reference {
-  std::string type;
-  std::optional<std::string> name = {};
-  std::optional<std::string> uri = {};
+  std::string type;                      ///< "ref/prompt" or "ref/resource"
+  std::optional<std::string> name = {};  ///< ref/prompt: the prompt's name
+  std::optional<std::string> uri = {};   ///< ref/resource: the resource template (or a resource's URI)
 };
 
+/// The argument being completed.
 struct completion_argument {
-  std::string name;
-  std::string value;
+  std::string name;   ///< a prompt argument's name, or a template variable's
+  std::string value;  ///< what has been typed so far: the text completions match
 };
 
-/// Arguments already resolved, for completions that depend on them.
+/// Arguments already resolved, for completions that depend on them (2025-06-18 on).
 struct completion_request_context {
-  std::map<std::string, std::string> arguments = {};
+  std::map<std::string, std::string> arguments = {};  ///< their values, by name; left out when empty
 };
 
+/// The params of `completion/complete`.
 struct complete_params {
-  completion_reference ref;
-  completion_argument argument;
-  std::optional<completion_request_context> context = {};
+  completion_reference ref;      ///< whose argument it is
+  completion_argument argument;  ///< the argument and its partial value
+  std::optional<completion_request_context> context = {};  ///< the other arguments' values, if given
 };
 
+/// The result of `completion/complete`.
 struct complete_result {
-  mcp::completion completion;
+  mcp::completion completion;  ///< the suggested values
 };
 
+/// The params of `logging/setLevel` (legacy revisions).
 struct set_level_params {
+  /// The least severe level the client wants: it gets this one and the more
+  /// severe ones as `notifications/message`.
   logging_level level = logging_level::info;
 };
 
 /// The answer to server/discover (2026-07-28).
 struct discover_result {
-  std::vector<std::string> supported_versions;
-  json::object capabilities;
+  std::vector<std::string> supported_versions;  ///< revision names; the client picks one of them
+  json::object capabilities;                    ///< the ServerCapabilities object
+  /// How to use the server: a hint for the model (a client may put it in a
+  /// system prompt).
   std::optional<std::string> instructions = {};
 };
 
 /// What a subscriptions/listen stream is to carry (2026-07-28); absent: not asked.
 struct subscription_filter {
-  std::optional<bool> tools_list_changed = {};
-  std::optional<bool> prompts_list_changed = {};
-  std::optional<bool> resources_list_changed = {};
+  std::optional<bool> tools_list_changed = {};      ///< true: `notifications/tools/list_changed`
+  std::optional<bool> prompts_list_changed = {};    ///< true: `notifications/prompts/list_changed`
+  std::optional<bool> resources_list_changed = {};  ///< true: `notifications/resources/list_changed`
+  /// `notifications/resources/updated` for these resource URIs (what
+  /// `resources/subscribe` did before).
   std::optional<std::vector<std::string>> resource_subscriptions = {};
 };
 
+/// The params of `subscriptions/listen` (2026-07-28).
 struct listen_params {
+  /// What the stream is to carry; the server sends no kind not asked for.
   subscription_filter notifications;
 };
 
+/// One message of a sampling conversation (a SamplingMessage).
 struct sampling_message {
   std::string role;     ///< "user" or "assistant"
   json::value content;  ///< a content block, or an array of them
 };
 
+/// The params of `sampling/createMessage`.
 struct create_message_params {
-  std::vector<sampling_message> messages;
-  std::int64_t max_tokens = 0;
-  std::optional<std::string> system_prompt = {};
+  std::vector<sampling_message> messages;  ///< the conversation to continue, in order
+  std::int64_t max_tokens = 0;  ///< the most tokens to sample; the client may sample fewer
+  std::optional<std::string> system_prompt = {};  ///< the client may change or leave it out
   std::optional<std::string> include_context = {};  ///< "none", "thisServer", "allServers"
-  std::optional<double> temperature = {};
-  std::optional<std::vector<std::string>> stop_sequences = {};
+  std::optional<double> temperature = {};         ///< sampling temperature, if the server asks for one
+  std::optional<std::vector<std::string>> stop_sequences = {};  ///< sequences that end sampling
+  /// ModelPreferences: `hints` and cost, speed and intelligence priorities
+  /// (0 to 1); advisory only.
   std::optional<json::object> model_preferences = {};
-  std::optional<json::object> metadata = {};
+  std::optional<json::object> metadata = {};  ///< passed to the LLM provider as it is
+  /// Tool objects the model may use (2025-11-25 on); only for a client that
+  /// declares `sampling.tools`.
   std::optional<json::array> tools = {};
+  /// ToolChoice: `mode` "auto" (the default), "required" or "none" (2025-11-25 on).
   std::optional<json::object> tool_choice = {};
 };
 
+/// The result of `sampling/createMessage`: the sampled message.
 struct create_message_result {
-  std::string role;
-  json::value content;
-  std::string model;
+  std::string role;    ///< "user" or "assistant"
+  json::value content;  ///< a content block, or (2025-11-25 on) an array of them
+  std::string model;   ///< the model that generated it
+  /// Why sampling stopped, if known: "endTurn", "stopSequence", "maxTokens",
+  /// "toolUse", or a provider's own reason.
   std::optional<std::string> stop_reason = {};
 };
 
 /// elicitation/create: a form (`requested_schema`) or, from 2025-11-25, a URL to open.
 struct elicit_params {
   std::optional<std::string> mode = {};  ///< "form" (the default) or "url"
-  std::string message;
+  std::string message;                   ///< shown to the user: what is asked, or why the URL
+  /// Form mode: a flat object schema of primitive properties, the form to fill.
   std::optional<json::object> requested_schema = {};
-  std::optional<std::string> url = {};
-  std::optional<std::string> elicitation_id = {};
+  std::optional<std::string> url = {};             ///< URL mode: the page for the user to open
+  std::optional<std::string> elicitation_id = {};  ///< URL mode: unique within the server; opaque to the client
 };
 
+/// The result of `elicitation/create`.
 struct elicit_result {
   std::string action;  ///< "accept", "decline" or "cancel"
-  std::optional<json::object> content = {};
+  std::optional<json::object> content = {};  ///< the form's values: only for "accept" in form mode
 };
 
+/// The result of `roots/list`.
 struct list_roots_result {
-  std::vector<root> roots;
+  std::vector<root> roots;  ///< the roots the client offers
 };
 
+/// The params of `notifications/cancelled`.
 struct cancelled_params {
-  std::optional<mcp::request_id> request_id = {};  ///< required from 2026-07-28
-  std::optional<std::string> reason = {};
+  /// The request to cancel: optional in the 2025-11-25 schema only (tasks are
+  /// cancelled with `tasks/cancel`), required in every other revision.
+  std::optional<mcp::request_id> request_id = {};
+  std::optional<std::string> reason = {};  ///< why, for a log or the user
 };
 
+/// The params of `notifications/progress`.
 struct progress_notification_params {
+  /// The `progressToken` the request's `_meta` gave.
   std::variant<std::int64_t, std::string> progress_token;
-  double progress = 0;
-  std::optional<double> total = {};
-  std::optional<std::string> message = {};
+  double progress = 0;                      ///< progress so far; grows with each notification
+  std::optional<double> total = {};         ///< the total to reach, if known
+  std::optional<std::string> message = {};  ///< describes the progress (2025-03-26 on)
 };
 
+/// The params of `notifications/resources/updated`.
 struct resource_updated_params {
-  std::string uri;
+  std::string uri;  ///< the resource that changed: the one subscribed to, or a sub-resource of it
 };
 
+/// The params of `notifications/elicitation/complete` (2025-11-25).
 struct elicitation_complete_params {
-  std::string elicitation_id;
+  std::string elicitation_id;  ///< the URL-mode elicitation that completed
 };
 
 /// A task of the 2025-11-25 tasks utility (tasks/get answers one).
 struct task {
-  std::string task_id;
+  std::string task_id;  ///< what tasks/get, tasks/result and tasks/cancel name it by
   std::string status;  ///< working, input_required, completed, failed, cancelled
+  /// What the status means: why it was cancelled, what failed, a summary.
   std::optional<std::string> status_message = {};
   std::string created_at;       ///< ISO 8601
   std::string last_updated_at;  ///< ISO 8601
   json::value ttl = nullptr;  ///< milliseconds, or null: unlimited
-  std::optional<std::int64_t> poll_interval = {};
+  std::optional<std::int64_t> poll_interval = {};  ///< suggested wait between polls, in milliseconds
 };
 
+/// The params of `tasks/get`, `tasks/result` and `tasks/cancel`.
 struct task_params {
-  std::string task_id;
+  std::string task_id;  ///< the task asked about
 };
 
+/// A page of `tasks/list`.
 struct list_tasks_result {
-  std::vector<task> tasks;
-  std::optional<std::string> next_cursor = {};
+  std::vector<task> tasks;                      ///< the tasks on this page
+  std::optional<std::string> next_cursor = {};  ///< set: there may be more, asked for with it
 };
 
 }  // namespace mcp
