@@ -36,12 +36,14 @@ inline constexpr std::string_view directory_mime_type = "inode/directory";
 
 /// One file of a skill's manifest: what a host verifies a read against.
 struct skill_file {
-  std::string uri;
+  std::string uri;  ///< its resource URI, `skill://<skill-path>/<file-path>`
   std::string digest;  ///< "sha256:" and 64 lowercase hex digits of the raw bytes
   std::uint64_t size = 0;  ///< length of the raw bytes
 };
+/// \cond
 BOOST_DESCRIBE_STRUCT(skill_file, (), (uri, digest, size))
 inline auto mcp_fields(type_t<skill_file>) { return std::tuple{field(&skill_file::size).required()}; }
+/// \endcond
 
 /// An entry of `skills/list`, or the `skill` of `skills/get`.
 struct skill_entry {
@@ -53,45 +55,60 @@ struct skill_entry {
 
   /// The manifest; null for a dynamic skill (or a malformed `resources`).
   const std::vector<skill_file>* files() const noexcept { return std::get_if<std::vector<skill_file>>(&resources); }
+  /// Whether `resources` is the string "dynamic": a skill generated on
+  /// demand, without a manifest.
   bool dynamic() const noexcept {
     const auto* marker = std::get_if<std::string>(&resources);
     return marker && *marker == "dynamic";
   }
-  /// `frontmatter.name` and `frontmatter.description` ("" when absent).
+  /// `frontmatter.name` ("" when absent or not a string).
   std::string name() const;
+  /// `frontmatter.description` ("" when absent or not a string).
   std::string description() const;
 };
+/// \cond
 BOOST_DESCRIBE_STRUCT(skill_entry, (), (uri, frontmatter, resources))
 inline auto mcp_fields(type_t<skill_entry>) { return std::tuple{field(&skill_entry::resources).required()}; }
+/// \endcond
 
+/// A page of `skills/list`.
 struct list_skills_result {
-  std::vector<skill_entry> skills;
-  std::optional<std::string> next_cursor;
+  std::vector<skill_entry> skills;         ///< the entries on this page
+  std::optional<std::string> next_cursor;  ///< set: there may be more, asked for with it
 };
+/// \cond
 BOOST_DESCRIBE_STRUCT(list_skills_result, (), (skills, next_cursor))
 inline auto mcp_fields(type_t<list_skills_result>) {
   return std::tuple{field(&list_skills_result::next_cursor).key("nextCursor")};
 }
+/// \endcond
 
+/// The result of `skills/get`.
 struct get_skill_result {
-  skill_entry skill;
+  skill_entry skill;  ///< the entry of the skill asked for
 };
+/// \cond
 BOOST_DESCRIBE_STRUCT(get_skill_result, (), (skill))
+/// \endcond
 
 namespace skills {
 
 /// Limits every host accepts, per skill (SEP-2640 "Limits"): servers should
-/// not serve more, hosts may refuse more.
+/// not serve more, hosts may refuse more. This one: the most files.
 inline constexpr std::size_t max_files = 512;
+/// The other limit of SEP-2640: the most raw bytes of all a skill's files
+/// together (16 MiB).
 inline constexpr std::uint64_t max_total_bytes = 16 * 1024 * 1024;
-/// The most bytes of YAML frontmatter read, and its deepest nesting.
+/// The most bytes of YAML frontmatter parse_frontmatter reads (64 KiB).
 inline constexpr std::size_t max_frontmatter_bytes = 64 * 1024;
+/// The deepest nesting of YAML frontmatter parse_frontmatter reads.
 inline constexpr std::size_t max_frontmatter_depth = 32;
 
 /// A SKILL.md whose frontmatter cannot be read (missing, not YAML, not a
 /// mapping, or something JSON cannot hold). Code: boost::system::errc::bad_message.
 class frontmatter_error : public error {
  public:
+  /// `message` is what() as it is.
   explicit frontmatter_error(std::string message)
       : error(make_error_code(boost::system::errc::bad_message), std::move(message), whole_message{}) {}
 };

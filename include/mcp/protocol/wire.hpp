@@ -21,6 +21,10 @@
 
 namespace mcp {
 
+// Left out of the API reference: Doxygen cannot read the
+// BOOST_DESCRIBE_STRUCT lines, and the mcp_fields hooks are for
+// to_json_value and from_json to find, not for a caller.
+/// \cond
 BOOST_DESCRIBE_STRUCT(tool_annotations, (),
                       (title, read_only_hint, destructive_hint, idempotent_hint, open_world_hint))
 inline auto mcp_fields(type_t<tool_annotations>) {
@@ -239,5 +243,6 @@ BOOST_DESCRIBE_STRUCT(list_tasks_result, (), (tasks, next_cursor))
 inline auto mcp_fields(type_t<list_tasks_result>) {
   return std::tuple{field(&list_tasks_result::next_cursor).key("nextCursor")};
 }
+/// \endcond
 
 }  // namespace mcp
