@@ -14,6 +14,7 @@ namespace mcp {
 
 /// One frame read from a transport.
 struct inbound_frame {
+  /// The frame as read: one JSON-RPC message or batch, not yet parsed.
   std::string text;
   /// The frame exceeded the transport's size bound and was discarded;
   /// `text` is empty. The engine answers it and reads on.

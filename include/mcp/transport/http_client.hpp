@@ -75,8 +75,10 @@ class http_authorizer {
   virtual asio::awaitable<bool> on_challenge(authorization_challenge challenge) = 0;
 };
 
+/// How connect_http's transport talks to the server: which HTTP transport,
+/// extra headers and credentials, timeouts, connections, SSE reconnection, TLS.
 struct http_client_options {
-  http_mode mode = http_mode::automatic;
+  http_mode mode = http_mode::automatic;  ///< which HTTP transport to speak
   /// Extra headers on every request (Authorization, ...). The headers the
   /// transport sets itself (Host, Accept, Content-Type, Content-Length,
   /// Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID) win over these.
@@ -117,15 +119,15 @@ struct http_client_options {
   /// this delay growing by `reconnect_growth` up to `max_reconnect_delay`.
   /// After `max_reconnects` attempts in a row without a new event, give up.
   std::chrono::milliseconds reconnect_delay{1'000};
-  double reconnect_growth = 1.5;
-  std::chrono::milliseconds max_reconnect_delay{30'000};
-  int max_reconnects = 5;
+  double reconnect_growth = 1.5;  ///< the factor of each next delay
+  std::chrono::milliseconds max_reconnect_delay{30'000};  ///< the longest delay
+  int max_reconnects = 5;  ///< attempts in a row without a new event before giving up
 
   /// TLS (https URLs): the CA certificates to trust (PEM file); empty: the
   /// system's default paths. The server's certificate and host name are
   /// verified unless `verify_peer` is false.
   std::string ca_file = {};
-  bool verify_peer = true;
+  bool verify_peer = true;  ///< https: verify the certificate and host name
 
   /// The bound on one JSON body or one SSE event; larger ones are dropped
   /// (a request whose answer is dropped fails).
@@ -133,9 +135,9 @@ struct http_client_options {
 };
 
 /// A transport to the MCP server at `url` (http or https). Lazy: nothing is
-/// sent until the first frame (the client's `initialize`), so a server that
-/// is down shows as a failed `initialize`, whose error names the URL and the
-/// cause. Throws mcp::invalid_argument for a URL that is not http(s), has no
+/// sent until the first frame (the client's `server/discover` probe or
+/// `initialize`), so a server that is down shows as a failed connect, whose
+/// error names the URL and the cause. Throws mcp::invalid_argument for a URL that is not http(s), has no
 /// host or carries credentials, and for a header with a line break in it;
 /// mcp::error when `ca_file` cannot be loaded.
 ///
@@ -144,7 +146,8 @@ struct http_client_options {
 /// HTTP+SSE stream ends; it throws when that stream fails.
 asio::awaitable<std::unique_ptr<message_transport>> connect_http(asio::any_io_executor ex,
                                                                  std::string url);
-/// (An overload, not a defaulted argument: see docs/compilers.md.)
+/// The same, with options. (An overload, not a defaulted argument: see
+/// docs/compilers.md.)
 asio::awaitable<std::unique_ptr<message_transport>> connect_http(asio::any_io_executor ex,
                                                                  std::string url,
                                                                  http_client_options options);

@@ -9,8 +9,10 @@
 
 namespace mcp {
 
+/// The bounds of a make_memory_pair link.
 struct memory_options {
   std::size_t capacity = 1024;  ///< frames buffered per direction before a writer waits
+  /// A longer frame reaches the reader as inbound_frame::oversized, without its text.
   std::size_t max_frame_size = default_max_frame_size;
 };
 

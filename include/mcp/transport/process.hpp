@@ -15,6 +15,7 @@
 
 namespace mcp {
 
+/// The child spawn_process starts, and how its transport ends it.
 struct process_options {
   /// The program, looked up in PATH (on Windows also with PATHEXT's
   /// extensions: `npx` is npx.cmd, which runs through cmd.exe).
@@ -22,16 +23,18 @@ struct process_options {
   std::vector<std::string> args;              ///< arguments after the program name
   std::map<std::string, std::string> env;     ///< set in (or added to) the child's environment
   bool inherit_environment = true;            ///< start from our environment
-  std::optional<std::string> working_directory;
+  std::optional<std::string> working_directory;  ///< the child's; unset: ours
   /// Each line the child writes to stderr. Default: copied to our stderr.
   std::function<void(std::string_view line)> on_stderr;
+  /// The bound on one line of the child's stdout: a longer one is dropped
+  /// and read as inbound_frame::oversized.
   std::size_t max_frame_size = default_max_frame_size;
   /// Shutdown (spec: lifecycle, "stdio"): close the child's stdin and wait
   /// `exit_grace`; then SIGTERM and wait `terminate_grace`; then SIGKILL.
   /// (Windows: CTRL_BREAK_EVENT, which reaches the child only when it shares
   /// our console; then TerminateJobObject, which ends what it started too.)
   std::chrono::milliseconds exit_grace{2000};
-  std::chrono::milliseconds terminate_grace{2000};
+  std::chrono::milliseconds terminate_grace{2000};  ///< the wait after SIGTERM, before SIGKILL
 };
 
 /// Spawns the child. Throws `mcp::error` (its code the errno; on Windows the

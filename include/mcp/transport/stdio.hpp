@@ -8,7 +8,10 @@
 
 namespace mcp {
 
+/// The bounds of the server's stdio transport.
 struct stdio_options {
+  /// The bound on one line read from stdin: a longer one is dropped and read
+  /// as inbound_frame::oversized (the engine answers it and reads on).
   std::size_t max_frame_size = default_max_frame_size;
 };
 

@@ -27,7 +27,7 @@ namespace asio = boost::asio;
 /// What a handler may want to know about where a request came from.
 struct transport_metadata {
   std::string kind;  ///< "stdio", "memory", "http", ...
-  std::string peer;  ///< the remote address, when there is one
+  std::string peer;  ///< the remote address, when there is one (a client's HTTP transport: the server's URL)
   /// The transport's own session id (HTTP's `Mcp-Session-Id`); the engine
   /// names its session after it. Empty for transports without one.
   std::string session_id;
@@ -45,11 +45,13 @@ inline constexpr std::size_t default_max_frame_size = 4 * 1024 * 1024;
 /// @par Thread safety
 /// Not thread safe: call every member from the transport's executor (a strand
 /// when the io_context runs on several threads). At most one `read_frame` and
-/// one `write_frame` may be outstanding at a time; the engines guarantee this.
+/// one write (`write_frame`, `write_routed` or `write_frames`) may be
+/// outstanding at a time; the engines guarantee this.
 class message_transport {
  public:
   virtual ~message_transport() = default;
 
+  /// The executor its I/O runs on: every member is called there.
   virtual asio::any_io_executor get_executor() = 0;
 
   /// Reads the next frame; `std::nullopt` at the orderly end of the stream.

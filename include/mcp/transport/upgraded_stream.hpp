@@ -22,7 +22,9 @@ namespace mcp {
 /// thread: the endpoint goes on from there on its strand.
 class upgraded_stream {
  public:
+  /// Completes a read or write: its error (none on success), and the bytes moved.
   using io_done = std::function<void(boost::system::error_code, std::size_t)>;
+  /// Completes async_teardown: its error, none on success.
   using end_done = std::function<void(boost::system::error_code)>;
 
   virtual ~upgraded_stream() = default;

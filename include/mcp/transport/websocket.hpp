@@ -34,6 +34,7 @@ namespace mcp {
 /// The WebSocket subprotocol of MCP messages (Sec-WebSocket-Protocol).
 inline constexpr std::string_view websocket_subprotocol = "mcp";
 
+/// How connect_websocket connects and keeps the connection alive.
 struct websocket_client_options {
   /// Extra headers of the upgrade request (Authorization, ...). Host,
   /// Upgrade, Connection, Sec-WebSocket-* are the transport's own.
@@ -59,7 +60,7 @@ struct websocket_client_options {
   /// system's default paths. The server's certificate and host name are
   /// verified unless `verify_peer` is false.
   std::string ca_file = {};
-  bool verify_peer = true;
+  bool verify_peer = true;  ///< wss: verify the certificate and host name
 };
 
 /// The server refused the WebSocket upgrade: it answered with another status
@@ -69,6 +70,7 @@ struct websocket_client_options {
 /// connection_refused otherwise.
 class websocket_upgrade_error : public error {
  public:
+  /// `what` is what() as it is; the code follows `status` (see above).
   websocket_upgrade_error(const std::string& what, unsigned status, std::vector<std::string> www_authenticate)
       : error(make_error_code(status == 401 || status == 403 ? boost::system::errc::permission_denied
                                                              : boost::system::errc::connection_refused),
@@ -101,7 +103,8 @@ class websocket_upgrade_error : public error {
 /// (then closed with code 1003), a message over `max_message_size`.
 asio::awaitable<std::unique_ptr<message_transport>> connect_websocket(asio::any_io_executor ex,
                                                                       std::string url);
-/// (An overload, not a defaulted argument: see docs/compilers.md.)
+/// The same, with options. (An overload, not a defaulted argument: see
+/// docs/compilers.md.)
 asio::awaitable<std::unique_ptr<message_transport>> connect_websocket(asio::any_io_executor ex,
                                                                       std::string url,
                                                                       websocket_client_options options);
