@@ -8,6 +8,7 @@
 
 namespace mcp {
 
+/// Standard base64 of `bytes`, padded with `=` to a multiple of 4 characters.
 std::string base64_encode(std::string_view bytes);
 /// std::nullopt when `text` is not valid padded base64.
 std::optional<std::string> base64_decode(std::string_view text);

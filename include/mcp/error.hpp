@@ -28,7 +28,10 @@ enum class sdk_errc {
   task_failed,      ///< a task ended failed without a JSON-RPC error: task_error
   task_cancelled,   ///< a task ended cancelled: task_error
 };
+/// The category of sdk_errc codes, named "mcp".
 const boost::system::error_category& sdk_category() noexcept;
+/// Makes an sdk_errc an error_code of sdk_category(), so that `code ==
+/// mcp::sdk_errc::tool_failed` compares.
 boost::system::error_code make_error_code(sdk_errc value) noexcept;
 
 /// Every exception the SDK throws.
@@ -37,9 +40,11 @@ class error : public boost::system::system_error {
   /// what() is as boost::system::system_error says it: "context: the code's
   /// message [category:value]" (the code's alone without a context).
   explicit error(boost::system::error_code code, const std::string& context = {});
+  /// The whole message of a kind below; otherwise system_error's.
   const char* what() const noexcept override;
 
  protected:
+  /// Tag: selects the constructor whose `message` is what() as it is.
   struct whole_message {};
   /// what() is `message` as it is: the kinds below, whose message says it all.
   error(boost::system::error_code code, std::string message, whole_message);
@@ -53,6 +58,7 @@ class error : public boost::system::system_error {
 /// anything was sent. Code: boost::system::errc::invalid_argument.
 class invalid_argument : public error {
  public:
+  /// `message` is what() as it is.
   explicit invalid_argument(std::string message);
 };
 
@@ -62,6 +68,7 @@ class invalid_argument : public error {
 /// answered with. Code: boost::system::errc::bad_message.
 class malformed_result : public error {
  public:
+  /// `message` is what() as it is; `method` the method called, if known.
   explicit malformed_result(std::string message, std::string method = {});
   /// The method whose result it was ("tools/list"), when the reader knew it.
   const std::string& method() const noexcept { return method_; }
@@ -72,5 +79,7 @@ class malformed_result : public error {
 
 }  // namespace mcp
 
+/// \cond
 template <>
 struct boost::system::is_error_code_enum<mcp::sdk_errc> : std::true_type {};
+/// \endcond

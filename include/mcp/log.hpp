@@ -28,6 +28,8 @@
 
 namespace mcp {
 
+/// The severity of a line, least to most severe; `off`, as a category's
+/// level, writes nothing (the default level is `warn`, `info` for access).
 enum class log_level { trace, debug, info, warn, error, off };
 
 /// What a line is about. `access` is the access log (one line per HTTP
@@ -44,48 +46,59 @@ enum class log_category : unsigned char {
   count_      ///< not a category: how many there are
 };
 
+/// "trace", "debug", "info", "warn", "error" or "off".
 std::string_view to_string(log_level level) noexcept;
+/// The category's name as specs write it ("transport"); empty for count_.
 std::string_view to_string(log_category category) noexcept;
 /// "trace", "debug", "info", "warn" (or "warning"), "error", "off".
 std::optional<log_level> log_level_named(std::string_view name) noexcept;
+/// The category of that name (to_string's); nullopt for another.
 std::optional<log_category> log_category_named(std::string_view name) noexcept;
 
 /// One key/value of a record. Text is a view: it must outlive the call.
 struct log_field {
+  /// Which value the field holds: `text`, `integer` or `real`.
   enum class kind : unsigned char { text, integer, real };
 
+  /// A text field, viewing `v`.
   log_field(std::string_view k, std::string_view v) noexcept : key(k), text(v) {}
+  /// A text field, viewing the C string `v`.
   log_field(std::string_view k, const char* v) noexcept : key(k), text(v) {}
+  /// A text field, viewing `v`'s characters.
   log_field(std::string_view k, const std::string& v) noexcept : key(k), text(v) {}
+  /// An integer field (any integral type but bool and char).
   template <std::integral T>
     requires(!std::same_as<T, bool> && !std::same_as<T, char>)
   log_field(std::string_view k, T v) noexcept : key(k), integer(static_cast<std::int64_t>(v)), type(kind::integer) {}
+  /// A real field.
   log_field(std::string_view k, double v) noexcept : key(k), real(v), type(kind::real) {}
 
-  std::string_view key;
-  std::string_view text;
-  std::int64_t integer = 0;
-  double real = 0;
-  kind type = kind::text;
+  std::string_view key;      ///< the field's name: session_id, method, error...
+  std::string_view text;     ///< the value when `type` is text
+  std::int64_t integer = 0;  ///< the value when `type` is integer
+  double real = 0;           ///< the value when `type` is real
+  kind type = kind::text;    ///< which of the three holds the value
 };
 
 /// One line, as a sink sees it. The views die with the call: copy what you keep.
 struct log_record {
-  std::chrono::system_clock::time_point time;
-  log_level level = log_level::info;
-  log_category category = log_category::server;
-  std::string_view message;
-  std::span<const log_field> fields;
+  std::chrono::system_clock::time_point time;    ///< when it was logged
+  log_level level = log_level::info;             ///< its severity
+  log_category category = log_category::server;  ///< what it is about
+  std::string_view message;                      ///< what happened, without the fields
+  std::span<const log_field> fields;             ///< the key/values, in the order given
 
   /// The field `key`, or null.
   const log_field* field(std::string_view key) const noexcept;
 };
 
+/// How a record is written as a line (format_log_record, the stderr sink).
 enum class log_format {
   text,   ///< for people: time, level, category, message, then key=value
   json,   ///< one JSON object per line
   logfmt  ///< key=value pairs, quoted where needed
 };
+/// "text", "json" or "logfmt"; nullopt for another name.
 std::optional<log_format> log_format_named(std::string_view name) noexcept;
 
 /// The record as one line in `format`, without the newline.
@@ -111,7 +124,10 @@ inline void sdk_log(log_category category, log_level level, std::string_view mes
   if (sdk_log_enabled(category, level)) detail::write_log(category, level, message, {fields.begin(), fields.size()});
 }
 
+/// The least severe level `category` writes now.
 log_level sdk_log_level(log_category category) noexcept;
+/// Sets the least severe level `category` writes; `off` silences it.
+/// Any thread, at any time.
 void set_sdk_log_level(log_category category, log_level level) noexcept;
 /// Sets every category but `access`.
 void set_sdk_log_level(log_level level) noexcept;
@@ -120,12 +136,16 @@ void set_sdk_log_level(log_level level) noexcept;
 /// Throws mcp::invalid_argument, changing nothing, when one does not read.
 void set_sdk_log_levels(std::string_view spec);
 
+/// The format of the lines written to stderr.
 log_format sdk_log_format() noexcept;
+/// Sets the format of the lines written to stderr (not what a sink gets:
+/// records). Overrides CADUCEUS_LOG_FORMAT.
 void set_sdk_log_format(log_format format) noexcept;
 
 /// Where records go instead of stderr. Called under a lock, one at a time;
 /// it must not log.
 using log_sink = std::function<void(const log_record&)>;
+/// Sends every record written to `sink` instead of stderr; null: stderr again.
 void set_sdk_log_sink(log_sink sink);
 /// A sink of the earlier kind: the level, and the message followed by its
 /// fields as logfmt.

@@ -83,8 +83,15 @@
 
 namespace mcp {
 
+/// An RFC 6570 URI template (a resource template's `uriTemplate`), parsed
+/// once: expand() fills it in with string values, match() reads a URI back
+/// into the values that produce it. Levels 1 to 3 and the `{var:n}` prefix;
+/// the exact rules of both directions are in this header's opening comment.
+/// Immutable: const members may run on several threads; copies share the
+/// parsed form.
 class uri_template {
  public:
+  /// Variable values by name (looked up by std::string_view too).
   using value_map = std::map<std::string, std::string, std::less<>>;
 
   /// Longest URI `match` accepts.
@@ -99,6 +106,7 @@ class uri_template {
   /// bad prefix length, unsupported explode modifier, too many variables.
   explicit uri_template(std::string_view text);
 
+  /// The template as it was given to the constructor.
   const std::string& text() const noexcept;
   /// Variable names in order of first appearance, each once.
   const std::vector<std::string>& variables() const noexcept;

@@ -16,6 +16,7 @@ namespace mcp {
 /// Code: boost::system::errc::invalid_argument.
 class conversion_error : public error {
  public:
+  /// `pointer`: where (an RFC 6901 JSON pointer); `reason`: why.
   conversion_error(std::string pointer, std::string reason)
       : error(make_error_code(boost::system::errc::invalid_argument), pointer.empty() ? reason : pointer + ": " + reason,
               whole_message{}),
@@ -24,6 +25,7 @@ class conversion_error : public error {
 
   /// An RFC 6901 JSON pointer ("~" escaped as "~0", "/" as "~1"); "" is the root.
   const std::string& pointer() const noexcept { return pointer_; }
+  /// Why, without the place: "is required", "expected integer, got string".
   const std::string& reason() const noexcept { return reason_; }
 
  private:

@@ -45,20 +45,20 @@ struct type_t {};
 
 /// What a field descriptor says about one member; every part is optional.
 struct field_metadata {
-  std::string title;
-  std::string description;
+  std::string title;        ///< the property's schema "title"; empty: none
+  std::string description;  ///< the property's schema "description"; empty: none
   std::optional<json::value> minimum;  ///< numbers, kept as given (1 stays an integer)
-  std::optional<json::value> maximum;
-  std::optional<json::value> exclusive_minimum;
-  std::optional<json::value> exclusive_maximum;
+  std::optional<json::value> maximum;  ///< inclusive, like minimum
+  std::optional<json::value> exclusive_minimum;  ///< the schema's "exclusiveMinimum"
+  std::optional<json::value> exclusive_maximum;  ///< the schema's "exclusiveMaximum"
   std::optional<std::size_t> min_length;  ///< in Unicode code points
-  std::optional<std::size_t> max_length;
+  std::optional<std::size_t> max_length;  ///< in Unicode code points
   std::string pattern;  ///< an ECMAScript regular expression, matched anywhere in the string
   std::string format;   ///< an annotation ("uri", "date-time", ...), not checked
-  std::optional<std::size_t> min_items;
-  std::optional<std::size_t> max_items;
+  std::optional<std::size_t> min_items;  ///< the fewest items of an array member
+  std::optional<std::size_t> max_items;  ///< the most items of an array member
   std::vector<std::string> allowed_values;  ///< the schema's "enum"; empty when not given
-  std::optional<json::value> default_value;
+  std::optional<json::value> default_value;  ///< the schema's "default", and what from_json reads when absent
   std::optional<bool> required;  ///< overrides the rule that derives requiredness
   std::string key;  ///< the member's name in JSON; empty: its C++ name
   /// Written only when it differs from the member of a default-constructed
@@ -79,40 +79,49 @@ class field_descriptor {
                                       std::same_as<value_type, json::array> || is_any_json;
 
  public:
+  /// Describes `pointer`'s member with `description` (mcp::field makes one).
   field_descriptor(Member Owner::*pointer, std::string description) : pointer_(pointer) {
     metadata_.description = std::move(description);
   }
 
+  /// The member described.
   Member Owner::*pointer() const noexcept { return pointer_; }
+  /// What has been said about it so far.
   const field_metadata& metadata() const noexcept { return metadata_; }
 
+  /// The property's schema "title".
   field_descriptor& title(std::string text) {
     metadata_.title = std::move(text);
     return *this;
   }
+  /// The property's schema "description", replacing the one given to mcp::field.
   field_descriptor& description(std::string text) {
     metadata_.description = std::move(text);
     return *this;
   }
 
+  /// The smallest value allowed (the schema's "minimum"); numeric members only.
   template <detail::json_number N>
   field_descriptor& minimum(N bound) {
     static_assert(is_number, "mcp::field: minimum() applies to numeric members");
     metadata_.minimum = detail::number_to_json(bound);
     return *this;
   }
+  /// The largest value allowed (the schema's "maximum"); numeric members only.
   template <detail::json_number N>
   field_descriptor& maximum(N bound) {
     static_assert(is_number, "mcp::field: maximum() applies to numeric members");
     metadata_.maximum = detail::number_to_json(bound);
     return *this;
   }
+  /// Values must be greater than `bound` ("exclusiveMinimum"); numeric members only.
   template <detail::json_number N>
   field_descriptor& exclusive_minimum(N bound) {
     static_assert(is_number, "mcp::field: exclusive_minimum() applies to numeric members");
     metadata_.exclusive_minimum = detail::number_to_json(bound);
     return *this;
   }
+  /// Values must be less than `bound` ("exclusiveMaximum"); numeric members only.
   template <detail::json_number N>
   field_descriptor& exclusive_maximum(N bound) {
     static_assert(is_number, "mcp::field: exclusive_maximum() applies to numeric members");
@@ -126,21 +135,28 @@ class field_descriptor {
     return maximum(high);
   }
 
+  /// The shortest string allowed, in Unicode code points ("minLength");
+  /// string or enum members only.
   field_descriptor& min_length(std::size_t code_points) {
     static_assert(is_text, "mcp::field: min_length() applies to string members");
     metadata_.min_length = code_points;
     return *this;
   }
+  /// The longest string allowed, in Unicode code points ("maxLength").
   field_descriptor& max_length(std::size_t code_points) {
     static_assert(is_text, "mcp::field: max_length() applies to string members");
     metadata_.max_length = code_points;
     return *this;
   }
+  /// An ECMAScript regular expression the string must match somewhere in it
+  /// ("pattern"; anchor it with ^...$ for the whole string).
   field_descriptor& pattern(std::string ecmascript_regex) {
     static_assert(is_text, "mcp::field: pattern() applies to string members");
     metadata_.pattern = std::move(ecmascript_regex);
     return *this;
   }
+  /// The schema's "format" ("uri", "date-time", ...): an annotation, not
+  /// checked.
   field_descriptor& format(std::string name) {
     static_assert(is_text, "mcp::field: format() applies to string members");
     metadata_.format = std::move(name);
@@ -153,11 +169,13 @@ class field_descriptor {
     return *this;
   }
 
+  /// The fewest items allowed ("minItems"); vector and array members only.
   field_descriptor& min_items(std::size_t count) {
     static_assert(is_sequence, "mcp::field: min_items() applies to vector members");
     metadata_.min_items = count;
     return *this;
   }
+  /// The most items allowed ("maxItems"); vector and array members only.
   field_descriptor& max_items(std::size_t count) {
     static_assert(is_sequence, "mcp::field: max_items() applies to vector members");
     metadata_.max_items = count;
@@ -165,15 +183,19 @@ class field_descriptor {
   }
 
   /// Advertised as the schema's "default" and used by from_json when the
-  /// member is absent; makes the member not required unless required() says so.
+  /// member is absent; makes the member not required unless required() says
+  /// so. A default that does not read as the member's type throws
+  /// std::logic_error when the type is first converted.
   field_descriptor& default_value(json::value value) {
     metadata_.default_value = std::move(value);
     return *this;
   }
+  /// The member must be present, whatever its type and default say.
   field_descriptor& required() {
     metadata_.required = true;
     return *this;
   }
+  /// The member may be absent (it keeps its default), whatever its type says.
   field_descriptor& not_required() {
     metadata_.required = false;
     return *this;

@@ -3,6 +3,8 @@
 
 namespace mcp {
 
+/// How from_json treats input that does not match the type exactly; the
+/// default is strict.
 struct read_options {
   /// A member that is not required and whose value has the wrong JSON kind
   /// (`"title": false` for a std::optional<std::string>) keeps its default

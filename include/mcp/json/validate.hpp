@@ -48,6 +48,7 @@ struct validation_error {
   /// "<pointer>: <message>", or the message alone at the root.
   std::string to_string() const;
 
+  /// Same pointer, same message.
   friend bool operator==(const validation_error&, const validation_error&) = default;
 };
 
