@@ -417,7 +417,8 @@ class client {
   /// Removes a link; false when it was not there.
   bool remove_middleware(const std::shared_ptr<client_middleware>& link);
 
-  /// Ends the connection (for a child process: stdin closed, then signals).
+  /// Ends the connection (for a child process: stdin closed, then signals)
+  /// and any reconnection; calls still waiting fail with connection_aborted.
   asio::awaitable<void> close();
 
   // The completion-token forms: each is the coroutine of the same name,
