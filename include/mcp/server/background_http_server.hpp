@@ -20,7 +20,8 @@ namespace mcp {
 ///   mcp::background_http_server http(srv, {});   // listening on a free port
 ///   std::cout << http.url() << "\n";
 ///   ... the program's own loop ...
-///   http.stop();                                  // graceful; returns once done
+///   http.stop();                                  // graceful; returns at once
+///   http.wait();                                  // returns once done
 ///
 /// Handlers run on its threads, so state they share with the program needs
 /// the program's own synchronisation (for a GUI: post to its thread).
@@ -37,6 +38,7 @@ class background_http_server {
   background_http_server(const background_http_server&) = delete;
   background_http_server& operator=(const background_http_server&) = delete;
 
+  /// The port it listens on (the one picked, for port 0).
   std::uint16_t port() const;
   /// The endpoint's URL, e.g. "http://127.0.0.1:43117/mcp".
   const std::string& url() const;

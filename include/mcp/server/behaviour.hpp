@@ -14,10 +14,13 @@ namespace mcp {
 
 class task_store;
 
+/// A server's part that answers requests: served by mcp::serve() (stdio, a
+/// transport) or an http_server. mcp::server implements it.
 class server_behaviour {
  public:
   virtual ~server_behaviour() = default;
 
+  /// The `serverInfo` of the `initialize` result (name, version...).
   virtual implementation server_info() const = 0;
   /// server_info() as the 2026-07-28 era writes it into every result's
   /// `_meta` (`io.modelcontextprotocol/serverInfo`). By default built from
@@ -42,16 +45,22 @@ class server_behaviour {
 
   /// Serves one request; many run at once on one session. Return the result
   /// object. Throw `mcp::protocol_error` to answer with a JSON-RPC error; any
-  /// other exception becomes -32603 for this request only. Unknown methods
-  /// should throw `protocol_error(errc::method_not_found, ...)`.
+  /// other exception becomes -32603 for this request only (but
+  /// mcp::input_required, which on a 2026-07-28 tools/call, prompts/get or
+  /// resources/read answers with an InputRequiredResult).
+  /// Unknown methods should throw `protocol_error(errc::method_not_found, ...)`.
+  /// With any middleware link, every request comes here (through the chain),
+  /// those handle_request_at_once() would serve too.
   virtual asio::awaitable<json::object> handle_request(const request& req,
                                                        request_context& ctx) = 0;
 
   /// Serves a request at once when that needs no waiting, or returns nullopt
   /// to have handle_request() serve it (the default). The engine asks this
-  /// first: a request served here costs no coroutine and no trip through the
-  /// scheduler, which is most of the engine's own cost for a quick request.
-  /// It runs where the request is read, so it must not block. Errors as for
+  /// first, while the middleware chain is empty: a request served here costs
+  /// no coroutine and no trip through the scheduler, which is most of the
+  /// engine's own cost for a quick request. With any link it is never
+  /// called, so handle_request() must serve these requests as well. It runs
+  /// where the request is read, so it must not block. Errors as for
   /// handle_request.
   virtual std::optional<json::object> handle_request_at_once(const request& req, request_context& ctx) {
     (void)req;
@@ -62,9 +71,12 @@ class server_behaviour {
   /// A notification from the client other than the ones the engine consumes
   /// (`initialized`, `cancelled`, `progress`). Runs in order with the reading
   /// of the stream: keep it short. Exceptions are logged and dropped.
+  /// Notifications that arrive before `initialize` are dropped unseen.
   virtual asio::awaitable<void> handle_notification(const notification& n, session& s);
 
-  /// The session ended (the peer closed, or the server shuts down).
+  /// The session ended (the peer closed, the client deleted it, it expired,
+  /// or the server shuts down; a `subscriptions/listen` stream closed): the
+  /// counterpart of init(), for the sessions init() was called for.
   virtual void terminate(session& s) { (void)s; }
 
   /// The server is one of several that share their sessions
@@ -72,23 +84,26 @@ class server_behaviour {
   /// server that its sessions hear of (a list changed, a resource updated)
   /// should then go through `bus`, so that every server tells its own
   /// copies of the sessions (with session::post_broadcast where each copy
-  /// would say the same). Called before serving; a failure
-  /// (store_unavailable) is retried.
+  /// would say the same). Called once the HTTP server starts, while it
+  /// already serves; a failure (store_unavailable) is retried every second
+  /// until it succeeds or the server stops.
   virtual asio::awaitable<void> join_cluster(std::shared_ptr<message_bus> bus) {
     (void)bus;
     co_return;
   }
   /// The server that called join_cluster has stopped: let go of its bus.
+  /// Called even when join_cluster() never succeeded.
   virtual void leave_cluster() {}
 
   /// The task store the servers of a cluster share (shared_stores::tasks):
-  /// given by the HTTP server before it serves, taken back (null) once it
-  /// has stopped. A behaviour that runs tasks keeps their records there.
+  /// given by the HTTP server as it starts, taken back (null) once it has
+  /// stopped. A behaviour that runs tasks keeps their records there.
   virtual void share_task_store(std::shared_ptr<task_store> store) { (void)store; }
 
   /// The links every request and notification of this server goes through
   /// before its handler (server/middleware.hpp). Empty unless you add some.
   middleware_chain& middleware() noexcept { return middleware_; }
+  /// The links, read only.
   const middleware_chain& middleware() const noexcept { return middleware_; }
 
  private:

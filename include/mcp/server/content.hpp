@@ -18,6 +18,7 @@ namespace json = boost::json;
 
 namespace content {
 
+/// A text block: `{"type": "text", "text": ...}`.
 json::object text(std::string_view text);
 /// `data` is base64 (see base64_encode).
 json::object image(std::string data, std::string mime_type);

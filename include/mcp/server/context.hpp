@@ -35,6 +35,7 @@ namespace asio = boost::asio;
 /// Code: errc::missing_client_capability.
 class capability_error : public error {
  public:
+  /// `message` is the whole of what() (no code prefix).
   explicit capability_error(std::string message) : error(errc::missing_client_capability, std::move(message), whole_message{}) {}
 };
 
@@ -48,13 +49,14 @@ protocol_error url_elicitation_required(std::string message, std::string url, st
 /// Something a handler needs from the client to go on: an
 /// `elicitation/create`, `sampling/createMessage` or `roots/list` request.
 struct input_request {
-  std::string method;
-  json::object params;
+  std::string method;   ///< One of the three input methods; ask() throws mcp::invalid_argument for any other.
+  json::object params;  ///< Its params (ask() shapes them for the session's revision).
 
   /// Form-mode elicitation: asks the user for values matching `requested_schema`.
   static input_request elicitation(std::string message, json::object requested_schema);
   /// `sampling/createMessage` with these params (messages, maxTokens...).
   static input_request sampling(json::object params);
+  /// `roots/list` (no params): the client answers with its roots.
   static input_request roots();
 };
 
@@ -62,6 +64,7 @@ struct input_request {
 /// and the client's answers (ElicitResult, CreateMessageResult,
 /// ListRootsResult) by the same keys.
 using input_requests = std::map<std::string, input_request, std::less<>>;
+/// The client's answers to input_requests, by the same keys.
 using input_responses = std::map<std::string, json::object, std::less<>>;
 
 /// Ends a 2026-07-28 request that needs input the client has not given yet:
@@ -71,7 +74,7 @@ using input_responses = std::map<std::string, json::object, std::less<>>;
 /// throw it too. Deliberately not a std::exception, so that a handler's
 /// `catch (const std::exception&)` lets it through.
 struct input_required {
-  input_requests requests;
+  input_requests requests;  ///< What the InputRequiredResult asks the client for, by key.
 };
 
 namespace detail {
@@ -137,14 +140,23 @@ class connection_link : public std::enable_shared_from_this<connection_link> {
 /// handler on the worker pool may read it but must not touch state<T>().
 class session : public std::enable_shared_from_this<session> {
  public:
+  /// Made by the engine for each connection (or HTTP session, or 2026-07-28
+  /// request); a session made by hand is connected to nothing.
   session(std::string id, asio::any_io_executor executor)
       : id_(std::move(id)), executor_(std::move(executor)) {}
   session(const session&) = delete;
   session& operator=(const session&) = delete;
 
+  /// Over HTTP the HTTP session's id (Streamable HTTP's `Mcp-Session-Id`);
+  /// otherwise random hex. A 2026-07-28 request's session: its connection's
+  /// id, `/` and a number.
   const std::string& id() const noexcept { return id_; }
+  /// The revision negotiated by `initialize` (a 2026-07-28 request's
+  /// session: the one the request names).
   protocol_version version() const noexcept { return version_; }
+  /// The client's `clientInfo` (from `initialize`, or a 2026-07-28 request's envelope).
   const implementation& client_info() const noexcept { return client_info_; }
+  /// The client's declared `capabilities` (from `initialize`, or a 2026-07-28 request's envelope).
   const json::object& client_capabilities() const noexcept { return client_capabilities_; }
 
   /// Where the session's connection comes from (kind, peer, headers, or the
@@ -174,6 +186,8 @@ class session : public std::enable_shared_from_this<session> {
   /// The session of a `subscriptions/listen` stream: the tasks it asked
   /// `notifications/tasks` for (the tasks extension).
   const std::vector<std::string>& task_subscriptions() const noexcept { return task_subscriptions_; }
+  /// Sets log_level(), as `logging/setLevel` does (servers sharing the
+  /// session store it with the session's shared state).
   void set_log_level(logging_level level) noexcept { log_level_ = level; }
 
   /// Typed per-session state: one `T`, default-constructed on first use and
@@ -282,16 +296,22 @@ class request_context {
   request_context(const request& req, mcp::session& s, const std::atomic<bool>& cancelled,
                   detail::input_round& round) noexcept;
 
+  /// The request's JSON-RPC id.
   const request_id& id() const noexcept { return request_.id; }
+  /// The request's method, e.g. `tools/call`.
   const std::string& method() const noexcept { return request_.method; }
   /// The request's params as the client sent them.
   const json::object& params() const noexcept { return request_.params; }
   /// `params._meta`, or an empty object.
   const json::object& meta() const noexcept;
+  /// The session the request belongs to (a 2026-07-28 request: its own).
   mcp::session& session() noexcept { return session_; }
   /// The session's principal (see session::principal): null without OAuth.
   const auth::principal* principal() const noexcept { return session_.principal(); }
+  /// The session's protocol version.
   protocol_version version() const noexcept { return session_.version(); }
+  /// Whether the request was cancelled (by the client, or by shutdown);
+  /// safe to read from any thread.
   bool cancelled() const noexcept { return cancelled_.load(std::memory_order_relaxed); }
   /// The W3C trace context the request runs in: the server span's while a
   /// tracing link (telemetry/mcp_tracing.hpp) wraps it; otherwise what the
@@ -334,6 +354,8 @@ class request_context {
   /// The value carry() set in this run or an earlier round of this request;
   /// null when none. Travels in the integrity-protected requestState.
   const json::value& carried() const noexcept;
+  /// Sets what carried() returns, in this run and, on a 2026-07-28 request,
+  /// in the rounds after this one.
   void carry(json::value value);
 
   /// `sampling/createMessage` with the given params (messages, maxTokens...);

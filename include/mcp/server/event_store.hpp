@@ -25,8 +25,8 @@ namespace asio = boost::asio;
 
 /// One SSE event of a stream: its position and its data (a JSON-RPC message).
 struct stored_event {
-  std::uint64_t seq = 0;
-  std::string data;
+  std::uint64_t seq = 0;  ///< Its place in its stream, from 1 (part of its SSE `id`).
+  std::string data;       ///< The JSON-RPC message, as the SSE `data` carried it.
 };
 
 /// What a store keeps of a stream besides its events, so that a server that
@@ -86,6 +86,8 @@ class event_store {
   }
 };
 
+/// Bounds of make_memory_event_store(): past either, the oldest events of
+/// the session are dropped.
 struct memory_event_store_options {
   /// Per session, the newest events kept (older ones cannot be replayed).
   std::size_t max_events_per_session = 1024;

@@ -54,6 +54,8 @@ using middleware_links = std::vector<std::shared_ptr<server_middleware>>;
 /// behaviour's handler. Cheap to copy; valid while the link's call runs.
 class request_next {
  public:
+  /// Runs the rest of the chain on `req` (the link's own, or another it
+  /// made) and returns its result; its exceptions pass through.
   asio::awaitable<json::object> operator()(const request& req, request_context& ctx) const;
 
  private:
@@ -68,6 +70,7 @@ class request_next {
 /// As request_next, for a notification.
 class notification_next {
  public:
+  /// Runs the rest of the chain on `n` (the link's own, or another it made).
   asio::awaitable<void> operator()(const notification& n, session& s) const;
 
  private:
@@ -105,12 +108,13 @@ class middleware_chain {
   middleware_chain(const middleware_chain&) = delete;
   middleware_chain& operator=(const middleware_chain&) = delete;
 
-  /// Adds a link inside the ones added before.
+  /// Adds a link inside the ones added before (a null one is ignored).
   void use(std::shared_ptr<server_middleware> link);
-  /// Adds a link that only wraps requests.
+  /// Adds a link that only wraps requests; returns it, for remove().
   std::shared_ptr<server_middleware> use(request_middleware_function on_request);
   /// Removes a link; false when it was not there.
   bool remove(const std::shared_ptr<server_middleware>& link);
+  /// Whether it has no link (the engine then skips the chain).
   bool empty() const noexcept { return empty_.load(std::memory_order_acquire); }
 
   /// Serves a request through the links, then `behaviour.handle_request`.

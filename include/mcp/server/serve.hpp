@@ -17,11 +17,13 @@ namespace mcp {
 /// What a handshake settles, and all a server needs to go on serving a
 /// session without one.
 struct negotiated_session {
-  protocol_version version = latest_legacy_version;
-  implementation client_info = {};
-  json::object client_capabilities = {};
+  protocol_version version = latest_legacy_version;  ///< The revision agreed on.
+  implementation client_info = {};                    ///< The client's `clientInfo`.
+  json::object client_capabilities = {};              ///< The client's declared `capabilities`.
 };
 
+/// How one session is served: its limits, its timeouts, and what the HTTP
+/// server sets to serve it without a handshake or across servers.
 struct session_options {
   /// Requests of one session served at once; reading pauses beyond it.
   std::size_t max_requests_in_flight = 256;

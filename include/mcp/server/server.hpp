@@ -34,17 +34,21 @@ using tool_handler_at_once =
     std::function<call_tool_result(const json::object& arguments, request_context& ctx)>;
 }  // namespace detail
 
+/// A resource handler: returns the contents of `uri` for `resources/read`.
 using resource_handler =
     std::function<asio::awaitable<std::vector<resource_contents>>(const std::string& uri, request_context& ctx)>;
 
 /// Variables a URI bound in a template, percent-decoded.
 using uri_variables = std::map<std::string, std::string, std::less<>>;
 
+/// A resource template handler: returns the contents of `uri`, which
+/// matched the template and bound `variables`.
 using resource_template_handler = std::function<asio::awaitable<std::vector<resource_contents>>(
     const std::string& uri, const uri_variables& variables, request_context& ctx)>;
 
 /// Prompt arguments arrive as strings, required ones already checked.
 using prompt_arguments = std::map<std::string, std::string, std::less<>>;
+/// A prompt handler on raw arguments: returns the prompt's messages for `prompts/get`.
 using prompt_handler =
     std::function<asio::awaitable<get_prompt_result>(const prompt_arguments& args, request_context& ctx)>;
 
@@ -73,14 +77,18 @@ struct task_options {
   /// a call becomes a task as soon as its handler has to wait.
   std::chrono::milliseconds immediate_window{0};
   /// The ttl of a task whose client asks for none (every task of the
-  /// 2026-07-28 extension), and the most a 2025-11-25 client may ask for.
+  /// 2026-07-28 extension).
   std::chrono::milliseconds default_ttl = std::chrono::hours(1);
+  /// The most a 2025-11-25 client may ask for: a longer ttl is cut to it.
   std::chrono::milliseconds max_ttl = std::chrono::hours(24);
   /// The pollInterval suggested to clients.
   std::chrono::milliseconds poll_interval = std::chrono::seconds(1);
 };
 
+/// How an mcp::server serves (the constructor's `settings`).
 struct server_options {
+  /// The `instructions` of the `initialize` (and 2026-07-28 `server/discover`)
+  /// result: how to use the server, for the client's model. Unset: none.
   std::optional<std::string> instructions = {};
   /// Items per page of every list method; 0 sends everything in one page.
   std::size_t page_size = 100;
@@ -99,14 +107,19 @@ struct server_options {
   task_options tasks = {};
   /// Sends the SDK's log lines tied to a session (their session_id field) to
   /// that session's client as notifications/message, at the level it set
-  /// (docs/observability.md#logs). Lines about transports, clients and the
+  /// (docs/observability.md, "Logs"). Lines about transports, clients and the
   /// access log stay local.
   bool log_to_clients = false;
 };
 
+/// The high-level server: tools, resources, resource templates, prompts,
+/// completions, skills and tasks, registered at any time from any thread.
+/// Serve it with mcp::serve, mcp::run_stdio_server or an http_server.
 class server : public server_behaviour {
  public:
+  /// `info` is the `serverInfo` (name, version...); the default options.
   explicit server(implementation info);
+  /// `info` is the `serverInfo` (name, version...).
   server(implementation info, server_options settings);
   ~server() override;
 
@@ -131,22 +144,36 @@ class server : public server_behaviour {
   void add_tool(tool_info info, F handler);
   /// A tool on raw JSON, with the schemas given in `info`.
   void add_tool(tool_info info, tool_handler handler);
+  /// Removes the tool of that name (sending list_changed); false when there was none.
   bool remove_tool(std::string_view name);
   /// Tells clients the tool list changed when it did behind the server's
   /// back (a handler that filters tools by time or by a database, say).
   void notify_tools_changed();
   /// A tool only `s` sees (and that hides a global one of the same name).
+  /// Like session::state<T>(), call it from the session's executor (from a
+  /// coroutine handler serving the session, say); `s` hears tools/list_changed.
   void add_tool(session& s, tool_info info, tool_handler handler);
+  /// Removes a tool added for `s` alone; false when it had none of that name.
   bool remove_tool(session& s, std::string_view name);
 
   // Resources.
+  /// A resource, listed by resources/list and read by `handler`. Adding one
+  /// whose URI exists replaces it; sends resources/list_changed.
   void add_resource(resource_info info, resource_handler handler);
+  /// Removes the resource of that URI (sending list_changed); false when there was none.
   bool remove_resource(std::string_view uri);
+  /// A resource template (RFC 6570): a resources/read of a URI that no
+  /// resource has goes to the first template, in the order added, that
+  /// matches it. One with the same template text is replaced. Throws
+  /// mcp::invalid_argument for a malformed template.
   void add_resource_template(resource_template_info info, resource_template_handler handler);
+  /// Removes the template of that text (sending list_changed); false when there was none.
   bool remove_resource_template(std::string_view uri_template);
   /// A resource only `s` sees (and that hides a global one of the same URI);
   /// the session hears resources/list_changed. It stays with this server.
+  /// Call it from the session's executor, as add_tool(session&, ...).
   void add_resource(session& s, resource_info info, resource_handler handler);
+  /// Removes a resource added for `s` alone; false when it had none of that URI.
   bool remove_resource(session& s, std::string_view uri);
   /// As notify_tools_changed(), for resources and templates.
   void notify_resources_changed();
@@ -162,20 +189,30 @@ class server : public server_behaviour {
   template <class F>
     requires(!std::is_convertible_v<F, prompt_handler>)
   void add_prompt(std::string name, std::string description, F handler);
+  /// As above, with title and the rest in `info`; its arguments are derived
+  /// from the handler's argument struct (replacing `info.arguments`).
   template <class F>
     requires(!std::is_convertible_v<F, prompt_handler>)
   void add_prompt(prompt_info info, F handler);
   /// A prompt with its arguments declared in `info`.
   void add_prompt(prompt_info info, prompt_handler handler);
+  /// Removes the prompt of that name (sending list_changed); false when there was none.
   bool remove_prompt(std::string_view name);
   /// A prompt only `s` sees (and that hides a global one of the same name).
+  /// Call it from the session's executor, as add_tool(session&, ...).
   void add_prompt(session& s, prompt_info info, prompt_handler handler);
+  /// Removes a prompt added for `s` alone; false when it had none of that name.
   bool remove_prompt(session& s, std::string_view name);
   /// As notify_tools_changed(), for prompts.
   void notify_prompts_changed();
 
   // Completions, for a prompt's argument or a template's variable.
+  /// Answers `completion/complete` for `argument` of `prompt` (ref/prompt);
+  /// replaces an earlier handler of the pair. An argument of a known prompt
+  /// without a handler completes to nothing.
   void add_prompt_completion(std::string prompt, std::string argument, completion_handler handler);
+  /// Answers `completion/complete` for `variable` of the template whose
+  /// text is `uri_template` (ref/resource); replaces an earlier handler.
   void add_template_completion(std::string uri_template, std::string variable,
                                completion_handler handler);
 
@@ -192,6 +229,7 @@ class server : public server_behaviour {
   ///         valid name and description, a skill over the limits) or
   ///         std::filesystem::filesystem_error
   skill_entry add_skill(const std::filesystem::path& directory);
+  /// As above, served as `options` say (prefix, limits...).
   skill_entry add_skill(const std::filesystem::path& directory, const skill_options& options);
   /// A skill given in memory; one of the files is "SKILL.md".
   skill_entry add_skill(std::vector<skill_source_file> files, const skill_options& options);
@@ -199,6 +237,7 @@ class server : public server_behaviour {
   /// levels down, the directories on the way becoming its prefix
   /// (root/acme/refunds/SKILL.md is skill://acme/refunds/SKILL.md).
   std::vector<skill_entry> add_skills_directory(const std::filesystem::path& root);
+  /// As above; `options.prefix`, when set, comes before each skill's prefix.
   std::vector<skill_entry> add_skills_directory(const std::filesystem::path& root, const skill_options& options);
   /// `uri`: the skill's SKILL.md.
   bool remove_skill(std::string_view uri);
@@ -246,6 +285,7 @@ template <class T>
 struct elicited {
   std::string action;        ///< "accept", "decline" or "cancel"
   std::optional<T> content;  ///< the form's values, when accepted
+  /// Whether the user accepted and sent the form's values.
   bool accepted() const noexcept { return action == "accept" && content.has_value(); }
 };
 

@@ -23,7 +23,7 @@ namespace asio = boost::asio;
 
 /// What a session store keeps of one session.
 struct session_record {
-  std::string id;
+  std::string id;  ///< The session's id (the `Mcp-Session-Id` header's value).
   /// Unset until `initialize` has been answered.
   std::optional<negotiated_session> negotiated = std::nullopt;
   /// With OAuth, the identity of the principal that opened the session

@@ -37,9 +37,10 @@ struct skill_source_file {
   std::optional<std::string> mime_type = {};  ///< default: from the extension (text/markdown for .md ...)
 };
 
+/// How server::add_skill and server::add_skills_directory serve a skill.
 struct skill_options {
   /// The organizational prefix of the skill path: "acme/billing" serves
-  /// skill://acme/billing/<name>/SKILL.md; empty: skill://<name>/SKILL.md.
+  /// `skill://acme/billing/<name>/SKILL.md`; empty: `skill://<name>/SKILL.md`.
   /// Segments are those of a URI path (letters, digits, -._~ and the like).
   std::string prefix = {};
   /// The URI scheme. `skill` unless the server's domain has its own.
@@ -47,7 +48,7 @@ struct skill_options {
   /// A skill over either limit is refused (SEP-2640 "Limits": hosts need
   /// not accept more than 512 files or 16 MiB in all).
   std::size_t max_files = skills::max_files;
-  std::uint64_t max_total_bytes = skills::max_total_bytes;
+  std::uint64_t max_total_bytes = skills::max_total_bytes;  ///< All its files' bytes together (see max_files).
   /// Files and directories whose names begin with '.' (.git, .DS_Store) are
   /// left out unless this is set.
   bool include_hidden = false;

@@ -16,6 +16,7 @@ namespace mcp {
 /// backend is back. Code: boost::system::errc::resource_unavailable_try_again.
 class store_unavailable : public error {
  public:
+  /// `message` is the whole of what() (no code prefix).
   explicit store_unavailable(std::string message)
       : error(make_error_code(boost::system::errc::resource_unavailable_try_again), std::move(message),
               whole_message{}) {}

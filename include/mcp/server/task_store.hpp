@@ -24,7 +24,15 @@ namespace mcp {
 namespace asio = boost::asio;
 namespace json = boost::json;
 
-enum class task_status { working, input_required, completed, failed, cancelled };
+/// A task's status (the spec's TaskStatus).
+enum class task_status {
+  working,         ///< The request is being served.
+  input_required,  ///< The request waits for input from the client (elicitation, sampling...).
+  completed,       ///< The request returned its result.
+  failed,          ///< The request failed (in 2025-11-25, a tool result with `isError` too).
+  cancelled        ///< The request was cancelled before it finished.
+};
+/// The status as the wire writes it: "working", "input_required"...
 std::string_view to_string(task_status status) noexcept;
 /// The three statuses a task never leaves.
 inline bool is_terminal(task_status status) noexcept {
@@ -34,13 +42,13 @@ inline bool is_terminal(task_status status) noexcept {
 /// What a task store keeps of one task.
 struct task_record {
   std::string id;  ///< unguessable: with no principal it is the only key to the task
-  task_status status = task_status::working;
-  std::optional<std::string> status_message = std::nullopt;
-  std::chrono::system_clock::time_point created_at = {};
-  std::chrono::system_clock::time_point last_updated_at = {};
+  task_status status = task_status::working;                   ///< Where the task stands.
+  std::optional<std::string> status_message = std::nullopt;     ///< The `statusMessage`: why it failed, say.
+  std::chrono::system_clock::time_point created_at = {};       ///< When it was created.
+  std::chrono::system_clock::time_point last_updated_at = {};  ///< When its record last changed.
   /// From creation; unset: kept until the server restarts (memory) or forever.
   std::optional<std::chrono::milliseconds> ttl = std::nullopt;
-  std::optional<std::chrono::milliseconds> poll_interval = std::nullopt;
+  std::optional<std::chrono::milliseconds> poll_interval = std::nullopt;  ///< The `pollInterval` suggested to the client.
   /// Who may see the task: the OAuth principal's identity, or (without
   /// OAuth) the session that created it in the 2025-11-25 era; empty for a
   /// 2026-07-28 task of an anonymous client, whose id is its only key.
@@ -49,8 +57,11 @@ struct task_record {
   std::string version = {};
   /// The input requests the task waits for (2026-07-28), by key.
   json::object input_requests = {};
-  /// The request's result once completed; the JSON-RPC error once failed.
+  /// The request's result once it returned one: completed, or (2025-11-25)
+  /// failed with a tool result whose `isError` is true.
   std::optional<json::object> result = std::nullopt;
+  /// The JSON-RPC error of a task that failed without a result (its handler
+  /// threw, or the node that ran it died).
   std::optional<json::object> error = std::nullopt;
   /// In a cluster, the node that runs the task (message_bus::node_id):
   /// another node fails the task once that node is dead. Empty otherwise.
@@ -62,8 +73,8 @@ struct task_record {
 
 /// One page of task_store::list.
 struct task_record_page {
-  std::vector<task_record> tasks;
-  std::optional<std::string> next_cursor;
+  std::vector<task_record> tasks;          ///< The page's records, oldest first.
+  std::optional<std::string> next_cursor;  ///< The cursor of the next page; unset on the last.
 };
 
 /// Keeps task records. The server writes a task's record as it changes
