@@ -30,8 +30,9 @@ namespace mcp {
 /// Every member may be called from any thread but the server's own.
 class background_http_server {
  public:
-  /// Binds the socket and starts the threads; throws mcp::error when the
-  /// address cannot be bound. The behaviour must outlive the server.
+  /// Binds the socket and starts the threads; throws
+  /// boost::system::system_error when the address cannot be bound. The
+  /// behaviour must outlive the server.
   background_http_server(server_behaviour& behaviour, http_server_options options);
   /// stop(), then wait().
   ~background_http_server();

@@ -51,6 +51,7 @@ namespace mcp {
 /// token, at `/.well-known/oauth-protected-resource` and at that path
 /// followed by the endpoint's path.
 struct http_auth_options {
+  /// The defaults below (verifier and resource are still to be set).
   http_auth_options() {}  // not an aggregate (docs/compilers.md)
   /// Checks the tokens: auth::make_jwt_verifier, make_introspection_verifier,
   /// or your own. The server calls verify() from one strand of its own; a
@@ -96,9 +97,9 @@ struct http_auth_options {
 
 /// The stores that servers share to serve one set of sessions.
 struct shared_stores {
-  std::shared_ptr<session_store> sessions;
-  std::shared_ptr<event_store> events;
-  std::shared_ptr<message_bus> bus;
+  std::shared_ptr<session_store> sessions;  ///< As http_endpoint_options::sessions.
+  std::shared_ptr<event_store> events;      ///< As http_endpoint_options::events.
+  std::shared_ptr<message_bus> bus;         ///< As http_endpoint_options::bus.
   /// Task records (docs/tasks.md); null: each server keeps its own. While
   /// the HTTP server runs, its behaviour keeps its tasks here unless it was
   /// given a store of its own (server_behaviour::share_task_store).
@@ -157,17 +158,23 @@ struct http_endpoint_options {
   /// the public name when a proxy on the same host forwards to a loopback
   /// address. 403 otherwise.
   std::vector<std::string> allowed_hosts = {};
+  /// The largest request body read (413 beyond it), and over WebSocket the
+  /// largest message (the connection is then closed with 1009).
   std::size_t max_body_size = 4 * 1024 * 1024;
   std::size_t max_sessions = 10'000;  ///< beyond it, initialize gets 503
   /// SSE streams one session may have open at once (POST streams and its GET
   /// stream); beyond it a request gets 429.
   std::size_t max_streams_per_session = 64;
+  /// A session that gets no HTTP request for this long ends (the
+  /// `session.expired` event), and so does its record in the session store.
+  /// A legacy (HTTP+SSE) session lasts as long as its stream instead.
   std::chrono::seconds idle_timeout{30 * 60};
   /// A response the client does not take within this long ends: its
   /// connection closes (the listener), or its body stream fails (an
   /// exchange whose reader pulls nothing).
   std::chrono::milliseconds write_timeout{30'000};
-  std::chrono::seconds keep_alive_interval{15};  ///< SSE comment lines on idle streams
+  /// How often an idle SSE stream gets a comment line, to keep it open.
+  std::chrono::seconds keep_alive_interval{15};
   /// The SSE `retry` the server sends: how long a client waits before it
   /// resumes a stream whose connection the server closed.
   std::chrono::milliseconds retry_interval{1000};
@@ -200,6 +207,7 @@ struct http_endpoint_options {
   /// token: keep the port from the world when that matters). Fill it with
   /// telemetry::record_mcp_metrics.
   std::shared_ptr<const telemetry::metrics_registry> metrics = nullptr;
+  /// Where the metrics page is served, when `metrics` is set.
   std::string metrics_path = "/metrics";
 };
 
@@ -207,8 +215,8 @@ struct http_endpoint_options {
 struct http_endpoint_request {
   std::string method;  ///< "GET", "POST", "DELETE", ... (as sent)
   std::string target;  ///< the request target: the path and the query ("/messages?sessionId=...")
-  header_list headers;
-  std::string body;
+  header_list headers;         ///< Every header field as received (the endpoint reads their names in any case).
+  std::string body;            ///< The body (an adapter reads at most max_body_size and one byte more).
   unsigned http_version = 11;  ///< 10 or 11
   /// The client's address and port ("203.0.113.7:51234"): telemetry, logs,
   /// and handlers' transport_metadata::peer.
@@ -253,6 +261,7 @@ class http_upgrade {
   }
 
  protected:
+  /// What async_run() starts; the endpoint implements it.
   virtual void start_run(std::unique_ptr<upgraded_stream> stream,
                          boost::asio::any_completion_handler<void(boost::system::error_code)> handler) = 0;
 };
@@ -272,8 +281,8 @@ class http_body_stream {
   /// before the body did); asio::error::timed_out only from read(), which
   /// waited `timeout` in vain (the body goes on).
   struct chunk {
-    boost::system::error_code error;
-    std::string data;
+    boost::system::error_code error;  ///< Why the body ended (or read() timed out); none while it goes on.
+    std::string data;                 ///< Bytes of the body to write, possibly none.
   };
 
   virtual ~http_body_stream() = default;
@@ -298,12 +307,13 @@ class http_body_stream {
   virtual void close() = 0;
 
  protected:
+  /// What async_read() starts; the endpoint implements it.
   virtual void start_read(boost::asio::any_completion_handler<void(boost::system::error_code, std::string)>) = 0;
 };
 
 /// The response to one request.
 struct http_endpoint_response {
-  unsigned status = 200;
+  unsigned status = 200;  ///< The HTTP status code (101 with `upgrade`).
   /// The headers to send (Content-Type, Mcp-Session-Id, WWW-Authenticate,
   /// Allow, Cache-Control...). Framing is the application's server's:
   /// Content-Length, Transfer-Encoding and Connection are never among them.
@@ -322,11 +332,15 @@ struct http_endpoint_response {
 
 /// One path the application routes to the endpoint.
 struct http_endpoint_route {
-  std::string path;
+  std::string path;                  ///< the path, matched exactly (no pattern, no query)
   std::vector<std::string> methods;  ///< those the endpoint serves there (others get 405)
   std::string purpose;               ///< what it is, for logs and docs
 };
 
+/// MCP over HTTP for an application's own HTTP server: it hands each
+/// request of routes() to async_handle() and writes back the response (see
+/// the top of this file, docs/embedding.md, and the adapters of
+/// mcp/adapters/).
 class http_endpoint {
  public:
   /// Live at once: serves requests from here until stop(). Throws

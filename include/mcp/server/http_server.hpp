@@ -36,24 +36,28 @@ struct http_server_options : http_endpoint_options {
   /// TLS: PEM files of the certificate chain and of its private key. Both
   /// empty: plain HTTP.
   std::string tls_certificate_file = {};
-  std::string tls_private_key_file = {};
-  std::size_t max_header_size = 16 * 1024;
+  std::string tls_private_key_file = {};    ///< See tls_certificate_file.
+  std::size_t max_header_size = 16 * 1024;  ///< bytes of a request's head; beyond it, 431
   std::size_t max_connections = 4096;  ///< beyond it, new connections are closed at once
   /// A connection that brings no whole request for this long is closed: an
   /// idle keep-alive connection, or a client that trickles its headers.
   std::chrono::milliseconds request_timeout{60'000};
 };
 
+/// The built-in HTTP listener: serves a behaviour's http_endpoint on a
+/// socket of its own (see the top of this file, docs/http.md).
 class http_server {
  public:
-  /// Binds the listening socket (throws system_error when it cannot); the
-  /// endpoint is live from here, and connections are taken once run() runs.
+  /// Binds the listening socket (throws boost::system::system_error when it
+  /// cannot, or cannot read the TLS files); the endpoint is live from here,
+  /// and connections are taken once run() runs.
   http_server(asio::any_io_executor ex, server_behaviour& behaviour, http_server_options options);
   /// Stops the server (as stop()) if it runs.
   ~http_server();
   http_server(const http_server&) = delete;
   http_server& operator=(const http_server&) = delete;
 
+  /// The port it listens on (the one picked, for port 0).
   std::uint16_t local_port() const;
 
   /// Accepts connections until stop(); returns once every session has ended
