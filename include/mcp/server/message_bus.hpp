@@ -44,6 +44,7 @@ class message_bus {
   /// a handler should hold weak references to what it uses).
   class subscription {
    public:
+    /// Ends the subscription (see above).
     virtual ~subscription() = default;
   };
 

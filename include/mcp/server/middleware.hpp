@@ -104,6 +104,7 @@ using request_middleware_function =
 /// Thread safe.
 class middleware_chain {
  public:
+  /// An empty chain.
   middleware_chain();
   middleware_chain(const middleware_chain&) = delete;
   middleware_chain& operator=(const middleware_chain&) = delete;

@@ -194,6 +194,7 @@ class metrics_registry {
 /// registry and fed by the telemetry events until this is destroyed.
 class mcp_metrics {
  public:
+  /// Feeds nothing (record_mcp_metrics() makes one that does).
   mcp_metrics() = default;
   /// Takes over the feeding; the moved-from one feeds nothing after.
   mcp_metrics(mcp_metrics&&) noexcept = default;

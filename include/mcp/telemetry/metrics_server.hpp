@@ -38,6 +38,7 @@ class metrics_server {
   /// is not a loopback address, or any name pointed at the port reads it.
   metrics_server(boost::asio::any_io_executor ex, std::shared_ptr<const metrics_registry> registry,
                  std::string host, std::uint16_t port, std::vector<std::string> allowed_hosts = {});
+  /// Stops the server, as stop() does.
   ~metrics_server();
   metrics_server(const metrics_server&) = delete;
   metrics_server& operator=(const metrics_server&) = delete;
