@@ -9,7 +9,7 @@ packages=(g++ cmake ninja-build ccache libboost1.81-dev libboost-json1.81-dev li
 # AddressSanitizer build of the tests (scripts/build-asan.sh).
 fuzz_packages=(clang-19 libc++-19-dev libc++abi-19-dev libclang-rt-19-dev python3)
 if [[ "${1:-}" == "--tests" ]]; then
-  packages+=(libgtest-dev libgmock-dev openssl libbenchmark-dev python3 redis-server haproxy prometheus "${fuzz_packages[@]}")
+  packages+=(libgtest-dev libgmock-dev openssl libbenchmark-dev python3 redis-server haproxy prometheus doxygen "${fuzz_packages[@]}")
   command -v node >/dev/null 2>&1 || packages+=(nodejs)
   command -v npm >/dev/null 2>&1 || packages+=(npm)
 elif [[ "${1:-}" == "--fuzz" ]]; then

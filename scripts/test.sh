@@ -33,6 +33,9 @@ scripts/setup.sh --tests
 (cd test/interop && npm ci --no-audit --no-fund --loglevel=error)
 (cd bench/ts && npm ci --no-audit --no-fund --loglevel=error)
 
+step "API reference (no Doxygen warning)"
+CADUCEUS_REFERENCE_DIR=$PWD/build/reference scripts/reference.sh
+
 step "release build"
 without_warnings scripts/build.sh
 step "release tests"
