@@ -2,7 +2,7 @@
 # Builds Caduceus for 64-bit Windows with MinGW-w64 on this Debian 12 machine
 # and runs it under wine: the unit tests, then end to end our client spawning
 # a server over stdio and calling a tool, and our client calling a server
-# over Streamable HTTP. Outside CI (about 40 minutes on 2 cores from a bare
+# over Streamable HTTP. Outside CI (about 35 minutes on 2 cores from a bare
 # machine, most of it the library); docs/platforms.md records its last run.
 #
 # Dependencies for Windows are built from Debian's source packages into
