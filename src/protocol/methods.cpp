@@ -45,7 +45,7 @@ constexpr std::array table{
     method_info{methods::elicitation_create, req, none, elicitation_on, modern},
     method_info{methods::roots_list, req, none, legacy, modern},
     method_info{methods::notifications_initialized, note, legacy, none, none},
-    method_info{methods::notifications_cancelled, note, legacy, every, none},
+    method_info{methods::notifications_cancelled, note, every, every, none},
     method_info{methods::notifications_progress, note, legacy, every, none},
     method_info{methods::notifications_message, note, none, every, none},
     method_info{methods::notifications_resources_updated, note, none, every, none},

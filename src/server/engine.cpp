@@ -422,6 +422,9 @@ asio::awaitable<void> server_engine::handle_notification(notification n) {
   } catch (const std::exception& e) {
     sdk_log(log_category::server, log_level::warn, "notification handler threw",
             {{"session_id", session_->id()}, {"method", n.method}, {"error", e.what()}});
+  } catch (...) {
+    sdk_log(log_category::server, log_level::warn, "notification handler threw",
+            {{"session_id", session_->id()}, {"method", n.method}, {"error", "unknown exception"}});
   }
   report_notification(n, *session_, started);
 }

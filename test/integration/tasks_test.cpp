@@ -22,6 +22,10 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+#include <utility>
+#include <vector>
+
 namespace mcp::test {
 namespace {
 
@@ -319,6 +323,23 @@ TEST(Tasks2025, ATaskAsksOnItsResultStreamAndIsListed) {
     co_await sleep_for(50ms);
     EXPECT_NE(std::ranges::find(notified, "input_required"), notified.end());
     EXPECT_NE(std::ranges::find(notified, "completed"), notified.end());
+  });
+}
+
+TEST(Tasks2025, ATtlBeyondAnyIntegerIsCappedAtTheServersMaximum) {
+  run_tasks_test([](task_server& server) -> asio::awaitable<void> {
+    auto legacy = legacy_client();
+    auto c = co_await connected(server, std::move(legacy));
+    const std::vector<std::pair<json::value, std::int64_t>> asked_and_given{
+        {json::value(1e300), 86'400'000},
+        {json::value(std::numeric_limits<std::uint64_t>::max()), 86'400'000},
+        {json::value(-5), 1}};
+    for (const auto& [asked, given] : asked_and_given) {
+      json::object task{{"ttl", asked}};
+      json::object params{{"name", "slow"}, {"arguments", json::object{{"ms", 10}}}, {"task", std::move(task)}};
+      const auto result = co_await c->request("tools/call", std::move(params));
+      EXPECT_EQ(result.at("task").at("ttl").to_number<std::int64_t>(), given) << json::serialize(asked);
+    }
   });
 }
 

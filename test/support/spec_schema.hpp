@@ -70,6 +70,9 @@ class spec_schema {
             const std::string_view target = ref->get_string();
             out.emplace_back(target.substr(target.rfind('/') + 1));
           }
+    // A union of one member is written as that member itself (2026-07-28's
+    // ClientNotification is notifications/cancelled).
+    if (out.empty() && !method_of(def).empty()) out.emplace_back(def);
     return out;
   }
 

@@ -515,8 +515,14 @@ std::chrono::milliseconds requested_ttl(const json::object& params, const task_o
   if (!task || !task->is_object()) return options.default_ttl;
   const auto* ttl = task->get_object().if_contains("ttl");
   if (!ttl || !(ttl->is_int64() || ttl->is_uint64() || ttl->is_double())) return options.default_ttl;
-  const auto asked = ttl->is_double() ? static_cast<std::int64_t>(ttl->get_double()) : ttl->to_number<std::int64_t>();
-  return std::clamp(std::chrono::milliseconds(asked), std::chrono::milliseconds(1), options.max_ttl);
+  // Clamped as a double before it becomes an integer: the client's number may
+  // be beyond any integer type (1e300, a uint64 above INT64_MAX), and the
+  // bounds are far inside a double's exact range.
+  const double asked = ttl->is_double()  ? ttl->get_double()
+                       : ttl->is_int64() ? static_cast<double>(ttl->get_int64())
+                                         : static_cast<double>(ttl->get_uint64());
+  const auto most = static_cast<double>(options.max_ttl.count());
+  return std::chrono::milliseconds(static_cast<std::int64_t>(std::clamp(asked, 1.0, most)));
 }
 
 task_record new_record(request_context& ctx, const task_options& options, std::string node) {

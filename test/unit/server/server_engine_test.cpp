@@ -47,6 +47,7 @@ class probe_server final : public server_behaviour {
 
   asio::awaitable<void> handle_notification(const notification& n, session&) override {
     notifications.push_back(n.method);
+    if (n.method == "notifications/throw_a_number") throw 42;  // not a std::exception
     co_return;
   }
 
@@ -300,6 +301,17 @@ TEST(ServerEngine, HandlerExceptionIsContainedToItsRequest) {
     auto refused = co_await h.call(2, "refuse");
     expect_error(refused, errc::invalid_params, "refused");
     auto fine = co_await h.call(3, "echo");
+    EXPECT_TRUE(fine.as_object().contains("result"));
+  });
+}
+
+TEST(ServerEngine, ANotificationHandlerThrowingAnythingIsContained) {
+  run_test([]() -> asio::awaitable<void> {
+    probe_harness h(co_await asio::this_coro::executor);
+    co_await h.initialize();
+    auto thrower = rpc_notification("notifications/throw_a_number");
+    co_await write_json(*h.client, thrower);
+    auto fine = co_await h.call(1, "echo");
     EXPECT_TRUE(fine.as_object().contains("result"));
   });
 }
