@@ -13,6 +13,8 @@
 // so code that catches those goes on working. The kinds below it say their
 // message whole in what(), without the code's text appended.
 
+#include <mcp/export.hpp>
+
 #include <boost/system/error_code.hpp>
 #include <boost/system/system_error.hpp>
 
@@ -29,13 +31,13 @@ enum class sdk_errc {
   task_cancelled,   ///< a task ended cancelled: task_error
 };
 /// The category of sdk_errc codes, named "mcp".
-const boost::system::error_category& sdk_category() noexcept;
+MCP_API const boost::system::error_category& sdk_category() noexcept;
 /// Makes an sdk_errc an error_code of sdk_category(), so that `code ==
 /// mcp::sdk_errc::tool_failed` compares.
-boost::system::error_code make_error_code(sdk_errc value) noexcept;
+MCP_API boost::system::error_code make_error_code(sdk_errc value) noexcept;
 
 /// Every exception the SDK throws.
-class error : public boost::system::system_error {
+class MCP_API error : public boost::system::system_error {
  public:
   /// what() is as boost::system::system_error says it: "context: the code's
   /// message [category:value]" (the code's alone without a context).
@@ -56,7 +58,7 @@ class error : public boost::system::system_error {
 /// A value the calling program gave that the SDK does not accept (an option,
 /// an argument, a name, a schema): the program's mistake, found before
 /// anything was sent. Code: boost::system::errc::invalid_argument.
-class invalid_argument : public error {
+class MCP_API invalid_argument : public error {
  public:
   /// `message` is what() as it is.
   explicit invalid_argument(std::string message);
@@ -66,7 +68,7 @@ class invalid_argument : public error {
 /// the method it called (a required member missing or mistyped, a list whose
 /// pages never end). The server broke the protocol: this is not an error it
 /// answered with. Code: boost::system::errc::bad_message.
-class malformed_result : public error {
+class MCP_API malformed_result : public error {
  public:
   /// `message` is what() as it is; `method` the method called, if known.
   explicit malformed_result(std::string message, std::string method = {});

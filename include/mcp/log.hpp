@@ -14,6 +14,8 @@
 // A line below its category's level costs a relaxed atomic load and a
 // branch: the fields are views, and nothing is formatted.
 
+#include <mcp/export.hpp>
+
 #include <atomic>
 #include <chrono>
 #include <concepts>
@@ -47,16 +49,16 @@ enum class log_category : unsigned char {
 };
 
 /// "trace", "debug", "info", "warn", "error" or "off".
-std::string_view to_string(log_level level) noexcept;
+MCP_API std::string_view to_string(log_level level) noexcept;
 /// The category's name as specs write it ("transport"); empty for count_.
-std::string_view to_string(log_category category) noexcept;
+MCP_API std::string_view to_string(log_category category) noexcept;
 /// "trace", "debug", "info", "warn" (or "warning"), "error", "off".
-std::optional<log_level> log_level_named(std::string_view name) noexcept;
+MCP_API std::optional<log_level> log_level_named(std::string_view name) noexcept;
 /// The category of that name (to_string's); nullopt for another.
-std::optional<log_category> log_category_named(std::string_view name) noexcept;
+MCP_API std::optional<log_category> log_category_named(std::string_view name) noexcept;
 
 /// One key/value of a record. Text is a view: it must outlive the call.
-struct log_field {
+struct MCP_API log_field {
   /// Which value the field holds: `text`, `integer` or `real`.
   enum class kind : unsigned char { text, integer, real };
 
@@ -81,7 +83,7 @@ struct log_field {
 };
 
 /// One line, as a sink sees it. The views die with the call: copy what you keep.
-struct log_record {
+struct MCP_API log_record {
   std::chrono::system_clock::time_point time;    ///< when it was logged
   log_level level = log_level::info;             ///< its severity
   log_category category = log_category::server;  ///< what it is about
@@ -99,15 +101,15 @@ enum class log_format {
   logfmt  ///< key=value pairs, quoted where needed
 };
 /// "text", "json" or "logfmt"; nullopt for another name.
-std::optional<log_format> log_format_named(std::string_view name) noexcept;
+MCP_API std::optional<log_format> log_format_named(std::string_view name) noexcept;
 
 /// The record as one line in `format`, without the newline.
-std::string format_log_record(const log_record& record, log_format format);
+MCP_API std::string format_log_record(const log_record& record, log_format format);
 
 namespace detail {
 // Per category: the least severe level written.
-extern std::atomic<log_level> log_thresholds[static_cast<std::size_t>(log_category::count_)];
-void write_log(log_category category, log_level level, std::string_view message,
+extern MCP_API std::atomic<log_level> log_thresholds[static_cast<std::size_t>(log_category::count_)];
+MCP_API void write_log(log_category category, log_level level, std::string_view message,
                std::span<const log_field> fields);
 }  // namespace detail
 
@@ -125,32 +127,32 @@ inline void sdk_log(log_category category, log_level level, std::string_view mes
 }
 
 /// The least severe level `category` writes now.
-log_level sdk_log_level(log_category category) noexcept;
+MCP_API log_level sdk_log_level(log_category category) noexcept;
 /// Sets the least severe level `category` writes; `off` silences it.
 /// Any thread, at any time.
-void set_sdk_log_level(log_category category, log_level level) noexcept;
+MCP_API void set_sdk_log_level(log_category category, log_level level) noexcept;
 /// Sets every category but `access`.
-void set_sdk_log_level(log_level level) noexcept;
+MCP_API void set_sdk_log_level(log_level level) noexcept;
 /// Applies a spec: comma-separated items, each a level (every category but
 /// access) or category=level, e.g. "info,transport=debug,access=off".
 /// Throws mcp::invalid_argument, changing nothing, when one does not read.
-void set_sdk_log_levels(std::string_view spec);
+MCP_API void set_sdk_log_levels(std::string_view spec);
 
 /// The format of the lines written to stderr.
-log_format sdk_log_format() noexcept;
+MCP_API log_format sdk_log_format() noexcept;
 /// Sets the format of the lines written to stderr (not what a sink gets:
 /// records). Overrides CADUCEUS_LOG_FORMAT.
-void set_sdk_log_format(log_format format) noexcept;
+MCP_API void set_sdk_log_format(log_format format) noexcept;
 
 /// Where records go instead of stderr. Called under a lock, one at a time;
 /// it must not log.
 using log_sink = std::function<void(const log_record&)>;
 /// Sends every record written to `sink` instead of stderr; null: stderr again.
-void set_sdk_log_sink(log_sink sink);
+MCP_API void set_sdk_log_sink(log_sink sink);
 /// A sink of the earlier kind: the level, and the message followed by its
 /// fields as logfmt.
-void set_sdk_log_sink(std::function<void(log_level, std::string_view)> sink);
+MCP_API void set_sdk_log_sink(std::function<void(log_level, std::string_view)> sink);
 /// Back to stderr.
-void set_sdk_log_sink(std::nullptr_t) noexcept;
+MCP_API void set_sdk_log_sink(std::nullptr_t) noexcept;
 
 }  // namespace mcp

@@ -72,6 +72,8 @@
 // Immutable after construction: const members may be called concurrently;
 // copies share the parsed form.
 
+#include <mcp/export.hpp>
+
 #include <cstddef>
 #include <functional>
 #include <map>
@@ -89,7 +91,7 @@ namespace mcp {
 /// the exact rules of both directions are in this header's opening comment.
 /// Immutable: const members may run on several threads; copies share the
 /// parsed form.
-class uri_template {
+class MCP_API uri_template {
  public:
   /// Variable values by name (looked up by std::string_view too).
   using value_map = std::map<std::string, std::string, std::less<>>;

@@ -6,6 +6,7 @@
 // least-recently-used cache, each until the token expires or `cache_ttl`
 // passes, whichever is first: a revoked token may work for up to `cache_ttl`.
 
+#include <mcp/export.hpp>
 #include <mcp/auth/token_verifier.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
@@ -18,7 +19,7 @@
 namespace mcp::auth {
 
 /// Settings of make_introspection_verifier().
-struct introspection_verifier_options {
+struct MCP_API introspection_verifier_options {
   /// The defaults below.
   introspection_verifier_options() {}  // not an aggregate (docs/compilers.md)
   /// The introspection endpoint; empty: the `introspection_endpoint` of the
@@ -59,7 +60,7 @@ struct introspection_verifier_options {
 /// `ex` (the HTTP server's, as http_auth_options::make_verifier gets it).
 /// Throws mcp::invalid_argument without an audience, with neither endpoint
 /// nor issuer, or for an endpoint not `https://` (`http://` with allow_http).
-std::shared_ptr<token_verifier> make_introspection_verifier(asio::any_io_executor ex,
+MCP_API std::shared_ptr<token_verifier> make_introspection_verifier(asio::any_io_executor ex,
                                                             introspection_verifier_options options);
 
 }  // namespace mcp::auth

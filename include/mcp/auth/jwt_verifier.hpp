@@ -6,6 +6,7 @@
 // the cache does not have (key rotation), at most once per
 // `min_refresh_interval`, one fetch at a time for every waiting request.
 
+#include <mcp/export.hpp>
 #include <mcp/auth/token_verifier.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
@@ -18,7 +19,7 @@
 namespace mcp::auth {
 
 /// Settings of make_jwt_verifier().
-struct jwt_verifier_options {
+struct MCP_API jwt_verifier_options {
   /// The defaults below.
   jwt_verifier_options() {}  // not an aggregate (docs/compilers.md)
   /// The authorization server, exactly as its tokens' `iss` (and its
@@ -61,6 +62,6 @@ struct jwt_verifier_options {
 /// A verifier of JWT access tokens. Runs on `ex` (the HTTP server's
 /// executor). Throws mcp::invalid_argument without an issuer or an audience,
 /// or for an issuer or jwks_uri not `https://` (`http://` with allow_http).
-std::shared_ptr<token_verifier> make_jwt_verifier(asio::any_io_executor ex, jwt_verifier_options options);
+MCP_API std::shared_ptr<token_verifier> make_jwt_verifier(asio::any_io_executor ex, jwt_verifier_options options);
 
 }  // namespace mcp::auth

@@ -2,6 +2,8 @@
 // Who a verified access token stands for: what a protected server's handlers
 // see of the caller (request_context::principal()).
 
+#include <mcp/export.hpp>
+
 #include <boost/json/object.hpp>
 
 #include <chrono>
@@ -21,7 +23,7 @@ namespace json = boost::json;
 using scope_implication = std::function<bool(std::string_view granted, std::string_view required)>;
 
 /// The caller a verified token names, with the token's claims.
-struct principal {
+struct MCP_API principal {
   std::string issuer;     ///< `iss`
   std::string subject;    ///< `sub` (the user, or the client for client_credentials)
   std::string client_id;  ///< `client_id` (or `azp`), when the token names it
@@ -46,6 +48,6 @@ struct principal {
 inline constexpr int insufficient_scope_code = -32010;
 
 /// The scopes of a space-separated `scope` value.
-std::vector<std::string> split_scopes(std::string_view scope);
+MCP_API std::vector<std::string> split_scopes(std::string_view scope);
 
 }  // namespace mcp::auth

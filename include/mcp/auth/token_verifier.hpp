@@ -4,6 +4,7 @@
 // (jwt_verifier.hpp), token introspection (introspection_verifier.hpp), or
 // your own.
 
+#include <mcp/export.hpp>
 #include <mcp/auth/principal.hpp>
 
 #include <boost/asio/awaitable.hpp>
@@ -16,7 +17,7 @@ namespace mcp::auth {
 namespace asio = boost::asio;
 
 /// The outcome of checking one token.
-struct verification {
+struct MCP_API verification {
   /// Whether the token is accepted, and what the server answers otherwise.
   enum class outcome {
     valid,       ///< `who` is set; the server then checks scopes
@@ -42,7 +43,7 @@ struct verification {
 /// a protected endpoint, from its executor; a verifier caches what it needs.
 /// verify() must not throw for a bad token (it returns `invalid`) nor for an
 /// unreachable dependency (`unavailable`), and must bound its waits.
-class token_verifier {
+class MCP_API token_verifier {
  public:
   virtual ~token_verifier() = default;
   /// Checks `token` (the bearer token, without the scheme). Called on one

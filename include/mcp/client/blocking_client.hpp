@@ -3,6 +3,7 @@
 // and each call blocks the calling thread until the answer comes, or its
 // time is up.
 
+#include <mcp/export.hpp>
 #include <mcp/client/client.hpp>
 #include <mcp/error.hpp>
 
@@ -17,7 +18,7 @@
 namespace mcp {
 
 /// How a blocking_client runs: its client's options and how long a call may block.
-struct blocking_client_options {
+struct MCP_API blocking_client_options {
   client_options client = {};  ///< the options of the mcp::client inside
   /// The longest any call blocks, on top of the limits the client keeps itself
   /// (each request's timeout): connecting, lists of many pages, closing. When
@@ -43,7 +44,7 @@ struct blocking_client_options {
 ///
 /// Errors are the client's (mcp/error.hpp): protocol_error, malformed_result,
 /// mcp::error with asio::error::timed_out, connection_aborted...
-class blocking_client {
+class MCP_API blocking_client {
  public:
   /// Starts the I/O thread, with default options.
   blocking_client();

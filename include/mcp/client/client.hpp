@@ -2,6 +2,7 @@
 // The client: connects over any transport, negotiates the protocol version,
 // and multiplexes any number of requests over the one connection.
 
+#include <mcp/export.hpp>
 #include <mcp/client/middleware.hpp>
 #include <mcp/client/tasks.hpp>
 #include <mcp/json/convert.hpp>
@@ -37,7 +38,7 @@ using transport_factory = std::function<asio::awaitable<std::unique_ptr<message_
 
 /// How a client connected through a transport_factory reconnects after its
 /// connection ended: attempts paced by a delay that doubles up to `max_delay`.
-struct reconnect_policy {
+struct MCP_API reconnect_policy {
   /// Attempts in a row before the client gives up and stays disconnected.
   std::size_t max_attempts = 5;
   std::chrono::milliseconds initial_delay{250};  ///< the pause before the first attempt
@@ -46,7 +47,7 @@ struct reconnect_policy {
 
 /// How an mcp::client speaks: what it says of itself, which protocol
 /// versions it accepts, its limits and timeouts.
-struct client_options {
+struct MCP_API client_options {
   /// The `clientInfo` the server is told (`initialize`, or each request's
   /// envelope in the 2026-07-28 era).
   implementation client_info{"caduceus", "0.1.0"};
@@ -83,7 +84,7 @@ struct client_options {
 };
 
 /// One `notifications/progress` for a call (call_options::on_progress).
-struct progress_update {
+struct MCP_API progress_update {
   double progress = 0;          ///< how far along; the spec has it grow with each update
   std::optional<double> total;  ///< the value `progress` will reach, when the server knows it
   std::string message;          ///< what is going on; empty when the server sent none (2025-03-26 on)
@@ -108,7 +109,7 @@ struct server_request_answer;
 /// ones are ignored. When the last copy goes without an answer, the server
 /// gets -32603. An answer after the server cancelled the request, or after it
 /// timed out, goes nowhere.
-class server_request_reply {
+class MCP_API server_request_reply {
  public:
   /// Made by the client for each request it hands a server_request_callback.
   explicit server_request_reply(std::shared_ptr<detail::server_request_answer> answer);
@@ -127,7 +128,7 @@ class server_request_reply {
 using server_request_callback = std::function<void(json::object params, server_request_reply reply)>;
 
 /// Per-call settings of a request: its timeout, progress, trace.
-struct call_options {
+struct MCP_API call_options {
   std::optional<std::chrono::milliseconds> timeout;  ///< default: client_options::request_timeout
   /// When set, the request asks for progress and each update lands here.
   std::function<void(const progress_update&)> on_progress;
@@ -143,7 +144,7 @@ struct call_options {
 /// the tool's `outputSchema`, or does not convert to the requested type.
 /// Code: sdk_errc::tool_failed for the first, boost::system::errc::bad_message
 /// for the others.
-class tool_call_error : public error {
+class MCP_API tool_call_error : public error {
  public:
   /// `message` is what(); the code follows `result.is_error`.
   tool_call_error(const std::string& message, call_tool_result result);
@@ -191,7 +192,7 @@ class tool_call_error : public error {
 /// strand with several threads). The `async_` functions may be called from
 /// any thread. For a client that any thread may call and that waits,
 /// mcp::blocking_client (client/blocking_client.hpp).
-class client {
+class MCP_API client {
  public:
   /// The type of get_executor(), for Asio.
   using executor_type = asio::any_io_executor;

@@ -19,6 +19,7 @@
 // makes to open a session (initialize, server/discover, the listen stream)
 // and its answers to the server's requests are not wrapped.
 
+#include <mcp/export.hpp>
 #include <mcp/protocol/envelope.hpp>
 
 #include <boost/asio/awaitable.hpp>
@@ -35,7 +36,7 @@ namespace asio = boost::asio;
 namespace json = boost::json;
 
 /// A request on its way out.
-struct outgoing_request {
+struct MCP_API outgoing_request {
   std::string method;  ///< e.g. "tools/call"; a link may change it
   /// The params as they will be sent (the 2026-07-28 envelope and a
   /// progress token are added after the chain); a link may change them.
@@ -53,7 +54,7 @@ struct client_chain;
 
 /// The rest of a client's chain after a link, ending with the send.
 /// Valid while the link's call runs.
-class client_next {
+class MCP_API client_next {
  public:
   /// Passes `req` to the next link, or sends it after the last; returns the
   /// result object, or throws what the rest of the chain threw.
@@ -69,7 +70,7 @@ class client_next {
 /// A link of a client's middleware chain (client::use): derive from it and
 /// override on_request. One link serves every call of the client, several
 /// at once, on the client's executor.
-class client_middleware {
+class MCP_API client_middleware {
  public:
   virtual ~client_middleware() = default;
   /// Passes the request on by default.
@@ -79,7 +80,7 @@ class client_middleware {
 namespace detail {
 using client_links = std::vector<std::shared_ptr<client_middleware>>;
 // One call's way through the links and, at the end, the client's own send.
-struct client_chain {
+struct MCP_API client_chain {
   std::shared_ptr<const client_links> links;
   std::function<asio::awaitable<json::object>(outgoing_request)> send;
 

@@ -26,6 +26,7 @@
 // Refresh tokens are used before signing in again. What it gets is kept in
 // an oauth_store (in memory by default; a 0600 file for the CLI).
 
+#include <mcp/export.hpp>
 #include <mcp/client/impl/async_launch.hpp>
 #include <mcp/error.hpp>
 #include <mcp/transport/http_client.hpp>
@@ -48,7 +49,7 @@ namespace mcp {
 /// Why signing in failed for good: no metadata, a refused registration or
 /// token request, denied consent, a wrong issuer... what() is one line.
 /// Code: boost::system::errc::permission_denied.
-class oauth_error : public error {
+class MCP_API oauth_error : public error {
  public:
   /// `message` is what() as it is.
   explicit oauth_error(std::string message)
@@ -57,7 +58,7 @@ class oauth_error : public error {
 
 /// What the client keeps for one protected server: its registration at the
 /// authorization server, and its tokens.
-struct oauth_record {
+struct MCP_API oauth_record {
   std::string issuer;  ///< the authorization server the rest belongs to
   std::string client_id;      ///< the client's id there; empty for a workload known by its token
   std::string client_secret;  ///< empty for a public client
@@ -79,7 +80,7 @@ struct oauth_record {
 
 /// Where oauth_client keeps what it gets, by the protected resource's URL.
 /// Called from the client's executor.
-class oauth_store {
+class MCP_API oauth_store {
  public:
   virtual ~oauth_store() = default;
   /// The record kept for `resource` (a URL without its query); nullopt: none.
@@ -91,15 +92,15 @@ class oauth_store {
 };
 
 /// Forgets everything with the process.
-std::shared_ptr<oauth_store> make_memory_oauth_store();
+MCP_API std::shared_ptr<oauth_store> make_memory_oauth_store();
 /// A JSON file readable by its owner only (0600), written whole on each
 /// change (a new file renamed over the old). Throws std::runtime_error when
 /// the file exists but cannot be read or is not one of ours.
-std::shared_ptr<oauth_store> make_file_oauth_store(std::string path);
+MCP_API std::shared_ptr<oauth_store> make_file_oauth_store(std::string path);
 
 /// Takes the user to the authorization server and back: the authorization
 /// code's way in.
-class oauth_user_agent {
+class MCP_API oauth_user_agent {
  public:
   virtual ~oauth_user_agent() = default;
   /// Where the authorization server sends the user back (registered with it).
@@ -111,7 +112,7 @@ class oauth_user_agent {
 };
 
 /// How make_headless_user_agent follows the authorization URL.
-struct headless_options {
+struct MCP_API headless_options {
   /// Any URL: nothing listens there, the redirect to it is only read.
   std::string redirect_uri = "http://127.0.0.1:8765/callback";
   std::string ca_file = {};  ///< https: the CAs to trust; empty: the system's
@@ -124,10 +125,10 @@ struct headless_options {
 /// Follows the authorization URL itself, with cookies, up to the redirect to
 /// `redirect_uri`: for tests and conformance, against servers that approve
 /// without a person (a login form stops it with an oauth_error).
-std::shared_ptr<oauth_user_agent> make_headless_user_agent(asio::any_io_executor ex, headless_options options);
+MCP_API std::shared_ptr<oauth_user_agent> make_headless_user_agent(asio::any_io_executor ex, headless_options options);
 
 /// How make_loopback_user_agent listens for the redirect.
-struct loopback_options {
+struct MCP_API loopback_options {
   /// The port to listen on, on 127.0.0.1; 0 picks a free one.
   std::uint16_t port = 0;
   std::string path = "/callback";  ///< the redirect URI's path; requests to other paths are not the answer
@@ -140,7 +141,7 @@ struct loopback_options {
 /// The browser flow (RFC 8252): listens on 127.0.0.1 for the redirect, which
 /// it answers with a short page saying the window can be closed. The port is
 /// bound when this is made (throws mcp::error when it cannot).
-std::shared_ptr<oauth_user_agent> make_loopback_user_agent(asio::any_io_executor ex, loopback_options options);
+MCP_API std::shared_ptr<oauth_user_agent> make_loopback_user_agent(asio::any_io_executor ex, loopback_options options);
 
 /// How oauth_client gets a token (oauth_options::grant).
 enum class oauth_grant {
@@ -162,7 +163,7 @@ enum class oauth_grant {
 };
 
 /// The enterprise identity provider of oauth_grant::enterprise_managed.
-struct identity_provider_options {
+struct MCP_API identity_provider_options {
   /// Its token endpoint; empty: read from the metadata of `issuer`.
   std::string token_endpoint = {};
   std::string issuer = {};  ///< its issuer URL, whose metadata names the token endpoint
@@ -180,7 +181,7 @@ struct identity_provider_options {
 
 /// How an oauth_client signs in: the grant, who the client is, what it asks
 /// for, and how it reaches the authorization server.
-struct oauth_options {
+struct MCP_API oauth_options {
   oauth_grant grant = oauth_grant::authorization_code;  ///< how the token is had
   /// The identity provider of the enterprise_managed grant.
   identity_provider_options identity_provider = {};
@@ -251,7 +252,7 @@ struct oauth_options {
 /// @par Thread safety
 /// Call from one executor (the transports'); sign-ins for one server are
 /// done one at a time, the other requests waiting for the result.
-class oauth_client : public http_authorizer, public std::enable_shared_from_this<oauth_client> {
+class MCP_API oauth_client : public http_authorizer, public std::enable_shared_from_this<oauth_client> {
  public:
   /// Does nothing yet: the first challenge (or sign_in) signs in.
   oauth_client(asio::any_io_executor ex, oauth_options options);

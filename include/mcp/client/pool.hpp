@@ -2,6 +2,7 @@
 // A pool of connections to one MCP server, for an application that makes
 // many calls at once and must not stop when one connection does.
 
+#include <mcp/export.hpp>
 #include <mcp/client/client.hpp>
 
 #include <cstddef>
@@ -11,7 +12,7 @@
 namespace mcp {
 
 /// How many connections a client_pool keeps, and their options.
-struct pool_options {
+struct MCP_API pool_options {
   std::size_t size = 4;  ///< clients in the pool; at least 1
   /// Options of every connection. Their reconnect.max_attempts is ignored:
   /// a pooled connection that ends is replaced for as long as the pool runs.
@@ -29,7 +30,7 @@ struct pool_options {
 ///
 /// @par Thread safety
 /// Not thread safe: use it from its executor, like the clients it holds.
-class client_pool {
+class MCP_API client_pool {
  public:
   /// Makes the clients, not connected yet. Throws mcp::invalid_argument
   /// when `options.size` is 0.

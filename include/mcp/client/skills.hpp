@@ -20,6 +20,7 @@
 // These functions are in caduceus::skills, an optional part (it reads YAML
 // with yaml-cpp; docs/platforms.md): link it to call them.
 
+#include <mcp/export.hpp>
 #include <mcp/client/client.hpp>
 #include <mcp/error.hpp>
 #include <mcp/protocol/skills.hpp>
@@ -34,25 +35,25 @@ namespace mcp {
 
 /// Whether the server declared the skills extension
 /// (`capabilities.extensions["io.modelcontextprotocol/skills"]`, 2026-07-28).
-bool offers_skills(const client& c);
+MCP_API bool offers_skills(const client& c);
 /// Whether it also declared `directoryRead: true` (read_directory).
-bool offers_directory_read(const client& c);
+MCP_API bool offers_directory_read(const client& c);
 
 /// `skills/list`, following `nextCursor` (at most 1,000 pages). An empty or
 /// partial listing does not mean the server has no other skills.
-asio::awaitable<std::vector<skill_entry>> list_skills(client& c);
+MCP_API asio::awaitable<std::vector<skill_entry>> list_skills(client& c);
 /// `skills/get`: the current entry of the skill whose SKILL.md is at `uri`,
 /// listed or not; protocol_error -32602 when the server serves none there,
 /// malformed_result when its answer has no skill.
-asio::awaitable<skill_entry> get_skill(client& c, std::string uri);
+MCP_API asio::awaitable<skill_entry> get_skill(client& c, std::string uri);
 /// `resources/directory/read` of a directory resource, following
 /// `nextCursor`: its direct children, subdirectories with mime type
 /// inode/directory. Only for a server that offers_directory_read.
-asio::awaitable<std::vector<resource_info>> read_directory(client& c, std::string uri);
+MCP_API asio::awaitable<std::vector<resource_info>> read_directory(client& c, std::string uri);
 
 /// A skill file that does not match the entry it was read under.
 /// Code: boost::system::errc::bad_message.
-class skill_verification_error : public error {
+class MCP_API skill_verification_error : public error {
  public:
   /// What did not match.
   enum class reason {
@@ -80,7 +81,7 @@ class skill_verification_error : public error {
 };
 
 /// A skill loaded through the host's skill-loading path.
-struct loaded_skill {
+struct MCP_API loaded_skill {
   skill_entry entry;  ///< the entry it was loaded under: later reads are verified against it
   std::string root;   ///< the skill's directory, `skill://<skill-path>`
   std::string instructions;  ///< the verified SKILL.md
@@ -90,14 +91,14 @@ struct loaded_skill {
 /// own rules, then the size and digest of the bytes read, then the
 /// frontmatter. A "dynamic" skill (no digests) gets the frontmatter check.
 /// @throws skill_verification_error; nothing of an unverified read is kept.
-asio::awaitable<loaded_skill> load_skill(client& c, skill_entry entry);
+MCP_API asio::awaitable<loaded_skill> load_skill(client& c, skill_entry entry);
 
 /// A supporting file of a loaded skill: `path` relative to the skill's root
 /// as SKILL.md writes it ("references/FORMS.md", "./a/../b.md"), or a full
 /// URI. Only a file the entry lists is read, and its bytes are verified.
 /// Returns the raw bytes (a blob is decoded).
 /// @throws skill_verification_error
-asio::awaitable<std::string> read_skill_file(client& c, const loaded_skill& skill, std::string path);
+MCP_API asio::awaitable<std::string> read_skill_file(client& c, const loaded_skill& skill, std::string path);
 
 // The completion-token forms (as client::async_...): each is the coroutine
 // above, started on the client's executor; `c`, and `skill` for

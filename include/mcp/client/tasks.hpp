@@ -4,6 +4,7 @@
 // are mcp::client's (call_tool_as_task, get_task, wait_for_task,
 // cancel_task, list_tasks); these are the types they exchange.
 
+#include <mcp/export.hpp>
 #include <mcp/protocol/errors.hpp>
 #include <mcp/protocol/types.hpp>
 
@@ -19,7 +20,7 @@
 namespace mcp {
 
 /// A task: where a tool call the server runs in the background stands.
-struct task_info {
+struct MCP_API task_info {
   /// Empty when the server answered the call directly (no task was made:
   /// `result` holds the answer).
   std::string id;
@@ -49,14 +50,14 @@ struct task_info {
 };
 
 /// How call_tool_as_task asks for a task.
-struct task_call_options {
+struct MCP_API task_call_options {
   /// 2025-11-25: the ttl asked for (the server may shorten it). The
   /// extension's server decides the ttl itself.
   std::optional<std::chrono::milliseconds> ttl;
 };
 
 /// How wait_for_task waits.
-struct task_wait_options {
+struct MCP_API task_wait_options {
   /// How long to wait in all; then mcp::error(timed_out).
   std::chrono::milliseconds timeout{std::chrono::minutes(10)};
   /// Each status the client sees while it waits (2026-07-28: each poll that
@@ -66,7 +67,7 @@ struct task_wait_options {
 };
 
 /// One page of list_tasks (2025-11-25).
-struct task_page {
+struct MCP_API task_page {
   std::vector<task_info> tasks;            ///< the tasks of this page
   std::optional<std::string> next_cursor;  ///< for list_tasks' next page; unset on the last
 };
@@ -75,7 +76,7 @@ struct task_page {
 /// task().error when the server sent one) or cancelled. Code: that error's
 /// code (rpc_category), sdk_errc::task_failed without one, or
 /// sdk_errc::task_cancelled.
-class task_error : public error {
+class MCP_API task_error : public error {
  public:
   /// Message and code from `task` (see above).
   explicit task_error(task_info task);

@@ -7,6 +7,7 @@
 //   options.make_stores = mcp::cluster::make_redis_stores({.url = "redis://127.0.0.1:6379"});
 //   return mcp::run_http_server(srv, options);
 
+#include <mcp/export.hpp>
 #include <mcp/server/http_server.hpp>
 
 #include <chrono>
@@ -17,7 +18,7 @@
 namespace mcp::cluster {
 
 /// Where the Redis is, and how the stores use it.
-struct redis_options {
+struct MCP_API redis_options {
   /// redis://[[user]:password@]host[:port][/db]
   std::string url = "redis://127.0.0.1:6379";
   /// Begins every key and channel, so that unrelated servers can share a Redis.
@@ -45,9 +46,9 @@ struct redis_options {
 /// whose task_options name a store keeps that one). Throws
 /// mcp::invalid_argument for a malformed URL; connects in the background
 /// (until Redis answers, requests that need it fail with 503).
-shared_stores redis_stores(asio::any_io_executor ex, redis_options options);
+MCP_API shared_stores redis_stores(asio::any_io_executor ex, redis_options options);
 
 /// For http_server_options::make_stores.
-std::function<shared_stores(asio::any_io_executor)> make_redis_stores(redis_options options);
+MCP_API std::function<shared_stores(asio::any_io_executor)> make_redis_stores(redis_options options);
 
 }  // namespace mcp::cluster

@@ -1,6 +1,7 @@
 #pragma once
 // The exception from_json throws: where in the input (a JSON pointer) and why.
 
+#include <mcp/export.hpp>
 #include <mcp/error.hpp>
 
 #include <boost/system/errc.hpp>
@@ -14,7 +15,7 @@ namespace mcp {
 /// what() is "<pointer>: <reason>", e.g. "/items/2/name: is required"; for
 /// the document root, whose pointer is "", it is the reason alone.
 /// Code: boost::system::errc::invalid_argument.
-class conversion_error : public error {
+class MCP_API conversion_error : public error {
  public:
   /// `pointer`: where (an RFC 6901 JSON pointer); `reason`: why.
   conversion_error(std::string pointer, std::string reason)

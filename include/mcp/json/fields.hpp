@@ -23,6 +23,7 @@
 // life of the program. mcp_title(mcp::type_t<T>) and
 // mcp_description(mcp::type_t<T>) give a type's schema its title and description.
 
+#include <mcp/export.hpp>
 #include <mcp/json/detail/traits.hpp>
 
 #include <boost/json/value.hpp>
@@ -44,7 +45,7 @@ template <class T>
 struct type_t {};
 
 /// What a field descriptor says about one member; every part is optional.
-struct field_metadata {
+struct MCP_API field_metadata {
   std::string title;        ///< the property's schema "title"; empty: none
   std::string description;  ///< the property's schema "description"; empty: none
   std::optional<json::value> minimum;  ///< numbers, kept as given (1 stays an integer)

@@ -26,6 +26,8 @@
 // $id below the root, and the draft-04 boolean exclusiveMinimum/exclusiveMaximum.
 // Those keywords are skipped when validating.
 
+#include <mcp/export.hpp>
+
 #include <boost/json/value.hpp>
 
 #include <memory>
@@ -41,7 +43,7 @@ struct compiled_schema;
 }
 
 /// One reason an instance does not match a schema.
-struct validation_error {
+struct MCP_API validation_error {
   std::string pointer;  ///< JSON pointer (RFC 6901) into the instance; "" is the root
   std::string message;  ///< e.g. "must be <= 7", "is required", "expected integer, got string"
 
@@ -57,7 +59,7 @@ struct validation_error {
 /// @par Thread safety
 /// A schema_validator does not change after construction: validate() may run
 /// on many threads at once, and copies share the compiled form.
-class schema_validator {
+class MCP_API schema_validator {
  public:
   /// Compiles `schema` (an object or a boolean).
   /// @throws mcp::invalid_argument for a malformed schema: a keyword with a value of the

@@ -4,6 +4,7 @@
 // place of the legacy handshake. Whether a request carries one decides its
 // era, once per message. No I/O here.
 
+#include <mcp/export.hpp>
 #include <mcp/protocol/lifecycle.hpp>
 #include <mcp/protocol/types.hpp>
 #include <mcp/protocol/versions.hpp>
@@ -38,7 +39,7 @@ inline constexpr std::string_view subscription_id = "io.modelcontextprotocol/sub
 /// W3C trace context carried in `_meta` (`traceparent`, `tracestate`,
 /// `baggage`). A `traceparent` that is not a valid W3C one is dropped with
 /// the rest, as W3C tells a receiver to do: the trace starts anew.
-struct trace_context {
+struct MCP_API trace_context {
   std::string traceparent;  ///< `version-traceid-parentid-flags`, lowercase hex; empty: no trace
   std::string tracestate;   ///< vendor entries, passed on as they came; empty when absent
   std::string baggage;      ///< W3C Baggage entries, passed on as they came; empty when absent
@@ -48,16 +49,16 @@ struct trace_context {
 };
 
 /// Whether `text` is a valid W3C `traceparent` (any version's).
-bool valid_traceparent(std::string_view text) noexcept;
+MCP_API bool valid_traceparent(std::string_view text) noexcept;
 /// The trace context of a request's `params._meta`, in either era; empty
 /// when it has none or an invalid `traceparent`.
-trace_context trace_of(const json::object& params);
+MCP_API trace_context trace_of(const json::object& params);
 /// Puts `trace` in `params._meta` (traceparent, and tracestate and baggage
 /// when set), unless it is empty or `_meta` has a traceparent already.
-void continue_trace(json::object& params, const trace_context& trace);
+MCP_API void continue_trace(json::object& params, const trace_context& trace);
 
 /// What a modern request says about itself.
-struct request_envelope {
+struct MCP_API request_envelope {
   std::string protocol_version;  ///< as the client sent it
   json::object client_capabilities;  ///< for this request alone; empty: none declared
   std::optional<implementation> client_info;  ///< optional on the wire
@@ -70,24 +71,24 @@ struct request_envelope {
 /// The envelope a client sends with a request at `version` (the `_meta`
 /// members): the version, its client info and capabilities as that revision
 /// has them, and the log level it wants, if any.
-json::object client_envelope(protocol_version version, const implementation& client_info,
+MCP_API json::object client_envelope(protocol_version version, const implementation& client_info,
                              json::object client_capabilities, std::optional<logging_level> log_level);
 
 /// True when `params._meta` names a protocol version: the request belongs
 /// to the modern era. Legacy traffic (`initialize`, sessions) has none.
-bool carries_envelope(const json::object& params) noexcept;
+MCP_API bool carries_envelope(const json::object& params) noexcept;
 
 /// Reads the envelope of a request's `params`. Throws
 /// protocol_error(invalid_params) when a required field is missing
 /// (`data.envelope.missing` lists each: `_meta`, or the keys) or malformed
 /// (`data.envelope.invalid`).
-request_envelope read_envelope(const json::object& params);
+MCP_API request_envelope read_envelope(const json::object& params);
 
 /// The revision to serve `envelope` at. Throws
 /// protocol_error(unsupported_protocol_version) with `data.supported` (the
 /// modern revisions of `supported`) and `data.requested` when it asks for
 /// another one (an unknown or a legacy revision included).
-protocol_version envelope_version(const request_envelope& envelope,
+MCP_API protocol_version envelope_version(const request_envelope& envelope,
                                   std::span<const protocol_version> supported);
 
 }  // namespace mcp

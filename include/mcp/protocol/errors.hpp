@@ -2,6 +2,7 @@
 // JSON-RPC and MCP error codes, their error_category, the error object carried
 // on the wire, and the exception that turns into one.
 
+#include <mcp/export.hpp>
 #include <mcp/error.hpp>
 
 #include <boost/json/value.hpp>
@@ -35,15 +36,15 @@ enum code : int {
 };
 /// Makes `value` an error_code of rpc_category(), so that
 /// `e.code() == mcp::errc::method_not_found` compares (found by ADL).
-boost::system::error_code make_error_code(code value) noexcept;
+MCP_API boost::system::error_code make_error_code(code value) noexcept;
 }  // namespace errc
 
 /// The category of JSON-RPC error codes ("mcp.jsonrpc"): every code a peer
 /// may send, the named ones above and any other (a server's own -32000).
-const boost::system::error_category& rpc_category() noexcept;
+MCP_API const boost::system::error_category& rpc_category() noexcept;
 
 /// The `error` member of a JSON-RPC error response.
-struct rpc_error {
+struct MCP_API rpc_error {
   int code = errc::internal_error;  ///< an errc::code, or any other code the peer sent
   std::string message;              ///< a short description, one sentence as the spec asks
   json::value data;  ///< null means "absent"
@@ -55,7 +56,7 @@ struct rpc_error {
 /// Thrown by a request handler to answer with a JSON-RPC error, and thrown by
 /// the client when the peer answers a request with one. code() is the
 /// error's code in rpc_category(); what() its message.
-class protocol_error : public mcp::error {
+class MCP_API protocol_error : public mcp::error {
  public:
   /// Carries `error` as it is: code() is `error.code`, what() `error.message`.
   explicit protocol_error(rpc_error error);

@@ -3,6 +3,7 @@
 // and a small state machine. No I/O here. The modern era has no handshake, so
 // nothing else in the engine depends on this file's state.
 
+#include <mcp/export.hpp>
 #include <mcp/protocol/errors.hpp>
 #include <mcp/protocol/versions.hpp>
 
@@ -17,7 +18,7 @@
 namespace mcp {
 
 /// Names a client or server implementation (`clientInfo` / `serverInfo`).
-struct implementation {
+struct MCP_API implementation {
   std::string name;     ///< programmatic name; the display name too when `title` is absent
   std::string version;  ///< the implementation's own version, free-form
   std::optional<std::string> title = {};        ///< sent from 2025-06-18 on
@@ -27,12 +28,12 @@ struct implementation {
 };
 
 /// Serializes for the peer's revision, dropping fields it does not know.
-json::object to_json(const implementation& info, const dialect& d);
+MCP_API json::object to_json(const implementation& info, const dialect& d);
 /// Reads an implementation object; throws protocol_error(-32602) naming `where`.
-implementation parse_implementation(const json::value& value, std::string_view where);
+MCP_API implementation parse_implementation(const json::value& value, std::string_view where);
 
 /// The parameters of `initialize` as a client sends them.
-struct initialize_request {
+struct MCP_API initialize_request {
   std::string protocol_version;  ///< as requested, possibly unknown to us
   json::object capabilities;     ///< the ClientCapabilities object, as sent
   implementation client_info;    ///< the client's `clientInfo`
@@ -40,12 +41,12 @@ struct initialize_request {
 
 /// Serializes for the requested revision (the newest legacy one when it is
 /// unknown), dropping `clientInfo` fields it does not know.
-json::object to_json(const initialize_request& req);
+MCP_API json::object to_json(const initialize_request& req);
 /// Throws protocol_error(-32602) whose message names the offending field.
-initialize_request parse_initialize_request(const json::object& params);
+MCP_API initialize_request parse_initialize_request(const json::object& params);
 
 /// The result of `initialize` as a server sends it.
-struct initialize_result {
+struct MCP_API initialize_result {
   protocol_version version;    ///< the revision the server chose (see negotiate_version)
   json::object capabilities;   ///< the ServerCapabilities object
   implementation server_info;  ///< the server's `serverInfo`
@@ -56,21 +57,21 @@ struct initialize_result {
 
 /// Serializes for `result.version`: capabilities that revision does not know
 /// are left out (see shape_capabilities).
-json::object to_json(const initialize_result& result);
+MCP_API json::object to_json(const initialize_result& result);
 
 /// Whether `capabilities` sets `kind.feature` to true (e.g. `tools.listChanged`).
-bool declares_feature(const json::object& capabilities, std::string_view kind, std::string_view feature) noexcept;
+MCP_API bool declares_feature(const json::object& capabilities, std::string_view kind, std::string_view feature) noexcept;
 
 /// Drops the capability keys `d` does not define (`completions` before
 /// 2025-03-26, `tasks` outside 2025-11-25, `extensions` before 2026-07-28).
-json::object shape_capabilities(json::object capabilities, const dialect& d);
+MCP_API json::object shape_capabilities(json::object capabilities, const dialect& d);
 /// Reads a server's answer. Throws malformed_result for a malformed result
 /// and for a version outside `supported` (the client must then disconnect).
-initialize_result parse_initialize_result(const json::object& result,
+MCP_API initialize_result parse_initialize_result(const json::object& result,
                                           std::span<const protocol_version> supported);
 
 /// Where a legacy session is in its lifecycle, and which requests it admits.
-class legacy_lifecycle {
+class MCP_API legacy_lifecycle {
  public:
   /// `awaiting_initialize` until the `initialize` reply is produced, then
   /// `operating`.

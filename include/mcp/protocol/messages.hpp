@@ -9,6 +9,7 @@
 // (`_meta`, `inputResponses`, `requestState`, `resultType`) are not here: the
 // protocol layer adds and reads them around every request.
 
+#include <mcp/export.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/protocol/lifecycle.hpp>
 #include <mcp/protocol/types.hpp>
@@ -29,57 +30,57 @@ namespace mcp {
 namespace json = boost::json;
 
 /// The params of a method that takes none.
-struct empty_params {};
+struct MCP_API empty_params {};
 /// The result of a method that answers nothing but success (EmptyResult).
-struct empty_result {};
+struct MCP_API empty_result {};
 
 /// A list request: the cursor of the page asked for (none: the first).
-struct paginated_params {
+struct MCP_API paginated_params {
   std::optional<std::string> cursor = {};  ///< opaque: the `nextCursor` of the page before
 };
 
 /// A page of `tools/list`.
-struct list_tools_result {
+struct MCP_API list_tools_result {
   std::vector<tool_info> tools;                 ///< the tools on this page
   std::optional<std::string> next_cursor = {};  ///< set: there may be more, asked for with it
 };
 
 /// A page of `resources/list`.
-struct list_resources_result {
+struct MCP_API list_resources_result {
   std::vector<resource_info> resources;         ///< the resources on this page
   std::optional<std::string> next_cursor = {};  ///< set: there may be more, asked for with it
 };
 
 /// A page of `resources/templates/list`.
-struct list_resource_templates_result {
+struct MCP_API list_resource_templates_result {
   std::vector<resource_template_info> resource_templates;  ///< the templates on this page
   std::optional<std::string> next_cursor = {};  ///< set: there may be more, asked for with it
 };
 
 /// A page of `prompts/list`.
-struct list_prompts_result {
+struct MCP_API list_prompts_result {
   std::vector<prompt_info> prompts;             ///< the prompts on this page
   std::optional<std::string> next_cursor = {};  ///< set: there may be more, asked for with it
 };
 
 /// The params of `tools/call`.
-struct call_tool_params {
+struct MCP_API call_tool_params {
   std::string name;             ///< the tool's name, as `tools/list` gives it
   json::object arguments = {};  ///< checked against the tool's inputSchema; left out when empty
 };
 
 /// resources/read, resources/subscribe and resources/unsubscribe.
-struct resource_params {
+struct MCP_API resource_params {
   std::string uri;  ///< the resource's URI
 };
 
 /// The result of `resources/read`.
-struct read_resource_result {
+struct MCP_API read_resource_result {
   std::vector<resource_contents> contents;  ///< text or blob items; a read may give several
 };
 
 /// The params of `prompts/get`.
-struct get_prompt_params {
+struct MCP_API get_prompt_params {
   std::string name;  ///< the prompt's name, as `prompts/list` gives it
   /// Values for its arguments, by name, to fill its template; left out when empty.
   std::map<std::string, std::string> arguments = {};
@@ -87,44 +88,44 @@ struct get_prompt_params {
 
 /// What completion/complete completes: a prompt's argument
 /// (`ref/prompt`, by name) or a resource template's (`ref/resource`, by URI).
-struct completion_reference {
+struct MCP_API completion_reference {
   std::string type;                      ///< "ref/prompt" or "ref/resource"
   std::optional<std::string> name = {};  ///< ref/prompt: the prompt's name
   std::optional<std::string> uri = {};   ///< ref/resource: the resource template (or a resource's URI)
 };
 
 /// The argument being completed.
-struct completion_argument {
+struct MCP_API completion_argument {
   std::string name;   ///< a prompt argument's name, or a template variable's
   std::string value;  ///< what has been typed so far: the text completions match
 };
 
 /// Arguments already resolved, for completions that depend on them (2025-06-18 on).
-struct completion_request_context {
+struct MCP_API completion_request_context {
   std::map<std::string, std::string> arguments = {};  ///< their values, by name; left out when empty
 };
 
 /// The params of `completion/complete`.
-struct complete_params {
+struct MCP_API complete_params {
   completion_reference ref;      ///< whose argument it is
   completion_argument argument;  ///< the argument and its partial value
   std::optional<completion_request_context> context = {};  ///< the other arguments' values, if given
 };
 
 /// The result of `completion/complete`.
-struct complete_result {
+struct MCP_API complete_result {
   mcp::completion completion;  ///< the suggested values
 };
 
 /// The params of `logging/setLevel` (legacy revisions).
-struct set_level_params {
+struct MCP_API set_level_params {
   /// The least severe level the client wants: it gets this one and the more
   /// severe ones as `notifications/message`.
   logging_level level = logging_level::info;
 };
 
 /// The answer to server/discover (2026-07-28).
-struct discover_result {
+struct MCP_API discover_result {
   std::vector<std::string> supported_versions;  ///< revision names; the client picks one of them
   json::object capabilities;                    ///< the ServerCapabilities object
   /// How to use the server: a hint for the model (a client may put it in a
@@ -133,7 +134,7 @@ struct discover_result {
 };
 
 /// What a subscriptions/listen stream is to carry (2026-07-28); absent: not asked.
-struct subscription_filter {
+struct MCP_API subscription_filter {
   std::optional<bool> tools_list_changed = {};      ///< true: `notifications/tools/list_changed`
   std::optional<bool> prompts_list_changed = {};    ///< true: `notifications/prompts/list_changed`
   std::optional<bool> resources_list_changed = {};  ///< true: `notifications/resources/list_changed`
@@ -143,19 +144,19 @@ struct subscription_filter {
 };
 
 /// The params of `subscriptions/listen` (2026-07-28).
-struct listen_params {
+struct MCP_API listen_params {
   /// What the stream is to carry; the server sends no kind not asked for.
   subscription_filter notifications;
 };
 
 /// One message of a sampling conversation (a SamplingMessage).
-struct sampling_message {
+struct MCP_API sampling_message {
   std::string role;     ///< "user" or "assistant"
   json::value content;  ///< a content block, or an array of them
 };
 
 /// The params of `sampling/createMessage`.
-struct create_message_params {
+struct MCP_API create_message_params {
   std::vector<sampling_message> messages;  ///< the conversation to continue, in order
   std::int64_t max_tokens = 0;  ///< the most tokens to sample; the client may sample fewer
   std::optional<std::string> system_prompt = {};  ///< the client may change or leave it out
@@ -174,7 +175,7 @@ struct create_message_params {
 };
 
 /// The result of `sampling/createMessage`: the sampled message.
-struct create_message_result {
+struct MCP_API create_message_result {
   std::string role;    ///< "user" or "assistant"
   json::value content;  ///< a content block, or (2025-11-25 on) an array of them
   std::string model;   ///< the model that generated it
@@ -184,7 +185,7 @@ struct create_message_result {
 };
 
 /// elicitation/create: a form (`requested_schema`) or, from 2025-11-25, a URL to open.
-struct elicit_params {
+struct MCP_API elicit_params {
   std::optional<std::string> mode = {};  ///< "form" (the default) or "url"
   std::string message;                   ///< shown to the user: what is asked, or why the URL
   /// Form mode: a flat object schema of primitive properties, the form to fill.
@@ -194,18 +195,18 @@ struct elicit_params {
 };
 
 /// The result of `elicitation/create`.
-struct elicit_result {
+struct MCP_API elicit_result {
   std::string action;  ///< "accept", "decline" or "cancel"
   std::optional<json::object> content = {};  ///< the form's values: only for "accept" in form mode
 };
 
 /// The result of `roots/list`.
-struct list_roots_result {
+struct MCP_API list_roots_result {
   std::vector<root> roots;  ///< the roots the client offers
 };
 
 /// The params of `notifications/cancelled`.
-struct cancelled_params {
+struct MCP_API cancelled_params {
   /// The request to cancel: optional in the 2025-11-25 schema only (tasks are
   /// cancelled with `tasks/cancel`), required in every other revision.
   std::optional<mcp::request_id> request_id = {};
@@ -213,7 +214,7 @@ struct cancelled_params {
 };
 
 /// The params of `notifications/progress`.
-struct progress_notification_params {
+struct MCP_API progress_notification_params {
   /// The `progressToken` the request's `_meta` gave.
   std::variant<std::int64_t, std::string> progress_token;
   double progress = 0;                      ///< progress so far; grows with each notification
@@ -222,17 +223,17 @@ struct progress_notification_params {
 };
 
 /// The params of `notifications/resources/updated`.
-struct resource_updated_params {
+struct MCP_API resource_updated_params {
   std::string uri;  ///< the resource that changed: the one subscribed to, or a sub-resource of it
 };
 
 /// The params of `notifications/elicitation/complete` (2025-11-25).
-struct elicitation_complete_params {
+struct MCP_API elicitation_complete_params {
   std::string elicitation_id;  ///< the URL-mode elicitation that completed
 };
 
 /// A task of the 2025-11-25 tasks utility (tasks/get answers one).
-struct task {
+struct MCP_API task {
   std::string task_id;  ///< what tasks/get, tasks/result and tasks/cancel name it by
   std::string status;  ///< working, input_required, completed, failed, cancelled
   /// What the status means: why it was cancelled, what failed, a summary.
@@ -244,12 +245,12 @@ struct task {
 };
 
 /// The params of `tasks/get`, `tasks/result` and `tasks/cancel`.
-struct task_params {
+struct MCP_API task_params {
   std::string task_id;  ///< the task asked about
 };
 
 /// A page of `tasks/list`.
-struct list_tasks_result {
+struct MCP_API list_tasks_result {
   std::vector<task> tasks;                      ///< the tasks on this page
   std::optional<std::string> next_cursor = {};  ///< set: there may be more, asked for with it
 };

@@ -5,6 +5,7 @@
 // that names its params and result types (messages.hpp; their JSON form is
 // in wire.hpp). Tests hold the table to the official schemas. No I/O here.
 
+#include <mcp/export.hpp>
 #include <mcp/protocol/versions.hpp>
 
 #include <cstdint>
@@ -20,7 +21,7 @@ class object;
 namespace mcp {
 
 /// A set of protocol revisions.
-class version_set {
+class MCP_API version_set {
  public:
   /// The empty set.
   constexpr version_set() noexcept = default;
@@ -164,7 +165,7 @@ inline constexpr char notifications_tasks[] = "notifications/tasks";
 enum class method_kind : std::uint8_t { request, notification };
 
 /// What a method is, and in which revisions each side sends it.
-struct method_info {
+struct MCP_API method_info {
   std::string_view name;  ///< as on the wire: one of the methods:: constants
   method_kind kind;       ///< request or notification
   version_set from_client;  ///< revisions in which a client sends it
@@ -175,9 +176,9 @@ struct method_info {
 };
 
 /// Every method of every revision known to this build.
-std::span<const method_info> all_methods() noexcept;
+MCP_API std::span<const method_info> all_methods() noexcept;
 /// The method called `name`; null when no revision has it.
-const method_info* find_method(std::string_view name) noexcept;
+MCP_API const method_info* find_method(std::string_view name) noexcept;
 
 // The types the tags name, declared in messages.hpp, types.hpp and lifecycle.hpp
 // (included by wire.hpp with their JSON form): here only named, to keep this

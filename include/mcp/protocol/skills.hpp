@@ -11,6 +11,7 @@
 // `skill://<skill-path>/<file-path>`, whose last <skill-path> segment is the
 // skill's name; the SKILL.md URI identifies the skill.
 
+#include <mcp/export.hpp>
 #include <mcp/error.hpp>
 #include <mcp/json/convert.hpp>
 #include <mcp/json/fields.hpp>
@@ -35,7 +36,7 @@ inline constexpr std::string_view skills_extension_id = "io.modelcontextprotocol
 inline constexpr std::string_view directory_mime_type = "inode/directory";
 
 /// One file of a skill's manifest: what a host verifies a read against.
-struct skill_file {
+struct MCP_API skill_file {
   std::string uri;  ///< its resource URI, `skill://<skill-path>/<file-path>`
   std::string digest;  ///< "sha256:" and 64 lowercase hex digits of the raw bytes
   std::uint64_t size = 0;  ///< length of the raw bytes
@@ -46,7 +47,7 @@ inline auto mcp_fields(type_t<skill_file>) { return std::tuple{field(&skill_file
 /// \endcond
 
 /// An entry of `skills/list`, or the `skill` of `skills/get`.
-struct skill_entry {
+struct MCP_API skill_entry {
   std::string uri;           ///< the skill's SKILL.md
   json::object frontmatter;  ///< the SKILL.md's YAML frontmatter, verbatim, as JSON
   /// Every file of the skill (SKILL.md included), or the string "dynamic"
@@ -72,7 +73,7 @@ inline auto mcp_fields(type_t<skill_entry>) { return std::tuple{field(&skill_ent
 /// \endcond
 
 /// A page of `skills/list`.
-struct list_skills_result {
+struct MCP_API list_skills_result {
   std::vector<skill_entry> skills;         ///< the entries on this page
   std::optional<std::string> next_cursor;  ///< set: there may be more, asked for with it
 };
@@ -84,7 +85,7 @@ inline auto mcp_fields(type_t<list_skills_result>) {
 /// \endcond
 
 /// The result of `skills/get`.
-struct get_skill_result {
+struct MCP_API get_skill_result {
   skill_entry skill;  ///< the entry of the skill asked for
 };
 /// \cond
@@ -106,7 +107,7 @@ inline constexpr std::size_t max_frontmatter_depth = 32;
 
 /// A SKILL.md whose frontmatter cannot be read (missing, not YAML, not a
 /// mapping, or something JSON cannot hold). Code: boost::system::errc::bad_message.
-class frontmatter_error : public error {
+class MCP_API frontmatter_error : public error {
  public:
   /// `message` is what() as it is.
   explicit frontmatter_error(std::string message)
@@ -114,14 +115,14 @@ class frontmatter_error : public error {
 };
 
 /// "sha256:" followed by the lowercase hex SHA-256 of `bytes`.
-std::string digest(std::string_view bytes);
+MCP_API std::string digest(std::string_view bytes);
 
 /// Whether `digest` has the form "sha256:" + 64 lowercase hex digits.
-bool is_digest(std::string_view digest) noexcept;
+MCP_API bool is_digest(std::string_view digest) noexcept;
 
 /// The YAML text between the opening `---` line and the closing one (a BOM
 /// before it allowed); nullopt when the file does not begin with one.
-std::optional<std::string_view> frontmatter_text(std::string_view skill_md) noexcept;
+MCP_API std::optional<std::string_view> frontmatter_text(std::string_view skill_md) noexcept;
 
 /// The frontmatter of a SKILL.md as JSON, typed as a YAML 1.2 core-schema
 /// parser types it (plain `true`, `3`, `1.5`, `null` are a boolean, numbers
@@ -131,26 +132,26 @@ std::optional<std::string_view> frontmatter_text(std::string_view skill_md) noex
 /// max_frontmatter_bytes and nesting deeper than max_frontmatter_depth are
 /// refused. In caduceus::skills (yaml-cpp), as is all that calls it.
 /// @throws frontmatter_error
-json::object parse_frontmatter(std::string_view skill_md);
+MCP_API json::object parse_frontmatter(std::string_view skill_md);
 
 /// The Agent Skills naming rule: 1-64 characters, lowercase letters, digits
 /// and hyphens, no hyphen first, last, or twice in a row.
-bool is_valid_name(std::string_view name) noexcept;
+MCP_API bool is_valid_name(std::string_view name) noexcept;
 
 /// `skill://a/b/SKILL.md` -> `skill://a/b` (the skill's root directory);
 /// nullopt for a URI that does not end in `/SKILL.md` after a skill path.
-std::optional<std::string_view> skill_root(std::string_view skill_md_uri) noexcept;
+MCP_API std::optional<std::string_view> skill_root(std::string_view skill_md_uri) noexcept;
 /// The last segment of the skill path: the name the frontmatter must give.
-std::optional<std::string_view> name_in_uri(std::string_view skill_md_uri) noexcept;
+MCP_API std::optional<std::string_view> name_in_uri(std::string_view skill_md_uri) noexcept;
 
 /// Deep equality of JSON values where numbers compare by value (an integer
 /// 2 equals a double 2.0), as a host compares a file's frontmatter with an
 /// entry's.
-bool same_json(const json::value& a, const json::value& b) noexcept;
+MCP_API bool same_json(const json::value& a, const json::value& b) noexcept;
 
 /// Whether `bytes` is well-formed UTF-8 (served as text when it is, as a
 /// base64 blob otherwise).
-bool is_utf8(std::string_view bytes) noexcept;
+MCP_API bool is_utf8(std::string_view bytes) noexcept;
 
 }  // namespace skills
 

@@ -3,6 +3,8 @@
 // results, resource contents) as plain structs, the same on both sides: a
 // server declares and returns them, a client receives them.
 
+#include <mcp/export.hpp>
+
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
@@ -22,13 +24,13 @@ namespace json = boost::json;
 /// least severe first, so `<` compares severity. Each is named on the wire as here.
 enum class logging_level { debug, info, notice, warning, error, critical, alert, emergency };
 /// The level's wire name, "warning"; empty for a value outside the enum.
-std::string_view to_string(logging_level level) noexcept;
+MCP_API std::string_view to_string(logging_level level) noexcept;
 /// The level named `text` ("warning", lowercase as on the wire); nullopt otherwise.
-std::optional<logging_level> parse_logging_level(std::string_view text) noexcept;
+MCP_API std::optional<logging_level> parse_logging_level(std::string_view text) noexcept;
 
 /// Hints about a tool's behaviour (2025-03-26 on). Absent means "not said".
 /// They are hints: a client should not rely on them from an untrusted server.
-struct tool_annotations {
+struct MCP_API tool_annotations {
   /// A display name; tool_info::title, when set, comes first.
   std::optional<std::string> title = {};
   /// The tool does not modify its environment (unset: read as false).
@@ -51,7 +53,7 @@ struct tool_annotations {
 /// How long a client may keep a result and who may share it: the
 /// `ttlMs` and `cacheScope` of 2026-07-28 results (server/utilities/caching).
 /// The default says "stale at once, for this caller only".
-struct cache_hint {
+struct MCP_API cache_hint {
   /// How long the result stays fresh (`ttlMs`); 0: stale at once. A
   /// negative one is sent as 0.
   std::chrono::milliseconds ttl{0};
@@ -69,7 +71,7 @@ enum class task_support {
 
 /// A tool a server offers: its Tool object in `tools/list`, and what the
 /// server needs besides to serve it.
-struct tool_info {
+struct MCP_API tool_info {
   std::string name;  ///< 1-128 characters of A-Z a-z 0-9 _ - .
   /// What it does, for the model: a hint (sent even when empty).
   std::string description = {};
@@ -99,7 +101,7 @@ struct tool_info {
 
 /// A resource a server offers: its Resource object in `resources/list`, and
 /// what the server needs besides to serve it.
-struct resource_info {
+struct MCP_API resource_info {
   std::string uri;  ///< any scheme; how to read it is the server's business
   /// Programmatic name, the display name too when `title` is absent. A client
   /// reads a missing or empty one as the URI.
@@ -125,7 +127,7 @@ struct resource_info {
 
 /// A resource template a server offers: its ResourceTemplate object in
 /// `resources/templates/list`, and what the server needs besides to serve it.
-struct resource_template_info {
+struct MCP_API resource_template_info {
   std::string uri_template;  ///< RFC 6570, levels 1 to 3
   /// Programmatic name, the display name too when `title` is absent. A client
   /// reads a missing or empty one as the template.
@@ -151,7 +153,7 @@ struct resource_template_info {
 };
 
 /// An argument a prompt takes (a PromptArgument of `prompts/list`).
-struct prompt_argument {
+struct MCP_API prompt_argument {
   std::string name;                             ///< its key in the `arguments` of `prompts/get`
   std::optional<std::string> description = {};  ///< what to give, for a person
   bool required = false;                        ///< must be given; sent only when true
@@ -160,7 +162,7 @@ struct prompt_argument {
 
 /// A prompt or prompt template a server offers: its Prompt object in
 /// `prompts/list`, and what the server needs besides to serve it.
-struct prompt_info {
+struct MCP_API prompt_info {
   std::string name;                             ///< unique within the server: what `prompts/get` names
   std::optional<std::string> description = {};  ///< what the prompt provides
   std::vector<prompt_argument> arguments = {};  ///< what it is templated with; left out when empty
@@ -180,19 +182,19 @@ struct prompt_info {
 };
 
 /// One message of a prompt (a PromptMessage of `prompts/get`).
-struct prompt_message {
+struct MCP_API prompt_message {
   std::string role;  ///< "user" or "assistant"
   json::object content;  ///< a content block (mcp::content::...)
 };
 
 /// The result of `prompts/get`.
-struct get_prompt_result {
+struct MCP_API get_prompt_result {
   std::vector<prompt_message> messages;         ///< the prompt, in order
   std::optional<std::string> description = {};  ///< a description of the prompt
 };
 
 /// One item of a `resources/read` result.
-struct resource_contents {
+struct MCP_API resource_contents {
   std::string uri;                            ///< the resource these are the contents of
   std::optional<std::string> mime_type = {};  ///< its MIME type, if known
   std::optional<std::string> text = {};  ///< set this, or
@@ -211,7 +213,7 @@ struct resource_contents {
 };
 
 /// The result of `tools/call` as a handler produces it.
-struct call_tool_result {
+struct MCP_API call_tool_result {
   json::array content = {};  ///< content blocks (mcp::content::...): the unstructured result
   /// The structured result (2025-06-18 on): a JSON object, any JSON value
   /// from 2026-07-28; the server checks it against the tool's output_schema
@@ -238,20 +240,20 @@ struct call_tool_result {
 };
 
 /// A `notifications/message`: what a server logs to its client.
-struct log_message {
+struct MCP_API log_message {
   logging_level level = logging_level::info;  ///< the message's severity
   std::string logger = {};  ///< empty when the server names none
   json::value data = {};    ///< what is logged: any JSON, a string or an object say
 };
 
 /// A root the client offers the server (`roots/list`).
-struct root {
+struct MCP_API root {
   std::string uri;  ///< a file:// URI
   std::optional<std::string> name = {};  ///< a human-readable name, for display
 };
 
 /// The answer of `completion/complete`.
-struct completion {
+struct MCP_API completion {
   std::vector<std::string> values;  ///< at most 100
   std::optional<std::int64_t> total = {};  ///< how many there are in all, when known
   bool has_more = false;  ///< more values exist than were sent, even when `total` is unknown

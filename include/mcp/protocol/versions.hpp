@@ -2,6 +2,8 @@
 // The protocol revisions Caduceus speaks, what each one allows (its dialect),
 // and version negotiation. No I/O here.
 
+#include <mcp/export.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -25,7 +27,7 @@ enum class protocol_era : std::uint8_t { legacy, modern };
 
 /// What one revision allows on the wire. A handler is written once; the
 /// engine consults the dialect of the negotiated version to shape messages.
-struct dialect {
+struct MCP_API dialect {
   protocol_version version;  ///< the revision it describes
   std::string_view name;     ///< its wire name, "2025-06-18"
   protocol_era era;          ///< legacy (initialize, sessions) or modern (stateless)
@@ -45,29 +47,29 @@ struct dialect {
 };
 
 /// Every revision known to this build, oldest first.
-std::span<const dialect> all_dialects() noexcept;
+MCP_API std::span<const dialect> all_dialects() noexcept;
 /// What revision `v` allows on the wire.
-const dialect& dialect_of(protocol_version v) noexcept;
+MCP_API const dialect& dialect_of(protocol_version v) noexcept;
 /// Whether `v` belongs to the modern era (2026-07-28 on).
-bool is_modern(protocol_version v) noexcept;
+MCP_API bool is_modern(protocol_version v) noexcept;
 
 /// The revision's wire name, "2025-06-18".
-std::string_view to_string(protocol_version v) noexcept;
+MCP_API std::string_view to_string(protocol_version v) noexcept;
 /// The revision named `text` ("2025-06-18"); nullopt for a name this build
 /// does not know.
-std::optional<protocol_version> parse_protocol_version(std::string_view text) noexcept;
+MCP_API std::optional<protocol_version> parse_protocol_version(std::string_view text) noexcept;
 
 /// Every revision, oldest first: what a server offers by default.
-std::span<const protocol_version> all_versions() noexcept;
+MCP_API std::span<const protocol_version> all_versions() noexcept;
 /// The legacy revisions, oldest first.
-std::span<const protocol_version> legacy_versions() noexcept;
+MCP_API std::span<const protocol_version> legacy_versions() noexcept;
 /// The newest legacy revision.
 inline constexpr protocol_version latest_legacy_version = protocol_version::v2025_11_25;
 
 /// Server-side negotiation of a legacy `initialize` (lifecycle, "Version
 /// Negotiation"): the requested version when it is supported, else the latest
 /// supported legacy version. `supported` must hold at least one legacy version.
-protocol_version negotiate_version(std::string_view requested,
+MCP_API protocol_version negotiate_version(std::string_view requested,
                                    std::span<const protocol_version> supported) noexcept;
 
 /// The revision named in the HTTP `MCP-Protocol-Version` header when a

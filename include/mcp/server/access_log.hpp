@@ -8,12 +8,13 @@
 // Its level is set as any category's ("access=off" in CADUCEUS_LOG silences
 // it); a bare level in a spec leaves it at info.
 
+#include <mcp/export.hpp>
 #include <mcp/telemetry/events.hpp>
 
 namespace mcp {
 
 /// Writes an access log line for each `http.request` event until the
 /// subscription ends.
-[[nodiscard]] telemetry::subscription enable_access_log();
+[[nodiscard]] MCP_API telemetry::subscription enable_access_log();
 
 }  // namespace mcp

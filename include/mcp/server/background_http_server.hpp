@@ -3,6 +3,7 @@
 // is its own: a plain main() that goes on with other work, a Qt or other GUI
 // application, a game loop.
 
+#include <mcp/export.hpp>
 #include <mcp/server/http_server.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
@@ -28,7 +29,7 @@ namespace mcp {
 ///
 /// @par Thread safety
 /// Every member may be called from any thread but the server's own.
-class background_http_server {
+class MCP_API background_http_server {
  public:
   /// Binds the socket and starts the threads; throws
   /// boost::system::system_error when the address cannot be bound. The

@@ -4,6 +4,7 @@
 // under it still provides transports, the handshake and version negotiation,
 // concurrency, cancellation, progress routing and error containment.
 
+#include <mcp/export.hpp>
 #include <mcp/server/context.hpp>
 #include <mcp/server/message_bus.hpp>
 #include <mcp/server/middleware.hpp>
@@ -16,7 +17,7 @@ class task_store;
 
 /// A server's part that answers requests: served by mcp::serve() (stdio, a
 /// transport) or an http_server. mcp::server implements it.
-class server_behaviour {
+class MCP_API server_behaviour {
  public:
   virtual ~server_behaviour() = default;
 

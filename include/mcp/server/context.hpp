@@ -1,6 +1,7 @@
 #pragma once
 // What a server handler sees of its session and of the request it serves.
 
+#include <mcp/export.hpp>
 #include <mcp/auth/principal.hpp>
 #include <mcp/json/convert.hpp>
 #include <mcp/protocol/envelope.hpp>
@@ -33,7 +34,7 @@ namespace asio = boost::asio;
 /// not declare the capability (or its protocol version lacks the feature).
 /// In a tool handler it becomes a tool error result, like any exception.
 /// Code: errc::missing_client_capability.
-class capability_error : public error {
+class MCP_API capability_error : public error {
  public:
   /// `message` is the whole of what() (no code prefix).
   explicit capability_error(std::string message) : error(errc::missing_client_capability, std::move(message), whole_message{}) {}
@@ -44,11 +45,11 @@ class capability_error : public error {
 /// `data.elicitations`): the client shows the URL and may retry the request
 /// once session::post_elicitation_complete has told it the user is done.
 /// (2026-07-28 has no such error: there, co_await ctx.elicit_url(...).)
-protocol_error url_elicitation_required(std::string message, std::string url, std::string elicitation_id);
+MCP_API protocol_error url_elicitation_required(std::string message, std::string url, std::string elicitation_id);
 
 /// Something a handler needs from the client to go on: an
 /// `elicitation/create`, `sampling/createMessage` or `roots/list` request.
-struct input_request {
+struct MCP_API input_request {
   std::string method;   ///< One of the three input methods; ask() throws mcp::invalid_argument for any other.
   json::object params;  ///< Its params (ask() shapes them for the session's revision).
 
@@ -73,7 +74,7 @@ using input_responses = std::map<std::string, json::object, std::less<>>;
 /// request_context::ask (and elicit, sample, roots); a low-level handler may
 /// throw it too. Deliberately not a std::exception, so that a handler's
 /// `catch (const std::exception&)` lets it through.
-struct input_required {
+struct MCP_API input_required {
   input_requests requests;  ///< What the InputRequiredResult asks the client for, by key.
 };
 
@@ -85,7 +86,7 @@ struct input_round;
 /// A request that runs as a task takes its input here: the task asks the
 /// client (2025-11-25: requests tagged with the task; 2026-07-28: the
 /// task's inputRequests, answered by tasks/update) and waits.
-class task_inputs {
+class MCP_API task_inputs {
  public:
   virtual asio::awaitable<input_responses> ask(input_requests requests, std::chrono::milliseconds timeout) = 0;
 
@@ -96,7 +97,7 @@ class task_inputs {
 /// How a session's state<T>() of a described T follows the session to the
 /// other servers of a cluster: its key (the type's name) and its JSON form
 /// both ways.
-struct shared_state_codec {
+struct MCP_API shared_state_codec {
   std::string key;
   json::value (*write)(const void* value);
   void (*read)(void* value, const json::value& json);
@@ -113,7 +114,7 @@ const shared_state_codec& shared_state_codec_of() {
 /// Implemented by the engine that owns a connection; handlers reach the
 /// peer through it. Shared, so that a session kept alive elsewhere can still
 /// post to it safely after the connection has ended.
-class connection_link : public std::enable_shared_from_this<connection_link> {
+class MCP_API connection_link : public std::enable_shared_from_this<connection_link> {
  public:
   virtual ~connection_link() = default;
   /// `related`: the JSON text of the request id the notification serves, or empty.
@@ -138,7 +139,7 @@ class connection_link : public std::enable_shared_from_this<connection_link> {
 /// Used from the session's executor only (over HTTP on several threads, the
 /// session's strand), like everything of one session; a plain-function
 /// handler on the worker pool may read it but must not touch state<T>().
-class session : public std::enable_shared_from_this<session> {
+class MCP_API session : public std::enable_shared_from_this<session> {
  public:
   /// Made by the engine for each connection (or HTTP session, or 2026-07-28
   /// request); a session made by hand is connected to nothing.
@@ -287,7 +288,7 @@ class session : public std::enable_shared_from_this<session> {
 /// `notifications/cancelled` for this request and on shutdown, so every
 /// operation it `co_await`s is aborted; `cancelled()` tells a CPU-bound loop
 /// to stop. A cancelled request gets no reply, whatever the handler returns.
-class request_context {
+class MCP_API request_context {
  public:
   /// `cancelled` is set from the session's executor while a plain-function
   /// handler may read it on the worker pool: hence an atomic.

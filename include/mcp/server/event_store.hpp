@@ -6,6 +6,7 @@
 // The default keeps a bounded window of recent events in this process; an
 // implementation backed by a shared store lets another process replay them.
 
+#include <mcp/export.hpp>
 #include <mcp/server/store_error.hpp>
 
 #include <boost/asio/awaitable.hpp>
@@ -24,7 +25,7 @@ namespace mcp {
 namespace asio = boost::asio;
 
 /// One SSE event of a stream: its position and its data (a JSON-RPC message).
-struct stored_event {
+struct MCP_API stored_event {
   std::uint64_t seq = 0;  ///< Its place in its stream, from 1 (part of its SSE `id`).
   std::string data;       ///< The JSON-RPC message, as the SSE `data` carried it.
 };
@@ -32,7 +33,7 @@ struct stored_event {
 /// What a store keeps of a stream besides its events, so that a server that
 /// did not run the stream knows how to go on when its client resumes it
 /// there (several servers sharing one store, docs/scale-out.md).
-struct stream_record {
+struct MCP_API stream_record {
   /// The requests the stream answers (ids as JSON text); empty for a GET stream.
   std::vector<std::string> owed;
   /// Its last event is recorded: nothing more will come.
@@ -44,7 +45,7 @@ struct stream_record {
 ///
 /// @par Thread safety
 /// Called from every thread that serves HTTP; implementations synchronise.
-class event_store {
+class MCP_API event_store {
  public:
   virtual ~event_store() = default;
 
@@ -88,7 +89,7 @@ class event_store {
 
 /// Bounds of make_memory_event_store(): past either, the oldest events of
 /// the session are dropped.
-struct memory_event_store_options {
+struct MCP_API memory_event_store_options {
   /// Per session, the newest events kept (older ones cannot be replayed).
   std::size_t max_events_per_session = 1024;
   /// Per session, the bytes of event data kept.

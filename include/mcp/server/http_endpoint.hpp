@@ -17,6 +17,7 @@
 // as http_endpoint_options::threads says; async_handle() and stop() may be
 // called from any thread, and so may every member of http_body_stream.
 
+#include <mcp/export.hpp>
 #include <mcp/auth/token_verifier.hpp>
 #include <mcp/server/behaviour.hpp>
 #include <mcp/server/event_store.hpp>
@@ -50,7 +51,7 @@ namespace mcp {
 /// and the Protected Resource Metadata (RFC 9728) is served, without a
 /// token, at `/.well-known/oauth-protected-resource` and at that path
 /// followed by the endpoint's path.
-struct http_auth_options {
+struct MCP_API http_auth_options {
   /// The defaults below (verifier and resource are still to be set).
   http_auth_options() {}  // not an aggregate (docs/compilers.md)
   /// Checks the tokens: auth::make_jwt_verifier, make_introspection_verifier,
@@ -96,7 +97,7 @@ struct http_auth_options {
 };
 
 /// The stores that servers share to serve one set of sessions.
-struct shared_stores {
+struct MCP_API shared_stores {
   std::shared_ptr<session_store> sessions;  ///< As http_endpoint_options::sessions.
   std::shared_ptr<event_store> events;      ///< As http_endpoint_options::events.
   std::shared_ptr<message_bus> bus;         ///< As http_endpoint_options::bus.
@@ -111,7 +112,7 @@ struct shared_stores {
 
 /// What an MCP endpoint serves, whoever carries its requests: everything
 /// but sockets (http_server_options adds those for the built-in listener).
-struct http_endpoint_options {
+struct MCP_API http_endpoint_options {
   std::string path = "/mcp";  ///< the Streamable HTTP endpoint
   /// How many threads run the endpoint's executor (0: one per core). With
   /// more than one, every exchange and every session runs on a strand of its
@@ -212,7 +213,7 @@ struct http_endpoint_options {
 };
 
 /// One HTTP request, as the application's server read it.
-struct http_endpoint_request {
+struct MCP_API http_endpoint_request {
   std::string method;  ///< "GET", "POST", "DELETE", ... (as sent)
   std::string target;  ///< the request target: the path and the query ("/messages?sessionId=...")
   header_list headers;         ///< Every header field as received (the endpoint reads their names in any case).
@@ -240,7 +241,7 @@ struct http_endpoint_request {
 
 /// A WebSocket upgrade the endpoint accepted (http_endpoint_response::upgrade),
 /// waiting for its connection. Any thread.
-class http_upgrade {
+class MCP_API http_upgrade {
  public:
   virtual ~http_upgrade() = default;
   /// Hands the connection over: the endpoint answers 101 on it, then serves
@@ -272,7 +273,7 @@ class http_upgrade {
 /// its own timer (keep_alive_interval); the body is bounded: an endpoint
 /// whose reader takes nothing for write_timeout ends it. Every member may
 /// be called from any thread; one read at a time.
-class http_body_stream {
+class MCP_API http_body_stream {
  public:
   /// What a read gives: bytes of the body, or the error that ends it:
   /// asio::error::eof once the body has ended whole; any other when the
@@ -312,7 +313,7 @@ class http_body_stream {
 };
 
 /// The response to one request.
-struct http_endpoint_response {
+struct MCP_API http_endpoint_response {
   unsigned status = 200;  ///< The HTTP status code (101 with `upgrade`).
   /// The headers to send (Content-Type, Mcp-Session-Id, WWW-Authenticate,
   /// Allow, Cache-Control...). Framing is the application's server's:
@@ -331,7 +332,7 @@ struct http_endpoint_response {
 };
 
 /// One path the application routes to the endpoint.
-struct http_endpoint_route {
+struct MCP_API http_endpoint_route {
   std::string path;                  ///< the path, matched exactly (no pattern, no query)
   std::vector<std::string> methods;  ///< those the endpoint serves there (others get 405)
   std::string purpose;               ///< what it is, for logs and docs
@@ -341,7 +342,7 @@ struct http_endpoint_route {
 /// request of routes() to async_handle() and writes back the response (see
 /// the top of this file, docs/embedding.md, and the adapters of
 /// mcp/adapters/).
-class http_endpoint {
+class MCP_API http_endpoint {
  public:
   /// Live at once: serves requests from here until stop(). Throws
   /// mcp::invalid_argument on options that cannot work (paths that collide,

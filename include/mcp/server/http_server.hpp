@@ -15,6 +15,7 @@
 // "Threads"); servers that share their stores and a message bus serve one
 // set of sessions, in one process or many (docs/scale-out.md).
 
+#include <mcp/export.hpp>
 #include <mcp/server/http_endpoint.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
@@ -30,7 +31,7 @@
 namespace mcp {
 
 /// The built-in listener's options: the endpoint's, and its sockets'.
-struct http_server_options : http_endpoint_options {
+struct MCP_API http_server_options : http_endpoint_options {
   std::string host = "127.0.0.1";  ///< the address to listen on
   std::uint16_t port = 0;          ///< 0 picks a free port (see local_port)
   /// TLS: PEM files of the certificate chain and of its private key. Both
@@ -46,7 +47,7 @@ struct http_server_options : http_endpoint_options {
 
 /// The built-in HTTP listener: serves a behaviour's http_endpoint on a
 /// socket of its own (see the top of this file, docs/http.md).
-class http_server {
+class MCP_API http_server {
  public:
   /// Binds the listening socket (throws boost::system::system_error when it
   /// cannot, or cannot read the TLS files); the endpoint is live from here,
@@ -80,7 +81,7 @@ class http_server {
 };
 
 /// How run_http_server ended.
-struct http_run_result {
+struct MCP_API http_run_result {
   int exit_code = 0;  ///< 0 after a clean stop; 1 when the server failed
   /// Handlers that ignore their cancellation were still running past the
   /// shutdown deadline. They go on using the behaviour, so the program must
@@ -93,7 +94,7 @@ struct http_run_result {
 /// once. `on_listening` is called once the socket listens, with the
 /// endpoint's URL (a program started on port 0 tells its caller, say by
 /// printing it). Prints nothing and never ends the process itself.
-http_run_result run_http_server(server_behaviour& behaviour, http_server_options options,
+MCP_API http_run_result run_http_server(server_behaviour& behaviour, http_server_options options,
                                 std::function<void(std::string_view url)> on_listening = nullptr);
 
 }  // namespace mcp

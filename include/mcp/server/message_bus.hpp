@@ -13,6 +13,7 @@
 // The default, make_memory_message_bus, joins the servers of one process;
 // cluster::make_redis_stores (<mcp/cluster/redis.hpp>) joins processes.
 
+#include <mcp/export.hpp>
 #include <mcp/server/store_error.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
@@ -34,7 +35,7 @@ namespace asio = boost::asio;
 /// Every function may be called from any thread. The handlers of one
 /// subscription run one at a time, in the order the messages were published
 /// by each publisher; they must not block.
-class message_bus {
+class MCP_API message_bus {
  public:
   /// Handles one message of a channel.
   using handler = std::function<void(std::string_view message)>;
@@ -75,6 +76,6 @@ class message_bus {
 /// A bus inside this process: servers given the same one (and the same
 /// session and event stores) serve the same sessions. Handlers run on
 /// `ex` (a strand of it), never inside publish().
-std::shared_ptr<message_bus> make_memory_message_bus(asio::any_io_executor ex);
+MCP_API std::shared_ptr<message_bus> make_memory_message_bus(asio::any_io_executor ex);
 
 }  // namespace mcp

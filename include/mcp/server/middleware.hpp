@@ -25,6 +25,7 @@
 // `initialize`, and what it refuses (bad JSON, an unknown session, a request
 // before initialize); telemetry events report those (telemetry/events.hpp).
 
+#include <mcp/export.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
 
 #include <boost/asio/awaitable.hpp>
@@ -52,7 +53,7 @@ using middleware_links = std::vector<std::shared_ptr<server_middleware>>;
 
 /// The rest of the chain after a link: the next link, and at the end the
 /// behaviour's handler. Cheap to copy; valid while the link's call runs.
-class request_next {
+class MCP_API request_next {
  public:
   /// Runs the rest of the chain on `req` (the link's own, or another it
   /// made) and returns its result; its exceptions pass through.
@@ -68,7 +69,7 @@ class request_next {
 };
 
 /// As request_next, for a notification.
-class notification_next {
+class MCP_API notification_next {
  public:
   /// Runs the rest of the chain on `n` (the link's own, or another it made).
   asio::awaitable<void> operator()(const notification& n, session& s) const;
@@ -84,7 +85,7 @@ class notification_next {
 
 /// One link. Both calls pass through by default: override what you need.
 /// Links are shared by every session and run on many threads at once.
-class server_middleware {
+class MCP_API server_middleware {
  public:
   virtual ~server_middleware() = default;
   /// A request: return its result, or throw as a handler does. The
@@ -102,7 +103,7 @@ using request_middleware_function =
 
 /// The links a server's requests go through (server_behaviour::middleware).
 /// Thread safe.
-class middleware_chain {
+class MCP_API middleware_chain {
  public:
   /// An empty chain.
   middleware_chain();

@@ -1,6 +1,7 @@
 #pragma once
 // Runs a server behaviour on a transport.
 
+#include <mcp/export.hpp>
 #include <mcp/server/behaviour.hpp>
 #include <mcp/transport/transport.hpp>
 
@@ -16,7 +17,7 @@ namespace mcp {
 
 /// What a handshake settles, and all a server needs to go on serving a
 /// session without one.
-struct negotiated_session {
+struct MCP_API negotiated_session {
   protocol_version version = latest_legacy_version;  ///< The revision agreed on.
   implementation client_info = {};                    ///< The client's `clientInfo`.
   json::object client_capabilities = {};              ///< The client's declared `capabilities`.
@@ -24,7 +25,7 @@ struct negotiated_session {
 
 /// How one session is served: its limits, its timeouts, and what the HTTP
 /// server sets to serve it without a handshake or across servers.
-struct session_options {
+struct MCP_API session_options {
   /// Requests of one session served at once; reading pauses beyond it.
   std::size_t max_requests_in_flight = 256;
   /// Bytes of replies and notifications queued for a slow reader before
@@ -76,9 +77,9 @@ struct session_options {
 ///
 /// Runs on the transport's executor; with several threads on one io_context,
 /// give the transport a strand.
-asio::awaitable<void> serve(server_behaviour& behaviour, message_transport& transport);
+MCP_API asio::awaitable<void> serve(server_behaviour& behaviour, message_transport& transport);
 /// As above, with options. (Not a defaulted argument: see docs/compilers.md.)
-asio::awaitable<void> serve(server_behaviour& behaviour, message_transport& transport,
+MCP_API asio::awaitable<void> serve(server_behaviour& behaviour, message_transport& transport,
                             session_options options);
 
 /// Serves `behaviour` over this process's stdin and stdout until the client
@@ -91,13 +92,13 @@ int run_stdio_server(server_behaviour& behaviour, session_options options = {});
 /// A requestState key from its text: hexadecimal digits, at least 64 (32
 /// bytes), surrounding whitespace ignored. Throws mcp::invalid_argument
 /// saying what is wrong (never echoing the key).
-std::string parse_request_state_key(std::string_view hex);
+MCP_API std::string parse_request_state_key(std::string_view hex);
 
 /// The requestState key a server process is configured with: the hex text
 /// of `key_file` when it is not empty, else the environment variable
 /// CADUCEUS_REQUEST_STATE_KEY when set, else empty (a random key of the
 /// process's own, which only suits a single process). Throws
 /// mcp::invalid_argument for an unreadable file or a malformed key.
-std::string configured_request_state_key(const std::string& key_file);
+MCP_API std::string configured_request_state_key(const std::string& key_file);
 
 }  // namespace mcp

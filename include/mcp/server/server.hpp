@@ -4,6 +4,7 @@
 // one implementation of server_behaviour; serve it with mcp::serve or
 // mcp::run_stdio_server like any other.
 
+#include <mcp/export.hpp>
 #include <mcp/json/convert.hpp>
 #include <mcp/json/schema.hpp>
 #include <mcp/server/behaviour.hpp>
@@ -53,7 +54,7 @@ using prompt_handler =
     std::function<asio::awaitable<get_prompt_result>(const prompt_arguments& args, request_context& ctx)>;
 
 /// What `completion/complete` asks about.
-struct completion_request {
+struct MCP_API completion_request {
   std::string argument;  ///< the prompt argument or template variable
   std::string value;     ///< what the user typed so far
   /// Values of the other arguments already chosen (2025-06-18 on).
@@ -66,7 +67,7 @@ using completion_handler =
 
 /// How the server runs tools whose tool_info::task_support allows tasks
 /// (docs/tasks.md).
-struct task_options {
+struct MCP_API task_options {
   /// Where task records live; null: this process's memory
   /// (make_memory_task_store), or, served over HTTP with shared stores
   /// (cluster::make_redis_stores), theirs: every server of a cluster then
@@ -86,7 +87,7 @@ struct task_options {
 };
 
 /// How an mcp::server serves (the constructor's `settings`).
-struct server_options {
+struct MCP_API server_options {
   /// The `instructions` of the `initialize` (and 2026-07-28 `server/discover`)
   /// result: how to use the server, for the client's model. Unset: none.
   std::optional<std::string> instructions = {};
@@ -115,7 +116,7 @@ struct server_options {
 /// The high-level server: tools, resources, resource templates, prompts,
 /// completions, skills and tasks, registered at any time from any thread.
 /// Serve it with mcp::serve, mcp::run_stdio_server or an http_server.
-class server : public server_behaviour {
+class MCP_API server : public server_behaviour {
  public:
   /// `info` is the `serverInfo` (name, version...); the default options.
   explicit server(implementation info);

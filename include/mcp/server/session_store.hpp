@@ -5,6 +5,7 @@
 // the session up and serves it from the record (with a store shared between
 // processes, a load balancer need not be sticky).
 
+#include <mcp/export.hpp>
 #include <mcp/server/store_error.hpp>
 
 #include <mcp/server/serve.hpp>
@@ -22,7 +23,7 @@ namespace mcp {
 namespace asio = boost::asio;
 
 /// What a session store keeps of one session.
-struct session_record {
+struct MCP_API session_record {
   std::string id;  ///< The session's id (the `Mcp-Session-Id` header's value).
   /// Unset until `initialize` has been answered.
   std::optional<negotiated_session> negotiated = std::nullopt;
@@ -41,7 +42,7 @@ struct session_record {
 ///
 /// @par Thread safety
 /// Called from every thread that serves HTTP; implementations synchronise.
-class session_store {
+class MCP_API session_store {
  public:
   virtual ~session_store() = default;
 
@@ -65,6 +66,6 @@ class session_store {
 };
 
 /// A session store in this process's memory.
-std::shared_ptr<session_store> make_memory_session_store();
+MCP_API std::shared_ptr<session_store> make_memory_session_store();
 
 }  // namespace mcp

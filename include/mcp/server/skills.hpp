@@ -18,6 +18,7 @@
 // frontmatter); the other files are read by URI, found through the entry's
 // manifest or a directory read. See docs/server.md, "Skills".
 
+#include <mcp/export.hpp>
 #include <mcp/protocol/skills.hpp>
 #include <mcp/protocol/types.hpp>
 
@@ -31,14 +32,14 @@
 namespace mcp {
 
 /// A file of a skill given in memory (server::add_skill with files).
-struct skill_source_file {
+struct MCP_API skill_source_file {
   std::string path;     ///< relative to the skill's root, `/`-separated: "SKILL.md", "references/FORMS.md"
   std::string content;  ///< raw bytes
   std::optional<std::string> mime_type = {};  ///< default: from the extension (text/markdown for .md ...)
 };
 
 /// How server::add_skill and server::add_skills_directory serve a skill.
-struct skill_options {
+struct MCP_API skill_options {
   /// The organizational prefix of the skill path: "acme/billing" serves
   /// `skill://acme/billing/<name>/SKILL.md`; empty: `skill://<name>/SKILL.md`.
   /// Segments are those of a URI path (letters, digits, -._~ and the like).
@@ -62,7 +63,7 @@ struct skill_options {
 namespace detail {
 /// The skills of one server (src/server/skills_catalog.hpp).
 class skill_catalog;
-std::shared_ptr<skill_catalog> make_skill_catalog();
+MCP_API std::shared_ptr<skill_catalog> make_skill_catalog();
 }  // namespace detail
 
 }  // namespace mcp

@@ -2,6 +2,7 @@
 // The failure of a store shared between servers (sessions, events, the
 // message bus) to reach what backs it.
 
+#include <mcp/export.hpp>
 #include <mcp/error.hpp>
 
 #include <boost/system/errc.hpp>
@@ -14,7 +15,7 @@ namespace mcp {
 /// down, or slower than its deadline): the HTTP server answers the request
 /// that needed it with 503 and this message, and serves again once the
 /// backend is back. Code: boost::system::errc::resource_unavailable_try_again.
-class store_unavailable : public error {
+class MCP_API store_unavailable : public error {
  public:
   /// `message` is the whole of what() (no code prefix).
   explicit store_unavailable(std::string message)

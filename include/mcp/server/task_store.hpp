@@ -6,6 +6,7 @@
 // here, so that whoever asks for it (another connection, another session
 // with the same principal, another server of a cluster) finds it.
 
+#include <mcp/export.hpp>
 #include <mcp/server/store_error.hpp>
 
 #include <boost/asio/awaitable.hpp>
@@ -33,14 +34,14 @@ enum class task_status {
   cancelled        ///< The request was cancelled before it finished.
 };
 /// The status as the wire writes it: "working", "input_required"...
-std::string_view to_string(task_status status) noexcept;
+MCP_API std::string_view to_string(task_status status) noexcept;
 /// The three statuses a task never leaves.
 inline bool is_terminal(task_status status) noexcept {
   return status == task_status::completed || status == task_status::failed || status == task_status::cancelled;
 }
 
 /// What a task store keeps of one task.
-struct task_record {
+struct MCP_API task_record {
   std::string id;  ///< unguessable: with no principal it is the only key to the task
   task_status status = task_status::working;                   ///< Where the task stands.
   std::optional<std::string> status_message = std::nullopt;     ///< The `statusMessage`: why it failed, say.
@@ -72,7 +73,7 @@ struct task_record {
 };
 
 /// One page of task_store::list.
-struct task_record_page {
+struct MCP_API task_record_page {
   std::vector<task_record> tasks;          ///< The page's records, oldest first.
   std::optional<std::string> next_cursor;  ///< The cursor of the next page; unset on the last.
 };
@@ -83,7 +84,7 @@ struct task_record_page {
 ///
 /// @par Thread safety
 /// Called from every thread that serves; implementations synchronise.
-class task_store {
+class MCP_API task_store {
  public:
   virtual ~task_store() = default;
 
@@ -105,6 +106,6 @@ class task_store {
 /// Tasks in this process's memory: at most `max_tasks` records; each is
 /// forgotten when its ttl has passed, and when the store is full the oldest
 /// finished task makes room (a store full of running tasks refuses more).
-std::shared_ptr<task_store> make_memory_task_store(std::size_t max_tasks = 10000);
+MCP_API std::shared_ptr<task_store> make_memory_task_store(std::size_t max_tasks = 10000);
 
 }  // namespace mcp

@@ -16,6 +16,8 @@
 //       });
 //   // ... events flow until `sub` is destroyed or detach()ed.
 
+#include <mcp/export.hpp>
+
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -73,19 +75,19 @@ enum class event : unsigned char {
 };
 
 /// The event's dotted name, e.g. "server.request.stop".
-std::string_view name(event e) noexcept;
+MCP_API std::string_view name(event e) noexcept;
 /// The event of that name, or nullopt.
-std::optional<event> event_named(std::string_view name) noexcept;
+MCP_API std::optional<event> event_named(std::string_view name) noexcept;
 
 /// A number an event measured. Durations are in seconds, sizes in bytes.
-struct measurement {
+struct MCP_API measurement {
   std::string_view key;  ///< Its name, e.g. "duration".
   double value;          ///< The number, in seconds or bytes or as counted.
 };
 
 /// A fact about an event: text or an integer. The text is a view, valid
 /// while the subscriber runs.
-struct attribute {
+struct MCP_API attribute {
   /// A text attribute; the text is viewed, not copied.
   attribute(std::string_view k, std::string_view text) noexcept : key(k), text(text) {}
   /// A text attribute; the text is viewed, not copied.
@@ -104,7 +106,7 @@ struct attribute {
 };
 
 /// One event as a subscriber sees it.
-struct event_data {
+struct MCP_API event_data {
   event id;                                   ///< Which event it is.
   std::span<const measurement> measurements;  ///< Its numbers; a field that does not apply is absent.
   std::span<const attribute> metadata;        ///< Its facts; a field that does not apply is absent.
@@ -126,7 +128,7 @@ using handler = std::function<void(const event_data&)>;
 /// An attached handler; destroying it (or detach()) detaches it, waiting for
 /// calls of it under way on other threads. Do not attach or detach from
 /// inside a handler.
-class subscription {
+class MCP_API subscription {
  public:
   /// Attached to nothing.
   subscription() noexcept = default;
@@ -150,14 +152,14 @@ class subscription {
 };
 
 /// Calls `h` for each event of these kinds, from now until the subscription ends.
-[[nodiscard]] subscription attach(std::initializer_list<event> events, handler h);
+[[nodiscard]] MCP_API subscription attach(std::initializer_list<event> events, handler h);
 /// Calls `h` for every event.
-[[nodiscard]] subscription attach_all(handler h);
+[[nodiscard]] MCP_API subscription attach_all(handler h);
 
 namespace detail {
 // Bit n is set while some subscriber listens to event n.
-extern std::atomic<std::uint64_t> listened;
-void emit(event e, std::span<const measurement> measurements, std::span<const attribute> metadata);
+extern MCP_API std::atomic<std::uint64_t> listened;
+MCP_API void emit(event e, std::span<const measurement> measurements, std::span<const attribute> metadata);
 }  // namespace detail
 
 /// True when some subscriber listens to `e`: check it before gathering fields.

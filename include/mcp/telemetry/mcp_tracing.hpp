@@ -14,6 +14,7 @@
 // child. A client span is a child of `outgoing_request::trace` (or of the
 // `_meta.traceparent` the caller wrote), and goes out in `params._meta`.
 
+#include <mcp/export.hpp>
 #include <mcp/client/middleware.hpp>
 #include <mcp/server/middleware.hpp>
 #include <mcp/telemetry/tracing.hpp>
@@ -24,10 +25,10 @@ namespace mcp::telemetry {
 
 /// A server middleware link making a SERVER span for every request and
 /// notification it wraps. Add it first, to time the whole of the chain.
-std::shared_ptr<server_middleware> server_tracing(std::shared_ptr<const tracer> tracer);
+MCP_API std::shared_ptr<server_middleware> server_tracing(std::shared_ptr<const tracer> tracer);
 
 /// A client middleware link making a CLIENT span for every request the
 /// client sends through its chain.
-std::shared_ptr<client_middleware> client_tracing(std::shared_ptr<const tracer> tracer);
+MCP_API std::shared_ptr<client_middleware> client_tracing(std::shared_ptr<const tracer> tracer);
 
 }  // namespace mcp::telemetry

@@ -15,6 +15,7 @@
 // each metric keeps at most `max_series` label sets; values of any further
 // one go to the label set whose every value is `other`.
 
+#include <mcp/export.hpp>
 #include <mcp/telemetry/events.hpp>
 
 #include <cstddef>
@@ -37,7 +38,7 @@ inline constexpr std::string_view metrics_content_type = "text/plain; version=0.
 using label_values = std::initializer_list<std::string_view>;
 
 /// One named metric and its series (one per label set).
-class metric {
+class MCP_API metric {
  public:
   /// What kind of metric it is: the `# TYPE` line of expose()'s text.
   enum class type : unsigned char {
@@ -115,7 +116,7 @@ class metric {
 };
 
 /// A count that only goes up (name it `..._total`).
-class counter final : public metric {
+class MCP_API counter final : public metric {
  public:
   /// Usually made by metrics_registry::add_counter; throws as metric's constructor does.
   counter(std::string name, std::string help, std::vector<std::string> label_names, std::size_t max_series);
@@ -127,7 +128,7 @@ class counter final : public metric {
 };
 
 /// A value that goes up and down.
-class gauge final : public metric {
+class MCP_API gauge final : public metric {
  public:
   /// Usually made by metrics_registry::add_gauge; throws as metric's constructor does.
   gauge(std::string name, std::string help, std::vector<std::string> label_names, std::size_t max_series);
@@ -140,7 +141,7 @@ class gauge final : public metric {
 };
 
 /// Observations counted into buckets, with their sum and count.
-class histogram final : public metric {
+class MCP_API histogram final : public metric {
  public:
   /// `bounds`: the buckets' upper bounds, ascending (+Inf is added).
   histogram(std::string name, std::string help, std::vector<std::string> label_names, std::size_t max_series,
@@ -155,12 +156,12 @@ class histogram final : public metric {
 };
 
 /// The bucket bounds OpenTelemetry recommends for MCP durations, in seconds.
-std::vector<double> mcp_duration_buckets();
+MCP_API std::vector<double> mcp_duration_buckets();
 
 /// The metrics a process exposes. Metrics are added once (adding one of
 /// the same name, type and labels again returns it; anything else of that
 /// name throws mcp::invalid_argument) and live as long as the registry.
-class metrics_registry {
+class MCP_API metrics_registry {
  public:
   /// `max_series`: the label sets each metric keeps before `other`.
   explicit metrics_registry(std::size_t max_series = 500) : max_series_(max_series) {}
@@ -192,7 +193,7 @@ class metrics_registry {
 
 /// The library's metrics (docs/observability.md lists them), added to a
 /// registry and fed by the telemetry events until this is destroyed.
-class mcp_metrics {
+class MCP_API mcp_metrics {
  public:
   /// Feeds nothing (record_mcp_metrics() makes one that does).
   mcp_metrics() = default;
@@ -213,6 +214,6 @@ class mcp_metrics {
 /// Adds the library's metrics to `registry` and feeds them from the events
 /// of every server and client in the process. The registry must outlive
 /// what this returns.
-[[nodiscard]] mcp_metrics record_mcp_metrics(metrics_registry& registry);
+[[nodiscard]] MCP_API mcp_metrics record_mcp_metrics(metrics_registry& registry);
 
 }  // namespace mcp::telemetry

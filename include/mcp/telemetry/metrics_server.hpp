@@ -11,6 +11,7 @@
 //   mcp::telemetry::metrics_server metrics(io.get_executor(), registry, "127.0.0.1", 9464);
 //   asio::co_spawn(io, metrics.run(), asio::detached);
 
+#include <mcp/export.hpp>
 #include <mcp/telemetry/metrics.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
@@ -30,7 +31,7 @@ namespace mcp::telemetry {
 
 /// An HTTP server of one page: `GET /metrics` answers the registry's
 /// text; see the top of this file.
-class metrics_server {
+class MCP_API metrics_server {
  public:
   /// Binds the listening socket (throws system_error when it cannot); port 0 picks a free one.
   /// `allowed_hosts`: the Host header values the page answers besides

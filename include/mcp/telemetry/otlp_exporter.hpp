@@ -14,6 +14,7 @@
 // or as soon as a batch is full; a request never waits for the collector.
 // A batch the collector does not take is dropped (counted), not retried.
 
+#include <mcp/export.hpp>
 #include <mcp/telemetry/tracing.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
@@ -30,7 +31,7 @@
 namespace mcp::telemetry {
 
 /// Where and how otlp_http_exporter sends spans.
-struct otlp_exporter_options {
+struct MCP_API otlp_exporter_options {
   /// The defaults below; from_environment() reads OpenTelemetry's variables.
   otlp_exporter_options() {}  // not an aggregate (docs/compilers.md)
 
@@ -57,11 +58,11 @@ struct otlp_exporter_options {
 };
 
 /// OTLP/HTTP JSON body (an ExportTraceServiceRequest) for these spans.
-std::string otlp_json(std::span<const span_record> spans, std::string_view service_name);
+MCP_API std::string otlp_json(std::span<const span_record> spans, std::string_view service_name);
 
 /// Sends spans to an OTLP/HTTP receiver in batches, from a coroutine on a
 /// strand of the executor; see the top of this file.
-class otlp_http_exporter final : public span_exporter {
+class MCP_API otlp_http_exporter final : public span_exporter {
  public:
   /// Starts the sending loop on `executor` (which must run for spans to go).
   otlp_http_exporter(boost::asio::any_io_executor executor, otlp_exporter_options options);

@@ -12,6 +12,7 @@
 // The MCP links that make server and client spans after OpenTelemetry's
 // conventions for MCP are in mcp_tracing.hpp.
 
+#include <mcp/export.hpp>
 #include <mcp/protocol/envelope.hpp>
 
 #include <array>
@@ -35,14 +36,14 @@ using span_id = std::array<std::uint8_t, 8>;
 // overloads for one, the two ids being std::array to it.)
 /// \relates span_context
 /// The 32 lower-case hex digits of a trace id.
-std::string to_hex(const trace_id& id);
+MCP_API std::string to_hex(const trace_id& id);
 /// \relates span_context
 /// The 16 lower-case hex digits of a span id.
-std::string to_hex(const span_id& id);
+MCP_API std::string to_hex(const span_id& id);
 
 /// The identity of a span as it travels: W3C `traceparent` (ids and flags)
 /// and `tracestate`.
-struct span_context {
+struct MCP_API span_context {
   telemetry::trace_id trace_id{};  ///< The trace it belongs to.
   telemetry::span_id span_id{};    ///< The span itself (the parent id of its children).
   std::uint8_t flags = 0;          ///< The trace flags; bit 0: sampled.
@@ -62,7 +63,7 @@ struct span_context {
 /// read); nullopt when it is not a valid one.
 std::optional<span_context> parse_traceparent(std::string_view traceparent, std::string_view tracestate = {});
 /// The same from a trace_context (baggage aside).
-std::optional<span_context> parse_trace(const trace_context& trace);
+MCP_API std::optional<span_context> parse_trace(const trace_context& trace);
 
 /// A span's kind, with OTLP's numbers.
 enum class span_kind : std::uint8_t {
@@ -83,13 +84,13 @@ enum class status_code : std::uint8_t {
 using attribute_value = std::variant<std::string, std::int64_t, double, bool>;
 
 /// A key and value a span records (OpenTelemetry's names, e.g. `mcp.method.name`).
-struct span_attribute {
+struct MCP_API span_attribute {
   std::string key;        ///< The attribute's name, unique in its span.
   attribute_value value;  ///< Its value.
 };
 
 /// A span that has ended, as exporters get it.
-struct span_record {
+struct MCP_API span_record {
   std::string name;                         ///< What start_span() was given.
   span_kind kind = span_kind::internal;     ///< What start_span() was given.
   span_context context;                     ///< Its ids, flags and tracestate.
@@ -110,7 +111,7 @@ struct span_record {
 };
 
 /// Where finished spans go.
-class span_exporter {
+class MCP_API span_exporter {
  public:
   virtual ~span_exporter() = default;
   /// A span that ended. Called on the thread that ended it, from many
@@ -119,7 +120,7 @@ class span_exporter {
 };
 
 /// Keeps every span it gets, for tests and for looking at spans in process.
-class memory_span_exporter final : public span_exporter {
+class MCP_API memory_span_exporter final : public span_exporter {
  public:
   void export_span(span_record span) override;
   /// The spans so far, in the order they ended.
@@ -135,7 +136,7 @@ class memory_span_exporter final : public span_exporter {
 /// Parent-based sampling with a ratio for root spans, decided from the
 /// trace id as OpenTelemetry's TraceIdRatioBased does, so that every
 /// process of a trace decides alike.
-class sampler {
+class MCP_API sampler {
  public:
   /// `root_ratio` in [0, 1]: the share of root spans recorded.
   explicit sampler(double root_ratio = 1.0) noexcept;
@@ -152,7 +153,7 @@ class tracer;
 /// A span under way. Ends when end() is called or it is destroyed; then, if
 /// it is recorded, its record goes to the exporter. Not thread safe: one
 /// span is one piece of work.
-class span {
+class MCP_API span {
  public:
   /// A span of nothing: invalid context, not recording.
   span() noexcept = default;
@@ -188,7 +189,7 @@ class span {
 };
 
 /// Starts spans and hands the ended ones to its exporter. Thread safe.
-class tracer {
+class MCP_API tracer {
  public:
   /// A null exporter records nothing (spans still get ids and propagate).
   explicit tracer(std::shared_ptr<span_exporter> exporter, double root_ratio = 1.0);

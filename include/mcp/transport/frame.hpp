@@ -3,6 +3,8 @@
 // outgoing frame belongs to. No Asio here, so that the sans-io protocol core
 // (src/protocol/) can speak of frames without depending on I/O.
 
+#include <mcp/export.hpp>
+
 #include <boost/json/value.hpp>
 
 #include <optional>
@@ -13,7 +15,7 @@
 namespace mcp {
 
 /// One frame read from a transport.
-struct inbound_frame {
+struct MCP_API inbound_frame {
   /// The frame as read: one JSON-RPC message or batch, not yet parsed.
   std::string text;
   /// The frame exceeded the transport's size bound and was discarded;
@@ -28,7 +30,7 @@ struct inbound_frame {
 /// What an outgoing request frame is, told by the sender that wrote it (the
 /// client's calls): a transport that must know what a frame holds (HTTP)
 /// then does not parse it back.
-struct sent_request {
+struct MCP_API sent_request {
   std::string id;              ///< the request's id as JSON text: `7`
   bool opens_session = false;  ///< it is `initialize`
   /// Headers that route the request on their own, outside any session: a
@@ -39,7 +41,7 @@ struct sent_request {
 /// Which inbound requests an outgoing frame belongs to, for transports with
 /// more than one stream (Streamable HTTP answers each POST on its own).
 /// Request ids are given as their JSON text: `7`, `"abc"`.
-struct frame_context {
+struct MCP_API frame_context {
   /// Why a request was refused, for transports that say it besides the
   /// message: Streamable HTTP answers a 2026-07-28 request the protocol
   /// refuses with 400, or 404 for an unknown method; a request refused for

@@ -1,6 +1,8 @@
 #pragma once
 // The HTTP request headers a handler sees (transport_metadata::headers).
 
+#include <mcp/export.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -14,7 +16,7 @@ namespace mcp {
 /// name in any case; a repeated header keeps every occurrence (find() gives
 /// the first). Held in one string, so copying a request's headers for its
 /// handler costs two allocations, not two per header.
-class header_list {
+class MCP_API header_list {
  public:
   /// A header: its name (lower case) and value, viewing the list's own text
   /// (valid until the list changes or goes).

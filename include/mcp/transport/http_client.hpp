@@ -22,6 +22,7 @@
 // message; its first event names the endpoint the frames are POSTed to. The
 // end of that stream is the end of the connection (no resumption).
 
+#include <mcp/export.hpp>
 #include <mcp/transport/transport.hpp>
 
 #include <chrono>
@@ -46,7 +47,7 @@ enum class http_mode {
 
 /// A request the server refused for its credentials (spec: basic/
 /// authorization): 401, or 403 (insufficient scope).
-struct authorization_challenge {
+struct MCP_API authorization_challenge {
   std::string url;                    ///< the request's URL
   unsigned status = 0;                ///< 401 or 403
   std::string sent_authorization;     ///< the Authorization header it carried (empty: none)
@@ -61,7 +62,7 @@ using http_fields = std::vector<std::pair<std::string, std::string>>;
 /// the server's challenges; `mcp::oauth_client` (mcp/client/oauth.hpp) is the
 /// OAuth 2.1 one. One authorizer may serve many transports (a client pool):
 /// they share its token. Called on the transports' executor.
-class http_authorizer {
+class MCP_API http_authorizer {
  public:
   virtual ~http_authorizer() = default;
   /// The fields that authorize a `method` ("POST", "GET"...) request to
@@ -77,7 +78,7 @@ class http_authorizer {
 
 /// How connect_http's transport talks to the server: which HTTP transport,
 /// extra headers and credentials, timeouts, connections, SSE reconnection, TLS.
-struct http_client_options {
+struct MCP_API http_client_options {
   http_mode mode = http_mode::automatic;  ///< which HTTP transport to speak
   /// Extra headers on every request (Authorization, ...). The headers the
   /// transport sets itself (Host, Accept, Content-Type, Content-Length,
@@ -144,11 +145,11 @@ struct http_client_options {
 /// The transport runs on `ex` (use a strand when the io_context has several
 /// threads). read_frame() returns std::nullopt once closed, and when the
 /// HTTP+SSE stream ends; it throws when that stream fails.
-asio::awaitable<std::unique_ptr<message_transport>> connect_http(asio::any_io_executor ex,
+MCP_API asio::awaitable<std::unique_ptr<message_transport>> connect_http(asio::any_io_executor ex,
                                                                  std::string url);
 /// The same, with options. (An overload, not a defaulted argument: see
 /// docs/compilers.md.)
-asio::awaitable<std::unique_ptr<message_transport>> connect_http(asio::any_io_executor ex,
+MCP_API asio::awaitable<std::unique_ptr<message_transport>> connect_http(asio::any_io_executor ex,
                                                                  std::string url,
                                                                  http_client_options options);
 

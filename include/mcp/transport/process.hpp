@@ -2,6 +2,7 @@
 // The stdio transport, client side: spawns an MCP server as a child process
 // and talks to it over its stdin and stdout.
 
+#include <mcp/export.hpp>
 #include <mcp/transport/transport.hpp>
 
 #include <chrono>
@@ -16,7 +17,7 @@
 namespace mcp {
 
 /// The child spawn_process starts, and how its transport ends it.
-struct process_options {
+struct MCP_API process_options {
   /// The program, looked up in PATH (on Windows also with PATHEXT's
   /// extensions: `npx` is npx.cmd, which runs through cmd.exe).
   std::string command;
@@ -40,12 +41,12 @@ struct process_options {
 /// Spawns the child. Throws `mcp::error` (its code the errno; on Windows the
 /// system's error) when it cannot be started (for example one that equals
 /// errc::no_such_file_or_directory for an unknown program).
-std::unique_ptr<message_transport> spawn_process(asio::any_io_executor ex, process_options options);
+MCP_API std::unique_ptr<message_transport> spawn_process(asio::any_io_executor ex, process_options options);
 
 /// Splits a command line into words the way a POSIX shell would for simple
 /// input: whitespace separates words, single and double quotes group them,
 /// a backslash escapes the next character. Throws mcp::invalid_argument on an
 /// unterminated quote.
-std::vector<std::string> split_command_line(std::string_view line);
+MCP_API std::vector<std::string> split_command_line(std::string_view line);
 
 }  // namespace mcp

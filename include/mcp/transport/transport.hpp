@@ -5,6 +5,8 @@
 // hooks that only the HTTP server's session transports use (write_now,
 // reaches_client, abandon, close_stream).
 
+#include <mcp/export.hpp>
+
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 
@@ -25,7 +27,7 @@ namespace mcp {
 namespace asio = boost::asio;
 
 /// What a handler may want to know about where a request came from.
-struct transport_metadata {
+struct MCP_API transport_metadata {
   std::string kind;  ///< "stdio", "memory", "http", ...
   std::string peer;  ///< the remote address, when there is one (a client's HTTP transport: the server's URL)
   /// The transport's own session id (HTTP's `Mcp-Session-Id`); the engine
@@ -47,7 +49,7 @@ inline constexpr std::size_t default_max_frame_size = 4 * 1024 * 1024;
 /// when the io_context runs on several threads). At most one `read_frame` and
 /// one write (`write_frame`, `write_routed` or `write_frames`) may be
 /// outstanding at a time; the engines guarantee this.
-class message_transport {
+class MCP_API message_transport {
  public:
   virtual ~message_transport() = default;
 

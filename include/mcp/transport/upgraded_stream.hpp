@@ -4,6 +4,8 @@
 // mcp::http_endpoint for a WebSocket upgrade (http_upgrade,
 // <mcp/server/http_endpoint.hpp>).
 
+#include <mcp/export.hpp>
+
 #include <boost/asio/buffer.hpp>
 #include <boost/system/error_code.hpp>
 
@@ -20,7 +22,7 @@ namespace mcp {
 /// one read and one write at a time; run each operation where the stream's
 /// own operations run (its executor), and call its `done` once, from any
 /// thread: the endpoint goes on from there on its strand.
-class upgraded_stream {
+class MCP_API upgraded_stream {
  public:
   /// Completes a read or write: its error (none on success), and the bytes moved.
   using io_done = std::function<void(boost::system::error_code, std::size_t)>;

@@ -15,6 +15,7 @@
 // to or from WebSocket: a ws:// or wss:// URL is asked for explicitly, and a
 // server that refuses the upgrade is an error, not a reason to try HTTP.
 
+#include <mcp/export.hpp>
 #include <mcp/error.hpp>
 #include <mcp/transport/http_client.hpp>
 #include <mcp/transport/transport.hpp>
@@ -35,7 +36,7 @@ namespace mcp {
 inline constexpr std::string_view websocket_subprotocol = "mcp";
 
 /// How connect_websocket connects and keeps the connection alive.
-struct websocket_client_options {
+struct MCP_API websocket_client_options {
   /// Extra headers of the upgrade request (Authorization, ...). Host,
   /// Upgrade, Connection, Sec-WebSocket-* are the transport's own.
   std::map<std::string, std::string> headers = {};
@@ -68,7 +69,7 @@ struct websocket_client_options {
 /// 400 without the `mcp` subprotocol...), or without the `mcp` subprotocol.
 /// Code: boost::system::errc::permission_denied for 401 and 403,
 /// connection_refused otherwise.
-class websocket_upgrade_error : public error {
+class MCP_API websocket_upgrade_error : public error {
  public:
   /// `what` is what() as it is; the code follows `status` (see above).
   websocket_upgrade_error(const std::string& what, unsigned status, std::vector<std::string> www_authenticate)
@@ -101,11 +102,11 @@ class websocket_upgrade_error : public error {
 /// (a system_error whose message names the cause) when the connection failed:
 /// no answer to pings, a close frame with another code, a binary message
 /// (then closed with code 1003), a message over `max_message_size`.
-asio::awaitable<std::unique_ptr<message_transport>> connect_websocket(asio::any_io_executor ex,
+MCP_API asio::awaitable<std::unique_ptr<message_transport>> connect_websocket(asio::any_io_executor ex,
                                                                       std::string url);
 /// The same, with options. (An overload, not a defaulted argument: see
 /// docs/compilers.md.)
-asio::awaitable<std::unique_ptr<message_transport>> connect_websocket(asio::any_io_executor ex,
+MCP_API asio::awaitable<std::unique_ptr<message_transport>> connect_websocket(asio::any_io_executor ex,
                                                                       std::string url,
                                                                       websocket_client_options options);
 

@@ -3,6 +3,7 @@
 // described struct: its hook metadata, its default and whether it is
 // required. Worked out once per type, on first use.
 
+#include <mcp/export.hpp>
 #include <mcp/json/conversion_error.hpp>
 #include <mcp/json/detail/path.hpp>
 #include <mcp/json/detail/traits.hpp>
@@ -28,7 +29,7 @@ T read(const boost::json::value& value, const json_path& path, const read_option
 template <class T>
 boost::json::value write(T&& value, const json_path& path);
 
-struct member_info {
+struct MCP_API member_info {
   field_metadata metadata;                          ///< from the hook; empty without one
   std::string key;                                  ///< its name in JSON
   std::optional<boost::json::value> default_value;  ///< advertised as the schema's "default"

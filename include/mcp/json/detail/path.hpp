@@ -4,6 +4,8 @@
 // a JSON pointer (RFC 6901) only when an error needs one, so the happy path
 // builds no strings.
 
+#include <mcp/export.hpp>
+
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -23,7 +25,7 @@ inline void append_pointer_token(std::string& pointer, std::string_view token) {
   }
 }
 
-class json_path {
+class MCP_API json_path {
  public:
   /// The document root, whose pointer is "".
   json_path() = default;

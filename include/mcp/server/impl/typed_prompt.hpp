@@ -1,6 +1,7 @@
 #pragma once
 // Template bodies of the typed prompt API declared in mcp/server/server.hpp.
 
+#include <mcp/export.hpp>
 #include <mcp/server/impl/handler_traits.hpp>
 
 namespace mcp {
@@ -24,7 +25,7 @@ get_prompt_result to_prompt_result(T&& value) {
 
 /// The prompt's declared arguments, read from its argument struct's schema:
 /// every property must be a string (prompt arguments are strings on the wire).
-std::vector<prompt_argument> prompt_arguments_from_schema(const std::string& prompt,
+MCP_API std::vector<prompt_argument> prompt_arguments_from_schema(const std::string& prompt,
                                                           const json::object& schema);
 
 template <class F>

@@ -1,6 +1,7 @@
 #pragma once
 // Template bodies of the typed tool API declared in mcp/server/server.hpp.
 
+#include <mcp/export.hpp>
 #include <mcp/server/impl/handler_traits.hpp>
 
 #include <variant>
@@ -8,7 +9,7 @@
 namespace mcp {
 
 /// A tool execution error as a value (`isError: true` with this message).
-struct tool_error {
+struct MCP_API tool_error {
   std::string message;
 };
 
