@@ -4,6 +4,8 @@
 // floating point, a stream in the classic locale where it does not (libc++
 // before 20, and so macOS's before a macOS 26 deployment target).
 
+#include <mcp/export.hpp>
+
 #include <optional>
 #include <string_view>
 
@@ -12,10 +14,12 @@ namespace mcp::detail {
 /// Whether all of `text` is a decimal number:
 /// -?digits(.digits?)?([eE][+-]?digits)?, or with .digits alone before the
 /// exponent; no sign +, whitespace, hexadecimal, infinity or NaN.
-bool is_decimal(std::string_view text);
+// (MCP_API on both: caduceus::skills calls them, a library of its own in a
+// shared build.)
+MCP_API bool is_decimal(std::string_view text);
 
 /// `text` as a double when it is_decimal and a double holds it; otherwise
 /// nullopt, also when it is out of a double's range.
-std::optional<double> read_decimal(std::string_view text);
+MCP_API std::optional<double> read_decimal(std::string_view text);
 
 }  // namespace mcp::detail

@@ -2,14 +2,17 @@
 // Identifiers: unpredictable ones (session ids) from OpenSSL's CSPRNG, and
 // merely unique ones (stream ids) from a generator it seeds.
 
+#include <mcp/export.hpp>
+
 #include <cstddef>
 #include <string>
 
 namespace mcp::detail {
 
 /// `bytes` random bytes from OpenSSL's RAND_bytes, as lower-case hex (visible
-/// ASCII, as the spec asks of Mcp-Session-Id).
-std::string random_hex(std::size_t bytes);
+/// ASCII, as the spec asks of Mcp-Session-Id). (MCP_API: caduceus::cluster
+/// calls it, a library of its own in a shared build.)
+MCP_API std::string random_hex(std::size_t bytes);
 
 /// 12 lower-case hex digits, unique with high probability but not secret:
 /// from a generator seeded once per thread by random_hex, so that ids made

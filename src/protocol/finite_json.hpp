@@ -12,6 +12,8 @@
 //   itself: a double stored in Redis, relayed between nodes or sealed in a
 //   requestState moved a little on every round trip.
 
+#include <mcp/export.hpp>
+
 #include <boost/json/parse_options.hpp>
 #include <boost/json/storage_ptr.hpp>
 #include <boost/json/value.hpp>
@@ -28,10 +30,11 @@ boost::json::value parse_finite_json(std::string_view text, boost::system::error
 /// Parses JSON the library wrote itself: a record in Redis, a message
 /// relayed between nodes, a sealed requestState. Its depth may exceed that
 /// of the message it holds by a few levels (Boost.JSON's default of 32 is
-/// too low for a message read at 128).
-boost::json::value parse_stored_json(std::string_view text, boost::system::error_code& ec);
+/// too low for a message read at 128). (MCP_API on both: caduceus::cluster
+/// calls them, a library of its own in a shared build.)
+MCP_API boost::json::value parse_stored_json(std::string_view text, boost::system::error_code& ec);
 
 /// The same, throwing boost::system::system_error on failure.
-boost::json::value parse_stored_json(std::string_view text);
+MCP_API boost::json::value parse_stored_json(std::string_view text);
 
 }  // namespace mcp::detail

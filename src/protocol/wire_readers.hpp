@@ -30,8 +30,9 @@ T read_sent(const Json& value, Refusal&& refusal) {
 }
 
 tool_info read_tool(const json::value& value);
-/// A resource without a name is named by its URI.
-resource_info read_resource(const json::value& value);
+/// A resource without a name is named by its URI. (MCP_API: caduceus::skills
+/// calls it, a library of its own in a shared build.)
+MCP_API resource_info read_resource(const json::value& value);
 /// A template without a name is named by its URI template.
 resource_template_info read_resource_template(const json::value& value);
 prompt_info read_prompt(const json::value& value);

@@ -67,6 +67,7 @@ std::optional<json::object> serve_skills_at_once(const skill_catalog& catalog, c
 
 /// A resource handler reading `file` from its snapshot (SKILL.md is an
 /// ordinary resource too).
-resource_handler skill_file_reader(const served_skill_file& file);
+// (MCP_API: caduceus::skills calls it, a library of its own in a shared build.)
+MCP_API resource_handler skill_file_reader(const served_skill_file& file);
 
 }  // namespace mcp::detail

@@ -97,6 +97,6 @@ struct MCP_API memory_event_store_options {
 };
 
 /// An event store in this process's memory, bounded per session.
-std::shared_ptr<event_store> make_memory_event_store(memory_event_store_options options = {});
+MCP_API std::shared_ptr<event_store> make_memory_event_store(memory_event_store_options options = {});
 
 }  // namespace mcp

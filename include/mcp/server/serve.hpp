@@ -87,7 +87,7 @@ MCP_API asio::awaitable<void> serve(server_behaviour& behaviour, message_transpo
 /// reading and lets the requests in flight finish within
 /// `options.drain_timeout` (their replies still go out); a second signal
 /// cancels them and exits at once. Returns the process exit code.
-int run_stdio_server(server_behaviour& behaviour, session_options options = {});
+MCP_API int run_stdio_server(server_behaviour& behaviour, session_options options = {});
 
 /// A requestState key from its text: hexadecimal digits, at least 64 (32
 /// bytes), surrounding whitespace ignored. Throws mcp::invalid_argument

@@ -61,7 +61,7 @@ struct MCP_API span_context {
 
 /// Parses a W3C `traceparent` (any version; the fields of version 00 are
 /// read); nullopt when it is not a valid one.
-std::optional<span_context> parse_traceparent(std::string_view traceparent, std::string_view tracestate = {});
+MCP_API std::optional<span_context> parse_traceparent(std::string_view traceparent, std::string_view tracestate = {});
 /// The same from a trace_context (baggage aside).
 MCP_API std::optional<span_context> parse_trace(const trace_context& trace);
 
