@@ -23,6 +23,9 @@ set(CPACK_DEBIAN_PACKAGE_SECTION libdevel)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
+# Our own libraries, which dpkg-shlibdeps finds in the build (their package
+# is made in the same run, so the tool's dependency on it is stated below).
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS ${PROJECT_BINARY_DIR}/src ${PROJECT_BINARY_DIR}/src/cluster)
 
 set(CPACK_COMPONENTS_ALL development)
 if(caduceus_library_type STREQUAL "SHARED_LIBRARY")
@@ -59,6 +62,9 @@ list(JOIN caduceus_dev_depends ", " CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS)
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SUGGESTS "libcpp-httplib-dev, libcivetweb-dev")
 
 set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME caduceus-tools)
+if(caduceus_library_type STREQUAL "SHARED_LIBRARY")
+  set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS "${caduceus_runtime_package} (= ${PROJECT_VERSION})")
+endif()
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION net)
 set(CPACK_COMPONENT_TOOLS_DESCRIPTION
     "Caduceus, the Model Context Protocol for C++: the caduceus command-line client and demo server")

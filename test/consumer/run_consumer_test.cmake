@@ -43,16 +43,17 @@ if(CCACHE_PROGRAM)
   list(APPEND args -DCMAKE_CXX_COMPILER_LAUNCHER=${CCACHE_PROGRAM})
 endif()
 separate_arguments(extra UNIX_COMMAND "${CONSUMER_CMAKE_ARGS}")
-run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build -G Ninja -DCMAKE_BUILD_TYPE=Release ${args} ${extra})
-run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
-
 # A shared Caduceus in a scratch prefix is found through LD_LIBRARY_PATH, as
-# the programs carry no run path into it.
+# the programs (the installed tool among them, which the build runs) carry no
+# run path into it.
 set(library_path "")
 if(DEFINED PREFIX)
   file(GLOB library_dirs LIST_DIRECTORIES true ${PREFIX}/lib ${PREFIX}/lib64 ${PREFIX}/lib/*-linux-gnu)
   list(JOIN library_dirs ":" library_path)
 endif()
+run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build -G Ninja -DCMAKE_BUILD_TYPE=Release ${args} ${extra})
+run(${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${library_path}" ${CMAKE_COMMAND} --build ${WORK_DIR}/build)
+
 function(run_program program)
   run(${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${library_path}" ${program})
 endfunction()
