@@ -1,5 +1,9 @@
 include(CMakePackageConfigHelpers)
 
+# STATIC_LIBRARY or SHARED_LIBRARY: what the package config, the pkg-config
+# files and the Debian packages describe.
+get_target_property(CADUCEUS_LIBRARY_TYPE mcp TYPE)
+
 # Every part this build made (cmake/components.cmake), each exported as
 # caduceus::<part>; the package config finds exactly those.
 get_property(CADUCEUS_BUILT_COMPONENTS GLOBAL PROPERTY CADUCEUS_BUILT_COMPONENTS)
@@ -48,7 +52,6 @@ install(EXPORT caduceusTargets
 export(EXPORT caduceusTargets NAMESPACE caduceus::
   FILE ${PROJECT_BINARY_DIR}/caduceusTargets.cmake)
 
-get_target_property(CADUCEUS_LIBRARY_TYPE mcp TYPE)
 configure_package_config_file(cmake/caduceusConfig.cmake.in
   ${PROJECT_BINARY_DIR}/caduceusConfig.cmake
   INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/caduceus)

@@ -8,7 +8,6 @@
 # dpkg-shlibdeps computes what the libraries and the tool load; the
 # development package depends on the Debian development packages that the
 # headers and the CMake package use.
-get_target_property(caduceus_library_type mcp TYPE)
 set(caduceus_runtime_package libcaduceus${PROJECT_VERSION_MAJOR})
 
 set(CPACK_PACKAGE_NAME caduceus)
@@ -28,7 +27,7 @@ set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS ${PROJECT_BINARY_DIR}/src ${PROJECT_BINARY_DIR}/src/cluster)
 
 set(CPACK_COMPONENTS_ALL development)
-if(caduceus_library_type STREQUAL "SHARED_LIBRARY")
+if(CADUCEUS_LIBRARY_TYPE STREQUAL "SHARED_LIBRARY")
   list(APPEND CPACK_COMPONENTS_ALL runtime)
 endif()
 if(TARGET caduceus)
@@ -46,7 +45,7 @@ set(caduceus_dev_depends "libboost1.81-dev" "libssl-dev" "pkg-config")
 if(NOT CADUCEUS_BOOST_FROM_HEADERS)
   list(APPEND caduceus_dev_depends "libboost-json1.81-dev" "libboost-url1.81-dev")
 endif()
-if(caduceus_library_type STREQUAL "SHARED_LIBRARY")
+if(CADUCEUS_LIBRARY_TYPE STREQUAL "SHARED_LIBRARY")
   list(APPEND caduceus_dev_depends "${caduceus_runtime_package} (= ${PROJECT_VERSION})")
 else()
   # A static part's private libraries are linked by the program.
@@ -62,7 +61,7 @@ list(JOIN caduceus_dev_depends ", " CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS)
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SUGGESTS "libcpp-httplib-dev, libcivetweb-dev")
 
 set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME caduceus-tools)
-if(caduceus_library_type STREQUAL "SHARED_LIBRARY")
+if(CADUCEUS_LIBRARY_TYPE STREQUAL "SHARED_LIBRARY")
   set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS "${caduceus_runtime_package} (= ${PROJECT_VERSION})")
 endif()
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION net)

@@ -6,7 +6,6 @@
 # Requires and Libs, so that a plain `pkg-config --libs` links a program; a
 # shared build keeps them private.
 
-get_target_property(caduceus_mcp_type mcp TYPE)
 file(RELATIVE_PATH caduceus_pc_to_prefix
   ${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
 string(REGEX REPLACE "/$" "" caduceus_pc_to_prefix "${caduceus_pc_to_prefix}")
@@ -19,7 +18,7 @@ else()
   # Boost ships no pkg-config files; its headers are in the system's path.
   set(caduceus_pc_libs "-lboost_json -lboost_url")
 endif()
-if(caduceus_mcp_type STREQUAL "STATIC_LIBRARY")
+if(CADUCEUS_LIBRARY_TYPE STREQUAL "STATIC_LIBRARY")
   set(caduceus_pc_private_keyword "Requires:")
 else()
   string(APPEND caduceus_pc_cflags " -DCADUCEUS_SHARED -DBOOST_ASIO_DYN_LINK")

@@ -79,8 +79,7 @@ endif()
 # pkg-config, as a Makefile would use it: caduceus.pc's Cflags and Libs are
 # all the compiler is given.
 if(DEFINED PREFIX AND DEFINED CXX)
-  file(GLOB pc_dirs LIST_DIRECTORIES true ${PREFIX}/lib/pkgconfig ${PREFIX}/lib64/pkgconfig
-       ${PREFIX}/lib/*-linux-gnu/pkgconfig)
+  list(TRANSFORM library_dirs APPEND /pkgconfig OUTPUT_VARIABLE pc_dirs)
   list(JOIN pc_dirs ":" pc_path)
   execute_process(COMMAND ${CMAKE_COMMAND} -E env "PKG_CONFIG_PATH=${pc_path}" pkg-config --cflags --libs caduceus
                   OUTPUT_VARIABLE flags OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE rc)
