@@ -17,6 +17,7 @@
 
 #include <mcp/server/http_server.hpp>
 #include <mcp/server/serve.hpp>
+#include <mcp/version.hpp>
 
 #include <cstdlib>
 #include <iostream>
@@ -24,7 +25,7 @@
 
 int main(int argc, char** argv) {
   const std::string_view mode = argc > 1 ? argv[1] : "";
-  mcp::server server({"caduceus-conformance-server", "0.1.0"});
+  mcp::server server({"caduceus-conformance-server", mcp::version_string});
   add_conformance_fixtures(server);
   add_skill_conformance_fixtures(server);  // the Skills extension (SEP-2640)
   if (argc == 2 && mode == "--stdio") return mcp::run_stdio_server(server);

@@ -8,6 +8,7 @@
 #include <mcp/base64.hpp>
 #include <mcp/error.hpp>
 #include <mcp/log.hpp>
+#include <mcp/version.hpp>
 
 #include <mcp/json/conversion_error.hpp>
 #include <mcp/json/convert.hpp>

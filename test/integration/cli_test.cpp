@@ -4,6 +4,8 @@
 #include "caduceus_cli.hpp"
 #include "child_process.hpp"
 
+#include <mcp/version.hpp>
+
 #include <boost/json.hpp>
 
 #include <gtest/gtest.h>
@@ -63,6 +65,12 @@ TEST(Cli, HelpPrintsUsage) {
   expect_ok(r);
   EXPECT_TRUE(r.out.starts_with("usage: caduceus")) << r.out;
   EXPECT_NE(r.out.find("serve-demo"), std::string::npos);
+}
+
+TEST(Cli, VersionPrintsItsOwnAndTheLibrarysVersion) {
+  const auto r = cli({"--version"});
+  expect_ok(r);
+  EXPECT_EQ(r.out, std::string("caduceus ") + mcp::version_string + " (library " + mcp::library_version() + ")\n");
 }
 
 TEST(Cli, UsageErrorsExitTwoWithOneLine) {

@@ -21,7 +21,7 @@ constexpr std::string_view usage =
        caduceus serve-demo [--stdio | --http [HOST:]PORT [--threads N] [--request-state-key-file FILE]
                            [--redis URL] [--access-log] [--metrics]] [--log-to-clients] [--log-level SPEC]
                            [--log-format FORMAT] [--otlp-endpoint URL]
-       caduceus --help
+       caduceus --help | --version
 
 Talks to an MCP server, over Streamable HTTP (or the older HTTP+SSE) with
 --url, or with --stdio to a server it starts (the command line is split like a
@@ -99,6 +99,7 @@ Signing in (--url only):
   --headless        login without a browser: follow the authorization URL
                     directly (for servers that approve at once, and tests)
   -h, --help        this text
+  --version         the version of caduceus and of the library it runs with
 
 The SDK's own log lines (stderr; also after serve-demo):
   --log-level SPEC  levels by category, as CADUCEUS_LOG takes them, e.g.
@@ -322,6 +323,10 @@ invocation parse_arguments(int argc, char** argv) {
     const std::string_view arg = argv[i];
     if (arg == "-h" || arg == "--help") {
       inv.help = true;
+      return inv;
+    }
+    if (arg == "--version") {
+      inv.version = true;
       return inv;
     }
     if (!arg.starts_with("-")) break;  // the command

@@ -22,6 +22,7 @@ namespace json = boost::json;
 /// What to do, as the command line says.
 struct invocation {
   bool help = false;
+  bool version = false;  ///< --version: print the version, nothing else
   bool serve_demo = false;
 
   // serve-demo: stdio unless an HTTP address is given.

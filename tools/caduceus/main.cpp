@@ -12,6 +12,7 @@
 #include "session.hpp"
 
 #include <mcp/log.hpp>
+#include <mcp/version.hpp>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
@@ -25,6 +26,10 @@ int main(int argc, char** argv) {
     const auto inv = parse_arguments(argc, argv);
     if (inv.help) {
       std::cout << usage_text();
+      return exit_ok;
+    }
+    if (inv.version) {
+      std::cout << "caduceus " << mcp::version_string << " (library " << mcp::library_version() << ")\n";
       return exit_ok;
     }
     // The SDK's own diagnostics would add lines to our one-line failures:

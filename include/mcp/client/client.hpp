@@ -11,6 +11,7 @@
 #include <mcp/protocol/types.hpp>
 #include <mcp/protocol/versions.hpp>
 #include <mcp/transport/transport.hpp>
+#include <mcp/version.hpp>
 
 #include <chrono>
 #include <functional>
@@ -50,7 +51,7 @@ struct MCP_API reconnect_policy {
 struct MCP_API client_options {
   /// The `clientInfo` the server is told (`initialize`, or each request's
   /// envelope in the 2026-07-28 era).
-  implementation client_info{"caduceus", "0.1.0"};
+  implementation client_info{"caduceus", version_string};
   /// Capabilities declared besides those the handlers imply (on_sampling,
   /// on_elicitation, set_roots, host_tasks), which are added unless this
   /// already has their key; e.g. `extensions`.

@@ -1,6 +1,6 @@
 // Serves a one-method behaviour over an in-memory pair and calls it with the
 // client: proof that the installed headers (through the umbrella header),
-// core library and CMake package work.
+// core library and CMake package work, and belong to the same version.
 
 #include <mcp/mcp.hpp>
 
@@ -9,6 +9,7 @@
 #include <boost/asio/io_context.hpp>
 
 #include <iostream>
+#include <string_view>
 
 namespace asio = boost::asio;
 namespace json = boost::json;
@@ -25,6 +26,10 @@ class hello final : public mcp::server_behaviour {
 };
 
 int main() {
+  if (std::string_view(mcp::library_version()) != mcp::version_string) {
+    std::cerr << "headers " << mcp::version_string << ", library " << mcp::library_version() << "\n";
+    return 1;
+  }
   asio::io_context io;
   hello server;
   auto [client_end, server_end] = mcp::make_memory_pair(io.get_executor());
