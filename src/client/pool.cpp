@@ -34,6 +34,8 @@ struct client_pool::impl : std::enable_shared_from_this<impl> {
 
   /// Connects member `i`; until it succeeds, tries again after each pause.
   asio::awaitable<void> connect_member(std::size_t i, bool first_attempt_only);
+  /// Ends every pause and closes every member (a connecting one stops trying).
+  asio::awaitable<void> close();
 
   asio::any_io_executor executor;
   transport_factory factory;
@@ -68,7 +70,11 @@ asio::any_io_executor client_pool::executor() const noexcept { return impl_->exe
 client_pool::client_pool(asio::any_io_executor ex, transport_factory factory, pool_options options)
     : impl_(std::make_shared<impl>(ex, std::move(factory), std::move(options))) {}
 
-client_pool::~client_pool() { impl_->closing = true; }
+// As a client's destructor: the close runs in the background, so that no
+// pause or connection attempt keeps the io_context running after the pool.
+client_pool::~client_pool() {
+  asio::co_spawn(impl_->executor, [self = impl_] { return self->close(); }, asio::detached);
+}
 
 void client_pool::for_each(const std::function<void(client&)>& prepare) {
   for (auto& member : impl_->members) prepare(*member);
@@ -124,11 +130,13 @@ std::size_t client_pool::ready() const noexcept {
   return count;
 }
 
-asio::awaitable<void> client_pool::close() {
-  auto self = impl_;
-  self->closing = true;
-  self->closed.cancel();
-  for (auto& member : self->members) co_await member->close();
+asio::awaitable<void> client_pool::close() { return impl_->close(); }
+
+asio::awaitable<void> client_pool::impl::close() {
+  auto self = shared_from_this();
+  closing = true;
+  closed.cancel();
+  for (auto& member : members) co_await member->close();
 }
 
 }  // namespace mcp

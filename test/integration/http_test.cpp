@@ -788,6 +788,28 @@ TEST(Http, IdleSessionsExpire) {
   });
 }
 
+TEST(Http, ASessionWhoseClientListensDoesNotExpire) {
+  http_server_options options;
+  options.idle_timeout = std::chrono::seconds(1);
+  options.keep_alive_interval = std::chrono::seconds(1);
+  run_http_test(options, [](test_server& s) -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    http_connection c(ex, s.port());
+    const auto listening = co_await open_session(c);
+    const auto quiet = co_await open_session(c);
+    http_connection listener(ex, s.port());
+    co_await listener.write(mcp_get(listening));
+    const auto stream_head = co_await listener.read_head();
+    EXPECT_EQ(stream_head.status, 200u);
+    // Three timeouts without a request from either.
+    co_await sleep_for(3s);
+    const auto expired = co_await ping_status(s.port(), quiet);
+    EXPECT_EQ(expired, 404u);
+    const auto kept = co_await ping_status(s.port(), listening);
+    EXPECT_EQ(kept, 200u);
+  });
+}
+
 // --- a thousand sessions -------------------------------------------------------------
 
 constexpr std::size_t thousand_sessions = 1000;

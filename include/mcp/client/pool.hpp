@@ -35,8 +35,8 @@ class MCP_API client_pool {
   /// Makes the clients, not connected yet. Throws mcp::invalid_argument
   /// when `options.size` is 0.
   client_pool(asio::any_io_executor ex, transport_factory factory, pool_options options);
-  /// Stops the pool's reconnection attempts; the clients close in the
-  /// background (close() is the way to wait for them).
+  /// Starts close() in the background: nothing reconnects after it, and the
+  /// clients close (close() is the way to wait for them).
   ~client_pool();
   client_pool(const client_pool&) = delete;
   client_pool& operator=(const client_pool&) = delete;

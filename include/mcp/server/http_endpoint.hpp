@@ -167,8 +167,10 @@ struct MCP_API http_endpoint_options {
   /// stream); beyond it a request gets 429.
   std::size_t max_streams_per_session = 64;
   /// A session that gets no HTTP request for this long ends (the
-  /// `session.expired` event), and so does its record in the session store.
-  /// A legacy (HTTP+SSE) session lasts as long as its stream instead.
+  /// `session.expired` event), and so does its record in the session store,
+  /// unless its client reads one of its SSE streams (a client listening on
+  /// its GET stream keeps its session). A legacy (HTTP+SSE) session lasts as
+  /// long as its stream instead.
   std::chrono::seconds idle_timeout{30 * 60};
   /// A response the client does not take within this long ends: its
   /// connection closes (the listener), or its body stream fails (an

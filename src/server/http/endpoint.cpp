@@ -488,17 +488,28 @@ asio::awaitable<void> http_endpoint::impl::reap_idle_sessions() {
     co_await reaper.async_wait(as_tuple_awaitable);
     if (stopping) break;
     const auto now = clock::now();
-    std::vector<std::shared_ptr<http_session>> idle;
+    // Sessions without a request for a quarter of the timeout (a listening
+    // one is then touched well before its record expires: the period is at
+    // most half of it), and whether they passed all of it.
+    std::vector<std::pair<std::shared_ptr<http_session>, bool>> quiet;
     {
       std::lock_guard lock(tables);
       // A legacy session lives as long as its stream: it is not reaped.
       for (const auto& [id, entry] : sessions)
-        if (!entry.legacy && now - entry.last_activity > options.idle_timeout &&
+        if (!entry.legacy && now - entry.last_activity > options.idle_timeout / 4 &&
             !entry.session->transport().closed())
-          idle.push_back(entry.session);
+          quiet.emplace_back(entry.session, now - entry.last_activity > options.idle_timeout);
     }
-    for (const auto& session : idle) {
+    for (const auto& [session, timed_out] : quiet) {
       const auto& id = session->transport().id();
+      // A client that reads a stream of its session (its GET stream, above
+      // all) is there, though it sends nothing: the session is kept, and so
+      // is its record, before the store's expiry (idle_timeout) comes.
+      if (session->transport().attached_streams() > 0) {
+        co_await keep_listening_session(id);
+        continue;
+      }
+      if (!timed_out) continue;
       // Another server sharing the store may have kept the session busy: then
       // only this server's copy ends.
       const bool elsewhere = co_await store->alive(id);
@@ -509,6 +520,21 @@ asio::awaitable<void> http_endpoint::impl::reap_idle_sessions() {
       const auto reason = elsewhere ? telemetry::event::session_closed : telemetry::event::session_expired;
       co_await end_session(session, reason);
     }
+  }
+}
+
+asio::awaitable<void> http_endpoint::impl::keep_listening_session(const std::string& id) {
+  {
+    std::lock_guard lock(tables);
+    const auto it = sessions.find(id);
+    if (it == sessions.end()) co_return;
+    it->second.last_activity = it->second.last_store_touch = clock::now();
+  }
+  try {
+    co_await store->touch(id, options.idle_timeout);
+  } catch (const std::exception& e) {  // the next round tries again
+    sdk_log(log_category::session, log_level::warn, "a listening session's record was not kept",
+            {{"session_id", id}, {"error", e.what()}});
   }
 }
 

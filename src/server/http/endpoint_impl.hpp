@@ -166,6 +166,8 @@ struct http_endpoint::impl final : std::enable_shared_from_this<impl>, detail::l
   void note_ended();
   asio::awaitable<bool> dispatch(response_channel& io, served_request& req);
   asio::awaitable<void> reap_idle_sessions();
+  // Counts a session whose client reads one of its streams as active.
+  asio::awaitable<void> keep_listening_session(const std::string& id);
   // The connection that served a listen POST is its stream's from now on
   // (the request's coroutines and JSON end here).
   // `connection_events`: its connection's telemetry (a listener's; null for an exchange).

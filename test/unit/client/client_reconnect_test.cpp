@@ -286,6 +286,37 @@ TEST(ClientPool, AConnectionThatFailsAtFirstJoinsLater) {
   });
 }
 
+TEST(ClientPool, DestroyedWithoutCloseItsPausedReconnectionEnds) {
+  asio::io_context io;
+  int connections = 0;
+  std::exception_ptr failure;
+  asio::co_spawn(io, [&]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    reconnecting_server server(ex);
+    // The first connection is made; every other is refused: the second
+    // member's attempt, at once again, then after a minute's pause.
+    transport_factory first_only = [&server, make = server.factory()] {
+      server.refuse = server.connections > 0;
+      return make();
+    };
+    auto options = pool_of(2);
+    options.client.reconnect.initial_delay = std::chrono::minutes(1);
+    options.client.reconnect.max_delay = std::chrono::minutes(1);
+    {
+      client_pool pool(ex, first_only, options);
+      co_await pool.connect();
+      EXPECT_EQ(pool.ready(), 1u);
+      for (int i = 0; i < 400 && server.connections < 3; ++i) co_await sleep_for(std::chrono::milliseconds(5));
+    }
+    co_await server.stop();
+    connections = server.connections;
+  }, [&](std::exception_ptr e) { failure = e; });
+  io.run_for(std::chrono::seconds(20));
+  EXPECT_TRUE(io.stopped()) << "the pool's reconnection kept the io_context running";
+  EXPECT_FALSE(failure);
+  EXPECT_EQ(connections, 3);
+}
+
 TEST(ClientPool, NoServerMeansConnectFails) {
   run_test([]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
