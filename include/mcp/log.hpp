@@ -74,6 +74,13 @@ struct MCP_API log_field {
   log_field(std::string_view k, T v) noexcept : key(k), integer(static_cast<std::int64_t>(v)), type(kind::integer) {}
   /// A real field.
   log_field(std::string_view k, double v) noexcept : key(k), real(v), type(kind::real) {}
+  /// A truth value, as the text "true" or "false" (a bool only: a pointer
+  /// does not become one).
+  template <std::same_as<bool> B>
+  log_field(std::string_view k, B v) noexcept : key(k), text(v ? "true" : "false") {}
+  /// A char is refused: say whether it is text (`std::string_view(&c, 1)`)
+  /// or a number (`int(c)`).
+  log_field(std::string_view k, char v) = delete;
 
   std::string_view key;      ///< the field's name: session_id, method, error...
   std::string_view text;     ///< the value when `type` is text

@@ -232,7 +232,11 @@ histogram::histogram(std::string name, std::string help, std::vector<std::string
 
 void histogram::observe(label_values labels, double value) {
   // The first bucket whose bound is not below the value (+Inf: the last).
-  const auto bucket = static_cast<std::size_t>(std::lower_bound(bounds_.begin(), bounds_.end(), value) - bounds_.begin());
+  // NaN is within no bound: +Inf, as Prometheus's own clients count it.
+  const auto bucket =
+      std::isnan(value)
+          ? bounds_.size()
+          : static_cast<std::size_t>(std::lower_bound(bounds_.begin(), bounds_.end(), value) - bounds_.begin());
   std::unique_lock guard(lock_of());
   auto& s = find(span_of(labels), guard);
   ++s.buckets[bucket];
@@ -260,8 +264,10 @@ metric& metrics_registry::add(std::unique_ptr<metric> made) {
   std::lock_guard guard(lock_);
   for (const auto& existing : metrics_) {
     if (existing->name() != made->name()) continue;
-    if (existing->kind() == made->kind() && existing->label_names() == made->label_names()) return *existing;
-    throw mcp::invalid_argument("metric " + made->name() + " exists with another type or other labels");
+    if (existing->kind() == made->kind() && existing->label_names() == made->label_names() &&
+        existing->bounds() == made->bounds())
+      return *existing;
+    throw mcp::invalid_argument("metric " + made->name() + " exists with another type, other labels or other buckets");
   }
   metrics_.push_back(std::move(made));
   return *metrics_.back();

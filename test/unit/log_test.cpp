@@ -36,6 +36,14 @@ TEST(LogFormat, TextIsTimeLevelCategoryMessageThenFields) {
             "2026-11-27T09:05:27.123Z caduceus warn transport: session expired session_id=3f2a open=12");
 }
 
+TEST(LogFormat, ABoolIsTrueOrFalse) {
+  const bool resumed = true;
+  EXPECT_EQ(line(log_format::logfmt, "stream", {{"resumed", resumed}, {"replayed", false}}),
+            "time=2026-11-27T09:05:27.123Z level=warn category=transport msg=stream resumed=true replayed=false");
+  static_assert(!std::is_constructible_v<log_field, std::string_view, char>, "a char says what it is");
+  static_assert(!std::is_constructible_v<log_field, std::string_view, const int*>, "a pointer is no bool");
+}
+
 TEST(LogFormat, JsonLinesHoldEveryFieldTyped) {
   const auto text = line(log_format::json, "request served",
                          {{"method", "tools/call"}, {"status", 200}, {"duration", 0.25}, {"peer", "127.0.0.1:5"}});

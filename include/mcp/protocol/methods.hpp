@@ -232,8 +232,10 @@ struct tag {
   static constexpr method_kind kind = Kind;       ///< request or notification
   using params = Params;  ///< the params type (messages.hpp, types.hpp, lifecycle.hpp)
   using result = Result;  ///< the result type; void for a notification
-  /// Its row in the method table: the revisions in which each side sends it.
-  static const method_info& info() noexcept { return *find_method(name); }
+  /// Its row in the method table: the revisions in which each side sends it;
+  /// null for a method outside the table (a tag an application declared for
+  /// a method of its own).
+  static const method_info* info() noexcept { return find_method(name); }
 };
 
 /// The tag of a request: answered with a `Result`.

@@ -59,6 +59,8 @@ class MCP_API metric {
   type kind() const noexcept { return kind_; }
   /// The names of its labels, in the order label values are given.
   const std::vector<std::string>& label_names() const noexcept { return label_names_; }
+  /// A histogram's bucket upper bounds, ascending, without +Inf; empty for the others.
+  const std::vector<double>& bounds() const noexcept { return bounds_; }
   /// How many label sets it has now (at most max_series, and `other`).
   std::size_t series_count() const;
 
@@ -173,8 +175,8 @@ class MCP_API metrics_registry {
   /// Adds a gauge (or returns the one of that name and labels); thread safe.
   gauge& add_gauge(std::string name, std::string help, std::vector<std::string> label_names = {});
   /// Adds a histogram with the bucket upper bounds `bounds` (ascending; +Inf
-  /// is added), or returns the one of that name and labels, whatever its
-  /// bounds; thread safe. mcp_duration_buckets() suits durations in seconds.
+  /// is added), or returns the one of that name, labels and bounds; thread
+  /// safe. mcp_duration_buckets() suits durations in seconds.
   histogram& add_histogram(std::string name, std::string help, std::vector<std::string> label_names,
                            std::vector<double> bounds);
 

@@ -27,8 +27,9 @@ TEST(MethodTypes, EveryMethodOfTheTableHasOneTagOfItsKind) {
             [&](auto tag) {
               using T = decltype(tag);
               EXPECT_TRUE(tagged.insert(T::name).second) << T::name << " tagged twice";
-              EXPECT_EQ(T::info().name, T::name);
-              EXPECT_EQ(T::info().kind, T::kind) << T::name;
+              ASSERT_NE(T::info(), nullptr) << T::name;
+              EXPECT_EQ(T::info()->name, T::name);
+              EXPECT_EQ(T::info()->kind, T::kind) << T::name;
               EXPECT_EQ(T::kind == method_kind::notification, std::is_void_v<typename T::result>) << T::name;
             }(tags),
             ...);
@@ -36,6 +37,14 @@ TEST(MethodTypes, EveryMethodOfTheTableHasOneTagOfItsKind) {
       method::all{});
   EXPECT_EQ(tagged.size(), all_methods().size());
   for (const auto& m : all_methods()) EXPECT_TRUE(tagged.contains(m.name)) << m.name << " has no tag";
+}
+
+constexpr char own_method_name[] = "example/own";
+
+TEST(MethodTypes, AnApplicationsOwnTagHasNoRowInTheTable) {
+  using own = method::request<own_method_name, empty_params, empty_result>;
+  EXPECT_EQ(own::name, "example/own");
+  EXPECT_EQ(own::info(), nullptr);
 }
 
 // What the schema requires around a 2026-07-28 message that the protocol

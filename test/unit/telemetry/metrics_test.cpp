@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <thread>
 #include <vector>
@@ -112,6 +113,20 @@ TEST(Metrics, RefusesBadNamesLabelsAndValues) {
   // The same metric again is the same metric; another type under its name is refused.
   EXPECT_EQ(&registry.add_counter("c_total", "x", {"a"}), &c);
   EXPECT_THROW(registry.add_gauge("c_total", "x", {"a"}), mcp::invalid_argument);
+  // So is a histogram of that name with other buckets.
+  auto& h = registry.add_histogram("h_seconds", "x", {}, {1, 2});
+  EXPECT_EQ(&registry.add_histogram("h_seconds", "x", {}, {1, 2}), &h);
+  EXPECT_THROW(registry.add_histogram("h_seconds", "x", {}, {1, 5}), mcp::invalid_argument);
+}
+
+TEST(Metrics, AHistogramCountsNaNInItsInfBucket) {
+  metrics_registry registry;
+  auto& h = registry.add_histogram("v", "Values.", {}, {1});
+  h.observe({}, std::nan(""));
+  EXPECT_EQ(registry.expose(),
+            "# HELP v Values.\n# TYPE v histogram\n"
+            "v_bucket{le=\"1\"} 0\nv_bucket{le=\"+Inf\"} 1\n"
+            "v_sum NaN\nv_count 1\n");
 }
 
 TEST(Metrics, CountsFromManyThreads) {
