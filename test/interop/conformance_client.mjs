@@ -11,21 +11,33 @@
 // scenarios are the non-OAuth client scenarios of 0.1.16: initialize,
 // tools_call, elicitation-sep1034-client-defaults, sse-retry (the `auth/*`
 // ones need an OAuth 2.1 client; any of them can be named with --scenario).
-// Scenarios run ONE AT A TIME, each in its own `conformance client --command
-// CMD --scenario NAME --timeout MS -o DIR` process (the suite's --suite mode
-// runs them in parallel, which makes sse-retry's 450-700 ms reconnection
-// window flaky on a small machine), with a hard timeout, and its
-// DIR/**/checks.json is counted: SUCCESS = passed, FAILURE = failed, WARNING
-// printed but not counted, INFO ignored. A scenario counts 1 more failed when
-// the suite reports that the client timed out or exited with an error
-// (except auth/scope-retry-limit and auth/resource-mismatch, where the suite
-// allows an error exit), when no checks.json appears, when no SUCCESS or
-// FAILURE check was recorded (the client never did what the scenario checks),
-// or when the suite exits non-zero without saying why.
+// The default scenarios run ONE AT A TIME, each in its own `conformance
+// client --command CMD --scenario NAME --timeout MS -o DIR` process, with a
+// hard timeout (--scenario-timeout). A selection the suite's CLI can name
+// itself runs in ONE CLI process instead (a start of the CLI costs ~1.4 s of
+// CPU, more than most scenarios), which runs its scenarios all at once:
+// `--scenario 'auth/*'` alone as `--suite auth` (14 of the 22; the other 8
+// then run one at a time), and the two below (--suite next); that process is
+// bounded like one scenario. Either way the suite writes
+// DIR/<scenario>-<time>/checks.json per scenario (the folder name says which),
+// and it is counted: SUCCESS = passed, FAILURE = failed, WARNING printed but
+// not counted, INFO ignored. A scenario counts 1 more failed when the client
+// timed out (the suite stopped it after --timeout) or exited with an error
+// (except in the scenarios where the suite allows that, its allowClientError
+// ones, ALLOW_CLIENT_ERROR below), when no checks.json appears, when no
+// SUCCESS or FAILURE check was recorded (the client never did what the
+// scenario checks), or when the scenario's own CLI process exits non-zero
+// without saying why; a one-process run whose CLI exits non-zero with no
+// failed scenario counts 1 failed as a `(suite run)` line. Running many
+// scenarios at once has not made the timing-sensitive `sse-retry` (a 450-700
+// ms reconnection window; in the 2025-11-25 set) fail: it passed in every
+// such run on 2 cores, also with three runs side by side.
 //
-// Each word of the command is shell-quoted and the command is run with
-// `exec`, so the suite's own timeout (SIGTERM to the shell) reaches the
-// client; it runs in the current directory with our environment.
+// Each word of the command is shell-quoted, and the suite runs it (with
+// `exec`) through lib/client-exit.sh, which records how the client ended in
+// a file per scenario (a run of many scenarios at once does not say which
+// client an exit belongs to) and passes the suite's SIGTERM on timeout on to
+// the client; it runs in the current directory with our environment.
 //
 // Output: one `ok|FAIL <scenario>: a passed, b failed[, w warnings]` line per
 // scenario, followed by its failing checks (`    - id: message`) and warnings
@@ -40,15 +52,20 @@
 // conformance-next) and the scenarios are the SCORED client scenarios of its
 // requirement set for `--spec-version V` (`list --client --requirements V`;
 // 32 at 2026-07-28, the `auth/*` ones included: `--skip 'auth/*'` leaves the
-// 7 others), each run as `conformance client --command CMD --scenario NAME
-// --spec-version V --force --timeout MS -o DIR`; the suite sets
-// MCP_CONFORMANCE_PROTOCOL_VERSION (= V) and MCP_CONFORMANCE_CONTEXT for the
-// client itself. SKIPPED checks are not counted; a client error exit counts
-// when the suite says "CLIENT EXITED WITH ERROR" (it does not for its
-// allowClientError scenarios). --spec-version may be repeated: each version
-// is counted on its own, its scenario lines read `ok|FAIL V NAME: ...`, and
-// the run ends with one line per version, `conformance-client V: N passed,
-// M failed`; exit 0 iff every version has M == 0 and N >= its --min-passed.
+// 7 others). The whole set runs in one `conformance client --command CMD
+// --requirements V --timeout MS -o DIR` process, which also runs the set's
+// not-scored scenarios: each gets a `# not counted: ...` line and counts for
+// nothing. A narrowed set runs one `conformance client --command CMD
+// --scenario NAME --spec-version V --force --timeout MS -o DIR` process per
+// scenario (the wire and membership of `--requirements V`), the not-scored
+// ones named in a `#` line and not run; `--spec-version extension
+// --scenario 'auth/*'` runs in one `--suite extensions` process. The suite
+// sets MCP_CONFORMANCE_PROTOCOL_VERSION (= V) and MCP_CONFORMANCE_CONTEXT for
+// the client itself. SKIPPED checks are not counted. --spec-version may be
+// repeated: each version is counted on its own, its scenario lines read
+// `ok|FAIL V NAME: ...`, and the run ends with one line per version,
+// `conformance-client V: N passed, M failed`; exit 0 iff every version has
+// M == 0 and N >= its --min-passed.
 //
 // Options:
 //   --scenario NAME         run this client scenario (repeatable; default: the
@@ -59,8 +76,8 @@
 //                           the four default scenarios, when neither
 //                           --scenario nor --skip is given; 0 otherwise)
 //   --timeout MS            the suite kills the client after MS (default 30000)
-//   --scenario-timeout S    hard timeout per scenario (default: the client
-//                           timeout + 30 s)
+//   --scenario-timeout S    hard timeout per scenario, and of a run of many
+//                           at once (default: the client timeout + 30 s)
 //   --total-timeout S       bound of the whole run (default 300); scenarios
 //                           not run by then count as 1 failed each
 //   --results DIR           keep the suite's output under DIR (default: a
@@ -95,9 +112,25 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SUMMARY = 'conformance-client';
 const DEFAULT_SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'];
 const DEFAULT_MIN_PASSED = 10; // 1 + 1 + 5 + 3 checks: what the TS reference client scores on them
-// scenarios whose client may exit with an error (the suite's allowClientError)
-// (0.1.16; with --suite next the suite's "CLIENT EXITED WITH ERROR" line decides)
-const ALLOW_CLIENT_ERROR = new Set(['auth/scope-retry-limit', 'auth/resource-mismatch']);
+// The scenarios whose client may exit with an error: the suite's
+// allowClientError ones, per suite (read from the pinned bundles; a run of
+// many scenarios in one suite process does not tell them).
+const ALLOW_CLIENT_ERROR = {
+    legacy: new Set(['auth/scope-retry-limit', 'auth/resource-mismatch']),
+    next: new Set([
+        'auth/scope-retry-limit',
+        'auth/resource-mismatch',
+        'auth/iss-supported-missing',
+        'auth/iss-wrong-issuer',
+        'auth/iss-unexpected',
+        'auth/iss-normalized',
+        'auth/metadata-issuer-mismatch',
+        'http-invalid-tool-headers',
+        'sep-2640-client-verify-digest',
+        'sep-2640-client-verify-size',
+        'sep-2640-client-verify-frontmatter'
+    ])
+};
 // what the TypeScript reference client (SDK 2.4) scores on the scored set of each version (--suite next)
 const NEXT_REFERENCE_PASSED = { '2026-07-28': 402, '2025-11-25': 238 };
 
@@ -145,7 +178,7 @@ for (const pkg of NEXT ? [SUITE_PACKAGES.legacy, SUITE_PACKAGES.next] : [SUITE_P
         process.exit(2);
     }
 }
-const { ConformanceRun, SUITE_NEXT_CLI, Tail, diag, killGroupsNow, tallyChecks } = await import('./lib.mjs');
+const { ConformanceRun, SUITE_NEXT_CLI, Tail, diag, excerpt, killGroupsNow, killedWhy, scenarioLabel, tallyChecks } = await import('./lib.mjs');
 
 // ------------------------------------------------------------ bookkeeping
 const run = new ConformanceRun({
@@ -161,9 +194,30 @@ if (NEXT) run.defineGroups(opts.specVersions.map(v => ({ name: v, minPassed: opt
 /** A word for /bin/sh: as is when it is plainly safe, else in single quotes. */
 const shellWord = w => (/^[A-Za-z0-9_@%+=:,.\/-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
 
-// The suite splits --command at single spaces and joins the words again with
-// single spaces for `sh -c` (plus " <url>"), so a quoted word may hold spaces.
-const clientCommand = ['exec', ...[opts.command, ...opts.args].map(shellWord)].join(' ');
+const CLIENT_EXIT = path.join(HERE, 'lib', 'client-exit.sh');
+const userCommand = [opts.command, ...opts.args].map(shellWord).join(' ');
+
+/**
+ * The --command for the suite: the client run through lib/client-exit.sh,
+ * which records how it ended in `statusDir` (read by clientEnd). The suite
+ * splits --command at single spaces and joins the words again with single
+ * spaces for `sh -c` (plus " <url>"), so a quoted word may hold spaces;
+ * `exec` makes the suite's SIGTERM on timeout reach client-exit.sh, which
+ * passes it on to the client.
+ */
+const clientCommand = statusDir => `exec /bin/sh ${shellWord(CLIENT_EXIT)} ${shellWord(statusDir)} ${userCommand}`;
+
+/** How the client of `scenario` ended, as client-exit.sh wrote it: { timedOut, code } (code undefined: no record). */
+function clientEnd(statusDir, scenario) {
+    let text = '';
+    try {
+        text = fs.readFileSync(path.join(statusDir, `${scenario}.exit`), 'utf8');
+    } catch {
+        /* no record: the run was killed before the client ended, or never started it */
+    }
+    const m = /^(timeout )?(\d+)$/.exec(text.trim());
+    return { timedOut: !!m?.[1], code: m ? Number(m[2]) : undefined };
+}
 
 /** Why the client command cannot run at all, or undefined (only checked for a path). */
 function commandProblem() {
@@ -192,53 +246,105 @@ function fileTail(dir, name, max = 20) {
 }
 
 // ------------------------------------------------------------- the suite
-/** One scenario; `version` = the spec version of `--suite next` (undefined for 0.1.16). */
-async function runScenario(scenario, version) {
-    const outDir = run.scenarioDir(scenario, version);
-    const timeoutMs = Math.min(opts.scenarioTimeout * 1000, run.remainingMs());
-    const t0 = Date.now();
-    const wire = version && version !== EXTENSION_SET ? ['--spec-version', version, '--force'] : [];
-    const r = await run.cli(
-        ['client', '--command', clientCommand, '--scenario', scenario, ...wire, '--timeout', String(opts.timeoutMs), '-o', outDir],
-        timeoutMs,
-        { cwd: process.cwd() }
-    );
-    const secs = ((Date.now() - t0) / 1000).toFixed(1);
-    const t = tallyChecks(outDir);
-    // What the suite printed about the client (on its stderr, before the check table).
-    const clientTimedOut = /^Client timed out after \d+ms/m.test(r.text);
-    const exited = /^Client exited with code (-?\d+)/m.exec(r.text);
-    // 0.2: the suite says so itself, except for its allowClientError scenarios (and
-    // not when the client timed out, which counts already)
-    const clientError =
-        exited && (version ? clientTimedOut || /CLIENT EXITED WITH ERROR/.test(r.text) : !ALLOW_CLIENT_ERROR.has(scenario));
-    const problems = [];
-    if (!t.file) {
-        problems.push(
-            r.timedOut
-                ? `no checks.json: killed after ${secs} s (scenario timeout or whole-run deadline)`
-                : `no checks.json: the suite exited with ${r.code ?? r.signal}`
-        );
-    } else if (t.checks && !t.checks.some(c => c?.status === 'SUCCESS' || c?.status === 'FAILURE')) {
+/**
+ * Reports a scenario from its checks.json tally `t`, how its client ended
+ * (`end`, clientEnd) and `problems`: what its CLI run did wrong. Adds the
+ * scenario's own: no SUCCESS or FAILURE check, a client that timed out or
+ * exited with an error the scenario does not allow. Any problem is 1 more
+ * failed. A failed scenario shows the client's stderr and stdout (kept
+ * beside checks.json), or `out` (CLI output) when there is no checks.json;
+ * `notes` are more `#` lines. Returns whether it failed.
+ */
+function reportScenario(label, scenario, t, end, { problems: runProblems = [], notes = [], out }) {
+    const allowed = ALLOW_CLIENT_ERROR[opts.suite].has(scenario);
+    const clientError = !end.timedOut && end.code > 0;
+    const problems = [...runProblems];
+    if (t.checks && !t.checks.some(c => c?.status === 'SUCCESS' || c?.status === 'FAILURE')) {
         problems.push('no SUCCESS or FAILURE check was recorded: the client never did what the scenario checks');
     }
-    if (clientTimedOut) problems.push(`the suite reports: client timed out (killed after --timeout ${opts.timeoutMs} ms)`);
-    if (clientError) problems.push(`the suite reports: client exited with code ${exited[1]}`);
-    if (t.file && r.timedOut) problems.push(`the suite was killed after ${secs} s (scenario timeout or whole-run deadline)`);
-    if (t.checks && r.code !== 0 && !r.timedOut && t.fail === 0 && t.warn === 0 && !clientTimedOut && !exited) {
-        problems.push(`the suite exited with ${r.code ?? r.signal} without a FAILURE or WARNING check or a client error`);
-    }
+    if (end.timedOut) problems.push(`the client timed out (the suite stopped it after --timeout ${opts.timeoutMs} ms)`);
+    if (clientError && !allowed) problems.push(`the client exited with code ${end.code}`);
     const fail = t.fail + (problems.length > 0 ? 1 : 0);
     const lines = [...t.lines, ...problems.map(p => `    - (client): ${p}`)];
-    if (exited && !clientError) lines.push(`#   the client exited with code ${exited[1]} (allowed in this scenario)`);
-    if (r.leftovers) lines.push('#   processes of the run were still alive when the suite exited (killed)');
+    if (clientError && allowed) lines.push(`#   the client exited with code ${end.code} (allowed in this scenario)`);
+    lines.push(...notes);
     if (fail > 0) {
         if (t.file) {
             const dir = path.dirname(t.file);
             lines.push(...fileTail(dir, 'stderr.txt'), ...fileTail(dir, 'stdout.txt'));
-        } else if (r.out) lines.push(r.out.split('\n').map(l => `#   ${l}`).join('\n'));
+        } else if (out) lines.push(out.split('\n').map(l => `#   ${l}`).join('\n'));
     }
-    run.report(version ? `${version} ${scenario}` : scenario, { ok: fail === 0, pass: t.pass, fail, warn: t.warn, skipped: t.skipped, lines });
+    run.report(label, { ok: fail === 0, pass: t.pass, fail, warn: t.warn, skipped: t.skipped, lines });
+    return fail > 0;
+}
+
+/** The suite stops a client after this. */
+const clientTimeout = ['--timeout', String(opts.timeoutMs)];
+
+/** One scenario in a CLI process of its own; `version` = the spec version of `--suite next` (undefined for 0.1.16). */
+async function runScenario(scenario, version) {
+    const outDir = run.scenarioDir(scenario, version);
+    const t0 = Date.now();
+    const wire = version && version !== EXTENSION_SET ? ['--spec-version', version, '--force'] : [];
+    const r = await run.cli(
+        ['client', '--command', clientCommand(outDir), '--scenario', scenario, ...wire, ...clientTimeout, '-o', outDir],
+        Math.min(opts.scenarioTimeout * 1000, run.remainingMs()),
+        { cwd: process.cwd() }
+    );
+    const killed = killedWhy(((Date.now() - t0) / 1000).toFixed(1));
+    const t = tallyChecks(outDir);
+    const end = clientEnd(outDir, scenario);
+    const problems = [];
+    if (!t.file) problems.push(`no checks.json: ${r.timedOut ? killed : `the suite exited with ${r.code ?? r.signal}`}`);
+    else if (r.timedOut) problems.push(`the suite was ${killed}`);
+    else if (t.checks && r.code !== 0 && t.fail === 0 && t.warn === 0 && !end.timedOut && !end.code) {
+        problems.push(`the suite exited with ${r.code ?? r.signal} without a FAILURE or WARNING check or a client error`);
+    }
+    const notes = r.leftovers ? ['#   processes of the run were still alive when the suite exited (killed)'] : [];
+    reportScenario(scenarioLabel(scenario, version), scenario, t, end, { problems, notes, out: r.out });
+}
+
+/**
+ * The CLI's own name for (part of) the selection of `pass`, or undefined
+ * when it has none: `--requirements V` for the whole scored set of V (it
+ * runs the not-scored ones too, which are not counted); `--suite auth`
+ * (0.1.16: 14 of the 22 OAuth scenarios; the rest run one by one) and
+ * `--suite extensions` (the extension set's 6) for `--scenario 'auth/*'`
+ * alone.
+ */
+function batchSelection({ version }) {
+    const authOnly = opts.only.length === 1 && opts.only[0] === 'auth/*' && opts.skip.length === 0;
+    if (!version) return authOnly ? ['--suite', 'auth'] : undefined;
+    if (version === EXTENSION_SET) return authOnly ? ['--suite', 'extensions'] : undefined;
+    return opts.only.length || opts.skip.length ? undefined : ['--requirements', version];
+}
+
+/**
+ * Runs what the CLI can name of `pass` in ONE suite process, which runs its
+ * scenarios all at once, and reports each scenario of the pass it ran, in
+ * the order of the pass; the run is bounded like one scenario
+ * (--scenario-timeout). Returns the scenarios it did not start: those run
+ * one by one afterwards.
+ */
+async function runBatch(pass) {
+    const selection = batchSelection(pass);
+    if (!selection || run.remainingMs() <= 1000) return pass.scenarios;
+    const dir = run.freshDir('+batch', pass.version);
+    const exitDir = run.freshDir('+client-exit', pass.version);
+    const args = ['client', '--command', clientCommand(exitDir), ...selection, ...clientTimeout, '-o', dir];
+    const b = await run.batch(args, dir, {
+        timeoutMs: Math.min(opts.scenarioTimeout * 1000, run.remainingMs()),
+        startLine: /^Starting scenario: (\S+)$/,
+        cwd: process.cwd()
+    });
+    if (b.r.leftovers) diag('processes of the one-process run were still alive when the suite exited (killed)');
+    return run.reportBatch(b, pass, (scenario, o) => {
+        const failed = reportScenario(scenarioLabel(scenario, pass.version), scenario, o.t, clientEnd(exitDir, scenario), {
+            problems: o.noChecks ? [`no checks.json: ${o.noChecks}`] : [],
+            out: excerpt(b.r.text, `Starting scenario: ${scenario}`)
+        });
+        return failed || o.t.warn > 0;
+    });
 }
 
 // ------------------------------------------------------------------- main
@@ -284,17 +390,13 @@ async function main() {
     if (problem) await run.finish(problem);
     const resultsDir = run.useResults(opts.results, 'caduceus-conformance-client-');
     const count = passes.reduce((n, p) => n + p.scenarios.length, 0);
-    diag(`client: ${clientCommand} <url>; ${count} scenario${count === 1 ? '' : 's'}, one at a time; results in ${resultsDir}`);
+    diag(`client: ${userCommand} <url>; ${count} scenario${count === 1 ? '' : 's'}; results in ${resultsDir}`);
 
-    for (const { version, known, scenarios, notScored } of passes) {
-        if (version) {
-            run.beginGroup(version);
-            const skipped = notScored.length ? `; not scored, not run: ${notScored.map(n => `${n.name} (${n.reason})`).join(', ')}` : '';
-            const what = version === EXTENSION_SET ? 'extension scenarios (not scored by the suite)' : `scored scenarios at the ${version} wire`;
-            diag(`--- ${version}: ${scenarios.length} ${what}${skipped}`);
-        }
-        for (const scenario of scenarios) {
-            const label = version ? `${version} ${scenario}` : scenario;
+    for (const pass of passes) {
+        const { version, known } = pass;
+        if (version) run.beginPass(pass, batchSelection(pass) !== undefined);
+        for (const scenario of await runBatch(pass)) {
+            const label = scenarioLabel(scenario, version);
             if (run.finished) await run.finish();
             if (!known.includes(scenario)) {
                 run.notRun(label, 'the suite does not have this scenario (not 0.1.16?)');
@@ -306,7 +408,7 @@ async function main() {
             }
             await runScenario(scenario, version);
         }
-        if (version) run.endGroup();
+        run.endGroup();
     }
     await run.finish();
 }

@@ -9,12 +9,21 @@
 // `http://127.0.0.1:38123/mcp`, as the FIRST line of its stdout (within
 // --startup-timeout); everything it prints afterwards is only kept for
 // diagnostics. The scenario list comes from the suite (`list --server`; 32 in
-// 0.1.16, the two "pending" ones included); each scenario runs in its own
-// `conformance server --url URL --scenario NAME -o DIR` process with a hard
-// timeout, and its DIR/**/checks.json is counted: SUCCESS = passed,
-// FAILURE = failed, WARNING / INFO are not counted (as in the suite's own
-// totals). A scenario without checks.json (crash, timeout), or whose CLI
-// exits non-zero without a FAILURE check, counts as 1 failed.
+// 0.1.16, the two "pending" ones included). Unless --scenario / --skip
+// narrow it, they all run in ONE `conformance server --url URL --suite all
+// -o DIR` process (a start of the suite's CLI costs ~1.4 s of CPU, more than
+// most scenarios); a narrowed list runs one `conformance server --url URL
+// --scenario NAME -o DIR` process per scenario. Either way the suite writes
+// DIR/[server-]<scenario>-<time>/checks.json per scenario (the folder name
+// says which), and it is counted: SUCCESS = passed, FAILURE = failed,
+// WARNING / INFO are not counted (as in the suite's own totals). A scenario
+// without checks.json (crash, timeout), or whose own CLI process exits
+// non-zero without a FAILURE check, counts as 1 failed; so does a one-process
+// run whose CLI exits non-zero with no failed scenario (a `(suite run)`
+// line). A scenario that outlasts --scenario-timeout is killed (in a
+// one-process run with the process; the scenarios it had not started then run
+// one per process); once the server has died, every scenario not started yet
+// counts as 1 failed without running.
 //
 // Output: one `ok|FAIL <scenario>: a passed, b failed[, w warnings]` line per
 // scenario, followed by its failing checks (`    - id: message`) and warnings
@@ -26,10 +35,14 @@
 // With `--suite next` the suite is 0.2.0-alpha.12 (node_modules/
 // conformance-next) and the scenarios are the SCORED server scenarios of its
 // requirement set for each `--spec-version V` (`list --server --requirements
-// V`; the not-scored extension / pending / added-after-release entries are
-// named in a `#` line and not run), each run as `conformance server --url URL
-// --scenario NAME --spec-version V --force -o DIR` (the wire and membership of
-// `--requirements V`). SKIPPED checks are not counted either. One server
+// V`). The whole set runs in one `conformance server --url URL --requirements
+// V --timeout MS -o DIR` process, which also runs the set's not-scored
+// extension / pending / added-after-release scenarios: each gets a `# not
+// counted: ...` line and counts for nothing. A narrowed set (and the
+// extension set) runs one `conformance server --url URL --scenario NAME
+// --spec-version V --force --timeout MS -o DIR` process per scenario (the
+// wire and membership of `--requirements V`), the not-scored ones named in a
+// `#` line and not run. SKIPPED checks are not counted either. One server
 // process serves every version; the versions run one after the other, in the
 // order given, each counted on its own: its scenario lines read `ok|FAIL V
 // NAME: ...`, and the run ends with one line per version,
@@ -42,9 +55,12 @@
 //   --scenario NAME         run only this scenario (repeatable; NAME may be a
 //                           glob with `*`, e.g. 'tools-*')
 //   --skip NAME             do not run this scenario (repeatable; glob too)
-//   --scenario-timeout S    hard timeout per scenario (default 75: longer than
-//                           the TS SDK's 60 s request timeout, so a hanging
-//                           request is reported by the suite itself)
+//   --scenario-timeout S    timeout per scenario (default 75: longer than the
+//                           TS SDK's 60 s request timeout, so a hanging
+//                           request is reported by the suite itself); 0.1.16:
+//                           its CLI process is killed then; 0.2: passed as
+//                           the suite's --timeout (a `scenario-timeout`
+//                           FAILURE), the process is killed 10 s later
 //   --total-timeout S       bound of the whole run (default 600); scenarios
 //                           not run by then count as 1 failed each
 //   --startup-timeout S     wait for the URL line (default 10)
@@ -124,7 +140,8 @@ for (const pkg of NEXT ? [SUITE_PACKAGES.legacy, SUITE_PACKAGES.next] : [SUITE_P
         process.exit(2);
     }
 }
-const { ConformanceRun, SUITE_NEXT_CLI, Tail, diag, killGroup, killGroupsNow, spawnGroup, tallyChecks } = await import('./lib.mjs');
+const { ConformanceRun, SUITE_NEXT_CLI, Tail, diag, excerpt, killGroup, killGroupsNow, killedWhy, scenarioLabel, spawnGroup, tallyChecks } =
+    await import('./lib.mjs');
 
 // ------------------------------------------------------------ bookkeeping
 const run = new ConformanceRun({
@@ -214,32 +231,84 @@ async function stopServer() {
 }
 
 // ------------------------------------------------------------- the suite
-/** One scenario; `version` = the spec version of `--suite next` (undefined for 0.1.16). */
+// 0.2's CLI ends a scenario itself after its --timeout (a `scenario-timeout`
+// FAILURE check); it is killed only if it overruns that by this much.
+const SUITE_TIMEOUT_GRACE_MS = 10_000;
+const killAfterMs = opts.scenarioTimeout * 1000 + (NEXT ? SUITE_TIMEOUT_GRACE_MS : 0);
+const suiteTimeout = NEXT ? ['--timeout', String(opts.scenarioTimeout * 1000)] : [];
+
+/**
+ * Reports a scenario from its tally `t`: `noChecks` says why there is no
+ * checks.json, if there is none; `cliProblem` is what its CLI run did wrong,
+ * 1 failed when no check failed; `out` is CLI output shown when there is no
+ * checks.json.
+ */
+function reportScenario(label, t, { noChecks, cliProblem, out }) {
+    if (!t.file) {
+        t.fail++;
+        t.lines.push(`    - (no checks.json): ${noChecks}`);
+    }
+    if (t.checks && cliProblem && t.fail === 0) {
+        t.fail++;
+        t.lines.push(`    - (cli): ${cliProblem}`);
+    }
+    if (t.fail > 0 && !t.checks && out) t.lines.push(out.split('\n').map(l => `#   ${l}`).join('\n'));
+    run.report(label, { ok: t.fail === 0, pass: t.pass, fail: t.fail, warn: t.warn, skipped: t.skipped, lines: t.lines });
+}
+
+/** One scenario in a CLI process of its own; `version` = the spec version of `--suite next` (undefined for 0.1.16). */
 async function runScenario(scenario, url, version) {
     const outDir = run.scenarioDir(scenario, version);
-    const timeoutMs = Math.min(opts.scenarioTimeout * 1000, run.remainingMs());
     const t0 = Date.now();
     const wire = version === EXTENSION_SET ? [] : ['--spec-version', version, '--force'];
     const args = version
-        ? ['server', '--url', url, '--scenario', scenario, ...wire, '-o', outDir]
+        ? ['server', '--url', url, '--scenario', scenario, ...wire, ...suiteTimeout, '-o', outDir]
         : ['server', '--url', url, '--scenario', scenario, '-o', outDir];
-    const r = await run.cli(args, timeoutMs);
-    const secs = ((Date.now() - t0) / 1000).toFixed(1);
-    const t = tallyChecks(outDir);
-    if (!t.file) {
-        t.fail++;
-        const why = r.timedOut
-            ? `no checks.json: killed after ${secs} s (scenario timeout or whole-run deadline)`
-            : `no checks.json: the suite exited with ${r.code ?? r.signal}`;
-        t.lines.push(`    - (no checks.json): ${why}`);
-    }
-    if (t.checks && r.code !== 0 && t.fail === 0) {
-        t.fail++;
-        t.lines.push(`    - (cli): the suite ${r.timedOut ? 'was killed (timeout)' : `exited with ${r.code ?? r.signal}`} without a FAILURE check`);
-    }
-    if (t.fail > 0 && !t.checks && r.out) t.lines.push(r.out.split('\n').map(l => `#   ${l}`).join('\n'));
-    const label = version ? `${version} ${scenario}` : scenario;
-    run.report(label, { ok: t.fail === 0, pass: t.pass, fail: t.fail, warn: t.warn, skipped: t.skipped, lines: t.lines });
+    const r = await run.cli(args, Math.min(killAfterMs, run.remainingMs()));
+    const exit = r.timedOut ? 'was killed (timeout)' : `exited with ${r.code ?? r.signal}`;
+    reportScenario(scenarioLabel(scenario, version), tallyChecks(outDir), {
+        noChecks: r.timedOut ? killedWhy(((Date.now() - t0) / 1000).toFixed(1)) : `the suite exited with ${r.code ?? r.signal}`,
+        cliProblem: r.code === 0 ? undefined : `the suite ${exit} without a FAILURE check`,
+        out: r.out
+    });
+}
+
+/**
+ * The CLI's own name for the selection of `pass` (`--suite all`: every
+ * server scenario of 0.1.16; `--requirements V`: the scored ones of V, plus
+ * the not-scored ones, which are not counted), or undefined when it has none
+ * (--scenario / --skip, the extension set).
+ */
+function batchSelection({ version }) {
+    if (opts.only.length || opts.skip.length || version === EXTENSION_SET) return undefined;
+    return version ? ['--requirements', version, ...suiteTimeout] : ['--suite', 'all'];
+}
+
+/**
+ * Runs `pass` in ONE suite process where the CLI can name its selection,
+ * and reports each scenario it ran, in the order of the pass. The run stops
+ * before the next scenario once the server has died, and when one scenario
+ * takes longer than the per-scenario limit. Returns the scenarios it did not
+ * start: those run one by one (or are reported as not run) afterwards.
+ */
+async function runBatch(pass, url) {
+    const selection = batchSelection(pass);
+    if (!selection || server.exited || run.remainingMs() <= 1000) return pass.scenarios;
+    const dir = run.freshDir('+batch', pass.version);
+    const b = await run.batch(['server', '--url', url, ...selection, '-o', dir], dir, {
+        timeoutMs: run.remainingMs(),
+        startLine: /^=== Running scenario: (\S+) ===$/,
+        prefix: 'server-',
+        stallMs: killAfterMs,
+        stopAt: () => server.exited
+    });
+    return run.reportBatch(b, pass, (scenario, o) => {
+        reportScenario(scenarioLabel(scenario, pass.version), o.t, {
+            noChecks: o.noChecks,
+            out: excerpt(b.r.text, `=== Running scenario: ${scenario} ===`)
+        });
+        return o.t.fail > 0;
+    });
 }
 
 /**
@@ -271,10 +340,10 @@ async function plan() {
     return passes;
 }
 
-/** Runs `scenarios` against `url`, counting a scenario the server cannot serve any more as not run. */
+/** Runs `scenarios` against `url` one by one, counting a scenario the server cannot serve any more as not run. */
 async function runScenarios(scenarios, url, version, state) {
     for (const scenario of scenarios) {
-        const label = version ? `${version} ${scenario}` : scenario;
+        const label = scenarioLabel(scenario, version);
         if (run.finished) await run.finish();
         if (server.exited) {
             if (!state.serverDeathReported) {
@@ -316,14 +385,10 @@ async function main() {
     diag(`server: ${url} (pid ${server.child.pid}); ${count} scenarios; results in ${resultsDir}`);
 
     const state = { serverDeathReported: false };
-    for (const { version, scenarios, notScored } of passes) {
-        if (version) {
-            run.beginGroup(version);
-            const skipped = notScored.length ? `; not scored, not run: ${notScored.map(n => `${n.name} (${n.reason})`).join(', ')}` : '';
-            diag(`--- ${version}: ${scenarios.length} scored scenarios at the ${version} wire${skipped}`);
-        }
-        await runScenarios(scenarios, url, version, state);
-        if (version) run.endGroup();
+    for (const pass of passes) {
+        if (pass.version) run.beginPass(pass, batchSelection(pass) !== undefined);
+        await runScenarios(await runBatch(pass, url), url, pass.version, state);
+        run.endGroup();
     }
     const serverDeathReported = state.serverDeathReported;
     if (server.exited && !serverDeathReported) diag(`the server ended during the run:\n${serverDiagnostics()}`);

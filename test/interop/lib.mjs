@@ -11,8 +11,10 @@
 //
 // The last section ("the official conformance suite") serves the two runners
 // of @modelcontextprotocol/conformance, conformance_server.mjs and
-// conformance_client.mjs: its CLI run in process groups, checks.json
-// counting, and the per-scenario report with its summary and exit code.
+// conformance_client.mjs: its CLI run in process groups (one process for a
+// whole selection where the CLI can name it, else one per scenario),
+// checks.json counting, and the per-scenario report with its summary and
+// exit code.
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -22,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import * as sdkTypes from '@modelcontextprotocol/sdk/types.js';
+import { EXTENSION_SET } from './lib/command-line.mjs';
 
 const { JSONRPCMessageSchema } = sdkTypes;
 
@@ -916,8 +919,12 @@ export function failedSince(s) {
 
 // ------------------------------------------- the official conformance suite
 // Helpers of conformance_server.mjs and conformance_client.mjs, which run the
-// CLI of @modelcontextprotocol/conformance (pinned in package.json) one
-// scenario at a time. Every process they start leads a process group of its
+// CLI of @modelcontextprotocol/conformance (pinned in package.json). Each
+// start of that CLI costs about 1.4 s of CPU (Node loading its bundle), so a
+// selection the CLI can name itself (`--requirements V`, `--suite NAME`) runs
+// in ONE CLI process (ConformanceRun.batch), whose result folders are mapped
+// back to their scenarios (resultFolders); any other scenario runs in a CLI
+// process of its own. Every process they start leads a process group of its
 // own (spawnGroup), and those groups are killed on every exit path of the
 // script (ConformanceRun.installHandlers / finish).
 
@@ -928,6 +935,8 @@ export const SUITE_NEXT_CLI = path.join(INTEROP_DIR, 'node_modules', 'conformanc
 /** Lets the suite's CLI load on Node 20 (see lib/node20-compat.mjs). */
 export const SUITE_COMPAT = path.join(INTEROP_DIR, 'lib', 'node20-compat.mjs');
 
+/** `s` as a folder name: anything but letters, digits, `.`, `_` and `-` made `_`. */
+const safeName = s => s.replace(/[^A-Za-z0-9._-]/g, '_');
 export const stripAnsi = s => s.replace(/\x1b\[[0-9;?]*[ -\/]*[@-~]/g, '');
 export const oneLine = s => String(s ?? '').replace(/\s+/g, ' ').trim();
 
@@ -1008,6 +1017,65 @@ export function findChecksJson(dir) {
         if (found) return found;
     }
     return undefined;
+}
+
+// The suite names a scenario's result folder `<prefix><scenario>-<time>`, the
+// time being new Date().toISOString() with ':' and '.' made '-'.
+const RESULT_TIME = /-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/;
+
+/**
+ * The result folders the suite made under `dir`, by scenario: Map name ->
+ * folder. The suite makes DIR/<prefix><scenario>-<time>/ when it starts a
+ * scenario (a `/` in the name nests folders: DIR/auth/metadata-default-<time>)
+ * and writes checks.json into it when the scenario is done. Only the trailing
+ * time is cut off, so a name that is the start of another (tools-call vs
+ * tools-call-error) maps to its own folder.
+ */
+function resultFolders(dir, prefix = '') {
+    const folders = new Map();
+    const walk = rel => {
+        let entries;
+        try {
+            entries = fs.readdirSync(path.join(dir, rel), { withFileTypes: true });
+        } catch {
+            return;
+        }
+        for (const e of entries) {
+            if (!e.isDirectory()) continue;
+            const sub = rel ? `${rel}/${e.name}` : e.name;
+            if (RESULT_TIME.test(e.name) && sub.startsWith(prefix)) folders.set(sub.slice(prefix.length).replace(RESULT_TIME, ''), path.join(dir, sub));
+            else walk(sub);
+        }
+    };
+    walk('');
+    return folders;
+}
+
+/** Up to `max` lines of `text` from the line `first` on (the last `max` lines when there is no such line). */
+export function excerpt(text, first, max = 20) {
+    const lines = text.split('\n').filter(l => l.trim());
+    const at = lines.findIndex(l => l.trim() === first);
+    return (at < 0 ? lines.slice(-max) : lines.slice(at, at + max)).join('\n');
+}
+
+/** Why a scenario has no checks.json when its CLI run was killed after `secs` seconds. */
+export const killedWhy = secs => `killed after ${secs} s (scenario timeout or whole-run deadline)`;
+
+/** How a scenario is named in the report: `V NAME` in a pass of spec version V, else `NAME`. */
+export const scenarioLabel = (scenario, version) => (version ? `${version} ${scenario}` : scenario);
+
+/**
+ * What a ConformanceRun.batch() run `b` says about `scenario`: undefined when
+ * it did not start it (so it is to run on its own), else { t: tallyChecks of
+ * its folder, noChecks: why there is no checks.json (undefined if there is
+ * one): killed while it ran, or the suite did not write it }.
+ */
+function batchOutcome(b, scenario) {
+    if (!b.started.has(scenario)) return undefined;
+    const t = tallyChecks(b.folders.get(scenario)); // no folder: no checks.json
+    if (t.file) return { t, noChecks: undefined };
+    const secs = ((b.endedAt - b.started.get(scenario)) / 1000).toFixed(1);
+    return { t, noChecks: b.r.timedOut || b.r.stopped ? killedWhy(secs) : 'the suite did not write it' };
 }
 
 /** One line describing a check of checks.json. */
@@ -1162,6 +1230,20 @@ export class ConformanceRun {
         this.group.state = 'running';
     }
 
+    /**
+     * Begins the pass of spec version `version` (`--suite next`): its group
+     * and the `# --- V: ...` line saying what runs and how (`batched`: in one
+     * suite process, which also runs the not-scored scenarios, not counted;
+     * else one process per scenario, the not-scored ones not run).
+     */
+    beginPass({ version, scenarios, notScored }, batched) {
+        this.beginGroup(version);
+        const what = version === EXTENSION_SET ? 'extension scenarios (not scored by the suite)' : `scored scenarios at the ${version} wire`;
+        const how = batched ? 'in one suite process' : 'one suite process each';
+        const skipped = notScored.length && !batched ? `; not scored, not run: ${notScored.map(n => `${n.name} (${n.reason})`).join(', ')}` : '';
+        diag(`--- ${version}: ${scenarios.length} ${what}, ${how}${skipped}`);
+    }
+
     endGroup() {
         if (this.group) this.group.state = 'done';
         this.group = undefined;
@@ -1169,8 +1251,15 @@ export class ConformanceRun {
 
     /** A fresh, empty output folder for one scenario (below the folder `sub`, if given). */
     scenarioDir(scenario, sub) {
-        const base = sub ? path.join(this.resultsDir, sub.replace(/[^A-Za-z0-9._-]/g, '_')) : this.resultsDir;
-        const dir = path.join(base, scenario.replace(/[^A-Za-z0-9._-]/g, '_'));
+        return this.freshDir(safeName(scenario), sub);
+    }
+
+    /**
+     * A fresh, empty folder `name` below the results (below the folder `sub`
+     * there, if given). A name with a `+` (`+batch`) is never a scenarioDir().
+     */
+    freshDir(name, sub) {
+        const dir = path.join(this.resultsDir, sub ? safeName(sub) : '', name);
         fs.rmSync(dir, { recursive: true, force: true });
         fs.mkdirSync(dir, { recursive: true });
         return dir;
@@ -1202,14 +1291,17 @@ export class ConformanceRun {
 
     /**
      * Runs the suite's CLI in a process group of its own, SIGKILLed (the whole
-     * group) after `timeoutMs`. When the CLI exits, whatever it left running
-     * in its group (e.g. a client command) is killed too. Resolves
-     * { code, signal, timedOut, leftovers, out, text }: `out` = the last
-     * `tailLines` lines of stdout+stderr, `text` = all of it (up to 4 MB),
-     * both without ANSI colours; `leftovers` = processes of the group outlived
-     * the CLI. Never settles once the run is finishing (finish() kills it).
+     * group) after `timeoutMs` or when `signal` (an AbortSignal) aborts. When
+     * the CLI exits, whatever it left running in its group (e.g. a client
+     * command) is killed too. `onLine` gets each line of its stdout and of its
+     * stderr as it comes, without ANSI colours. Resolves { code, signal,
+     * timedOut, stopped, leftovers, out, text }: `stopped` = killed through
+     * `signal`, `out` = the last `tailLines` lines of stdout+stderr, `text` =
+     * all of it (up to 4 MB), both without ANSI colours; `leftovers` =
+     * processes of the group outlived the CLI. Never settles once the run is
+     * finishing (finish() kills it).
      */
-    cli(cliArgs, timeoutMs, { cwd = INTEROP_DIR, tailLines = 60 } = {}) {
+    cli(cliArgs, timeoutMs, { cwd = INTEROP_DIR, tailLines = 60, onLine, signal: stop } = {}) {
         if (this.finished) return new Promise(() => {});
         return new Promise(resolve => {
             const tail = new Tail(tailLines);
@@ -1218,6 +1310,15 @@ export class ConformanceRun {
                 tail.push(d);
                 if (text.length < 4 * 1024 * 1024) text += d.toString('utf8');
             };
+            const lines = () => {
+                let partial = '';
+                return d => {
+                    keep(d);
+                    const parts = (partial + d.toString('utf8')).split('\n');
+                    partial = parts.pop();
+                    for (const l of parts) onLine(stripAnsi(l));
+                };
+            };
             let child;
             try {
                 child = spawnGroup(process.execPath, ['--import', SUITE_COMPAT, this.suiteCli, ...cliArgs], {
@@ -1225,20 +1326,26 @@ export class ConformanceRun {
                     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }
                 });
             } catch (err) {
-                resolve({ code: null, signal: null, timedOut: false, leftovers: false, out: `spawn error: ${err.message}`, text: '' });
+                resolve({ code: null, signal: null, timedOut: false, stopped: false, leftovers: false, out: `spawn error: ${err.message}`, text: '' });
                 return;
             }
             let timedOut = false;
+            let stopped = false;
             let leftovers = false;
             const timer = setTimeout(() => {
                 timedOut = true;
                 killGroup(child, 'SIGKILL');
             }, Math.max(0, timeoutMs));
-            child.stdout.on('data', keep);
-            child.stderr.on('data', keep);
+            const onStop = () => {
+                stopped = true;
+                killGroup(child, 'SIGKILL');
+            };
+            stop?.addEventListener('abort', onStop, { once: true });
+            child.stdout.on('data', onLine ? lines() : keep);
+            child.stderr.on('data', onLine ? lines() : keep);
             // a process left in the group may hold the pipes open: kill it so that 'close' comes
             child.on('exit', () => {
-                if (!timedOut && !this.finished && groupAlive(child)) {
+                if (!timedOut && !stopped && !this.finished && groupAlive(child)) {
                     leftovers = true;
                     killGroup(child, 'SIGKILL');
                 }
@@ -1248,13 +1355,77 @@ export class ConformanceRun {
                 if (done) return;
                 done = true;
                 clearTimeout(timer);
+                stop?.removeEventListener('abort', onStop);
                 if (this.finished) return; // killed by finish(): the caller is not to go on
                 if (extra) keep(`\n${extra}\n`);
-                resolve({ code, signal, timedOut, leftovers, out: tail.text(), text: stripAnsi(text) });
+                resolve({ code, signal, timedOut, stopped, leftovers, out: tail.text(), text: stripAnsi(text) });
             };
             child.on('error', err => end(null, null, `spawn error: ${err.message}`));
             child.on('close', (code, signal) => end(code, signal));
         });
+    }
+
+    /**
+     * Runs the suite's CLI ONCE for a selection it names itself (`args`, which
+     * name `dir` as its output folder), bounded by `timeoutMs`. The CLI
+     * prints a line matching `startLine` (group 1: the scenario) as it starts
+     * a scenario; there `stopAt(name)` may stop the run (true: that scenario
+     * counts as not started), and a scenario that runs longer than `stallMs`
+     * (when given) stops it too. Resolves { r: as cli(), started: Map
+     * scenario -> when it started (ms), endedAt, folders: resultFolders(dir,
+     * prefix) }, which batchOutcome() reads.
+     */
+    async batch(args, dir, { timeoutMs, startLine, prefix, stallMs, stopAt = () => false, cwd }) {
+        const started = new Map();
+        const stop = new AbortController();
+        let stall;
+        const onLine = line => {
+            const name = startLine.exec(line)?.[1];
+            // (the first line only: a client's output, which the suite may echo, could repeat it)
+            if (name === undefined || started.has(name) || stop.signal.aborted) return;
+            if (stopAt(name)) return stop.abort();
+            started.set(name, Date.now());
+            clearTimeout(stall);
+            if (stallMs !== undefined) stall = setTimeout(() => stop.abort(), stallMs);
+        };
+        const r = await this.cli(args, timeoutMs, { cwd, onLine, signal: stop.signal });
+        clearTimeout(stall);
+        return { r, started, endedAt: Date.now(), folders: resultFolders(dir, prefix) };
+    }
+
+    /**
+     * Reports what the batch() run `b` did for `pass` ({ version, scenarios,
+     * notScored }): `reportOne(scenario, outcome)` (batchOutcome) reports
+     * each scenario of the pass it started, in the order of the pass, and
+     * says whether that scenario explains a non-zero exit of the CLI (a
+     * failure the CLI counts). A `#` line gives the counts of each scenario
+     * it ran beyond the pass (the not-scored ones of `--requirements V`),
+     * which count for nothing. A CLI that exited non-zero by itself with no
+     * scenario to explain it counts 1 failed, as `[V ](suite run)`: what a
+     * non-zero exit without a FAILURE check is for a scenario run on its own.
+     * Returns the scenarios of the pass it did not start.
+     */
+    reportBatch(b, { version, scenarios, notScored }, reportOne) {
+        const notStarted = [];
+        let explained = false;
+        for (const scenario of scenarios) {
+            const o = batchOutcome(b, scenario);
+            if (o) explained = reportOne(scenario, o) || explained;
+            else notStarted.push(scenario);
+        }
+        for (const [name, folder] of b.folders) {
+            if (scenarios.includes(name)) continue;
+            const t = tallyChecks(folder);
+            const counts = t.checks ? `${t.pass} passed, ${t.fail} failed${t.warn ? `, ${t.warn} warnings` : ''}` : 'no checks.json';
+            const reason = notScored.find(n => n.name === name)?.reason;
+            diag(`not counted: ${scenarioLabel(name, version)}: ${counts}${reason ? ` (not scored: ${reason})` : ''}`);
+        }
+        const { r } = b;
+        if (!explained && r.code !== 0 && !r.timedOut && !r.stopped) {
+            const why = `    - (cli): the suite exited with ${r.code ?? r.signal} without a failed scenario to show for it`;
+            this.report(scenarioLabel('(suite run)', version), { ok: false, pass: 0, fail: 1, warn: 0, lines: [why, ...r.out.split('\n').map(l => `#   ${l}`)] });
+        }
+        return notStarted;
     }
 
     /**
