@@ -56,6 +56,13 @@ class process_transport final : public detail::line_transport {
     asio::co_spawn(ex, forward_stderr(stderr_, std::move(sink)), asio::detached);
   }
 
+  // The client's side of stdio.
+  transport_metadata metadata() const override {
+    transport_metadata m;
+    m.kind = "stdio";
+    return m;
+  }
+
   // The child is killed and reaped (child_process's destructor) unless it
   // has ended.
   ~process_transport() override { stderr_->close(); }

@@ -25,6 +25,7 @@ TEST(Stdio, ClientDrivesCounterServer) {
     auto ex = co_await asio::this_coro::executor;
     mcp::client c(ex, legacy_only());
     auto transport = spawn_process(ex, bin_command("counter-server"));
+    EXPECT_EQ(transport->metadata().kind, "stdio");  // (telemetry's network.transport: pipe)
     auto hello = co_await c.connect(std::move(transport));
     EXPECT_EQ(hello.server_info.name, "counter-server");
     EXPECT_EQ(hello.version, latest_legacy_version);

@@ -66,7 +66,9 @@ inline void serve_with_endpoint(http_endpoint& endpoint, const httplib::Request&
     else res.set_header(std::string(name), std::string(value));
   }
   if (!out.stream) {
-    if (!content_type.empty()) res.set_content(std::move(out.body), content_type.c_str());
+    // (set_content would also write a Content-Type, empty when there is none)
+    if (content_type.empty()) res.body = std::move(out.body);
+    else res.set_content(std::move(out.body), content_type.c_str());
     return;
   }
   // The body as it comes, chunked; the provider is called again while it

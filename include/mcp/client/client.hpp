@@ -352,6 +352,7 @@ class MCP_API client {
   /// `resources/templates/list`, every page.
   asio::awaitable<std::vector<resource_template_info>> list_resource_templates();
   /// `resources/read`: the contents at `uri` (one resource may have several).
+  /// Throws malformed_result when the result has no `contents` array.
   asio::awaitable<std::vector<resource_contents>> read_resource(std::string uri);
   /// Asks for `notifications/resources/updated` about `uri` (on_resource_updated),
   /// kept for a new session. 2026-07-28: reopens the `subscriptions/listen`
@@ -472,6 +473,10 @@ class MCP_API client {
   template <class CompletionToken>
   auto async_call_tool(std::string name, json::object arguments, call_options options, CompletionToken&& token);
   /// call_tool_as<Result>(name, arguments): `void(std::exception_ptr, Result)`, read on the handler's executor.
+  /// On a failure the Result is value-initialised (Asio's convention for a
+  /// value beside an error), so it must be default constructible. Arguments
+  /// that do not make a JSON object throw mcp::invalid_argument here, before
+  /// anything starts, as a programming error.
   template <class Result, class Arguments, class CompletionToken>
   auto async_call_tool_as(std::string name, Arguments arguments, CompletionToken&& token);
   /// call_tool_as<Result>(name, arguments, options): `void(std::exception_ptr, Result)`.

@@ -213,6 +213,12 @@ asio::awaitable<void> http_endpoint::impl::join_behaviour_to_cluster() {
       co_return;
     } catch (const store_unavailable& e) {
       failure = e.what();
+    } catch (const std::exception& e) {
+      // Not the store: the behaviour's own failure, which trying again
+      // would not mend. Said once, not lost in a detached coroutine.
+      sdk_log(log_category::cluster, log_level::error, "the server's behaviour failed to join its cluster",
+              {{"error", e.what()}});
+      co_return;
     }
     sdk_log(log_category::cluster, log_level::warn, "the server cannot join its cluster yet; trying again",
             {{"error", failure}});

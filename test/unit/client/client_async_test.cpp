@@ -232,6 +232,22 @@ TEST(ClientErrors, AMalformedResultIsNotTheServersErrorReply) {
   });
 }
 
+TEST(ClientErrors, AReadResultWithoutContentsIsMalformedNotEmpty) {
+  run_test([]() -> asio::awaitable<void> {
+    auto s = co_await connect_scripted();
+    auto server = [&]() -> asio::awaitable<void> { co_await answer_next(*s.server, json::object{}); };
+    auto call = [&]() -> asio::awaitable<void> {
+      try {
+        const auto contents = co_await s.client->read_resource("test://r");
+        ADD_FAILURE() << "read as " << contents.size() << " contents";
+      } catch (const malformed_result& e) {
+        EXPECT_NE(std::string(e.what()).find("contents"), std::string::npos) << e.what();
+      }
+    };
+    co_await (server() && call());
+  });
+}
+
 TEST(ClientErrors, ATimeoutIsAnMcpErrorWithTimedOut) {
   run_test([]() -> asio::awaitable<void> {
     auto s = co_await connect_scripted();
