@@ -39,7 +39,7 @@ CADUCEUS_REFERENCE_DIR=$PWD/build/reference scripts/reference.sh
 step "release build"
 without_warnings scripts/build.sh
 step "release tests"
-# Tests labelled `long` run beside CI (test/interop/README.md says which).
+# A test labelled `long` runs beside CI (none is today: test/interop/README.md).
 ctest --test-dir build --output-on-failure --timeout 300 -j 2 -LE long
 
 # The test binaries the sanitizer builds run (their dependencies are the
