@@ -5,7 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CADUCEUS_REFERENCE_DIR=${CADUCEUS_REFERENCE_DIR:-$PWD/build/reference}
-export CADUCEUS_VERSION=$(sed -n 's/^project(caduceus VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
+# MAJOR.MINOR.PATCH, from the header that is the one place it is written.
+export CADUCEUS_VERSION=$(sed -n 's/^#define CADUCEUS_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$/\2/p' include/mcp/version.hpp |
+  paste -sd.)
 command -v doxygen >/dev/null || { echo "reference: doxygen is not installed (apt-get install doxygen)" >&2; exit 1; }
 rm -rf "$CADUCEUS_REFERENCE_DIR"
 mkdir -p "$CADUCEUS_REFERENCE_DIR"
