@@ -12,9 +12,9 @@
 #      pkg-config), the installed tool run; then removed again.
 #   3. add_subdirectory and FetchContent (from this repository's HEAD, a
 #      local path): the core alone, compiled inside the consumer's build.
-# Runs as root (or with sudo) on Debian 12: it installs packages. 8 minutes
-# on 2 cores once the shared build is compiled (about 15 more from a cold
-# compiler cache); docs/packaging.md records the last run.
+# Runs as root (or with sudo) on Debian 12: it installs packages. 7 minutes
+# on 2 cores once the shared build is compiled (about 5 more for that, the
+# library in batches); docs/packaging.md records the last run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
