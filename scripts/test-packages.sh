@@ -45,7 +45,8 @@ cmake -S . -B "$out/shared" -G Ninja -DBUILD_SHARED_LIBS=ON -DCMAKE_INSTALL_PREF
 cmake --build "$out/shared" -j "$jobs"
 
 step "exported symbols and SONAME"
-major=$(sed -n "s/^#define CADUCEUS_VERSION_MAJOR \([0-9]*\)$/\1/p" include/mcp/version.hpp)
+# The major version CMake built with (it reads it from <mcp/version.hpp>).
+major=$(sed -n 's/^CMAKE_PROJECT_VERSION_MAJOR:STATIC=//p' "$out/shared/CMakeCache.txt")
 # Each library exports its own namespace alone: ours mcp, libcaduceus_asio
 # Asio's compiled part (src/CMakeLists.txt says why it is a library).
 for library in "$out"/shared/src/libcaduceus.so "$out"/shared/src/libcaduceus_skills.so \

@@ -7,7 +7,6 @@
 #include <mcp/transport/http_client.hpp>
 #include <mcp/transport/process.hpp>
 #include <mcp/transport/websocket.hpp>
-#include <mcp/version.hpp>
 
 #include <stdexcept>
 
@@ -15,7 +14,6 @@ namespace caduceus {
 
 mcp::client_options client_options_for(const invocation& inv) {
   mcp::client_options options;
-  options.client_info = mcp::implementation{"caduceus", mcp::version_string};
   if (inv.timeout) options.request_timeout = *inv.timeout;
   return options;
 }
