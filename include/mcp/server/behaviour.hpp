@@ -17,6 +17,23 @@ class task_store;
 
 /// A server's part that answers requests: served by mcp::serve() (stdio, a
 /// transport) or an http_server. mcp::server implements it.
+///
+/// @par Thread safety
+/// One behaviour serves every session of its server (each connection given
+/// to mcp::serve, each session and stateless request of an http_server), so
+/// an implementation is called concurrently: from the executors of many
+/// sessions, which over HTTP with several threads are several threads at
+/// once. What concerns one session (init, handle_request_at_once,
+/// handle_request, handle_notification, terminate) is called from that
+/// session's executor (over HTTP its strand; serve() asks for a strand when
+/// the io_context has several threads), one call at a time, while many of
+/// its handle_request coroutines may be suspended at once. The const
+/// members (server_info, modern_server_info, capabilities,
+/// supported_versions, instructions) are called from any session's
+/// executor. join_cluster, leave_cluster and share_task_store come from the
+/// HTTP endpoint's executor while sessions are served. So state shared
+/// between sessions needs synchronising (mcp::server does it); middleware()
+/// is thread safe.
 class MCP_API server_behaviour {
  public:
   virtual ~server_behaviour() = default;
@@ -37,11 +54,17 @@ class MCP_API server_behaviour {
   /// The optional `instructions` of the `initialize` result.
   virtual std::optional<std::string> instructions() const { return std::nullopt; }
 
-  /// A session has begun; set up its state. Up to 2025-11-25, once per
-  /// session, before the `initialize` reply is sent (and when a server of a
-  /// cluster takes over a session another one began); in the 2026-07-28 era,
-  /// for the session of each `subscriptions/listen` stream (an ordinary
-  /// request's session lives as long as the request and gets no init).
+  /// A session has begun; set up its state. In the legacy era (up to
+  /// 2025-11-25): once per session, when `initialize` is served, before its
+  /// reply is sent; or, for a session the engine starts as already
+  /// initialized (session_options::assume_initialized), as it starts: a
+  /// session a server of a cluster takes over from the one that began it,
+  /// and each legacy POST to a stateless HTTP server (a session of its own,
+  /// which ends with the POST). In the 2026-07-28 era: for the session of each
+  /// `subscriptions/listen` stream, once the stream's acknowledgement is
+  /// under way (nothing the behaviour sends comes before it); an ordinary
+  /// request's session lives as long as the request and gets neither init
+  /// nor terminate.
   virtual void init(session& s) { (void)s; }
 
   /// Serves one request; many run at once on one session. Return the result
@@ -76,8 +99,9 @@ class MCP_API server_behaviour {
   virtual asio::awaitable<void> handle_notification(const notification& n, session& s);
 
   /// The session ended (the peer closed, the client deleted it, it expired,
-  /// or the server shuts down; a `subscriptions/listen` stream closed): the
-  /// counterpart of init(), for the sessions init() was called for.
+  /// or the server shuts down; a stateless POST was answered; a
+  /// `subscriptions/listen` stream closed): the counterpart of init(), for
+  /// the sessions init() was called for.
   virtual void terminate(session& s) { (void)s; }
 
   /// The server is one of several that share their sessions

@@ -116,6 +116,22 @@ struct MCP_API server_options {
 /// The high-level server: tools, resources, resource templates, prompts,
 /// completions, skills and tasks, registered at any time from any thread.
 /// Serve it with mcp::serve, mcp::run_stdio_server or an http_server.
+///
+/// @par Thread safety
+/// Thread safe, but for the overloads that take a session&. Each registry
+/// (tools, resources, templates, prompts, completions, skills) is copied on
+/// write under a mutex, and a request reads the snapshot it found: add_,
+/// remove_ and notify_ may be called from any thread while the server
+/// serves, and a request keeps the entry it found (a tool removed meanwhile
+/// finishes its call). The sessions to notify and their subscriptions are
+/// kept under a mutex, and notifications are posted to each session's
+/// executor; the capability flags are atomics; worker_executor() starts the
+/// pool once (std::call_once). The session& overloads use the session's
+/// state<T>(): call them from that session's executor. One server serves
+/// every session at once (see server_behaviour), so its handlers run
+/// concurrently: coroutines on their sessions' executors (over HTTP, several
+/// threads at once), plain functions on the worker pool (several at once,
+/// even for one session). What they share needs their own synchronisation.
 class MCP_API server : public server_behaviour {
  public:
   /// `info` is the `serverInfo` (name, version...); the default options.
@@ -135,7 +151,8 @@ class MCP_API server : public server_behaviour {
   /// (); returning std::string, call_tool_result, a described struct or
   /// tool_result<T>, directly or as an asio::awaitable. Coroutines run on the
   /// session's executor and may co_await the context; plain functions run on
-  /// the worker pool (they may read the context and poll cancelled()).
+  /// the worker pool (they may read the request's own data and poll
+  /// cancelled(): see request_context's thread safety).
   template <class F>
     requires(!std::is_convertible_v<F, tool_handler>)
   void add_tool(std::string name, std::string description, F handler);
