@@ -137,8 +137,13 @@ class MCP_API connection_link : public std::enable_shared_from_this<connection_l
 ///
 /// @par Thread safety
 /// Used from the session's executor only (over HTTP on several threads, the
-/// session's strand), like everything of one session; a plain-function
-/// handler on the worker pool may read it but must not touch state<T>().
+/// session's strand), like everything of one session, but for the members
+/// that say "any thread" (post_notification, post_broadcast,
+/// post_elicitation_complete). A plain-function handler on the worker pool
+/// may read what is settled once the session is open (id, version, client
+/// info and capabilities, transport), but not principal() or log_level(),
+/// which the session's requests may change on its executor (a refreshed
+/// token, `logging/setLevel`), and must not touch state<T>().
 class MCP_API session : public std::enable_shared_from_this<session> {
  public:
   /// Made by the engine for each connection (or HTTP session, or 2026-07-28
@@ -222,7 +227,8 @@ class MCP_API session : public std::enable_shared_from_this<session> {
   const asio::any_io_executor& get_executor() const noexcept { return executor_; }
 
   /// Sends a notification that belongs to no request (e.g. list_changed).
-  /// Call from the session's executor.
+  /// Call from the session's executor. Cancellation: as
+  /// request_context::progress.
   asio::awaitable<void> notify(std::string method, json::object params = {});
 
   /// Sends a notification from any thread (it is queued on the session's
@@ -284,10 +290,27 @@ class MCP_API session : public std::enable_shared_from_this<session> {
 /// client retries with the answers. Code before ask() must therefore be safe
 /// to run more than once; carry() keeps a value across the rounds.
 ///
-/// Cancellation: the handler runs with an Asio cancellation slot that fires on
-/// `notifications/cancelled` for this request and on shutdown, so every
-/// operation it `co_await`s is aborted; `cancelled()` tells a CPU-bound loop
-/// to stop. A cancelled request gets no reply, whatever the handler returns.
+/// Cancellation: the handler runs with an Asio cancellation slot that fires
+/// (terminal) on `notifications/cancelled` for this request, when its
+/// session ends (deleted, expired, its input failed, or ended in order and
+/// the drain ran out) and on shutdown (after the drain, when it has one);
+/// cancelled() turns true with it, for a CPU-bound loop or a plain-function
+/// handler to poll. From then on every co_await of the handler, on these
+/// operations or any other, ends at once with operation_aborted (Asio's
+/// default, unless the handler resets its cancellation state). A cancelled
+/// request gets no reply, whatever the handler returns. A tools/call that
+/// became a task (docs/tasks.md) is no longer the request: its handler's
+/// slot fires on `tasks/cancel`. Each awaitable operation below says what
+/// cancelling it does.
+///
+/// @par Thread safety
+/// Not thread safe: it belongs to one request, is used on its session's
+/// executor, and lives until the handler returns. A coroutine handler may
+/// call every member. A plain-function handler on mcp::server's worker pool
+/// may read the request's own data (id, method, params, meta, trace,
+/// carried) and cancelled() (an atomic, set on the executor); it must not
+/// call the awaitable members, carry, set_trace or close_stream, and what it
+/// reads of session() is as session's thread safety says.
 class MCP_API request_context {
  public:
   /// `cancelled` is set from the session's executor while a plain-function
@@ -327,20 +350,30 @@ class MCP_API request_context {
   /// Reports progress when the client asked for it (`_meta.progressToken`);
   /// otherwise does nothing. Values that do not increase are dropped, as the
   /// spec requires progress to increase; `message` is sent from 2025-03-26 on.
+  /// Cancellation: it waits only for room in the session's write queue
+  /// (session_options::max_queued_bytes; over Streamable HTTP never); once
+  /// the request is cancelled, co_awaiting it throws operation_aborted.
   asio::awaitable<void> progress(double progress, std::optional<double> total = std::nullopt,
                                  std::string_view message = {});
 
   /// Sends a notification to the client in the context of this request.
+  /// Cancellation: as progress().
   asio::awaitable<void> notify(std::string method, json::object params = {});
 
   /// Sends `notifications/message` when `level` passes the session's
-  /// threshold (`logging/setLevel`).
+  /// threshold (`logging/setLevel`). Cancellation: as progress().
   asio::awaitable<void> log(logging_level level, json::value data, std::string_view logger = {});
 
   /// Sends a request to the client and waits for its result (throws
   /// protocol_error for an error reply, system_error on timeout). On a
   /// 2026-07-28 request the three input methods go through ask(), under the
   /// key `<method>#<n>`; any other method throws capability_error.
+  /// Cancellation: in a legacy session (and a 2025-11-25 task), cancelling
+  /// the handler cancels the request to the client: it is sent
+  /// `notifications/cancelled` (reason "Request cancelled"), a late answer
+  /// is dropped, and this throws operation_aborted; the timeout does the
+  /// same (reason "Request timed out") and throws timed_out. On a 2026-07-28
+  /// request the input methods do not wait (see ask()).
   asio::awaitable<json::object> request(std::string method, json::object params = {},
                                         std::chrono::milliseconds timeout = std::chrono::seconds(30));
 
@@ -349,6 +382,12 @@ class MCP_API request_context {
   /// the client did not declare the capability for: capability_error in a
   /// legacy session, protocol_error -32021 (`requiredCapabilities`) on a
   /// 2026-07-28 request. An answer of the wrong shape counts as missing.
+  /// Cancellation: in a legacy session, as request(), for the request in
+  /// flight (those after it are not sent). On a 2026-07-28 request nothing
+  /// waits: it returns the answers or throws input_required at once. In a
+  /// task of the 2026-07-28 extension it waits for `tasks/update`:
+  /// `tasks/cancel` ends the wait with operation_aborted (the task's
+  /// inputRequests are withdrawn), the timeout with timed_out.
   asio::awaitable<input_responses> ask(input_requests requests,
                                        std::chrono::milliseconds timeout = std::chrono::minutes(5));
 
@@ -360,14 +399,15 @@ class MCP_API request_context {
   void carry(json::value value);
 
   /// `sampling/createMessage` with the given params (messages, maxTokens...);
-  /// returns the client's CreateMessageResult.
+  /// returns the client's CreateMessageResult. Cancellation: as ask().
   asio::awaitable<json::object> sample(json::object params,
                                        std::chrono::milliseconds timeout = std::chrono::seconds(60));
   /// Form-mode `elicitation/create` (2025-06-18 on): asks the user for values
   /// matching `requested_schema`; returns the ElicitResult (action, content).
+  /// Cancellation: as ask().
   asio::awaitable<json::object> elicit(std::string message, json::object requested_schema,
                                        std::chrono::milliseconds timeout = std::chrono::minutes(5));
-  /// URL-mode `elicitation/create` (2025-11-25 on).
+  /// URL-mode `elicitation/create` (2025-11-25 on). Cancellation: as ask().
   asio::awaitable<json::object> elicit_url(std::string message, std::string url,
                                            std::string elicitation_id,
                                            std::chrono::milliseconds timeout = std::chrono::minutes(5));
@@ -378,7 +418,7 @@ class MCP_API request_context {
   /// 2025-11-25 on; ignored for older versions and other transports).
   void close_stream();
 
-  /// `roots/list`: the client's roots array.
+  /// `roots/list`: the client's roots array. Cancellation: as ask().
   asio::awaitable<json::array> roots(std::chrono::milliseconds timeout = std::chrono::seconds(30));
 
  private:
