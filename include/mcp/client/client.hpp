@@ -168,11 +168,23 @@ class MCP_API tool_call_error : public error {
 /// operation starts on the client's executor, so it may be initiated from any
 /// thread, while the client outlives it. See docs/client.md.
 ///
-/// Every request has a deadline; when it passes, or when the operation is
-/// cancelled (the awaiting coroutine, or the cancellation slot bound to an
-/// `async_` operation's token, whose every cancellation type counts as
-/// terminal), the client sends `notifications/cancelled` and ignores any
-/// late reply.
+/// Every request has a deadline (call_options::timeout, which each progress
+/// notification resets, within client_options::max_request_timeout); when
+/// it passes, the client sends `notifications/cancelled` (reason "Request
+/// timed out"), ignores any late reply, and the call fails with timed_out.
+///
+/// Cancellation: each operation below says what cancelling it does. A
+/// coroutine is cancelled by a terminal cancellation of the coroutine that
+/// awaits it (the type Asio's default filter lets through); an `async_`
+/// operation by a cancellation of any type on the slot bound to its token,
+/// taken as terminal (a request that went out cannot be taken back). "The
+/// request's" cancellation is this: a request still waiting to go out
+/// (while the client reconnects, or for room in the write queue) is not
+/// sent; one that went out is sent `notifications/cancelled` (reason
+/// "Request cancelled"), its late reply is dropped, and over Streamable HTTP
+/// the transport stops waiting for its answer (the POST's exchange ends);
+/// the call fails with operation_aborted. The connection, the session and
+/// the other calls go on.
 /// Errors (mcp/error.hpp), all of them mcp::error: protocol_error for a
 /// JSON-RPC error reply; malformed_result for a result the client cannot
 /// read; otherwise the code says it: asio::error::timed_out,
@@ -209,17 +221,29 @@ class MCP_API client {
   client& operator=(const client&) = delete;
 
   /// Takes the transport, starts reading, and opens the connection in the
-  /// era client_options::versions allows: with a 2026-07-28 version it probes
-  /// with `server/discover` and stays in that era (no session) when the
-  /// server offers it; otherwise it sends `initialize`, checks the version the
-  /// server chose, and sends `initialized`. Returns what the server said of
-  /// itself either way. Throws mcp::error(already_connected) unless
-  /// disconnected; on a failed handshake the transport is closed and the
-  /// client is disconnected again.
+  /// era client_options::versions allows. With a 2026-07-28 version allowed
+  /// it first probes with `server/discover` (timeout: the request timeout,
+  /// at most 10 s) at the newest such version, once more at the one a -32022
+  /// answer offers instead (when we allow it); a result whose
+  /// `supportedVersions` share a modern version with ours keeps the
+  /// connection in that era (no `initialize`, no session; a
+  /// `subscriptions/listen` stream opens for the notifications it has
+  /// handlers or subscriptions for). Any other error answer, no answer in
+  /// time, or a result without a shared version falls back to the legacy
+  /// handshake: `initialize` at the newest legacy version allowed
+  /// (mcp::error(no_protocol_option) when none is), a check of the version
+  /// the server chose, then `notifications/initialized`. Returns what the
+  /// server said of itself either way. Throws mcp::error(already_connected)
+  /// unless disconnected; on a failed handshake the transport is closed and
+  /// the client is disconnected again.
+  /// Cancellation: the request's, for the probe or `initialize` in flight;
+  /// connect() then fails as a failed handshake does.
   asio::awaitable<initialize_result> connect(std::unique_ptr<message_transport> transport);
   /// Connects through a new transport from `factory`, and again whenever the
   /// connection ends (reconnect_policy), until close(). The first attempt's
-  /// failure is thrown.
+  /// failure is thrown. Cancellation: while the factory makes the transport,
+  /// the factory's own; then connect(transport)'s. A connect() that failed
+  /// or was cancelled does not reconnect.
   asio::awaitable<initialize_result> connect(transport_factory factory);
 
   /// The executor it was made with: its callbacks and handlers run there.
@@ -242,12 +266,15 @@ class MCP_API client {
 
   /// Any request, through the middleware; returns the result object.
   /// Waits (within the timeout) while the client reconnects.
+  /// Cancellation: the request's (see the class comment).
   asio::awaitable<json::object> request(std::string method, json::object params = {});
   /// The same, with per-call options.
   asio::awaitable<json::object> request(std::string method, json::object params,
                                         call_options options);
   /// Sends a notification (not through the middleware); completes once it is
   /// queued. Throws mcp::error(not_connected) unless state() is ready.
+  /// Cancellation: it waits only for room in the write queue; cancelled
+  /// while the queue is full, it fails with operation_aborted, unsent.
   asio::awaitable<void> notify(std::string method, json::object params = {});
 
   /// A method of the typed table (mcp::method in methods.hpp), typed both
@@ -256,18 +283,19 @@ class MCP_API client {
   ///   mcp::paginated_params page{.cursor = next};
   ///   auto tools = co_await c.request<mcp::method::tools_list>(std::move(page));
   /// A result that does not read as its type is a malformed_result.
+  /// Cancellation: the request's.
   template <class Method>
   asio::awaitable<typename Method::result> request(typename Method::params params);
   /// The same, with per-call options.
   template <class Method>
   asio::awaitable<typename Method::result> request(typename Method::params params, call_options options);
   /// A notification of the typed table, its params written by their JSON
-  /// form; as notify(std::string, json::object) otherwise.
+  /// form; as notify(std::string, json::object) otherwise (cancellation too).
   template <class Method>
   asio::awaitable<void> notify(typename Method::params params);
 
   /// `ping`, or in the 2026-07-28 era (which has none) `server/discover`:
-  /// completes when the server answers.
+  /// completes when the server answers. Cancellation: the request's.
   asio::awaitable<void> ping();
   /// The same, with per-call options.
   asio::awaitable<void> ping(call_options options);
@@ -278,12 +306,21 @@ class MCP_API client {
   /// `tools/list`, every page. Remembers each tool's `outputSchema` for
   /// call_tool to check results against. In the 2026-07-28 era a tool whose
   /// `x-mcp-header` annotations break the rules is left out (and logged).
+  /// Cancellation: the request's, for the page in flight; the pages read
+  /// are dropped, and the schemas remembered stay those of the last
+  /// list_tools that finished.
   asio::awaitable<std::vector<tool_info>> list_tools();
   /// `tools/call`. A tool that fails reports it in the result (`is_error`);
   /// an unknown tool or bad arguments are a protocol_error. When an earlier
   /// list_tools saw the tool's `outputSchema`, a successful result's
   /// `structuredContent` is checked against it (the spec's SHOULD): a result
   /// without one, or one that does not match, is a tool_call_error.
+  /// Cancellation: the request's; in the 2026-07-28 era a handler answering
+  /// its input requests (on_elicitation...) is cancelled with it. When the
+  /// server made the call a task (a client that declares the tasks extension
+  /// for every request), cancelling ends the wait for the task, whose
+  /// tasks/get in flight is cancelled as a request, and the task goes on:
+  /// cancel_task stops it.
   asio::awaitable<call_tool_result> call_tool(std::string name, json::object arguments = {});
   /// The same, with per-call options (timeout, progress, trace).
   asio::awaitable<call_tool_result> call_tool(std::string name, json::object arguments,
@@ -300,11 +337,12 @@ class MCP_API client {
   /// tools/call); 2026-07-28 declares the tasks extension for this request
   /// and lets the server decide. A call the server answers directly (or a
   /// server without tasks) gives a task_info without id, its result set.
+  /// Cancellation: the request's (the `tools/call`).
   asio::awaitable<task_info> call_tool_as_task(std::string name, json::object arguments = {});
   /// The same, with the task's options (the ttl to ask for, 2025-11-25).
   asio::awaitable<task_info> call_tool_as_task(std::string name, json::object arguments,
                                                task_call_options options);
-  /// `tasks/get`: where the task stands now.
+  /// `tasks/get`: where the task stands now. Cancellation: the request's.
   asio::awaitable<task_info> get_task(std::string id);
   /// Waits for the task's end and returns its tool result, answering on the
   /// way what it asks (through on_elicitation, on_sampling and the roots):
@@ -313,13 +351,20 @@ class MCP_API client {
   /// which brings the task's requests. A failed or cancelled task is a
   /// task_error; the timeout (task_wait_options, 10 minutes by default) is
   /// mcp::error(timed_out).
+  /// Cancellation: ends the wait with operation_aborted: the tasks/result,
+  /// tasks/get or tasks/update in flight is cancelled as a request (the
+  /// request's), the pause between polls ends, and (2026-07-28) a handler
+  /// answering the task's inputRequests is cancelled with it. The task
+  /// itself goes on: cancel_task stops it.
   asio::awaitable<call_tool_result> wait_for_task(std::string id);
   /// The same, with a timeout of its own and a status callback.
   asio::awaitable<call_tool_result> wait_for_task(std::string id, task_wait_options options);
   /// `tasks/cancel`: asks the server to stop the task (it may already have ended).
+  /// Cancellation: the request's (a `tasks/cancel` the server has received
+  /// is not taken back).
   asio::awaitable<void> cancel_task(std::string id);
   /// `tasks/list` (2025-11-25 only: the extension has none, so a modern
-  /// server answers -32601), one page.
+  /// server answers -32601), one page. Cancellation: the request's.
   asio::awaitable<task_page> list_tasks(std::string cursor = {});
   /// Status notifications of tasks (`notifications/tasks/status`, 2025-11-25).
   void on_task_status(std::function<void(const task_info&)> handler);
@@ -331,6 +376,8 @@ class MCP_API client {
   /// `Result`. A json::value `Result` takes it as it is.
   /// @throws tool_call_error when the tool fails (`isError`) or its
   ///         structuredContent is missing, off-schema or not a `Result`.
+  /// Cancellation: the request's, for the `tools/list` or `tools/call` in
+  /// flight.
   ///
   ///   struct forecast { double high; double low; std::string summary; };  // described
   ///   auto f = co_await c.call_tool_as<forecast>("forecast", forecast_args{"Paris"});
@@ -341,46 +388,59 @@ class MCP_API client {
   asio::awaitable<Result> call_tool_as(std::string name, Arguments arguments, call_options options);
 
   /// The untyped core of call_tool_as: the checked `structuredContent`.
+  /// Cancellation: as call_tool_as.
   asio::awaitable<json::value> call_tool_structured(std::string name, json::object arguments,
                                                     call_options options);
   /// The `outputSchema` the server declared for a tool (from the last
   /// list_tools, listing them first when needed); nullopt when it has none.
+  /// Cancellation: list_tools's, when it lists them.
   asio::awaitable<std::optional<json::object>> output_schema(std::string tool);
 
-  /// `resources/list`, every page.
+  /// `resources/list`, every page. Cancellation: the request's, for the
+  /// page in flight (the pages read are dropped).
   asio::awaitable<std::vector<resource_info>> list_resources();
-  /// `resources/templates/list`, every page.
+  /// `resources/templates/list`, every page. Cancellation: as list_resources.
   asio::awaitable<std::vector<resource_template_info>> list_resource_templates();
   /// `resources/read`: the contents at `uri` (one resource may have several).
   /// Throws malformed_result when the result has no `contents` array.
+  /// Cancellation: the request's.
   asio::awaitable<std::vector<resource_contents>> read_resource(std::string uri);
   /// Asks for `notifications/resources/updated` about `uri` (on_resource_updated),
   /// kept for a new session. 2026-07-28: reopens the `subscriptions/listen`
   /// stream with it, if the server offers subscriptions, and waits (at most
   /// the request timeout) for the server to acknowledge it.
+  /// Cancellation: legacy, the request's (`uri` is not kept for a new
+  /// session, though the server may have subscribed); 2026-07-28, `uri` is
+  /// kept and the stream reopened at once: only the wait for the
+  /// acknowledgement ends.
   asio::awaitable<void> subscribe(std::string uri);
   /// Stops the updates about `uri` (2026-07-28: reopens the listen stream
-  /// without it, not waiting).
+  /// without it, not waiting). Cancellation: legacy, the request's (`uri`
+  /// stays kept for a new session); 2026-07-28, nothing waits.
   asio::awaitable<void> unsubscribe(std::string uri);
 
-  /// `prompts/list`, every page.
+  /// `prompts/list`, every page. Cancellation: as list_resources.
   asio::awaitable<std::vector<prompt_info>> list_prompts();
   /// `prompts/get`: the prompt's messages for these arguments.
+  /// Cancellation: the request's.
   asio::awaitable<get_prompt_result> get_prompt(std::string name,
                                                 std::map<std::string, std::string> arguments = {});
 
-  /// `completion/complete` for an argument of a prompt.
+  /// `completion/complete` for an argument of a prompt. Cancellation: the
+  /// request's.
   asio::awaitable<completion> complete_prompt_argument(std::string prompt, std::string argument,
                                                        std::string value,
                                                        completion_context context = {});
   /// `completion/complete` for a variable of a resource template.
+  /// Cancellation: the request's.
   asio::awaitable<completion> complete_template_variable(std::string uri_template,
                                                          std::string variable, std::string value,
                                                          completion_context context = {});
 
   /// `logging/setLevel`: the least severe messages the server should send;
   /// set again in a new session. 2026-07-28: no request, each later request's
-  /// envelope asks for it.
+  /// envelope asks for it. Cancellation: legacy, the request's (the level
+  /// is not kept for a new session); 2026-07-28, nothing waits.
   asio::awaitable<void> set_logging_level(logging_level level);
 
   // Callbacks: set them before connect. They run on the client's executor
@@ -396,7 +456,10 @@ class MCP_API client {
   void on_resource_updated(std::function<void(const std::string& uri)> handler);
 
   // Requests from the server. Setting a handler before connect declares the
-  // capability; without one the server's request gets -32601.
+  // capability; without one the server's request gets -32601. A handler's
+  // coroutine is cancelled (terminal) when the server sends
+  // notifications/cancelled for its request, which then gets no answer;
+  // answering a 2026-07-28 input request, it is cancelled with the call.
 
   /// `sampling/createMessage`: return a CreateMessageResult. The handler
   /// runs on the client's executor.
@@ -422,11 +485,18 @@ class MCP_API client {
 
   /// Ends the connection (for a child process: stdin closed, then signals)
   /// and any reconnection; calls still waiting fail with connection_aborted.
+  /// Cancellation: before it first waits, close() has failed the calls and
+  /// stopped any reconnection; a cancellation ends only the wait that
+  /// follows, perhaps before the transport is closed: call close() again to
+  /// finish.
   asio::awaitable<void> close();
 
   // The completion-token forms: each is the coroutine of the same name,
   // started on the client's executor, completing `token` with
   // void(std::exception_ptr, Result), or void(std::exception_ptr).
+  // Cancellation: the coroutine's, as its comment says; a cancellation of
+  // any type emitted on the slot bound to `token` counts as terminal. Once
+  // the operation has completed, the slot is cleared.
   //   c.async_call_tool("echo", args, [](std::exception_ptr e, mcp::call_tool_result r) { ... });
   //   std::future<mcp::call_tool_result> f = c.async_call_tool("echo", args, asio::use_future);
 

@@ -311,6 +311,7 @@ struct elicited {
 /// described struct of strings, numbers, booleans and enums, as the spec
 /// allows); the answer is parsed back into `T`. Refused with capability_error
 /// when the session cannot elicit (see request_context::elicit).
+/// Cancellation: request_context::elicit's.
 template <class T>
 asio::awaitable<elicited<T>> elicit(request_context& ctx, std::string message,
                                     std::chrono::milliseconds timeout = std::chrono::minutes(5));
