@@ -44,6 +44,14 @@ struct MCP_API blocking_client_options {
 ///
 /// Errors are the client's (mcp/error.hpp): protocol_error, malformed_result,
 /// mcp::error with asio::error::timed_out, connection_aborted...
+///
+/// Cancellation: a call that waits cannot be cancelled from outside; it ends
+/// with its operation, or when blocking_client_options::call_timeout is up
+/// (wait_for_task: its own timeout and 5 s): the operation is then cancelled
+/// on the I/O thread as the client's coroutine of the same name says
+/// (client.hpp: a request is sent notifications/cancelled), and the call,
+/// having waited up to 5 s more for it to end, throws
+/// mcp::error(timed_out), whatever the operation's outcome.
 class MCP_API blocking_client {
  public:
   /// Starts the I/O thread, with default options.

@@ -170,8 +170,9 @@ class MCP_API tool_call_error : public error {
 ///
 /// Every request has a deadline (call_options::timeout, which each progress
 /// notification resets, within client_options::max_request_timeout); when
-/// it passes, the client sends `notifications/cancelled` (reason "Request
-/// timed out"), ignores any late reply, and the call fails with timed_out.
+/// it passes, a request that went out is sent `notifications/cancelled`
+/// (reason "Request timed out") and any late reply is ignored; either way
+/// the call fails with timed_out.
 ///
 /// Cancellation: each operation below says what cancelling it does. A
 /// coroutine is cancelled by a terminal cancellation of the coroutine that

@@ -47,6 +47,9 @@ class MCP_API client_pool {
   /// Connects every client at once. Returns when all are connected, or once
   /// at least one is and the others failed their first attempt (they keep
   /// trying in the background). Throws the first failure when none connects.
+  /// Cancellation: ends the wait with operation_aborted; the first attempts
+  /// go on in the background (a client that connects is ready for next()),
+  /// but one that fails is not tried again.
   asio::awaitable<void> connect();
 
   /// The next ready client, round-robin; when none is ready, the next one in
@@ -60,11 +63,17 @@ class MCP_API client_pool {
   /// How many clients are ready now.
   std::size_t ready() const noexcept;
 
-  /// Closes every client; nothing reconnects after it.
+  /// Closes every client; nothing reconnects after it. Cancellation: the
+  /// pool's own retries of first connections stop at once; the clients are
+  /// closed one after the other, and a cancellation ends the wait at the one
+  /// being closed (client::close() says what that leaves): those not closed
+  /// yet stay connected, reconnecting by themselves. Call close() again to
+  /// finish.
   asio::awaitable<void> close();
 
   /// connect() and close() with a completion token (as client::async_...),
-  /// completing with void(std::exception_ptr).
+  /// completing with void(std::exception_ptr); cancellation as theirs, any
+  /// type on the token's slot counting as terminal.
   template <class CompletionToken>
   auto async_connect(CompletionToken&& token) {
     return detail::async_run(connect(), executor(), std::forward<CompletionToken>(token));

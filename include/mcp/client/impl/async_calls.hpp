@@ -1,7 +1,9 @@
 #pragma once
 // The completion-token forms of the client's operations (client::async_...),
 // each the coroutine of the same name run through detail::launch
-// (async_launch.hpp).
+// (async_launch.hpp). Cancellation: the coroutine's, as client.hpp says for
+// each; a cancellation of any type emitted on the slot bound to the token
+// counts as terminal.
 
 #include <mcp/client/client.hpp>
 #include <mcp/client/impl/async_launch.hpp>
