@@ -145,6 +145,10 @@ struct MCP_API http_client_options {
 /// The transport runs on `ex` (use a strand when the io_context has several
 /// threads). read_frame() returns std::nullopt once closed, and when the
 /// HTTP+SSE stream ends; it throws when that stream fails.
+///
+/// Cancellation: nothing to cancel: it makes the transport without waiting.
+/// The exchanges come later, with the client's requests, and are cancelled
+/// with them (client.hpp).
 MCP_API asio::awaitable<std::unique_ptr<message_transport>> connect_http(asio::any_io_executor ex,
                                                                  std::string url);
 /// The same, with options. (An overload, not a defaulted argument: see

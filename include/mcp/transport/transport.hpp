@@ -1,9 +1,21 @@
 #pragma once
-// A transport moves frames of text between two peers; it parses none of them
-// (the engines above it do). What it knows of MCP comes with a frame (its
-// frame_context: the request it belongs to, routing headers) and through a few
-// hooks that only the HTTP server's session transports use (write_now,
-// reaches_client, abandon, close_stream).
+// A transport moves frames of text between two peers; the engines above it read
+// and write the JSON-RPC in them. What the interface knows of MCP comes with
+// the frames and through a few hooks. An outgoing frame's frame_context names
+// the requests it answers or serves (their ids as JSON text), a refusal,
+// headers to send with it (Mcp-Param-*), and, for a request the client wrote
+// itself, its id, whether it is `initialize` and its routing headers
+// (sent_request). An inbound_frame may come parsed already
+// (inbound_frame::parsed): the HTTP server reads each POST's body, the HTTP
+// client each answer it receives. The HTTP client transport learns what it must
+// of a frame (the requests it answers, a cancellation) from a binding that
+// mcp::connect_http fills with MCP's rules, which also turns a failed exchange
+// into a JSON-RPC error answer; src/transport itself includes nothing of
+// protocol/, server/ or client/ (test/layers). The hooks: abandon and
+// close_stream (a request that will get no answer, an SSE stream to let go),
+// write_now and reaches_client (the HTTP server's session transports, and their
+// copies in a cluster), set_protocol_version (the HTTP client's
+// MCP-Protocol-Version), and transport_metadata's session_id (Mcp-Session-Id).
 
 #include <mcp/export.hpp>
 

@@ -102,6 +102,15 @@ class MCP_API websocket_upgrade_error : public error {
 /// (a system_error whose message names the cause) when the connection failed:
 /// no answer to pings, a close frame with another code, a binary message
 /// (then closed with code 1003), a message over `max_message_size`.
+///
+/// Cancellation: a terminal cancellation of the awaiting coroutine is seen
+/// between the steps of the connect (name resolution, TCP connect, TLS
+/// handshake, WebSocket handshake; the authorizer's answer to a challenge,
+/// and the second attempt): the next one then fails with operation_aborted,
+/// closing what was opened. A step under way may finish first (Asio cannot
+/// cancel name resolution; the network steps are bounded by
+/// `connect_timeout` together), so a connect cancelled during its last step
+/// may still return the connection.
 MCP_API asio::awaitable<std::unique_ptr<message_transport>> connect_websocket(asio::any_io_executor ex,
                                                                       std::string url);
 /// The same, with options. (An overload, not a defaulted argument: see
