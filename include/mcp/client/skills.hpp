@@ -41,14 +41,17 @@ MCP_API bool offers_directory_read(const client& c);
 
 /// `skills/list`, following `nextCursor` (at most 1,000 pages). An empty or
 /// partial listing does not mean the server has no other skills.
+/// Cancellation: the client's request's (client.hpp), for the page in flight.
 MCP_API asio::awaitable<std::vector<skill_entry>> list_skills(client& c);
 /// `skills/get`: the current entry of the skill whose SKILL.md is at `uri`,
 /// listed or not; protocol_error -32602 when the server serves none there,
-/// malformed_result when its answer has no skill.
+/// malformed_result when its answer has no skill. Cancellation: the
+/// client's request's.
 MCP_API asio::awaitable<skill_entry> get_skill(client& c, std::string uri);
 /// `resources/directory/read` of a directory resource, following
 /// `nextCursor`: its direct children, subdirectories with mime type
 /// inode/directory. Only for a server that offers_directory_read.
+/// Cancellation: the client's request's, for the page in flight.
 MCP_API asio::awaitable<std::vector<resource_info>> read_directory(client& c, std::string uri);
 
 /// A skill file that does not match the entry it was read under.
@@ -91,6 +94,7 @@ struct MCP_API loaded_skill {
 /// own rules, then the size and digest of the bytes read, then the
 /// frontmatter. A "dynamic" skill (no digests) gets the frontmatter check.
 /// @throws skill_verification_error; nothing of an unverified read is kept.
+/// Cancellation: the client's request's (its `resources/read`).
 MCP_API asio::awaitable<loaded_skill> load_skill(client& c, skill_entry entry);
 
 /// A supporting file of a loaded skill: `path` relative to the skill's root
@@ -98,11 +102,13 @@ MCP_API asio::awaitable<loaded_skill> load_skill(client& c, skill_entry entry);
 /// URI. Only a file the entry lists is read, and its bytes are verified.
 /// Returns the raw bytes (a blob is decoded).
 /// @throws skill_verification_error
+/// Cancellation: the client's request's (its `resources/read`).
 MCP_API asio::awaitable<std::string> read_skill_file(client& c, const loaded_skill& skill, std::string path);
 
 // The completion-token forms (as client::async_...): each is the coroutine
 // above, started on the client's executor; `c`, and `skill` for
-// async_read_skill_file, must outlive it.
+// async_read_skill_file, must outlive it. Cancellation: the coroutine's,
+// any type on the token's slot counting as terminal.
 
 /// list_skills(): `void(std::exception_ptr, std::vector<skill_entry>)`.
 template <class CompletionToken>
