@@ -374,11 +374,10 @@ class MCP_API client {
   /// json::object or any type from_json/to_json_value know (a described
   /// struct); the result is the `structuredContent`, checked against the
   /// tool's `outputSchema` (listing the tools first when needed) and read as
-  /// `Result`. A json::value `Result` takes it as it is.
+  /// `Result`. A json::value `Result` takes it as it is. Cancellation: the
+  /// request's, for the `tools/list` or `tools/call` in flight.
   /// @throws tool_call_error when the tool fails (`isError`) or its
   ///         structuredContent is missing, off-schema or not a `Result`.
-  /// Cancellation: the request's, for the `tools/list` or `tools/call` in
-  /// flight.
   ///
   ///   struct forecast { double high; double low; std::string summary; };  // described
   ///   auto f = co_await c.call_tool_as<forecast>("forecast", forecast_args{"Paris"});

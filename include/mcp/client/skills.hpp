@@ -93,16 +93,16 @@ struct MCP_API loaded_skill {
 /// Reads the skill's SKILL.md and verifies it against `entry`: the entry's
 /// own rules, then the size and digest of the bytes read, then the
 /// frontmatter. A "dynamic" skill (no digests) gets the frontmatter check.
-/// @throws skill_verification_error; nothing of an unverified read is kept.
 /// Cancellation: the client's request's (its `resources/read`).
+/// @throws skill_verification_error; nothing of an unverified read is kept.
 MCP_API asio::awaitable<loaded_skill> load_skill(client& c, skill_entry entry);
 
 /// A supporting file of a loaded skill: `path` relative to the skill's root
 /// as SKILL.md writes it ("references/FORMS.md", "./a/../b.md"), or a full
 /// URI. Only a file the entry lists is read, and its bytes are verified.
-/// Returns the raw bytes (a blob is decoded).
+/// Returns the raw bytes (a blob is decoded). Cancellation: the client's
+/// request's (its `resources/read`).
 /// @throws skill_verification_error
-/// Cancellation: the client's request's (its `resources/read`).
 MCP_API asio::awaitable<std::string> read_skill_file(client& c, const loaded_skill& skill, std::string path);
 
 // The completion-token forms (as client::async_...): each is the coroutine
