@@ -253,7 +253,9 @@ class MCP_API http_upgrade {
   /// `stream` (the error when the handshake failed): the connection carries
   /// nothing more, close it. Nothing else may use the connection meanwhile.
   /// Dropping the upgrade without this (or waiting longer than the
-  /// handshake timeout, 5 s at most) ends it.
+  /// handshake timeout, 5 s at most) ends it. Cancellation: not supported
+  /// (a slot bound to the token is not used): the session ends as said
+  /// above, or with upgraded_stream::close().
   template <class CompletionToken>
   auto async_run(std::unique_ptr<upgraded_stream> stream, CompletionToken&& token) {
     return boost::asio::async_initiate<CompletionToken, void(boost::system::error_code)>(
@@ -294,7 +296,9 @@ class MCP_API http_body_stream {
   /// `void(boost::system::error_code, std::string)`, as chunk says. The
   /// handler runs on its associated executor (the endpoint's when it has
   /// none). Works with any completion token: callbacks, asio::use_future,
-  /// asio::deferred, asio::use_awaitable.
+  /// asio::deferred, asio::use_awaitable. Cancellation: not supported (a
+  /// slot bound to the token is not used); close() completes a read that
+  /// waits, with operation_aborted.
   template <class CompletionToken>
   auto async_read(CompletionToken&& token) {
     return boost::asio::async_initiate<CompletionToken, void(boost::system::error_code, std::string)>(
@@ -344,6 +348,13 @@ struct MCP_API http_endpoint_route {
 /// request of routes() to async_handle() and writes back the response (see
 /// the top of this file, docs/embedding.md, and the adapters of
 /// mcp/adapters/).
+///
+/// @par Thread safety
+/// async_handle(), stop(), async_stop() and session_count() may be called
+/// from any thread (they go to the endpoint's executor, or read its tables
+/// under a mutex); routes() and options() read what the constructor fixed.
+/// The behaviour it serves is called from many threads at once
+/// (server_behaviour says how).
 class MCP_API http_endpoint {
  public:
   /// Live at once: serves requests from here until stop(). Throws
@@ -368,7 +379,9 @@ class MCP_API http_endpoint {
   /// stream is before its body is written. Never fails: a request the
   /// endpoint refuses gets its HTTP status and JSON-RPC error, a handler
   /// that throws its JSON-RPC error, a fault of the endpoint a 500. Any
-  /// thread; works with any completion token.
+  /// thread; works with any completion token. Cancellation: not supported
+  /// (a cancellation slot bound to the token is not used); a streamed
+  /// response is given up with http_body_stream::close().
   template <class CompletionToken>
   auto async_handle(http_endpoint_request request, CompletionToken&& token) {
     return boost::asio::async_initiate<CompletionToken, void(http_endpoint_response)>(
@@ -384,6 +397,7 @@ class MCP_API http_endpoint {
   /// stop(), completing (`void()`) once every session has ended and every
   /// stream has closed (a handler that ignores its cancellation is left
   /// behind 1.5 s after the deadline; session_count() still counts it).
+  /// Cancellation: not supported (a slot bound to the token is not used).
   template <class CompletionToken>
   auto async_stop(CompletionToken&& token) {
     return boost::asio::async_initiate<CompletionToken, void()>(

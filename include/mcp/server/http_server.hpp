@@ -47,6 +47,12 @@ struct MCP_API http_server_options : http_endpoint_options {
 
 /// The built-in HTTP listener: serves a behaviour's http_endpoint on a
 /// socket of its own (see the top of this file, docs/http.md).
+///
+/// @par Thread safety
+/// stop() and session_count() may be called from any thread; the other
+/// members from the code that owns the server (local_port() not while a
+/// stop() may be closing the socket). The behaviour it serves is called
+/// from many threads at once (server_behaviour says how).
 class MCP_API http_server {
  public:
   /// Binds the listening socket (throws boost::system::system_error when it
@@ -62,7 +68,11 @@ class MCP_API http_server {
   std::uint16_t local_port() const;
 
   /// Accepts connections until stop(); returns once every session has ended
-  /// and every connection is closed.
+  /// and every connection is closed. Cancellation: before stop(), a
+  /// terminal cancellation of the awaiting coroutine stops accepting and
+  /// ends run() with operation_aborted, but shuts nothing down: the
+  /// sessions are still served, and the socket still bound, until stop().
+  /// Once run() waits for the shutdown to end, a cancellation is not seen.
   asio::awaitable<void> run();
   /// Graceful shutdown: stops accepting, lets calls in flight finish and
   /// deliver their answers within `shutdown_timeout`, then cancels what is
