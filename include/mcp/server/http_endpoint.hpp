@@ -254,8 +254,8 @@ class MCP_API http_upgrade {
   /// nothing more, close it. Nothing else may use the connection meanwhile.
   /// Dropping the upgrade without this (or waiting longer than the
   /// handshake timeout, 5 s at most) ends it. Cancellation: not supported
-  /// (a slot bound to the token is not used): the session ends as said
-  /// above, or with upgraded_stream::close().
+  /// (a slot bound to the token is not used): it ends with the session, as
+  /// said above (stop() ends it too).
   template <class CompletionToken>
   auto async_run(std::unique_ptr<upgraded_stream> stream, CompletionToken&& token) {
     return boost::asio::async_initiate<CompletionToken, void(boost::system::error_code)>(
