@@ -9,6 +9,8 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include <tuple>
+
 namespace mcp::detail {
 
 namespace {
@@ -202,7 +204,15 @@ asio::awaitable<json::object> rpc_peer::call(std::string method, json::object pa
     throw;
   }
   for (auto deadline = call.deadline;;) {
-    auto [ec] = co_await timer.async_wait(as_tuple_awaitable);
+    boost::system::error_code ec;
+    try {
+      std::tie(ec) = co_await timer.async_wait(as_tuple_awaitable);
+    } catch (const boost::system::system_error&) {
+      // Cancelled while send() waited for room, and the room came in the
+      // same turn: the request went out, and this wait refuses to begin.
+      // It is cancelled as any other wait is, with notifications/cancelled.
+      ec = asio::error::operation_aborted;
+    }
     if (calls_.settled(call.id)) break;
     if (const auto moved = calls_.deadline(call.id); moved != deadline) {
       deadline = moved;  // progress re-armed the timer: wait again
