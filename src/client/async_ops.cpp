@@ -61,6 +61,8 @@ template void launch(asio::awaitable<std::optional<json::object>>, const asio::a
                      operation_handler<std::optional<json::object>>);
 template void launch(asio::awaitable<task_info>, const asio::any_io_executor&, operation_handler<task_info>);
 template void launch(asio::awaitable<task_page>, const asio::any_io_executor&, operation_handler<task_page>);
+template void launch(asio::awaitable<std::vector<task_info>>, const asio::any_io_executor&,
+                     operation_handler<std::vector<task_info>>);
 template void launch(asio::awaitable<std::vector<resource_info>>, const asio::any_io_executor&,
                      operation_handler<std::vector<resource_info>>);
 template void launch(asio::awaitable<std::vector<resource_template_info>>, const asio::any_io_executor&,

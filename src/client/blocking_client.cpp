@@ -201,9 +201,13 @@ void blocking_client::cancel_task(std::string id) {
   impl_->call<void>([id = std::move(id)](client& c) mutable { return c.cancel_task(std::move(id)); });
 }
 
-task_page blocking_client::list_tasks(std::string cursor) {
+std::vector<task_info> blocking_client::list_tasks() {
+  return impl_->call<std::vector<task_info>>([](client& c) { return c.list_tasks(); });
+}
+
+task_page blocking_client::list_tasks_page(std::string cursor) {
   return impl_->call<task_page>(
-      [cursor = std::move(cursor)](client& c) mutable { return c.list_tasks(std::move(cursor)); });
+      [cursor = std::move(cursor)](client& c) mutable { return c.list_tasks_page(std::move(cursor)); });
 }
 
 std::vector<resource_info> blocking_client::list_resources() {

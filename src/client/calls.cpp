@@ -3,6 +3,7 @@
 
 #include "client_impl.hpp"
 #include "../protocol/wire_readers.hpp"
+#include "list_all.hpp"
 
 #include <mcp/log.hpp>
 #include <mcp/protocol/methods.hpp>
@@ -10,37 +11,11 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 
-#include <set>
-
 namespace mcp {
 
+using detail::list_all;
+
 namespace {
-
-constexpr std::size_t max_pages = 10'000;
-
-// Every item of a paginated list method, parsed with `parse`.
-template <class Parse>
-asio::awaitable<std::vector<std::invoke_result_t<Parse, const json::value&>>> list_all(
-    client& c, std::string method, std::string key, Parse parse) {
-  std::vector<std::invoke_result_t<Parse, const json::value&>> items;
-  std::optional<std::string> cursor;
-  std::set<std::string> seen;  // a server that hands out a cursor twice would loop forever
-  for (std::size_t page = 0; page < max_pages; ++page) {
-    json::object params;
-    if (cursor) params["cursor"] = *cursor;
-    const auto result = co_await c.request(method, std::move(params));
-    const auto* list = result.if_contains(key);
-    if (!list || !list->is_array())
-      throw malformed_result("the server's " + method + " result has no `" + key + "` array", method);
-    for (const auto& item : list->get_array()) items.push_back(parse(item));
-    const auto* next = result.if_contains("nextCursor");
-    if (!next || !next->is_string()) co_return items;
-    cursor = std::string(next->get_string());
-    if (!seen.insert(*cursor).second)
-      throw malformed_result("the server's " + method + " repeats cursor " + *cursor, method);
-  }
-  throw malformed_result("the server's " + method + " never ends (" + std::to_string(max_pages) + " pages)", method);
-}
 
 json::object completion_params(completion_reference ref, std::string argument, std::string value,
                                const completion_context& context) {
@@ -86,7 +61,7 @@ asio::awaitable<call_tool_result> client::call_tool(std::string name, json::obje
     // The transport adds them as they are: the values go encoded as MCP says.
     for (auto& header : settings.headers) header.second = detail::encode_header_value(header.second);
   }
-  json::object params{{"name", std::move(name)}, {"arguments", std::move(arguments)}};
+  auto params = detail::method_params(call_tool_params{std::move(name), std::move(arguments)});
   auto reply = co_await keep->call(methods::tools_call, std::move(params), std::move(settings));
   auto result = detail::read_call_tool_result(std::move(reply));
   if (!result.is_error) keep->check_output(tool, result);
@@ -157,7 +132,7 @@ asio::awaitable<std::vector<resource_template_info>> client::list_resource_templ
 }
 
 asio::awaitable<std::vector<resource_contents>> client::read_resource(std::string uri) {
-  json::object params{{"uri", std::move(uri)}};
+  auto params = detail::method_params(resource_params{std::move(uri)});
   const auto result = co_await request(methods::resources_read, std::move(params));
   // As the list calls: a result without its array is not an empty one.
   const auto* list = result.if_contains("contents");
@@ -176,7 +151,7 @@ asio::awaitable<void> client::subscribe(std::string uri) {
     co_await keep->listen_acknowledgement();
     co_return;
   }
-  json::object params{{"uri", uri}};
+  auto params = detail::method_params(resource_params{uri});
   co_await request(methods::resources_subscribe, std::move(params));
   keep->subscriptions.insert(std::move(uri));
 }
@@ -188,7 +163,7 @@ asio::awaitable<void> client::unsubscribe(std::string uri) {
     keep->restart_listen(keep->link);
     co_return;
   }
-  json::object params{{"uri", uri}};
+  auto params = detail::method_params(resource_params{uri});
   co_await request(methods::resources_unsubscribe, std::move(params));
   keep->subscriptions.erase(uri);
 }
@@ -199,9 +174,7 @@ asio::awaitable<std::vector<prompt_info>> client::list_prompts() {
 
 asio::awaitable<get_prompt_result> client::get_prompt(std::string name,
                                                       std::map<std::string, std::string> arguments) {
-  json::object args;
-  for (auto& [key, value] : arguments) args[key] = std::move(value);
-  json::object params{{"name", std::move(name)}, {"arguments", std::move(args)}};
+  auto params = detail::method_params(get_prompt_params{std::move(name), std::move(arguments)});
   const auto result = co_await request(methods::prompts_get, std::move(params));
   co_return detail::read_prompt_result(result);
 }
@@ -228,7 +201,7 @@ asio::awaitable<void> client::set_logging_level(logging_level level) {
     keep->log_level = level;
     co_return;
   }
-  json::object params{{"level", to_string(level)}};
+  auto params = detail::method_params(set_level_params{level});
   co_await request(methods::logging_set_level, std::move(params));
   keep->log_level = level;
 }

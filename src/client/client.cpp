@@ -2,10 +2,12 @@
 #include <mcp/error.hpp>
 #include <mcp/log.hpp>
 #include <mcp/protocol/methods.hpp>
+#include <mcp/protocol/wire.hpp>
 
 #include "client_impl.hpp"
 #include "../protocol/http_client_rules.hpp"
 #include "../protocol/wire_readers.hpp"
+#include "task_reading.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -23,15 +25,21 @@ namespace {
   throw mcp::error(asio::error::not_connected, "mcp client");
 }
 
-progress_update to_progress(const json::object& params) {
-  progress_update update;
-  if (const auto* p = params.if_contains("progress"); p && p->is_number())
-    update.progress = p->to_number<double>();
-  if (const auto* t = params.if_contains("total"); t && t->is_number())
-    update.total = t->to_number<double>();
-  if (const auto* m = params.if_contains("message"); m && m->is_string())
-    update.message = std::string(m->get_string());
-  return update;
+// What a server's notification says; nothing when it is malformed, which is
+// dropped as if it had not been sent (no request waits on it).
+template <class Params>
+std::optional<Params> read_notification(const json::object& params) {
+  try {
+    return detail::read_from_server<Params>(params, "notification");
+  } catch (const malformed_result&) {
+    return std::nullopt;
+  }
+}
+
+void report_progress(const std::function<void(const progress_update&)>& report, const json::object& params) {
+  auto given = read_notification<progress_notification_params>(params);
+  if (!given) return;
+  report(progress_update{given->progress, given->total, std::move(given->message).value_or("")});
 }
 
 }  // namespace
@@ -53,7 +61,7 @@ client::impl::impl(asio::any_io_executor ex, client_options opts)
 detail::call_settings client::impl::settings(const call_options& call) const {
   detail::call_settings s{call.timeout.value_or(options.request_timeout), options.max_request_timeout, {}};
   if (call.on_progress)
-    s.on_progress = [cb = call.on_progress](const json::object& params) { cb(to_progress(params)); };
+    s.on_progress = [cb = call.on_progress](const json::object& params) { report_progress(cb, params); };
   s.trace = call.trace;
   return s;
 }
@@ -132,7 +140,8 @@ void client::impl::handle_notification(const detail::client_connection::deliver_
       break;
     case notice::other:
       if (n.note.method == methods::notifications_tasks_status && on_task_status)
-        run_callback(on_task_status, "on_task_status", task_info::from_json(n.note.params));
+        if (auto task = read_notification<mcp::task>(n.note.params))
+          run_callback(on_task_status, "on_task_status", detail::task_info_of(std::move(*task)));
       break;
   }
   run_callback(on_notification, "on_notification", n.note);
@@ -167,7 +176,7 @@ void client::impl::describe_request(const client_link& on, std::string_view meth
 asio::awaitable<json::object> client::impl::call(std::string method, json::object params,
                                                  detail::call_settings settings) {
   // Without middleware, the send itself: no coroutine of its own in between.
-  if (middleware->empty()) {
+  if (middleware.empty()) {
     continue_trace(params, settings.trace);
     return send_observed(std::move(method), std::move(params), std::move(settings));
   }
@@ -177,7 +186,7 @@ asio::awaitable<json::object> client::impl::call(std::string method, json::objec
 asio::awaitable<json::object> client::impl::call_through_middleware(std::string method, json::object params,
                                                                     detail::call_settings settings) {
   // Each link may rewrite the request; the last one hands it to the send.
-  detail::client_chain chain{middleware, nullptr};
+  detail::client_chain chain{middleware.snapshot(), nullptr};
   chain.send = [self = shared_from_this(), &settings](outgoing_request req) {
     continue_trace(req.params, req.trace);
     return self->send_observed(std::move(req.method), std::move(req.params), settings);
@@ -344,18 +353,12 @@ asio::awaitable<void> client::ping(call_options options) {
   co_await request(impl_->modern ? methods::server_discover : methods::ping, json::object{}, std::move(options));
 }
 
-void client::use(std::shared_ptr<client_middleware> link) {
-  if (!link) return;
-  auto links = std::make_shared<detail::client_links>(*impl_->middleware);
-  links->push_back(std::move(link));
-  impl_->middleware = std::move(links);
-}
+client_middleware_chain& client::middleware() noexcept { return impl_->middleware; }
+
+void client::use(std::shared_ptr<client_middleware> link) { impl_->middleware.use(std::move(link)); }
 
 bool client::remove_middleware(const std::shared_ptr<client_middleware>& link) {
-  auto links = std::make_shared<detail::client_links>(*impl_->middleware);
-  if (std::erase(*links, link) == 0) return false;
-  impl_->middleware = std::move(links);
-  return true;
+  return impl_->middleware.remove(link);
 }
 
 asio::awaitable<void> client::close() {

@@ -175,9 +175,9 @@ struct client::impl : std::enable_shared_from_this<impl> {
   asio::steady_timer state_changed;  // an event: cancelled at every state change
   asio::steady_timer backoff;        // the pause between reconnection attempts
 
-  /// The links every call goes through (client::use): replaced, never
-  /// changed, so that a call keeps the chain it started with.
-  std::shared_ptr<const detail::client_links> middleware = std::make_shared<const detail::client_links>();
+  /// The links every call goes through (client::middleware()); a call keeps
+  /// the chain it started with (its snapshot).
+  client_middleware_chain middleware;
 
   std::function<void(connection_state)> on_state_change;
   std::function<void(const notification&)> on_notification;

@@ -1,11 +1,13 @@
 #include "hosted_tasks.hpp"
 
 #include "../detail/random.hpp"
-#include "../protocol/invalid_params.hpp"
+#include "../protocol/read_params.hpp"
+#include "../protocol/task_rules.hpp"
 #include "../server/tasks/task_wire.hpp"
 
 #include <mcp/error.hpp>
 #include <mcp/protocol/methods.hpp>
+#include <mcp/protocol/wire.hpp>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>
@@ -53,14 +55,11 @@ json::object hosted_tasks::start(mcp::request req, runner run) {
   r.id = random_hex(16);
   r.version = "2025-11-25";
   r.created_at = r.last_updated_at = std::chrono::system_clock::now();
-  r.ttl = default_ttl;
-  if (const auto* ttl = req.params.at("task").get_object().if_contains("ttl"); ttl && ttl->is_number())
-    r.ttl = std::clamp(std::chrono::milliseconds(static_cast<std::int64_t>(ttl->to_number<double>())),
-                       std::chrono::milliseconds(1), max_ttl);
+  r.ttl = task_ttl(task_kind::utility, req.params.at("task").get_object().if_contains("ttl"), default_ttl, max_ttl);
   r.poll_interval = poll_interval;
   req.params.erase("task");  // the handler sees the request itself
   tasks_[r.id] = t;
-  auto created = create_task_result(r);
+  auto created = created_task_json(r);
   asio::co_spawn(executor_, run_task(t, std::move(req), std::move(run)),
                  asio::bind_cancellation_slot(t->stop.slot(), asio::detached));
   return created;
@@ -77,45 +76,30 @@ asio::awaitable<void> hosted_tasks::run_task(std::shared_ptr<task> t, mcp::reque
     failure = rpc_error{errc::internal_error, std::string("Internal error: ") + e.what(), nullptr};
   }
   auto& r = t->record;
-  if (r.status != task_status::cancelled) {
-    if (result) {
-      r.status = task_status::completed;
-      r.result = std::move(result);
-    } else {
-      r.status = task_status::failed;
-      r.status_message = failure->message;
-      r.error = error_json(*failure);
-    }
+  if (result ? complete(r, std::move(*result), task_kind::utility) : fail(r, *failure))
     r.last_updated_at = std::chrono::system_clock::now();
-  }
   t->ended.notify();
 }
 
 std::shared_ptr<hosted_tasks::task> hosted_tasks::find(const json::object& params) {
-  const auto* id = params.if_contains("taskId");
-  if (!id || !id->is_string()) invalid_params("taskId must be a string");
-  const auto it = tasks_.find(std::string(id->get_string()));
-  if (it == tasks_.end() || it->second->record.expires_at() <= std::chrono::system_clock::now())
-    throw protocol_error(errc::invalid_params, "Failed to retrieve task: Task not found");
+  const auto it = tasks_.find(read_params_of<method::tasks_get>(params).task_id);
+  if (it == tasks_.end() || it->second->record.expires_at() <= std::chrono::system_clock::now()) task_not_found();
   return it->second;
 }
 
 asio::awaitable<json::object> hosted_tasks::serve(const mcp::request& req) {
   if (req.method == methods::tasks_list) {
     prune();
-    json::array listed;
-    for (const auto& [id, t] : tasks_) listed.push_back(task_json(t->record));
-    co_return json::object{{"tasks", std::move(listed)}};
+    list_tasks_result listed;
+    for (const auto& [id, t] : tasks_) listed.tasks.push_back(legacy_task(t->record));
+    co_return to_json_value(std::move(listed)).as_object();
   }
   auto t = find(req.params);
   auto& r = t->record;
   if (req.method == methods::tasks_get) co_return task_json(r);
   if (req.method == methods::tasks_cancel) {
-    if (is_terminal(r.status))
-      throw protocol_error(errc::invalid_params,
-                           "Cannot cancel task: it is already " + std::string(to_string(r.status)));
-    r.status = task_status::cancelled;
-    r.status_message = "Cancelled by the server";
+    if (is_terminal(r.status)) check_cancel_of_ended(r.status, task_kind::utility);  // (throws)
+    cancel(r, "Cancelled by the server");
     r.last_updated_at = std::chrono::system_clock::now();
     t->stop.emit(asio::cancellation_type::all);
     co_return task_json(r);

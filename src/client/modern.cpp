@@ -5,6 +5,7 @@
 // change notifications.
 
 #include "client_impl.hpp"
+#include "task_reading.hpp"
 
 #include "../protocol/client_session.hpp"
 
@@ -157,7 +158,7 @@ asio::awaitable<json::object> client::impl::call_modern(std::shared_ptr<client_l
       if (type && *type == "task" && !asks_for_task_itself) {
         task_wait_options wait;
         wait.timeout = settings.max_total;
-        auto task = task_info::from_json(result);
+        auto task = detail::read_task(result, true);
         const auto deadline = std::chrono::steady_clock::now() + settings.max_total;
         co_return co_await poll_task(std::move(task), std::move(wait), deadline);
       }

@@ -5,16 +5,16 @@
 #include <mcp/client/skills.hpp>
 #include <mcp/protocol/errors.hpp>
 #include <mcp/protocol/methods.hpp>
+#include <mcp/protocol/wire.hpp>
 
 #include "../protocol/wire_readers.hpp"
+#include "list_all.hpp"
 
 #include <set>
 
 namespace mcp {
 
 namespace {
-
-constexpr std::size_t max_pages = 1000;
 
 using reason = skill_verification_error::reason;
 
@@ -30,13 +30,7 @@ const json::object* skills_declaration(const client& c) {
   return declared && declared->is_object() ? &declared->get_object() : nullptr;
 }
 
-skill_entry read_entry(const json::value& v) {
-  try {
-    return from_json<skill_entry>(v);
-  } catch (const conversion_error& e) {
-    throw malformed_result(std::string("a skill entry the server sent does not read: ") + e.what());
-  }
-}
+skill_entry read_entry(const json::value& v) { return detail::read_from_server<skill_entry>(v, "skill entry"); }
 
 // The rules an entry must keep before anything of it is loaded.
 void check_entry(const skill_entry& entry, std::string& root) {
@@ -140,51 +134,19 @@ bool offers_directory_read(const client& c) {
 }
 
 asio::awaitable<std::vector<skill_entry>> list_skills(client& c) {
-  std::vector<skill_entry> all;
-  std::optional<std::string> cursor;
-  for (std::size_t page = 0; page < max_pages; ++page) {
-    json::object params;
-    if (cursor) params["cursor"] = *cursor;
-    const auto result = co_await c.request(methods::skills_list, std::move(params));
-    const auto* skills = result.if_contains("skills");
-    if (!skills || !skills->is_array())
-      throw malformed_result("skills/list: the result has no skills array", methods::skills_list);
-    for (const auto& item : skills->get_array()) all.push_back(read_entry(item));
-    const auto* next = result.if_contains("nextCursor");
-    if (!next || !next->is_string() || next->get_string().empty()) co_return all;
-    cursor = std::string(next->get_string());
-  }
-  throw malformed_result("skills/list: the server kept paging past " + std::to_string(max_pages) + " pages",
-                         methods::skills_list);
+  co_return co_await detail::list_all(c, methods::skills_list, "skills", read_entry);
 }
 
 asio::awaitable<skill_entry> get_skill(client& c, std::string uri) {
-  json::object params{{"uri", std::move(uri)}};
+  auto params = to_json_value(resource_params{std::move(uri)}).as_object();  // skills/get's params are {uri}
   const auto result = co_await c.request(methods::skills_get, std::move(params));
-  const auto* skill = result.if_contains("skill");
-  if (!skill) throw malformed_result("skills/get: the result has no skill", methods::skills_get);
-  co_return read_entry(*skill);
+  co_return detail::read_from_server<get_skill_result>(result, "skills/get result").skill;
 }
 
 asio::awaitable<std::vector<resource_info>> read_directory(client& c, std::string uri) {
-  std::vector<resource_info> all;
-  std::optional<std::string> cursor;
-  for (std::size_t page = 0; page < max_pages; ++page) {
-    json::object params{{"uri", uri}};
-    if (cursor) params["cursor"] = *cursor;
-    const auto result = co_await c.request(methods::resources_directory_read, std::move(params));
-    const auto* resources = result.if_contains("resources");
-    if (!resources || !resources->is_array())
-      throw malformed_result("resources/directory/read: the result has no resources array",
-                             methods::resources_directory_read);
-    for (const auto& item : resources->get_array()) all.push_back(detail::read_resource(item));
-    const auto* next = result.if_contains("nextCursor");
-    if (!next || !next->is_string() || next->get_string().empty()) co_return all;
-    cursor = std::string(next->get_string());
-  }
-  throw malformed_result("resources/directory/read: the server kept paging past " + std::to_string(max_pages) +
-                             " pages",
-                         methods::resources_directory_read);
+  auto params = to_json_value(read_directory_params{std::move(uri)}).as_object();
+  co_return co_await detail::list_all(c, methods::resources_directory_read, "resources", detail::read_resource,
+                                      std::move(params));
 }
 
 asio::awaitable<loaded_skill> load_skill(client& c, skill_entry entry) {

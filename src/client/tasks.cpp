@@ -6,12 +6,15 @@
 // answers inputRequests with tasks/update.
 
 #include "client_impl.hpp"
+#include "list_all.hpp"
+#include "task_reading.hpp"
 
 #include "../protocol/wire_readers.hpp"
 
 #include <mcp/error.hpp>
 #include <mcp/protocol/envelope.hpp>
 #include <mcp/protocol/methods.hpp>
+#include <mcp/protocol/wire.hpp>
 
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -28,20 +31,19 @@ constexpr std::string_view extension_id = "io.modelcontextprotocol/tasks";
 constexpr std::chrono::milliseconds min_poll{50};
 constexpr std::chrono::milliseconds max_poll{5'000};
 
-std::optional<std::chrono::milliseconds> milliseconds_of(const json::object& o, std::string_view a, std::string_view b) {
-  for (const auto key : {a, b})
-    if (const auto* v = o.if_contains(key); v && v->is_number())
-      return std::chrono::milliseconds(static_cast<std::int64_t>(v->to_number<double>()));
-  return std::nullopt;
+// A ttl: milliseconds, or null for unlimited.
+std::optional<std::chrono::milliseconds> ttl_of(const json::value& ttl) {
+  if (!ttl.is_number()) return std::nullopt;
+  return std::chrono::milliseconds(static_cast<std::int64_t>(ttl.to_number<double>()));
 }
 
-std::string string_of(const json::object& o, std::string_view key) {
-  const auto* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
+std::optional<std::chrono::milliseconds> interval_of(std::optional<std::int64_t> ms) {
+  if (!ms) return std::nullopt;
+  return std::chrono::milliseconds(*ms);
 }
 
 std::string describe(const task_info& task) {
-  std::string what = "task " + task.id + " " + task.status;
+  std::string what = "task " + task.id + " " + std::string(to_string(task.status));
   if (task.error) what += ": " + task.error->message;
   else if (task.status_message) what += ": " + *task.status_message;
   return what;
@@ -54,57 +56,83 @@ bool offers_tasks_for_tool_calls(const json::object& caps) {
   return tools && tools->is_object() && tools->get_object().contains("call");
 }
 
-// The params of a request about task `id`: in the extension every such
-// request declares the extension itself (a server refuses it otherwise).
+// `_meta` that declares the extension: in the extension every request about
+// a task declares it itself (a server refuses it otherwise).
+json::object declaring_the_extension() {
+  json::object extension{{"extensions", json::object{{extension_id, json::object{}}}}};
+  return {{meta_key::client_capabilities, std::move(extension)}};
+}
+
+// The params of a request about task `id`.
 json::object about_task(const std::string& id, bool modern) {
-  json::object params{{"taskId", id}};
-  if (modern) {
-    json::object extension{{"extensions", json::object{{extension_id, json::object{}}}}};
-    params["_meta"] = json::object{{meta_key::client_capabilities, std::move(extension)}};
-  }
+  auto params = to_json_value(task_params{id}).as_object();
+  if (modern) params["_meta"] = declaring_the_extension();
   return params;
 }
 
 task_info answered_directly(json::object result) {
   task_info done;
-  done.status = "completed";
+  done.status = task_status::completed;
   done.result = std::move(result);
   return done;
 }
 
 }  // namespace
 
-task_info task_info::from_json(const json::object& task) {
+namespace detail {
+
+task_info task_info_of(task given) {
   task_info info;
-  info.id = string_of(task, "taskId");
-  info.status = string_of(task, "status");
-  if (const auto* m = task.if_contains("statusMessage"); m && m->is_string()) info.status_message = std::string(m->get_string());
-  info.created_at = string_of(task, "createdAt");
-  info.last_updated_at = string_of(task, "lastUpdatedAt");
-  info.ttl = milliseconds_of(task, "ttlMs", "ttl");
-  info.poll_interval = milliseconds_of(task, "pollIntervalMs", "pollInterval");
-  if (const auto* r = task.if_contains("inputRequests"); r && r->is_object()) info.input_requests = r->get_object();
-  if (const auto* r = task.if_contains("result"); r && r->is_object()) info.result = r->get_object();
-  if (const auto* e = task.if_contains("error"); e && e->is_object()) {
-    const auto& error = e->get_object();
-    const auto* code = error.if_contains("code");
-    info.error = rpc_error{code && code->is_number() ? static_cast<int>(code->to_number<double>()) : errc::internal_error,
-                           string_of(error, "message"), error.contains("data") ? error.at("data") : json::value()};
-  }
+  info.id = std::move(given.task_id);
+  info.status = given.status;
+  info.status_message = std::move(given.status_message);
+  info.created_at = std::move(given.created_at);
+  info.last_updated_at = std::move(given.last_updated_at);
+  info.ttl = ttl_of(given.ttl);
+  info.poll_interval = interval_of(given.poll_interval);
   return info;
+}
+
+task_info task_info_of(detailed_task given) {
+  task_info info;
+  info.id = std::move(given.task_id);
+  info.status = given.status;
+  info.status_message = std::move(given.status_message);
+  info.created_at = std::move(given.created_at);
+  info.last_updated_at = std::move(given.last_updated_at);
+  info.ttl = ttl_of(given.ttl_ms);
+  info.poll_interval = interval_of(given.poll_interval_ms);
+  info.input_requests = std::move(given.input_requests).value_or(json::object{});
+  info.result = std::move(given.result);
+  info.error = std::move(given.error);
+  return info;
+}
+
+task_info read_task(const json::object& sent, bool modern) {
+  if (modern) return task_info_of(detail::read_from_server<detailed_task>(sent, "task"));
+  return task_info_of(detail::read_from_server<task>(sent, "task"));
+}
+
+}  // namespace detail
+
+using detail::read_task;
+
+task_info task_info::from_json(const json::object& task) {
+  return read_task(task, !task.contains("ttl"));  // (the 2025-11-25 Task always has it, null or not)
 }
 
 namespace {
 
 boost::system::error_code code_of(const task_info& task) {
-  if (task.status == "cancelled") return sdk_errc::task_cancelled;
+  if (task.status == task_status::cancelled) return sdk_errc::task_cancelled;
   if (task.error) return {task.error->code, rpc_category()};
   return sdk_errc::task_failed;
 }
 
 }  // namespace
 
-task_error::task_error(task_info task) : error(code_of(task), describe(task), whole_message{}), task_(std::move(task)) {}
+task_error::task_error(task_info task)
+    : error(code_of(task), describe(task), whole_message{}), task_(std::move(task)) {}
 
 asio::awaitable<task_info> client::call_tool_as_task(std::string name, json::object arguments) {
   task_call_options defaults;
@@ -116,35 +144,36 @@ asio::awaitable<task_info> client::call_tool_as_task(std::string name, json::obj
   auto keep = impl_;
   const auto ready_by = std::chrono::steady_clock::now() + keep->options.request_timeout;
   co_await keep->ready_link(ready_by);
-  json::object params{{"name", name}, {"arguments", std::move(arguments)}};
   const bool modern = keep->modern.has_value();
-  if (modern) {
-    json::object extension{{"extensions", json::object{{extension_id, json::object{}}}}};
-    params["_meta"] = json::object{{meta_key::client_capabilities, std::move(extension)}};
-  } else if (offers_tasks_for_tool_calls(keep->server->capabilities)) {
-    json::object task;
-    if (options.ttl) task["ttl"] = options.ttl->count();
-    params["task"] = std::move(task);
-  } else {
+  if (!modern && !offers_tasks_for_tool_calls(keep->server->capabilities)) {
     // A server without tasks answers the call itself.
-    auto given = std::move(params.at("arguments").as_object());
-    auto result = co_await call_tool(std::move(name), std::move(given));
+    auto result = co_await call_tool(std::move(name), std::move(arguments));
     co_return answered_directly(to_json_value(result).as_object());
+  }
+  auto params = to_json_value(call_tool_params{std::move(name), std::move(arguments)}).as_object();
+  if (modern) {
+    params["_meta"] = declaring_the_extension();
+  } else {
+    const std::optional<std::int64_t> ttl = options.ttl ? std::optional(options.ttl->count()) : std::nullopt;
+    params["task"] = to_json_value(task_metadata{ttl});
   }
   call_options defaults;
   auto settings = keep->settings(defaults);
   auto reply = co_await keep->call(methods::tools_call, std::move(params), std::move(settings));
+  // The server decides: the task (the extension: resultType "task"; 2025-11-25:
+  // a CreateTaskResult), or the call's own result.
   if (const auto* type = reply.if_contains("resultType"); modern && type && *type == "task")
-    co_return task_info::from_json(reply);
+    co_return read_task(reply, true);
   if (const auto* task = reply.if_contains("task"); !modern && task && task->is_object())
-    co_return task_info::from_json(task->get_object());
+    co_return read_task(task->get_object(), false);
   co_return answered_directly(std::move(reply));
 }
 
 asio::awaitable<task_info> client::get_task(std::string id) {
-  auto params = about_task(id, impl_->modern.has_value());
+  const bool modern = impl_->modern.has_value();
+  auto params = about_task(id, modern);
   auto reply = co_await request(methods::tasks_get, std::move(params));
-  co_return task_info::from_json(reply);
+  co_return read_task(reply, modern);
 }
 
 asio::awaitable<void> client::cancel_task(std::string id) {
@@ -152,16 +181,22 @@ asio::awaitable<void> client::cancel_task(std::string id) {
   co_await request(methods::tasks_cancel, std::move(params));
 }
 
-asio::awaitable<task_page> client::list_tasks(std::string cursor) {
-  json::object params;
-  if (!cursor.empty()) params["cursor"] = std::move(cursor);
+asio::awaitable<std::vector<task_info>> client::list_tasks() {
+  const auto read = [](const json::value& sent) {
+    return detail::task_info_of(detail::read_from_server<task>(sent, "task"));
+  };
+  co_return co_await detail::list_all(*this, methods::tasks_list, "tasks", read);
+}
+
+asio::awaitable<task_page> client::list_tasks_page(std::string cursor) {
+  paginated_params asked;
+  if (!cursor.empty()) asked.cursor = std::move(cursor);
+  auto params = to_json_value(std::move(asked)).as_object();
   auto reply = co_await request(methods::tasks_list, std::move(params));
+  auto listed = detail::read_from_server<list_tasks_result>(reply, "task list");
   task_page page;
-  if (const auto* tasks = reply.if_contains("tasks"); tasks && tasks->is_array())
-    for (const auto& task : tasks->get_array())
-      if (task.is_object()) page.tasks.push_back(task_info::from_json(task.get_object()));
-  if (const auto* next = reply.if_contains("nextCursor"); next && next->is_string())
-    page.next_cursor = std::string(next->get_string());
+  for (auto& task : listed.tasks) page.tasks.push_back(detail::task_info_of(std::move(task)));
+  page.next_cursor = std::move(listed.next_cursor);
   co_return page;
 }
 
@@ -189,7 +224,7 @@ asio::awaitable<json::object> client::impl::task_result(std::string id, task_wai
     // (The extension routes by the task: the transport adds its Mcp-Name.)
     auto get = settings(defaults);
     auto first = co_await call(methods::tasks_get, params, std::move(get));
-    auto task = task_info::from_json(first);
+    auto task = read_task(first, true);
     co_return co_await poll_task(std::move(task), std::move(options), deadline);
   }
   // 2025-11-25: tasks/result blocks until the end; the task's requests come
@@ -198,10 +233,10 @@ asio::awaitable<json::object> client::impl::task_result(std::string id, task_wai
   wait.timeout = wait.max_total = options.timeout;
   auto result = co_await call(methods::tasks_result, std::move(params), std::move(wait));
   if (options.on_status) {
-    json::object which{{"taskId", id}};
+    auto which = about_task(id, false);
     auto get = settings(defaults);
     auto last = co_await call(methods::tasks_get, std::move(which), std::move(get));
-    run_callback(options.on_status, "on_status", task_info::from_json(last));
+    run_callback(options.on_status, "on_status", read_task(last, false));
   }
   co_return result;
 }
@@ -211,28 +246,29 @@ asio::awaitable<json::object> client::impl::poll_task(task_info task, task_wait_
   auto self = shared_from_this();
   const call_options defaults;
   std::set<std::string> answered;  // input request keys, each answered once
-  std::string last_status;
+  std::optional<task_status> last_status;
   for (;;) {
     if (task.status != last_status || !task.input_requests.empty()) {
       last_status = task.status;
       run_callback(options.on_status, "on_status", task);
     }
-    if (task.status == "completed" && task.result) co_return std::move(*task.result);
+    if (task.status == task_status::completed && task.result) co_return std::move(*task.result);
     if (task.terminal()) throw task_error(std::move(task));
-    if (task.status == "input_required") {
+    if (task.status == task_status::input_required) {
       json::object responses;
       for (const auto& [key, input] : task.input_requests) {
-        if (answered.contains(key) || !input.is_object()) continue;
+        if (answered.contains(key)) continue;
+        auto wanted = detail::read_from_server<input_request>(input, "input request");
         mcp::request asked;
-        asked.method = std::string(input.get_object().contains("method") ? input.at("method").as_string() : "");
-        if (const auto* p = input.get_object().if_contains("params"); p && p->is_object()) asked.params = p->get_object();
+        asked.method = std::move(wanted.method);
+        asked.params = std::move(wanted.params);
         auto answer = co_await serve_server_request(asked);
         responses[key] = std::move(answer);
         answered.insert(std::string(key));
       }
       if (!responses.empty()) {
-        auto update = about_task(task.id, true);
-        update["inputResponses"] = std::move(responses);
+        auto update = to_json_value(task_update_params{task.id, std::move(responses)}).as_object();
+        update["_meta"] = declaring_the_extension();
         auto once = settings(defaults);
         co_await call(methods::tasks_update, std::move(update), std::move(once));
       }
@@ -245,7 +281,7 @@ asio::awaitable<json::object> client::impl::poll_task(task_info task, task_wait_
     auto which = about_task(task.id, true);
     auto get = settings(defaults);
     auto now = co_await call(methods::tasks_get, std::move(which), std::move(get));
-    task = task_info::from_json(now);
+    task = read_task(now, true);
   }
 }
 

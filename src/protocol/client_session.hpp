@@ -44,7 +44,7 @@ class version_choice {
   std::optional<protocol_version> offered_instead(const rpc_error& refusal) const;
 
  private:
-  std::optional<protocol_version> newest_shared(const json::value* offered) const;
+  std::optional<protocol_version> newest_shared(const std::vector<std::string>& offered) const;
 
   std::span<const protocol_version> ours_;
 };

@@ -3,6 +3,8 @@
 
 #include "modern_era.hpp"
 
+#include <mcp/json/convert.hpp>
+
 #include <boost/json/array.hpp>
 
 #include <algorithm>
@@ -137,7 +139,7 @@ protocol_version envelope_version(const request_envelope& envelope,
     return *requested;
   throw protocol_error(errc::unsupported_protocol_version,
                        "Unsupported protocol version: " + envelope.protocol_version,
-                       json::object{{"supported", detail::modern_version_names(supported)},
+                       json::object{{"supported", to_json_value(detail::modern_version_names(supported))},
                                     {"requested", envelope.protocol_version}});
 }
 

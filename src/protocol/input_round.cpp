@@ -2,8 +2,10 @@
 
 #include <mcp/protocol/envelope.hpp>
 #include <mcp/protocol/methods.hpp>
+#include <mcp/protocol/wire.hpp>
 
 #include "invalid_params.hpp"
+#include "read_params.hpp"
 #include "modern_era.hpp"
 
 namespace mcp::detail {
@@ -64,6 +66,22 @@ std::optional<std::string> legacy_input_refusal(std::string_view method, const j
   return std::nullopt;
 }
 
+namespace {
+
+// The members of a 2026-07-28 request's envelope that carry a multi-round
+// request from one round to the next (mrtr).
+struct round_members {
+  std::optional<json::object> input_responses;  // the answers, by the keys of the inputRequests
+  std::optional<std::string> request_state;     // sealed by us in the round before
+};
+BOOST_DESCRIBE_STRUCT(round_members, (), (input_responses, request_state))
+[[maybe_unused]] auto mcp_fields(type_t<round_members>) {
+  return std::tuple{field(&round_members::input_responses).key("inputResponses"),
+                    field(&round_members::request_state).key("requestState")};
+}
+
+}  // namespace
+
 bool accepts_input(std::string_view method) noexcept {
   return method == methods::tools_call || method == methods::prompts_get || method == methods::resources_read;
 }
@@ -72,13 +90,10 @@ std::unique_ptr<input_round> input_rounds::open(const request& req, std::string_
   auto round = std::make_unique<input_round>();
   round->accepts_input = accepts_input(req.method);
   if (!round->accepts_input) return round;
-  if (const auto* given = req.params.if_contains("inputResponses"); given && !given->is_null()) {
-    if (!given->is_object()) invalid_params("inputResponses must be an object");
-    round->given = given->get_object();
-  }
-  if (const auto* state = req.params.if_contains("requestState"); state && !state->is_null()) {
-    if (!state->is_string()) invalid_params("requestState must be a string");
-    auto opened = states_.open(state->get_string(), request_binding(req.method, req.params, principal));
+  auto members = read_params<round_members>(req.params);
+  if (members.input_responses) round->given = std::move(*members.input_responses);
+  if (members.request_state) {
+    auto opened = states_.open(*members.request_state, request_binding(req.method, req.params, principal));
     if (!opened)
       invalid_params("requestState is not valid for this request: altered, expired, or issued for "
                      "another request or client");

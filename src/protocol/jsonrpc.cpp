@@ -1,4 +1,5 @@
 #include <mcp/protocol/jsonrpc.hpp>
+#include <mcp/protocol/wire.hpp>
 
 #include "finite_json.hpp"
 #include "message_arena.hpp"
@@ -55,11 +56,7 @@ envelope_members find_members(json::object& obj) {
   return found;
 }
 
-json::object error_object(const rpc_error& error) {
-  json::object out{{"code", error.code}, {"message", error.message}};
-  if (!error.data.is_null()) out["data"] = error.data;
-  return out;
-}
+json::object error_object(const rpc_error& error) { return to_json_value(error).as_object(); }
 
 invalid_message invalid(std::optional<request_id> id, int code, std::string text) {
   return {make_error(std::move(id), code, std::move(text))};
@@ -108,16 +105,12 @@ frame_item classify_reply(const envelope_members& m, const id_reading& id) {
       return invalid({}, errc::invalid_request, "Invalid Request: a result needs a non-null id");
     return message{response{std::move(*reply_id), std::move(*m.result)}};
   }
-  const auto* err = error->if_object();
-  const json::value* code = err ? err->if_contains("code") : nullptr;
-  const json::value* text = err ? err->if_contains("message") : nullptr;
-  if (!code || !code->is_int64() || code->get_int64() < std::numeric_limits<int>::min() ||
-      code->get_int64() > std::numeric_limits<int>::max() || !text || !text->is_string())
+  try {
+    return message{error_response{std::move(reply_id), from_json<rpc_error>(*error)}};  // (data, rare, is copied)
+  } catch (const conversion_error&) {
     return invalid(reply_id, errc::invalid_request,
                    "Invalid Request: error needs an integer code and a string message");
-  rpc_error e{static_cast<int>(code->get_int64()), std::string(text->get_string()), nullptr};
-  if (const auto* data = err->if_contains("data")) e.data = *data;  // rare: copied
-  return message{error_response{std::move(reply_id), std::move(e)}};
+  }
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include <mcp/protocol/methods.hpp>
 #include <mcp/protocol/wire.hpp>
 
+#include "read_params.hpp"
 #include "shaping.hpp"
 #include "wire_readers.hpp"
 
@@ -11,22 +12,9 @@ namespace mcp {
 
 namespace {
 
-/// Reads what a peer sent. A conversion error is told in the words peers have
-/// always been given: "Invalid params: /params/clientInfo/name must be a string".
-template <class T>
-T read_params(const auto& value, std::string_view where) {
-  return detail::read_sent<T>(value, [where](const conversion_error& e) {
-    const std::string_view reason = e.reason();
-    std::string what(reason);
-    if (reason.starts_with("expected ")) {
-      const auto kind = reason.substr(9, reason.find(',') - 9);
-      const bool vowel = kind.starts_with('o') || kind.starts_with('a') || kind.starts_with('i');
-      what = std::string(vowel ? "must be an " : "must be a ") + std::string(kind);
-    }
-    return protocol_error(errc::invalid_params,
-                          "Invalid params: " + std::string(where) + e.pointer() + " " + what);
-  });
-}
+// A client may send members of its own types where the spec lets it leave
+// them out: those are skipped, as they always were.
+constexpr read_options lenient{.skip_mistyped_optionals = true};
 
 /// Narrows the implementation object at `key` of `out` to what `d` defines.
 void shape_implementation_at(json::object& out, std::string_view key, const dialect& d) {
@@ -55,7 +43,7 @@ json::object to_json(const implementation& info, const dialect& d) {
 }
 
 implementation parse_implementation(const json::value& value, std::string_view where) {
-  return read_params<implementation>(value, where);
+  return detail::read_params<implementation>(value, where, lenient);
 }
 
 json::object to_json(const initialize_request& req) {
@@ -66,7 +54,7 @@ json::object to_json(const initialize_request& req) {
 }
 
 initialize_request parse_initialize_request(const json::object& params) {
-  return read_params<initialize_request>(params, "/params");
+  return detail::read_params<initialize_request>(params, "/params", lenient);
 }
 
 bool declares_feature(const json::object& capabilities, std::string_view kind, std::string_view feature) noexcept {

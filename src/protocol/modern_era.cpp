@@ -5,6 +5,7 @@
 #include <mcp/protocol/wire.hpp>
 
 #include "invalid_params.hpp"
+#include "read_params.hpp"
 
 #include <algorithm>
 #include <array>
@@ -27,18 +28,29 @@ bool one_of(const std::array<std::string_view, N>& names, std::string_view name)
   return std::ranges::find(names, name) != names.end();
 }
 
-bool flag(const json::object& filter, std::string_view key) {
-  const auto* value = filter.if_contains(key);
-  if (value && !value->is_bool()) invalid_params("notifications." + std::string(key) + " must be a boolean");
-  return value && value->get_bool();
+// subscriptions/listen's filter as the tasks extension widens it: the
+// notifications/tasks of these tasks (`taskIds`).
+struct extended_filter : subscription_filter {
+  std::optional<std::vector<std::string>> task_ids = {};
+};
+BOOST_DESCRIBE_STRUCT(extended_filter, (subscription_filter), (task_ids))
+[[maybe_unused]] auto mcp_fields(type_t<extended_filter>) {
+  return std::tuple{field(&extended_filter::task_ids).key("taskIds")};
+}
+struct extended_listen_params {
+  extended_filter notifications;
+};
+BOOST_DESCRIBE_STRUCT(extended_listen_params, (), (notifications))
+[[maybe_unused]] auto mcp_fields(type_t<extended_listen_params>) {
+  return std::tuple{field(&extended_listen_params::notifications).not_required()};
 }
 
 }  // namespace
 
 bool removed_in_modern_era(std::string_view method) noexcept { return one_of(removed_methods, method); }
 
-json::array modern_version_names(std::span<const protocol_version> supported) {
-  json::array names;
+std::vector<std::string> modern_version_names(std::span<const protocol_version> supported) {
+  std::vector<std::string> names;
   for (const auto v : supported)
     if (is_modern(v)) names.emplace_back(to_string(v));
   return names;
@@ -46,11 +58,11 @@ json::array modern_version_names(std::span<const protocol_version> supported) {
 
 json::object make_discover_result(std::span<const protocol_version> supported, json::object capabilities,
                              std::optional<std::string> instructions) {
-  json::object result{{"supportedVersions", modern_version_names(supported)},
-                      {"capabilities", shape_capabilities(std::move(capabilities),
-                                                          dialect_of(protocol_version::v2026_07_28))}};
-  if (instructions) result["instructions"] = std::move(*instructions);
-  return result;
+  discover_result result;
+  result.supported_versions = modern_version_names(supported);
+  result.capabilities = shape_capabilities(std::move(capabilities), dialect_of(protocol_version::v2026_07_28));
+  result.instructions = std::move(instructions);
+  return to_json_value(std::move(result)).as_object();
 }
 
 json::object& meta_of(json::object& params) {
@@ -90,24 +102,16 @@ bool declares_tasks_extension(const json::object& capabilities) {
 
 listen_filter listen_filter::read(const json::object& params, const json::object& capabilities,
                                   const json::object& client_capabilities) {
-  static const json::object nothing;
-  const auto* given = params.if_contains("notifications");
-  if (given && !given->is_object()) invalid_params("notifications must be an object");
-  const auto& filter = given ? given->get_object() : nothing;
+  auto filter = read_params<extended_listen_params>(params).notifications;
   listen_filter honored;
-  honored.tools = flag(filter, "toolsListChanged") && declares_feature(capabilities, "tools", "listChanged");
-  honored.prompts = flag(filter, "promptsListChanged") && declares_feature(capabilities, "prompts", "listChanged");
+  honored.tools = filter.tools_list_changed.value_or(false) && declares_feature(capabilities, "tools", "listChanged");
+  honored.prompts =
+      filter.prompts_list_changed.value_or(false) && declares_feature(capabilities, "prompts", "listChanged");
   honored.resources =
-      flag(filter, "resourcesListChanged") && declares_feature(capabilities, "resources", "listChanged");
-  if (const auto* uris = filter.if_contains("resourceSubscriptions")) {
-    if (!uris->is_array()) invalid_params("notifications.resourceSubscriptions must be an array of URIs");
-    for (const auto& uri : uris->get_array()) {
-      if (!uri.is_string()) invalid_params("notifications.resourceSubscriptions must be an array of URIs");
-      if (declares_feature(capabilities, "resources", "subscribe")) honored.resource_uris.emplace_back(uri.get_string());
-    }
-  }
-  if (const auto* ids = filter.if_contains("taskIds")) {
-    if (!ids->is_array()) invalid_params("notifications.taskIds must be an array of task ids");
+      filter.resources_list_changed.value_or(false) && declares_feature(capabilities, "resources", "listChanged");
+  if (filter.resource_subscriptions && declares_feature(capabilities, "resources", "subscribe"))
+    honored.resource_uris = std::move(*filter.resource_subscriptions);
+  if (filter.task_ids) {
     if (!declares_tasks_extension(client_capabilities)) {
       json::object required{{"extensions", json::object{{tasks_extension, json::object{}}}}};
       throw protocol_error(errc::missing_client_capability,
@@ -115,27 +119,19 @@ listen_filter listen_filter::read(const json::object& params, const json::object
                                std::string(tasks_extension) + " extension",
                            json::object{{"requiredCapabilities", std::move(required)}});
     }
-    for (const auto& id : ids->get_array()) {
-      if (!id.is_string()) invalid_params("notifications.taskIds must be an array of task ids");
-      if (declares_tasks_extension(capabilities)) honored.task_ids.emplace_back(id.get_string());
-    }
+    if (declares_tasks_extension(capabilities)) honored.task_ids = std::move(*filter.task_ids);
   }
   return honored;
 }
 
 json::object listen_filter::to_json() const {
-  subscription_filter honored;
+  extended_filter honored;
   if (tools) honored.tools_list_changed = true;
   if (prompts) honored.prompts_list_changed = true;
   if (resources) honored.resources_list_changed = true;
   if (!resource_uris.empty()) honored.resource_subscriptions = resource_uris;
-  auto out = to_json_value(std::move(honored)).as_object();
-  if (!task_ids.empty()) {
-    json::array ids;
-    for (const auto& id : task_ids) ids.emplace_back(id);
-    out["taskIds"] = std::move(ids);
-  }
-  return out;
+  if (!task_ids.empty()) honored.task_ids = task_ids;
+  return to_json_value(std::move(honored)).as_object();
 }
 
 bool listen_filter::admits(const notification& n) const {

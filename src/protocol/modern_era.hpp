@@ -12,6 +12,8 @@
 #include <boost/json/array.hpp>
 
 #include <optional>
+#include <string>
+#include <vector>
 #include <span>
 #include <string>
 #include <string_view>
@@ -28,7 +30,7 @@ bool removed_in_modern_era(std::string_view method) noexcept;
 /// The names of the modern revisions among `supported`, in their order: what
 /// a server offers (server/discover's supportedVersions, a -32022's
 /// data.supported).
-json::array modern_version_names(std::span<const protocol_version> supported);
+std::vector<std::string> modern_version_names(std::span<const protocol_version> supported);
 
 /// The result of server/discover: the modern revisions among `supported`,
 /// the capabilities as 2026-07-28 has them, and the instructions if any.

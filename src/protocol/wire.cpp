@@ -32,6 +32,11 @@ std::string_view to_string(logging_level level) noexcept {
   return name != nullptr ? name : "";
 }
 
+std::string_view to_string(task_status status) noexcept {
+  const char* name = boost::describe::enum_to_string(status, nullptr);
+  return name != nullptr ? name : "";
+}
+
 std::optional<logging_level> parse_logging_level(std::string_view text) noexcept {
   // (Boost 1.81's enum_from_string takes only a C string.)
   std::optional<logging_level> level;

@@ -9,19 +9,6 @@
 
 namespace mcp::detail {
 
-namespace {
-
-/// A reader's error names what the server sent:
-/// "the server sent an invalid tool (/name: is required)".
-template <class T, class Json>
-T read_from_server(const Json& value, std::string_view what) {
-  return read_sent<T>(value, [what](const conversion_error& e) {
-    return malformed_result("the server sent an invalid " + std::string(what) + " (" + e.what() + ")");
-  });
-}
-
-}  // namespace
-
 tool_info read_tool(const json::value& value) {
   auto tool = read_from_server<tool_info>(value, "tool");
   // execution.taskSupport (2025-11-25): an unknown value reads as forbidden.

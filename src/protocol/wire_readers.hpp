@@ -12,6 +12,9 @@
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
+#include <string>
+#include <string_view>
+
 namespace mcp::detail {
 
 namespace json = boost::json;
@@ -27,6 +30,15 @@ T read_sent(const Json& value, Refusal&& refusal) {
   } catch (const conversion_error& e) {
     throw refusal(e);
   }
+}
+
+/// Reads a T a server sent; a conversion error is a malformed_result that
+/// names `what`: "the server sent an invalid tool (/name: is required)".
+template <class T, class Json>
+T read_from_server(const Json& value, std::string_view what) {
+  return read_sent<T>(value, [what](const conversion_error& e) {
+    return malformed_result("the server sent an invalid " + std::string(what) + " (" + e.what() + ")");
+  });
 }
 
 tool_info read_tool(const json::value& value);

@@ -25,8 +25,8 @@ void require_input_request(std::string_view method) {
 }  // namespace
 
 input_request input_request::elicitation(std::string message, json::object requested_schema) {
-  return {std::string(elicitation_method),
-          {{"mode", "form"}, {"message", std::move(message)}, {"requestedSchema", std::move(requested_schema)}}};
+  elicit_params form{"form", std::move(message), std::move(requested_schema)};
+  return {std::string(elicitation_method), to_json_value(std::move(form)).as_object()};
 }
 
 input_request input_request::sampling(json::object params) {
@@ -245,10 +245,8 @@ asio::awaitable<json::object> request_context::elicit(std::string message,
 asio::awaitable<json::object> request_context::elicit_url(std::string message, std::string url,
                                                           std::string elicitation_id,
                                                           std::chrono::milliseconds timeout) {
-  json::object params{{"mode", "url"},
-                      {"message", std::move(message)},
-                      {"url", std::move(url)},
-                      {"elicitationId", std::move(elicitation_id)}};
+  elicit_params asked{"url", std::move(message), std::nullopt, std::move(url), std::move(elicitation_id)};
+  auto params = to_json_value(std::move(asked)).as_object();
   co_return co_await ask_one(std::string(elicitation_method), std::move(params), timeout);
 }
 

@@ -11,10 +11,10 @@
 
 namespace mcp::detail {
 
-page paginate(std::size_t total, const json::object& params, std::size_t page_size) {
+page paginate(std::size_t total, const std::optional<std::string>& cursor, std::size_t page_size) {
   std::size_t begin = 0;
-  if (const auto* cursor = params.if_contains("cursor"); cursor && !cursor->is_null()) {
-    const auto decoded = cursor->is_string() ? base64_decode(cursor->get_string()) : std::nullopt;
+  if (cursor) {
+    const auto decoded = base64_decode(*cursor);
     constexpr std::string_view prefix = "offset:";
     if (!decoded || !decoded->starts_with(prefix)) invalid_params("unknown cursor");
     const auto text = std::string_view(*decoded).substr(prefix.size());

@@ -18,9 +18,10 @@ struct page {
   std::optional<std::string> next_cursor;
 };
 
-/// The page `params.cursor` asks for among `total` items, `page_size` at a
-/// time (0: all). Throws protocol_error(-32602) for a cursor we did not make.
-page paginate(std::size_t total, const json::object& params, std::size_t page_size);
+/// The page `cursor` asks for (none: the first) among `total` items,
+/// `page_size` at a time (0: all). Throws protocol_error(-32602) for a
+/// cursor we did not make.
+page paginate(std::size_t total, const std::optional<std::string>& cursor, std::size_t page_size);
 
 /// `ttlMs` and `cacheScope` of a 2026-07-28 result.
 void put_cache_hint(json::object& result, const cache_hint& hint);

@@ -3,6 +3,8 @@
 #include <mcp/server/behaviour.hpp>
 #include <mcp/server/middleware.hpp>
 
+#include "../detail/link_list.hpp"
+
 #include <algorithm>
 
 namespace mcp {
@@ -45,17 +47,12 @@ asio::awaitable<void> server_middleware::on_notification(const notification& n, 
 middleware_chain::middleware_chain() : links_(std::make_shared<const detail::middleware_links>()) {}
 
 std::shared_ptr<const detail::middleware_links> middleware_chain::snapshot() const {
-  const std::lock_guard lock(mutex_);
-  return links_;
+  return detail::snapshot_of(mutex_, links_);
 }
 
 void middleware_chain::use(std::shared_ptr<server_middleware> link) {
   if (!link) return;
-  const std::lock_guard lock(mutex_);
-  auto next = std::make_shared<detail::middleware_links>(*links_);
-  next->push_back(std::move(link));
-  links_ = std::move(next);
-  empty_.store(false, std::memory_order_release);
+  detail::add_link(mutex_, links_, std::move(link), &empty_);
 }
 
 std::shared_ptr<server_middleware> middleware_chain::use(request_middleware_function on_request) {
@@ -65,12 +62,7 @@ std::shared_ptr<server_middleware> middleware_chain::use(request_middleware_func
 }
 
 bool middleware_chain::remove(const std::shared_ptr<server_middleware>& link) {
-  const std::lock_guard lock(mutex_);
-  auto next = std::make_shared<detail::middleware_links>(*links_);
-  if (std::erase(*next, link) == 0) return false;
-  empty_.store(next->empty(), std::memory_order_release);
-  links_ = std::move(next);
-  return true;
+  return detail::remove_link(mutex_, links_, link, &empty_);
 }
 
 // The coroutine frame keeps the chain as it was when the request started,

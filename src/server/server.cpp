@@ -14,6 +14,7 @@
 
 #include "../protocol/invalid_params.hpp"
 #include "../protocol/modern_era.hpp"
+#include "../protocol/read_params.hpp"
 #include "../protocol/shaping.hpp"
 #include "../protocol/x_mcp_header.hpp"
 #include "component_telemetry.hpp"
@@ -151,12 +152,7 @@ void check_mirrored_headers(const tool_entry& tool, const json::object& argument
 using detail::invalid_params;
 using detail::paginate;
 using detail::put_cache_hint;
-
-std::string string_param(const json::object& params, std::string_view key) {
-  const auto* v = params.if_contains(key);
-  if (!v || !v->is_string()) invalid_params(std::string(key) + " must be a string");
-  return std::string(v->get_string());
-}
+using detail::read_params_of;
 
 // A tool, resource or prompt whose scopes the request's token lacks is
 // refused; HTTP answers it 403 with a challenge naming every scope needed
@@ -175,11 +171,13 @@ void require_scopes(const std::vector<std::string>& required, request_context& c
 }
 
 // `fallback`: the server's hint, on a 2026-07-28 request (null before it).
+// (Each item is narrowed to the request's revision as it is written, so a
+// page is built here rather than as its declared list_*_result.)
 template <class Item, class Render>
-json::object list_page(const std::vector<Item>& items, const json::object& params,
+json::object list_page(const std::vector<Item>& items, const paginated_params& params,
                        std::size_t page_size, std::string_view key, Render render,
                        const cache_hint* fallback) {
-  const auto p = paginate(items.size(), params, page_size);
+  const auto p = paginate(items.size(), params.cursor, page_size);
   json::array out;
   out.reserve(p.end - p.begin);
   for (auto i = p.begin; i < p.end; ++i) out.push_back(render(items[i]));
@@ -342,10 +340,12 @@ struct server::state {
   // handler (at once or awaited), and the checked, shaped result.
   struct tool_call {
     std::shared_ptr<const tool_entry> tool;
-    const json::object* arguments = nullptr;  // the request's own
+    const json::object* arguments = nullptr;  // the caller's: the decoded params, or a task's copy
     std::optional<json::object> refusal;      // a tool error result for invalid arguments
   };
-  static tool_call prepare_call(std::shared_ptr<const tool_entry> tool, const json::object& params,
+  // `arguments`: an object, held as a json::value because that is what the
+  // schema validator reads (an object given it would be copied into one).
+  static tool_call prepare_call(std::shared_ptr<const tool_entry> tool, const json::value& arguments,
                                 protocol_version version);
   static json::object finish_call(const tool_call& call, call_tool_result result, protocol_version version);
   // The handler of a checked call, and its result shaped (what it threw: a tool error).
@@ -355,7 +355,7 @@ struct server::state {
   asio::awaitable<json::object> read_resource(const json::object& params, request_context& ctx);
   asio::awaitable<json::object> get_prompt(const json::object& params, request_context& ctx);
   asio::awaitable<json::object> complete(const json::object& params, request_context& ctx);
-  json::object subscribe(const json::object& params, session& s, bool on);
+  json::object subscribe(const resource_params& params, session& s, bool on);
 };
 
 server::server(implementation info) : server(std::move(info), server_options{}) {}
@@ -585,27 +585,31 @@ std::optional<json::object> server::handle_request_at_once(const request& req, r
                                     [&] { return st.call_tool_at_once(req.params, ctx); });
   }
   if (m == methods::tools_list) {
-    return list_page(st.tools_of(ctx.session()), req.params, page_size, "tools",
+    const auto asked = read_params_of<method::tools_list>(req.params);
+    return list_page(st.tools_of(ctx.session()), asked, page_size, "tools",
                      [&](const auto& t) { return detail::shape_tool(t->info.to_json(), d); }, cache);
   }
   if (m == methods::resources_list) {
-    return list_page(st.resources_of(ctx.session()), req.params, page_size, "resources",
+    const auto asked = read_params_of<method::resources_list>(req.params);
+    return list_page(st.resources_of(ctx.session()), asked, page_size, "resources",
                      [&](const auto& r) { return detail::shape_listing(r->info.to_json(), d); }, cache);
   }
   if (m == methods::resources_templates_list) {
-    return list_page(*st.templates.snapshot(), req.params, page_size, "resourceTemplates",
+    const auto asked = read_params_of<method::resources_templates_list>(req.params);
+    return list_page(*st.templates.snapshot(), asked, page_size, "resourceTemplates",
                      [&](const auto& r) { return detail::shape_listing(r->info.to_json(), d); }, cache);
   }
-  if (m == methods::resources_subscribe) return st.subscribe(req.params, ctx.session(), true);
-  if (m == methods::resources_unsubscribe) return st.subscribe(req.params, ctx.session(), false);
+  if (m == methods::resources_subscribe)
+    return st.subscribe(read_params_of<method::resources_subscribe>(req.params), ctx.session(), true);
+  if (m == methods::resources_unsubscribe)
+    return st.subscribe(read_params_of<method::resources_unsubscribe>(req.params), ctx.session(), false);
   if (m == methods::prompts_list) {
-    return list_page(st.prompts_of(ctx.session()), req.params, page_size, "prompts",
+    const auto asked = read_params_of<method::prompts_list>(req.params);
+    return list_page(st.prompts_of(ctx.session()), asked, page_size, "prompts",
                      [&](const auto& p) { return detail::shape_listing(p->info.to_json(), d); }, cache);
   }
   if (m == methods::logging_set_level) {
-    const auto level = parse_logging_level(string_param(req.params, "level"));
-    if (!level) invalid_params("unknown logging level");
-    ctx.session().set_log_level(*level);
+    ctx.session().set_log_level(read_params_of<method::logging_set_level>(req.params).level);
     return json::object{};
   }
   return std::nullopt;
@@ -635,21 +639,10 @@ asio::awaitable<json::object> server::handle_request(const request& req, request
 }
 
 server::state::tool_call server::state::prepare_call(std::shared_ptr<const tool_entry> tool,
-                                                      const json::object& params, protocol_version version) {
-  tool_call call;
-  call.tool = std::move(tool);
-  // The request's own arguments, not a copy: they live as long as the request.
-  // (Held as the value they are: validate() takes a json::value, and an
-  // object given it would be copied into one.)
-  static const json::value no_arguments = json::object();
-  const json::value* arguments = &no_arguments;
-  if (const auto* args = params.if_contains("arguments"); args && !args->is_null()) {
-    if (!args->is_object()) invalid_params("arguments must be an object");
-    arguments = args;
-  }
-  call.arguments = &arguments->get_object();
+                                                      const json::value& arguments, protocol_version version) {
+  tool_call call{std::move(tool), &arguments.get_object(), std::nullopt};
   // Bad arguments are the model's to fix: a tool error it can read, not a protocol error.
-  if (auto errors = call.tool->input_validator->validate(*arguments); !errors.empty()) {
+  if (auto errors = call.tool->input_validator->validate(arguments); !errors.empty()) {
     auto refusal = call_tool_result::error("Invalid arguments: " + describe(errors));
     call.refusal = detail::shape_call_tool_result(std::move(refusal).to_json(), dialect_of(version));
   }
@@ -672,17 +665,17 @@ json::object server::state::finish_call(const tool_call& call, call_tool_result 
   return detail::shape_call_tool_result(std::move(result).to_json(), dialect_of(version));
 }
 
-std::optional<json::object> server::state::call_tool_at_once(const json::object& params,
+std::optional<json::object> server::state::call_tool_at_once(const json::object& request_params,
                                                              request_context& ctx) const {
+  auto params = read_params_of<method::tools_call>(request_params);
   // Anything but a tool that runs at once goes to call_tool (which also
-  // says what is wrong with a bad name).
-  const auto* name = params.if_contains("name");
-  if (!name || !name->is_string()) return std::nullopt;
-  auto tool = find_tool(ctx.session(), name->get_string());
+  // says what is wrong with an unknown name).
+  auto tool = find_tool(ctx.session(), params.name);
   // (A tool that may run as a task is decided on in call_tool.)
   if (!tool || !tool->at_once || tool->info.task_support != task_support::forbidden) return std::nullopt;
   require_scopes(tool->info.required_scopes, ctx);
-  auto call = prepare_call(std::move(tool), params, ctx.version());
+  const json::value arguments(std::move(params.arguments));
+  auto call = prepare_call(std::move(tool), arguments, ctx.version());
   check_mirrored_headers(*call.tool, *call.arguments, ctx);
   if (call.refusal) return std::move(*call.refusal);
   call_tool_result result;
@@ -696,13 +689,15 @@ std::optional<json::object> server::state::call_tool_at_once(const json::object&
   return finish_call(call, std::move(result), ctx.version());
 }
 
-asio::awaitable<json::object> server::state::call_tool(const json::object& params,
+asio::awaitable<json::object> server::state::call_tool(const json::object& request_params,
                                                        request_context& ctx) {
-  const auto name = string_param(params, "name");
+  auto params = read_params_of<method::tools_call>(request_params);
+  const auto& name = params.name;
   auto tool = find_tool(ctx.session(), name);
   if (!tool) invalid_params("Unknown tool: " + name, json::object{{"name", name}});
   require_scopes(tool->info.required_scopes, ctx);
-  auto call = prepare_call(std::move(tool), params, ctx.version());
+  const json::value arguments(std::move(params.arguments));
+  auto call = prepare_call(std::move(tool), arguments, ctx.version());
   check_mirrored_headers(*call.tool, *call.arguments, ctx);
   if (call.refusal) co_return std::move(*call.refusal);
   if (!tasks.runs_as_task(call.tool->info.task_support, name, ctx)) co_return co_await run_tool(call, ctx);
@@ -730,7 +725,7 @@ asio::awaitable<json::object> server::state::run_tool(tool_call call, request_co
 
 asio::awaitable<json::object> server::state::read_resource(const json::object& params,
                                                            request_context& ctx) {
-  const auto uri = string_param(params, "uri");
+  const auto uri = read_params_of<method::resources_read>(params).uri;
   std::vector<resource_contents> contents;
   std::optional<cache_hint> hint;
   if (const auto resource = find_resource(ctx.session(), uri)) {
@@ -761,20 +756,15 @@ asio::awaitable<json::object> server::state::read_resource(const json::object& p
   co_return result;
 }
 
-asio::awaitable<json::object> server::state::get_prompt(const json::object& params,
+asio::awaitable<json::object> server::state::get_prompt(const json::object& request_params,
                                                         request_context& ctx) {
-  const auto name = string_param(params, "name");
+  auto params = read_params_of<method::prompts_get>(request_params);
+  const auto& name = params.name;
   const auto prompt = find_prompt(ctx.session(), name);
   if (!prompt) invalid_params("Unknown prompt: " + name, json::object{{"name", name}});
   require_scopes(prompt->info.required_scopes, ctx);
-  prompt_arguments args;
-  if (const auto* given = params.if_contains("arguments"); given && !given->is_null()) {
-    if (!given->is_object()) invalid_params("arguments must be an object");
-    for (const auto& [key, value] : given->get_object()) {
-      if (!value.is_string()) invalid_params("argument " + std::string(key) + " must be a string");
-      args.emplace(std::string(key), std::string(value.get_string()));
-    }
-  }
+  const prompt_arguments args(std::make_move_iterator(params.arguments.begin()),
+                              std::make_move_iterator(params.arguments.end()));
   for (const auto& declared : prompt->info.arguments)
     if (declared.required && !args.contains(declared.name))
       invalid_params("missing required argument " + declared.name);
@@ -788,43 +778,38 @@ asio::awaitable<json::object> server::state::get_prompt(const json::object& para
                                         dialect_of(ctx.version()));
 }
 
-asio::awaitable<json::object> server::state::complete(const json::object& params,
+asio::awaitable<json::object> server::state::complete(const json::object& request_params,
                                                       request_context& ctx) {
-  const auto* ref = params.if_contains("ref");
-  if (!ref || !ref->is_object()) invalid_params("ref must be an object");
-  const auto type = string_param(ref->get_object(), "type");
-  const auto* argument = params.if_contains("argument");
-  if (!argument || !argument->is_object()) invalid_params("argument must be an object");
-  completion_request request{string_param(argument->get_object(), "name"),
-                             string_param(argument->get_object(), "value"),
-                             {}};
+  auto params = read_params_of<method::completion_complete>(request_params);
+  const auto& ref = params.ref;
+  completion_request request{std::move(params.argument.name), std::move(params.argument.value), {}};
+  if (params.context)
+    for (auto& [name, value] : params.context->arguments) request.context.emplace(name, std::move(value));
   std::string key;
-  if (type == "ref/prompt") {
-    const auto name = string_param(ref->get_object(), "name");
-    if (!find_prompt(ctx.session(), name)) invalid_params("Unknown prompt: " + name);
-    key = completion_key("prompt", name, request.argument);
-  } else if (type == "ref/resource") {
-    const auto uri = string_param(ref->get_object(), "uri");
-    if (!templates.find(uri) && !find_resource(ctx.session(), uri)) invalid_params("Unknown resource: " + uri);
-    key = completion_key("template", uri, request.argument);
+  if (ref.type == "ref/prompt") {
+    if (!ref.name) invalid_params("/params/ref/name is required for ref/prompt");
+    if (!find_prompt(ctx.session(), *ref.name)) invalid_params("Unknown prompt: " + *ref.name);
+    key = completion_key("prompt", *ref.name, request.argument);
+  } else if (ref.type == "ref/resource") {
+    if (!ref.uri) invalid_params("/params/ref/uri is required for ref/resource");
+    if (!templates.find(*ref.uri) && !find_resource(ctx.session(), *ref.uri))
+      invalid_params("Unknown resource: " + *ref.uri);
+    key = completion_key("template", *ref.uri, request.argument);
   } else {
-    invalid_params("ref.type must be ref/prompt or ref/resource");
+    invalid_params("/params/ref/type must be ref/prompt or ref/resource");
   }
-  if (const auto* context = params.if_contains("context"); context && context->is_object())
-    if (const auto* chosen = context->get_object().if_contains("arguments"); chosen && chosen->is_object())
-      for (const auto& [name, value] : chosen->get_object())
-        if (value.is_string()) request.context.emplace(std::string(name), std::string(value.get_string()));
 
   std::vector<std::string> values;
   if (const auto completer = completions.find(key)) values = co_await completer->handler(request, ctx);
   const auto total = values.size();
   values.resize(std::min(total, max_completion_values));
-  co_return json::object{{"completion", to_json_value(completion{std::move(values), static_cast<std::int64_t>(total),
-                                                                 total > max_completion_values})}};
+  const bool more = total > max_completion_values;
+  complete_result result{completion{std::move(values), static_cast<std::int64_t>(total), more}};
+  co_return to_json_value(std::move(result)).as_object();
 }
 
-json::object server::state::subscribe(const json::object& params, session& s, bool on) {
-  const auto uri = string_param(params, "uri");
+json::object server::state::subscribe(const resource_params& params, session& s, bool on) {
+  const auto& uri = params.uri;
   std::lock_guard lock(sessions_mutex);
   if (on) {
     subscriptions[uri].insert(&s);

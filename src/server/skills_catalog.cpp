@@ -10,6 +10,7 @@
 #include <mcp/server/server.hpp>
 
 #include "../protocol/invalid_params.hpp"
+#include "../protocol/read_params.hpp"
 #include "../protocol/shaping.hpp"
 #include "list_pages.hpp"
 #include "skills_catalog.hpp"
@@ -22,19 +23,14 @@ namespace detail {
 
 namespace {
 
-std::string uri_param(const json::object& params) {
-  const auto* v = params.if_contains("uri");
-  if (!v || !v->is_string()) invalid_params("uri must be a string");
-  return std::string(v->get_string());
-}
-
 json::object list_skills(const skill_catalog& catalog, const json::object& params, std::size_t page_size,
                          const cache_hint* cache) {
+  const auto asked = read_params<paginated_params>(params);
   const auto all = catalog.skills.snapshot();
   std::vector<const served_skill*> listed;
   for (const auto& s : *all)
     if (s->listed) listed.push_back(s.get());
-  const auto p = paginate(listed.size(), params, page_size);
+  const auto p = paginate(listed.size(), asked.cursor, page_size);
   json::array out;
   std::optional<cache_hint> hint;
   for (auto i = p.begin; i < p.end; ++i) {
@@ -67,11 +63,12 @@ std::shared_ptr<const served_skill> skill_holding(const skill_catalog& catalog, 
 
 json::object read_directory(const skill_catalog& catalog, const json::object& params, std::size_t page_size,
                             const cache_hint* cache, const dialect& d) {
-  const auto uri = uri_param(params);
+  const auto asked = read_params<read_directory_params>(params);
+  const auto& uri = asked.uri;
   const auto skill = skill_holding(catalog, uri, [&](const served_skill& s) { return s.directories.contains(uri); });
   if (!skill) invalid_params("not a directory: " + uri, json::object{{"uri", uri}});
   const auto& children = skill->directories.find(uri)->second;
-  const auto p = paginate(children.size(), params, page_size);
+  const auto p = paginate(children.size(), asked.cursor, page_size);
   json::array out;
   for (auto i = p.begin; i < p.end; ++i) out.push_back(shape_listing(to_json_value(children[i]).as_object(), d));
   json::object result{{"resources", std::move(out)}};
@@ -110,7 +107,7 @@ std::optional<json::object> serve_skills_at_once(const skill_catalog& catalog, c
   const auto& m = req.method;
   if (m == methods::skills_list) return list_skills(catalog, req.params, page_size, cache);
   if (m == methods::skills_get) {
-    const auto uri = uri_param(req.params);
+    const auto uri = read_params_of<method::resources_read>(req.params).uri;  // skills/get's params are {uri} too
     const auto skill = find_skill(catalog, uri);
     if (!skill) invalid_params("no skill is served at " + uri, json::object{{"uri", uri}});
     json::object result{{"skill", skill->entry_json}};
@@ -120,9 +117,7 @@ std::optional<json::object> serve_skills_at_once(const skill_catalog& catalog, c
   if (m == methods::resources_directory_read)
     return read_directory(catalog, req.params, page_size, cache, dialect_of(ctx.version()));
   if (m == methods::resources_read) {
-    const auto* uri = req.params.if_contains("uri");
-    if (!uri || !uri->is_string()) return std::nullopt;
-    const std::string_view wanted = uri->get_string();
+    const auto wanted = read_params_of<method::resources_read>(req.params).uri;
     const auto skill = skill_holding(catalog, wanted, [&](const served_skill& s) { return s.file(wanted) != nullptr; });
     if (!skill) return std::nullopt;  // not a skill's file: the server's resources answer
     const auto& file = *skill->file(wanted);

@@ -404,7 +404,7 @@ TEST_F(TasksAcrossNodes, ATaskRunOnOneNodeIsReadAnsweredAndAwaitedThroughAnother
     auto creator = co_await connected(a, "crimson");
     const auto task = co_await creator->call_tool_as_task("ask");
     CO_ASSERT_TRUE(!task.id.empty());
-    EXPECT_EQ(task.status, "working");
+    EXPECT_EQ(task.status, mcp::task_status::working);
 
     auto other = co_await connected(b, "teal");
     const auto seen = co_await other->get_task(task.id);
@@ -412,7 +412,7 @@ TEST_F(TasksAcrossNodes, ATaskRunOnOneNodeIsReadAnsweredAndAwaitedThroughAnother
     std::vector<std::string> statuses;
     mcp::task_wait_options wait;
     wait.timeout = 10s;
-    wait.on_status = [&](const mcp::task_info& t) { statuses.push_back(t.status); };
+    wait.on_status = [&](const mcp::task_info& t) { statuses.push_back(std::string(mcp::to_string(t.status))); };
     // Through b: tasks/get polls, and tasks/update carries b's client's
     // answer to a, which runs the task.
     const auto result = co_await other->wait_for_task(task.id, std::move(wait));
@@ -420,7 +420,7 @@ TEST_F(TasksAcrossNodes, ATaskRunOnOneNodeIsReadAnsweredAndAwaitedThroughAnother
     EXPECT_NE(std::ranges::find(statuses, "input_required"), statuses.end());
 
     const auto on_a = co_await creator->get_task(task.id);
-    EXPECT_EQ(on_a.status, "completed");
+    EXPECT_EQ(on_a.status, mcp::task_status::completed);
     CO_ASSERT_TRUE(on_a.result.has_value());
     co_await creator->close();
     co_await other->close();
@@ -437,12 +437,12 @@ TEST_F(TasksAcrossNodes, ACancellationSentToAnotherNodeStopsTheTaskWhereItRuns) 
     auto other = co_await connected(b, "teal");
     co_await other->cancel_task(task.id);
     const auto now = co_await other->get_task(task.id);
-    EXPECT_EQ(now.status, "cancelled");  // at once: in the store before the answer
+    EXPECT_EQ(now.status, mcp::task_status::cancelled);  // at once: in the store before the answer
     auto stopped_on_a = [&] { return a.slow_cancelled.load(); };
     const bool stopped = co_await eventually(stopped_on_a);
     EXPECT_TRUE(stopped) << "the handler on the node that runs the task was not cancelled";
     const auto on_a = co_await creator->get_task(task.id);
-    EXPECT_EQ(on_a.status, "cancelled");
+    EXPECT_EQ(on_a.status, mcp::task_status::cancelled);
 
     bool failed = false;
     try {
@@ -450,7 +450,7 @@ TEST_F(TasksAcrossNodes, ACancellationSentToAnotherNodeStopsTheTaskWhereItRuns) 
       ADD_FAILURE() << result.text_content();
     } catch (const mcp::task_error& e) {
       failed = true;
-      EXPECT_EQ(e.task().status, "cancelled");
+      EXPECT_EQ(e.task().status, mcp::task_status::cancelled);
     }
     EXPECT_TRUE(failed);
     co_await creator->close();
@@ -471,7 +471,7 @@ TEST_F(TasksAcrossNodes, ATaskWhoseNodeDiedIsFailedByAnother) {
     std::string status = "working";
     for (int i = 0; i < 100 && status == "working"; ++i) {
       const auto now = co_await other->get_task(task.id);
-      status = now.status;
+      status = std::string(mcp::to_string(now.status));
       if (status == "working") co_await sleep_for(50ms);
     }
     EXPECT_EQ(status, "failed");
@@ -481,7 +481,7 @@ TEST_F(TasksAcrossNodes, ATaskWhoseNodeDiedIsFailedByAnother) {
       ADD_FAILURE() << result.text_content();
     } catch (const mcp::task_error& e) {
       failed = true;
-      EXPECT_EQ(e.task().status, "failed");
+      EXPECT_EQ(e.task().status, mcp::task_status::failed);
     }
     EXPECT_TRUE(failed);
     co_await other->close();

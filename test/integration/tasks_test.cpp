@@ -158,7 +158,7 @@ TEST(TasksExtension, ACallBecomesATaskThatAnotherConnectionWaitsFor) {
       json::object args{{"ms", 300}};
       const auto task = co_await first->call_tool_as_task("slow", std::move(args));
       EXPECT_FALSE(task.id.empty());
-      EXPECT_EQ(task.status, "working");
+      EXPECT_EQ(task.status, mcp::task_status::working);
       CO_ASSERT_TRUE(task.ttl.has_value());
       EXPECT_EQ(task.poll_interval, 50ms);
       id = task.id;
@@ -170,13 +170,13 @@ TEST(TasksExtension, ACallBecomesATaskThatAnotherConnectionWaitsFor) {
     std::vector<std::string> seen;
     task_wait_options wait;
     wait.timeout = 5s;
-    wait.on_status = [&](const task_info& t) { seen.push_back(t.status); };
+    wait.on_status = [&](const task_info& t) { seen.push_back(std::string(mcp::to_string(t.status))); };
     const auto result = co_await second->wait_for_task(id, std::move(wait));
     EXPECT_EQ(result.text_content(), "slept 300 ms");
     CO_ASSERT_TRUE(!(seen.empty()));
     EXPECT_EQ(seen.back(), "completed");
     const auto after = co_await second->get_task(id);
-    EXPECT_EQ(after.status, "completed");
+    EXPECT_EQ(after.status, mcp::task_status::completed);
     CO_ASSERT_TRUE(after.result.has_value());
   });
 }
@@ -189,7 +189,7 @@ TEST(TasksExtension, TheTaskAsksAndWaitForTaskAnswersThroughTheElicitationHandle
     std::vector<std::string> statuses;
     task_wait_options wait;
     wait.timeout = 5s;
-    wait.on_status = [&](const task_info& t) { statuses.push_back(t.status); };
+    wait.on_status = [&](const task_info& t) { statuses.push_back(std::string(mcp::to_string(t.status))); };
     const auto result = co_await c->wait_for_task(task.id, std::move(wait));
     EXPECT_EQ(result.text_content(), "color: teal");
     EXPECT_NE(std::ranges::find(statuses, "input_required"), statuses.end());
@@ -203,14 +203,14 @@ TEST(TasksExtension, ACancelledTaskEndsCancelledAndItsWaitFails) {
     const auto task = co_await c->call_tool_as_task("slow", std::move(args));
     co_await c->cancel_task(task.id);
     const auto now = co_await c->get_task(task.id);
-    EXPECT_EQ(now.status, "cancelled");
+    EXPECT_EQ(now.status, mcp::task_status::cancelled);
     bool failed = false;
     try {
       const auto result = co_await c->wait_for_task(task.id);
       ADD_FAILURE() << result.text_content();
     } catch (const task_error& e) {
       failed = true;
-      EXPECT_EQ(e.task().status, "cancelled");
+      EXPECT_EQ(e.task().status, mcp::task_status::cancelled);
     }
     EXPECT_TRUE(failed);
     co_await c->cancel_task(task.id);  // an ack again: the extension's cancel is idempotent
@@ -305,21 +305,25 @@ TEST(Tasks2025, ATaskAsksOnItsResultStreamAndIsListed) {
     auto legacy = legacy_client();
     auto c = co_await connected(server, std::move(legacy));
     std::vector<std::string> notified;
-    c->on_task_status([&](const task_info& t) { notified.push_back(t.status); });
+    c->on_task_status([&](const task_info& t) { notified.push_back(std::string(mcp::to_string(t.status))); });
     task_call_options ask_for;
     ask_for.ttl = 60s;
     json::object no_arguments;
     const auto task = co_await c->call_tool_as_task("ask", std::move(no_arguments), std::move(ask_for));
     CO_ASSERT_TRUE(!(task.id.empty()));
-    EXPECT_EQ(task.status, "working");
+    EXPECT_EQ(task.status, mcp::task_status::working);
     EXPECT_EQ(task.ttl, 60s);
-    const auto page = co_await c->list_tasks();
+    const auto page = co_await c->list_tasks_page("");
     CO_ASSERT_TRUE((page.tasks.size()) == (1u));
     EXPECT_EQ(page.tasks.front().id, task.id);
+    EXPECT_FALSE(page.next_cursor);
+    const auto all = co_await c->list_tasks();
+    CO_ASSERT_TRUE((all.size()) == (1u));
+    EXPECT_EQ(all.front().id, task.id);
     const auto result = co_await c->wait_for_task(task.id);  // tasks/result brings the elicitation
     EXPECT_EQ(result.text_content(), "color: teal");
     const auto after = co_await c->get_task(task.id);
-    EXPECT_EQ(after.status, "completed");
+    EXPECT_EQ(after.status, mcp::task_status::completed);
     co_await sleep_for(50ms);
     EXPECT_NE(std::ranges::find(notified, "input_required"), notified.end());
     EXPECT_NE(std::ranges::find(notified, "completed"), notified.end());
@@ -373,7 +377,7 @@ TEST(Tasks2025, TaskSupportIsEnforcedAndACancelledTaskCannotBeCancelledAgain) {
     const auto task = co_await c->call_tool_as_task("slow", std::move(args));
     co_await c->cancel_task(task.id);
     const auto now = co_await c->get_task(task.id);
-    EXPECT_EQ(now.status, "cancelled");
+    EXPECT_EQ(now.status, mcp::task_status::cancelled);
     code.reset();
     try {
       co_await c->cancel_task(task.id);
@@ -394,13 +398,13 @@ TEST(Tasks2025, AnotherSessionDoesNotSeeTheTask) {
     std::optional<int> code;
     try {
       const auto found = co_await stranger->get_task(task.id);
-      ADD_FAILURE() << found.status;
+      ADD_FAILURE() << mcp::to_string(found.status);
     } catch (const protocol_error& e) {
       code = e.error().code;
     }
     EXPECT_EQ(code, errc::invalid_params);
     const auto listed = co_await stranger->list_tasks();
-    EXPECT_TRUE(listed.tasks.empty());
+    EXPECT_TRUE(listed.empty());
     const auto result = co_await owner->wait_for_task(task.id);
     EXPECT_EQ(result.text_content(), "slept 50 ms");
   });

@@ -35,12 +35,12 @@ TEST_P(EverythingTasks, ResearchQueryRunsAsATaskThatAsksTheUser) {
     const auto created = co_await c.call_tool_as_task("simulate-research-query", std::move(arguments),
                                                       std::move(ask_for));
     CO_ASSERT_TRUE(!created.id.empty());
-    EXPECT_EQ(created.status, "working");
+    EXPECT_EQ(created.status, mcp::task_status::working);
 
     const auto status = co_await c.get_task(created.id);
     EXPECT_EQ(status.id, created.id);
     const auto listed = co_await c.list_tasks();
-    EXPECT_TRUE(std::ranges::any_of(listed.tasks, [&](const task_info& t) { return t.id == created.id; }));
+    EXPECT_TRUE(std::ranges::any_of(listed, [&](const task_info& t) { return t.id == created.id; }));
 
     // Waits on tasks/result; its stream carries the server's question,
     // which the elicitation handler answers.
@@ -53,7 +53,7 @@ TEST_P(EverythingTasks, ResearchQueryRunsAsATaskThatAsksTheUser) {
     EXPECT_TRUE(report.starts_with("# Research Report: python (snake)")) << report;
 
     const auto done = co_await c.get_task(created.id);
-    EXPECT_EQ(done.status, "completed");
+    EXPECT_EQ(done.status, mcp::task_status::completed);
     co_await c.close();
   }, 30s);
 }

@@ -44,7 +44,7 @@ TEST(OtlpExporter, TheOfficialOtlpPackagesReadTheSpansItSends) {
     bool served = false;
     asio::co_spawn(ex, serve(srv, *server_end), [&](std::exception_ptr) { served = true; });
     mcp::client c(ex);
-    c.use(telemetry::client_tracing(tracer));
+    c.middleware().use(telemetry::client_tracing(tracer));
     co_await c.connect(std::move(client_end));
     co_await c.call_tool("echo");
     co_await c.close();

@@ -20,13 +20,10 @@ namespace {
 namespace asio = boost::asio;
 using namespace std::chrono_literals;
 
-// A server that keeps paging is an error after this many pages.
-constexpr int max_pages = 1000;
-
 void print_text(const std::string& text) { std::cout << text << std::flush; }
 
 json::object task_json(const mcp::task_info& task) {
-  json::object o{{"taskId", task.id}, {"status", task.status}};
+  json::object o{{"taskId", task.id}, {"status", mcp::to_string(task.status)}};
   if (task.status_message) o["statusMessage"] = *task.status_message;
   if (!task.created_at.empty()) o["createdAt"] = task.created_at;
   if (!task.last_updated_at.empty()) o["lastUpdatedAt"] = task.last_updated_at;
@@ -47,14 +44,14 @@ std::string seconds_text(std::chrono::milliseconds ms) {
 
 // `ID  status  updated  message`, one line.
 std::string task_line(const mcp::task_info& task) {
-  std::string line = task.id + "  " + task.status;
+  std::string line = task.id + "  " + std::string(mcp::to_string(task.status));
   if (!task.last_updated_at.empty()) line += "  " + task.last_updated_at;
   if (task.status_message) line += "  " + *task.status_message;
   return line + "\n";
 }
 
 std::string task_text(const mcp::task_info& task) {
-  std::string text = "task        " + task.id + "\nstatus      " + task.status + "\n";
+  std::string text = "task        " + task.id + "\nstatus      " + std::string(mcp::to_string(task.status)) + "\n";
   if (task.status_message) text += "message     " + *task.status_message + "\n";
   if (!task.created_at.empty()) text += "created     " + task.created_at + "\n";
   if (!task.last_updated_at.empty()) text += "updated     " + task.last_updated_at + "\n";
@@ -100,7 +97,7 @@ struct task_bar {
   }
   void take(const mcp::task_info& task) {
     if (!task.id.empty() && task.id != id) return;
-    status = task.status;
+    status = mcp::to_string(task.status);
     message = task.status_message.value_or("");
     draw();
   }
@@ -145,7 +142,7 @@ asio::awaitable<int> wait(mcp::client& c, const invocation& inv, progress_bar& b
       std::rethrow_exception(failure);
     } catch (const mcp::task_error& e) {
       const auto& task = e.task();
-      std::string why = "task " + task.id + " " + task.status;
+      std::string why = "task " + task.id + " " + std::string(mcp::to_string(task.status));
       if (task.error) why += ": " + task.error->message + " (error " + std::to_string(task.error->code) + ")";
       else if (task.status_message) why += ": " + *task.status_message;
       throw std::runtime_error(why);
@@ -180,16 +177,7 @@ asio::awaitable<int> run_tasks(mcp::client& c, const invocation& inv, progress_b
     co_return exit_ok;
   }
   if (sub == "list") {
-    std::vector<mcp::task_info> all;
-    std::string cursor;
-    for (int page = 0;; ++page) {
-      if (page == max_pages) throw std::runtime_error("tasks/list: the server never stopped paging");
-      auto next = cursor;
-      auto listed = co_await c.list_tasks(std::move(next));
-      for (auto& task : listed.tasks) all.push_back(std::move(task));
-      if (!listed.next_cursor || listed.next_cursor->empty()) break;
-      cursor = *listed.next_cursor;
-    }
+    const auto all = co_await c.list_tasks();
     if (inv.json) {
       json::array tasks;
       for (const auto& task : all) tasks.push_back(task_json(task));

@@ -127,8 +127,10 @@ class MCP_API blocking_client {
   call_tool_result wait_for_task(std::string id, task_wait_options options = {});
   /// `tasks/cancel`: asks the server to stop the task.
   void cancel_task(std::string id);
-  /// `tasks/list` (2025-11-25 only), one page; an empty `cursor` asks for the first.
-  task_page list_tasks(std::string cursor = {});
+  /// `tasks/list` (2025-11-25 only), every page.
+  std::vector<task_info> list_tasks();
+  /// `tasks/list`, one page; an empty `cursor` asks for the first.
+  task_page list_tasks_page(std::string cursor);
 
   /// `resources/list`, every page.
   std::vector<resource_info> list_resources();

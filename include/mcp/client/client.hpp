@@ -365,8 +365,11 @@ class MCP_API client {
   /// is not taken back).
   asio::awaitable<void> cancel_task(std::string id);
   /// `tasks/list` (2025-11-25 only: the extension has none, so a modern
-  /// server answers -32601), one page. Cancellation: the request's.
-  asio::awaitable<task_page> list_tasks(std::string cursor = {});
+  /// server answers -32601), every page, as the other lists. Cancellation:
+  /// the request's.
+  asio::awaitable<std::vector<task_info>> list_tasks();
+  /// `tasks/list`, one page; an empty `cursor` asks for the first.
+  asio::awaitable<task_page> list_tasks_page(std::string cursor);
   /// Status notifications of tasks (`notifications/tasks/status`, 2025-11-25).
   void on_task_status(std::function<void(const task_info&)> handler);
 
@@ -477,10 +480,16 @@ class MCP_API client {
   /// they changed (in the background; a 2026-07-28 server asks each time).
   void set_roots(std::vector<root> roots);
 
-  /// Adds a link around every request this client sends from now on, inside
-  /// the links added before (client/middleware.hpp).
+  /// The links around every request this client sends (client/middleware.hpp):
+  /// `client.middleware().use(link)` adds one inside those added before, for
+  /// the calls that start from then on, as `server.middleware().use(link)`
+  /// does on a server; `remove(link)` takes it out.
+  client_middleware_chain& middleware() noexcept;
+  /// middleware().use(link).
+  [[deprecated("use middleware().use(link), the server's naming")]]
   void use(std::shared_ptr<client_middleware> link);
-  /// Removes a link; false when it was not there.
+  /// middleware().remove(link).
+  [[deprecated("use middleware().remove(link), the server's naming")]]
   bool remove_middleware(const std::shared_ptr<client_middleware>& link);
 
   /// Ends the connection (for a child process: stdin closed, then signals)
@@ -579,9 +588,12 @@ class MCP_API client {
   /// cancel_task(): `void(std::exception_ptr)`.
   template <class CompletionToken>
   auto async_cancel_task(std::string id, CompletionToken&& token);
-  /// list_tasks(): `void(std::exception_ptr, task_page)`; an empty `cursor` asks for the first page.
+  /// list_tasks(): `void(std::exception_ptr, std::vector<task_info>)`.
   template <class CompletionToken>
-  auto async_list_tasks(std::string cursor, CompletionToken&& token);
+  auto async_list_tasks(CompletionToken&& token);
+  /// list_tasks_page(): `void(std::exception_ptr, task_page)`; an empty `cursor` asks for the first page.
+  template <class CompletionToken>
+  auto async_list_tasks_page(std::string cursor, CompletionToken&& token);
 
   /// list_resources(): `void(std::exception_ptr, std::vector<resource_info>)`.
   template <class CompletionToken>

@@ -12,8 +12,9 @@
 //       co_return result;
 //     }
 //   };
-//   client.use(std::make_shared<timing>());
+//   client.middleware().use(std::make_shared<timing>());
 //
+// as `server.middleware().use(...)` adds a server's (server/middleware.hpp).
 // Links run in the order they were added, the first outermost; a call goes
 // through the chain as it was when the call started. Requests the client
 // makes to open a session (initialize, server/discover, the listen stream)
@@ -25,8 +26,10 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/json/object.hpp>
 
+#include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -67,7 +70,7 @@ class MCP_API client_next {
   std::size_t index_;
 };
 
-/// A link of a client's middleware chain (client::use): derive from it and
+/// A link of a client's middleware chain (client::middleware): derive from it and
 /// override on_request. One link serves every call of the client, several
 /// at once, on the client's executor.
 class MCP_API client_middleware {
@@ -87,5 +90,35 @@ struct MCP_API client_chain {
   client_next first() const noexcept { return client_next(*this, 0); }
 };
 }  // namespace detail
+
+/// The request function of a link made from a lambda.
+using client_request_function = std::function<asio::awaitable<json::object>(outgoing_request, client_next)>;
+
+/// The links a client's requests go through (client::middleware()), named
+/// as a server's are (middleware_chain). Thread safe: links may be added and
+/// removed while calls run.
+class MCP_API client_middleware_chain {
+ public:
+  /// An empty chain.
+  client_middleware_chain();
+  client_middleware_chain(const client_middleware_chain&) = delete;
+  client_middleware_chain& operator=(const client_middleware_chain&) = delete;
+
+  /// Adds a link inside the ones added before (a null one is ignored).
+  void use(std::shared_ptr<client_middleware> link);
+  /// Adds a link made of `on_request`; returns it, for remove().
+  std::shared_ptr<client_middleware> use(client_request_function on_request);
+  /// Removes a link; false when it was not there.
+  bool remove(const std::shared_ptr<client_middleware>& link);
+  /// Whether it has no link (a call then skips the chain).
+  bool empty() const noexcept { return empty_.load(std::memory_order_acquire); }
+  /// The links now: what a call that starts now goes through.
+  std::shared_ptr<const detail::client_links> snapshot() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::shared_ptr<const detail::client_links> links_;
+  std::atomic<bool> empty_{true};  // read without the mutex by every call
+};
 
 }  // namespace mcp

@@ -24,7 +24,7 @@ struct MCP_API task_info {
   /// Empty when the server answered the call directly (no task was made:
   /// `result` holds the answer).
   std::string id;
-  std::string status;  ///< working, input_required, completed, failed or cancelled
+  task_status status = task_status::working;  ///< where it stands (to_string gives its wire name)
   /// What the server says of the status (why cancelled, what failed...).
   std::optional<std::string> status_message;
   std::string created_at;       ///< ISO 8601, as the server wrote it
@@ -42,10 +42,10 @@ struct MCP_API task_info {
   std::optional<rpc_error> error;
 
   /// Whether the task has ended: completed, failed or cancelled.
-  bool terminal() const noexcept {
-    return status == "completed" || status == "failed" || status == "cancelled";
-  }
-  /// Reads a Task object of either era (ttl or ttlMs, pollInterval or pollIntervalMs).
+  bool terminal() const noexcept { return is_terminal(status); }
+  /// Reads a Task object of either era: the extension's (2026-07-28: ttlMs,
+  /// pollIntervalMs, what its status carries) unless it has the 2025-11-25
+  /// `ttl`. @throws malformed_result without a taskId or a known status.
   static task_info from_json(const json::object& task);
 };
 

@@ -26,6 +26,7 @@
 //   - a member is required unless it is a std::optional, or T{} gives it a value other
 //     than a value-initialized member (a default of its own), or the hook gives it a
 //     default or says .not_required(); .required() forces it;
+//   - null reads as absent for a member the hook marks .omit_if_default();
 //   - keys the struct does not describe are ignored;
 //   - a member is read from the key its hook gives (.key("inputSchema")), else its name.
 // Described structs, when written: members in the order BOOST_DESCRIBE_STRUCT

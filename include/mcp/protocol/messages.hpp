@@ -232,21 +232,80 @@ struct MCP_API elicitation_complete_params {
   std::string elicitation_id;  ///< the URL-mode elicitation that completed
 };
 
-/// A task of the 2025-11-25 tasks utility (tasks/get answers one).
+/// A task of the 2025-11-25 tasks utility: what tasks/get, tasks/cancel,
+/// each tasks/list entry and notifications/tasks/status give.
 struct MCP_API task {
   std::string task_id;  ///< what tasks/get, tasks/result and tasks/cancel name it by
-  std::string status;  ///< working, input_required, completed, failed, cancelled
+  task_status status = task_status::working;  ///< where it stands
   /// What the status means: why it was cancelled, what failed, a summary.
   std::optional<std::string> status_message = {};
   std::string created_at;       ///< ISO 8601
   std::string last_updated_at;  ///< ISO 8601
-  json::value ttl = nullptr;  ///< milliseconds, or null: unlimited
+  json::value ttl = nullptr;  ///< milliseconds from creation, or null: unlimited
   std::optional<std::int64_t> poll_interval = {};  ///< suggested wait between polls, in milliseconds
+};
+
+/// The answer to a request that became a task (2025-11-25's CreateTaskResult).
+struct MCP_API create_task_result {
+  mcp::task task;  ///< the task just created
+};
+
+/// A task of the 2026-07-28 tasks extension (SEP-2663): the Task, with the
+/// names in milliseconds (`ttlMs`, `pollIntervalMs`), and the members its
+/// status carries in tasks/get and notifications/tasks (DetailedTask). The
+/// answer to a call that became a task is this task without those, with
+/// `resultType` "task".
+struct MCP_API detailed_task {
+  std::string task_id;  ///< what tasks/get, tasks/update and tasks/cancel name it by
+  task_status status = task_status::working;  ///< where it stands
+  /// What the status means: why it was cancelled, what failed, a summary.
+  std::optional<std::string> status_message = {};
+  std::string created_at;       ///< ISO 8601
+  std::string last_updated_at;  ///< ISO 8601
+  json::value ttl_ms = nullptr;  ///< milliseconds from creation, or null: unlimited
+  std::optional<std::int64_t> poll_interval_ms = {};  ///< suggested wait between polls
+  /// input_required: what the task waits for, by key (each an input request:
+  /// `method` and `params`), answered with tasks/update.
+  std::optional<json::object> input_requests = {};
+  std::optional<json::object> result = {};    ///< completed: the request's result
+  std::optional<rpc_error> error = {};        ///< failed: the JSON-RPC error it ended with
 };
 
 /// The params of `tasks/get`, `tasks/result` and `tasks/cancel`.
 struct MCP_API task_params {
   std::string task_id;  ///< the task asked about
+};
+
+/// What a request that became a task (2025-11-25) asks of it: its `task` param.
+struct MCP_API task_metadata {
+  /// How long to keep the task from its creation, in milliseconds; the
+  /// server may keep it for less.
+  std::optional<std::int64_t> ttl = {};
+};
+
+/// Something a handler needs from the client to go on: an
+/// `elicitation/create`, `sampling/createMessage` or `roots/list` request
+/// (request_context::ask). In 2026-07-28 it is an entry of an
+/// InputRequiredResult's or a task's `inputRequests`, without an id: its key
+/// in that map names it, and the answer goes back under the key.
+struct MCP_API input_request {
+  std::string method;   ///< One of the three input methods; ask() throws mcp::invalid_argument for any other.
+  json::object params;  ///< Its params (ask() shapes them for the session's revision).
+
+  /// Form-mode elicitation: asks the user for values matching `requested_schema`.
+  static input_request elicitation(std::string message, json::object requested_schema);
+  /// `sampling/createMessage` with these params (messages, maxTokens...).
+  static input_request sampling(json::object params);
+  /// `roots/list` (no params): the client answers with its roots.
+  static input_request roots();
+};
+
+/// The params of `tasks/update` (the 2026-07-28 tasks extension).
+struct MCP_API task_update_params {
+  std::string task_id;  ///< the task whose input requests these answer
+  /// The answers, by the keys of the task's `inputRequests`: each the result
+  /// its input request asked for.
+  json::object input_responses;
 };
 
 /// A page of `tasks/list`.

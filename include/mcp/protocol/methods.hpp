@@ -206,6 +206,8 @@ struct listen_params;
 struct task_params;
 struct task;
 struct list_tasks_result;
+struct detailed_task;
+struct task_update_params;
 struct create_message_params;
 struct create_message_result;
 struct elicit_params;
@@ -321,7 +323,21 @@ using notifications_elicitation_complete =
 /// Tag of methods::notifications_tasks_status: its params are the task.
 using notifications_tasks_status = notification<methods::notifications_tasks_status, task>;
 
-/// Every tag, in the order of the names above.
+/// The tasks extension of 2026-07-28 (SEP-2663): its forms of the methods it
+/// shares with the 2025-11-25 tasks utility, and its own. The server picks
+/// these or the tags above by the request's revision, and so does the client.
+namespace tasks_extension {
+/// tasks/get: the task with what its status carries.
+using tasks_get = request<methods::tasks_get, task_params, detailed_task>;
+/// tasks/update: answers input requests; acknowledged with an empty result.
+using tasks_update = request<methods::tasks_update, task_update_params, empty_result>;
+/// tasks/cancel: acknowledged with an empty result, whatever the task's state.
+using tasks_cancel = request<methods::tasks_cancel, task_params, empty_result>;
+/// notifications/tasks: the task as tasks/get gives it.
+using notifications_tasks = notification<methods::notifications_tasks, detailed_task>;
+}  // namespace tasks_extension
+
+/// Every tag of the method table, in the order of the names above.
 using all = std::tuple<initialize, ping, server_discover, tools_list, tools_call, resources_list,
                        resources_templates_list, resources_read, resources_subscribe, resources_unsubscribe,
                        prompts_list, prompts_get, completion_complete, logging_set_level, subscriptions_listen,

@@ -92,6 +92,16 @@ struct MCP_API get_skill_result {
 BOOST_DESCRIBE_STRUCT(get_skill_result, (), (skill))
 /// \endcond
 
+/// The params of `resources/directory/read`; its result has the shape of a
+/// `resources/list` page (list_resources_result).
+struct MCP_API read_directory_params {
+  std::string uri;                         ///< the directory resource
+  std::optional<std::string> cursor = {};  ///< the `nextCursor` of the page before; none: the first
+};
+/// \cond
+BOOST_DESCRIBE_STRUCT(read_directory_params, (), (uri, cursor))
+/// \endcond
+
 namespace skills {
 
 /// Limits every host accepts, per skill (SEP-2640 "Limits"): servers should

@@ -28,6 +28,22 @@ MCP_API std::string_view to_string(logging_level level) noexcept;
 /// The level named `text` ("warning", lowercase as on the wire); nullopt otherwise.
 MCP_API std::optional<logging_level> parse_logging_level(std::string_view text) noexcept;
 
+/// A task's status (the spec's TaskStatus), in both eras of tasks and in a
+/// task store's records.
+enum class task_status {
+  working,         ///< The request is being served.
+  input_required,  ///< The request waits for input from the client (elicitation, sampling...).
+  completed,       ///< The request returned its result.
+  failed,          ///< The request failed (in 2025-11-25, a tool result with `isError` too).
+  cancelled        ///< The request was cancelled before it finished.
+};
+/// The status as the wire writes it: "working", "input_required"...
+MCP_API std::string_view to_string(task_status status) noexcept;
+/// The three statuses a task never leaves.
+inline bool is_terminal(task_status status) noexcept {
+  return status == task_status::completed || status == task_status::failed || status == task_status::cancelled;
+}
+
 /// Hints about a tool's behaviour (2025-03-26 on). Absent means "not said".
 /// They are hints: a client should not rely on them from an untrusted server.
 struct MCP_API tool_annotations {

@@ -176,10 +176,15 @@ inline auto mcp_fields(type_t<completion_request_context>) {
 BOOST_DESCRIBE_STRUCT(complete_params, (), (ref, argument, context))
 BOOST_DESCRIBE_STRUCT(complete_result, (), (completion))
 BOOST_DESCRIBE_STRUCT(set_level_params, (), (level))
+inline auto mcp_fields(type_t<set_level_params>) {
+  return std::tuple{field(&set_level_params::level).required()};  // (the C++ default is for a caller)
+}
 
 BOOST_DESCRIBE_STRUCT(discover_result, (), (supported_versions, capabilities, instructions))
 inline auto mcp_fields(type_t<discover_result>) {
-  return std::tuple{field(&discover_result::supported_versions).key("supportedVersions")};
+  // (Read without capabilities as a server that declares none.)
+  return std::tuple{field(&discover_result::supported_versions).key("supportedVersions"),
+                    field(&discover_result::capabilities).not_required()};
 }
 BOOST_DESCRIBE_STRUCT(subscription_filter, (),
                       (tools_list_changed, prompts_list_changed, resources_list_changed, resource_subscriptions))
@@ -229,16 +234,47 @@ inline auto mcp_fields(type_t<elicitation_complete_params>) {
   return std::tuple{field(&elicitation_complete_params::elicitation_id).key("elicitationId")};
 }
 
+// The error object of a JSON-RPC response, and of a failed task.
+BOOST_DESCRIBE_STRUCT(rpc_error, (), (code, message, data))
+inline auto mcp_fields(type_t<rpc_error>) {
+  return std::tuple{field(&rpc_error::code).required(), field(&rpc_error::data).omit_if_default()};
+}
+
+BOOST_DESCRIBE_ENUM(task_status, working, input_required, completed, failed, cancelled)
+// A task is read as long as it has an id and a status: the times and the ttl
+// are the server's to say, and a client polls without them.
 BOOST_DESCRIBE_STRUCT(task, (),
                       (task_id, status, status_message, created_at, last_updated_at, ttl, poll_interval))
 inline auto mcp_fields(type_t<task>) {
-  return std::tuple{field(&task::task_id).key("taskId"), field(&task::status_message).key("statusMessage"),
-                    field(&task::created_at).key("createdAt"),
-                    field(&task::last_updated_at).key("lastUpdatedAt"),
-                    field(&task::poll_interval).key("pollInterval")};
+  return std::tuple{field(&task::task_id).key("taskId"), field(&task::status).required(),
+                    field(&task::status_message).key("statusMessage"),
+                    field(&task::created_at).key("createdAt").not_required(),
+                    field(&task::last_updated_at).key("lastUpdatedAt").not_required(),
+                    field(&task::ttl).not_required(), field(&task::poll_interval).key("pollInterval")};
+}
+BOOST_DESCRIBE_STRUCT(create_task_result, (), (task))
+BOOST_DESCRIBE_STRUCT(detailed_task, (),
+                      (task_id, status, status_message, created_at, last_updated_at, ttl_ms, poll_interval_ms,
+                       input_requests, result, error))
+inline auto mcp_fields(type_t<detailed_task>) {
+  return std::tuple{field(&detailed_task::task_id).key("taskId"), field(&detailed_task::status).required(),
+                    field(&detailed_task::status_message).key("statusMessage"),
+                    field(&detailed_task::created_at).key("createdAt").not_required(),
+                    field(&detailed_task::last_updated_at).key("lastUpdatedAt").not_required(),
+                    field(&detailed_task::ttl_ms).key("ttlMs").not_required(),
+                    field(&detailed_task::poll_interval_ms).key("pollIntervalMs"),
+                    field(&detailed_task::input_requests).key("inputRequests")};
 }
 BOOST_DESCRIBE_STRUCT(task_params, (), (task_id))
 inline auto mcp_fields(type_t<task_params>) { return std::tuple{field(&task_params::task_id).key("taskId")}; }
+BOOST_DESCRIBE_STRUCT(task_metadata, (), (ttl))
+BOOST_DESCRIBE_STRUCT(input_request, (), (method, params))
+inline auto mcp_fields(type_t<input_request>) { return std::tuple{field(&input_request::params).not_required()}; }
+BOOST_DESCRIBE_STRUCT(task_update_params, (), (task_id, input_responses))
+inline auto mcp_fields(type_t<task_update_params>) {
+  return std::tuple{field(&task_update_params::task_id).key("taskId"),
+                    field(&task_update_params::input_responses).key("inputResponses")};
+}
 BOOST_DESCRIBE_STRUCT(list_tasks_result, (), (tasks, next_cursor))
 inline auto mcp_fields(type_t<list_tasks_result>) {
   return std::tuple{field(&list_tasks_result::next_cursor).key("nextCursor")};

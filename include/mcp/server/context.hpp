@@ -8,6 +8,7 @@
 #include <mcp/protocol/errors.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/protocol/lifecycle.hpp>
+#include <mcp/protocol/messages.hpp>  // input_request
 #include <mcp/protocol/types.hpp>
 #include <mcp/protocol/versions.hpp>
 #include <mcp/transport/transport.hpp>
@@ -46,20 +47,6 @@ class MCP_API capability_error : public error {
 /// once session::post_elicitation_complete has told it the user is done.
 /// (2026-07-28 has no such error: there, co_await ctx.elicit_url(...).)
 MCP_API protocol_error url_elicitation_required(std::string message, std::string url, std::string elicitation_id);
-
-/// Something a handler needs from the client to go on: an
-/// `elicitation/create`, `sampling/createMessage` or `roots/list` request.
-struct MCP_API input_request {
-  std::string method;   ///< One of the three input methods; ask() throws mcp::invalid_argument for any other.
-  json::object params;  ///< Its params (ask() shapes them for the session's revision).
-
-  /// Form-mode elicitation: asks the user for values matching `requested_schema`.
-  static input_request elicitation(std::string message, json::object requested_schema);
-  /// `sampling/createMessage` with these params (messages, maxTokens...).
-  static input_request sampling(json::object params);
-  /// `roots/list` (no params): the client answers with its roots.
-  static input_request roots();
-};
 
 /// The input requests of one round, by the keys the handler names them with,
 /// and the client's answers (ElicitResult, CreateMessageResult,

@@ -7,6 +7,7 @@
 // with the same principal, another server of a cluster) finds it.
 
 #include <mcp/export.hpp>
+#include <mcp/protocol/types.hpp>  // task_status
 #include <mcp/server/store_error.hpp>
 
 #include <boost/asio/awaitable.hpp>
@@ -24,21 +25,6 @@ namespace mcp {
 
 namespace asio = boost::asio;
 namespace json = boost::json;
-
-/// A task's status (the spec's TaskStatus).
-enum class task_status {
-  working,         ///< The request is being served.
-  input_required,  ///< The request waits for input from the client (elicitation, sampling...).
-  completed,       ///< The request returned its result.
-  failed,          ///< The request failed (in 2025-11-25, a tool result with `isError` too).
-  cancelled        ///< The request was cancelled before it finished.
-};
-/// The status as the wire writes it: "working", "input_required"...
-MCP_API std::string_view to_string(task_status status) noexcept;
-/// The three statuses a task never leaves.
-inline bool is_terminal(task_status status) noexcept {
-  return status == task_status::completed || status == task_status::failed || status == task_status::cancelled;
-}
 
 /// What a task store keeps of one task.
 struct MCP_API task_record {

@@ -5,7 +5,7 @@
 //   auto exporter = std::make_shared<mcp::telemetry::otlp_http_exporter>(ex, options);
 //   auto tracer = std::make_shared<mcp::telemetry::tracer>(exporter);
 //   server.middleware().use(mcp::telemetry::server_tracing(tracer));  // SERVER spans
-//   client.use(mcp::telemetry::client_tracing(tracer));               // CLIENT spans
+//   client.middleware().use(mcp::telemetry::client_tracing(tracer));  // CLIENT spans
 //
 // A server span continues the trace the request came with (`params._meta`,
 // in either era; over HTTP, the POST's `traceparent` header when `_meta` has

@@ -11,17 +11,6 @@
 
 namespace mcp {
 
-std::string_view to_string(task_status status) noexcept {
-  switch (status) {
-    case task_status::working: return "working";
-    case task_status::input_required: return "input_required";
-    case task_status::completed: return "completed";
-    case task_status::failed: return "failed";
-    case task_status::cancelled: return "cancelled";
-  }
-  return "working";
-}
-
 std::chrono::system_clock::time_point task_record::expires_at() const noexcept {
   if (!ttl) return std::chrono::system_clock::time_point::max();
   return created_at + *ttl;

@@ -6,12 +6,15 @@
 #include "../../detail/random.hpp"
 #include "../../protocol/input_round.hpp"
 #include "../../protocol/invalid_params.hpp"
+#include "../../protocol/read_params.hpp"
 #include "../../protocol/shaping.hpp"
+#include "../../protocol/task_rules.hpp"
 #include "../../protocol/finite_json.hpp"
 
 #include <mcp/error.hpp>
 #include <mcp/log.hpp>
 #include <mcp/protocol/methods.hpp>
+#include <mcp/protocol/wire.hpp>
 #include <mcp/server/server.hpp>
 
 #include <boost/asio/as_tuple.hpp>
@@ -39,7 +42,6 @@ namespace mcp::detail {
 
 namespace {
 
-constexpr std::string_view extension_id = "io.modelcontextprotocol/tasks";
 // The message bus channel of tasks in a cluster (docs/scale-out.md, "Tasks").
 constexpr std::string_view tasks_channel = "tasks";
 
@@ -49,34 +51,16 @@ void throw_if_cancelled(asio::cancellation_type cancelled) {
     throw mcp::error(asio::error::operation_aborted);
 }
 
-bool is_extension_era(protocol_version v) { return dialect_of(v).era == protocol_era::modern; }
+bool is_extension_era(protocol_version v) { return task_kind_of(v) == task_kind::extension; }
 
-bool declares_extension(const json::object& client_capabilities) {
-  const auto* extensions = client_capabilities.if_contains("extensions");
-  return extensions && extensions->is_object() && extensions->get_object().contains(extension_id);
+// Who `s` stands for as the owner of a task of `kind` (task_owner).
+std::string owner_key(const session& s, task_kind kind) {
+  std::string identity;
+  if (const auto* who = s.principal()) identity = who->identity();
+  return task_owner(kind, s.principal() ? &identity : nullptr, s.id());
 }
 
-protocol_error missing_extension(std::string_view what) {
-  json::object required{{"extensions", json::object{{extension_id, json::object{}}}}};
-  return protocol_error(errc::missing_client_capability,
-                        "Missing required client capability: " + std::string(what) + " needs the " +
-                            std::string(extension_id) + " extension",
-                        json::object{{"requiredCapabilities", std::move(required)}});
-}
-
-// Who `s` stands for as an owner of tasks: its OAuth principal (another
-// session of it finds the task), or else the session itself.
-std::string owner_key(const session& s) {
-  if (const auto* who = s.principal()) return "principal:" + who->identity();
-  return "session:" + s.id();
-}
-
-// The owner of a task the request creates: without OAuth, an extension task
-// has none (whoever holds its unguessable id may use it).
-std::string owner_of(request_context& ctx) {
-  if (!ctx.principal() && is_extension_era(ctx.version())) return {};
-  return owner_key(ctx.session());
-}
+std::string owner_of(request_context& ctx) { return owner_key(ctx.session(), task_kind_of(ctx.version())); }
 
 }  // namespace
 
@@ -224,11 +208,8 @@ class task_run final : public task_inputs, public std::enable_shared_from_this<t
   // tasks/cancel, on the run's executor: the handler is cancelled and the
   // task is cancelled at once (2025-11-25 says before the answer).
   asio::awaitable<void> cancel() {
-    if (is_terminal(record_.status)) co_return;
+    if (!detail::cancel(record_, "Cancelled by the client")) co_return;
     cancelled_ = true;
-    record_.status = task_status::cancelled;
-    record_.status_message = "Cancelled by the client";
-    record_.input_requests = {};
     signal_.emit(asio::cancellation_type::all);
     co_await save();
     saved_end_ = true;
@@ -316,30 +297,20 @@ class task_run final : public task_inputs, public std::enable_shared_from_this<t
   asio::awaitable<void> finish(json::object result, std::exception_ptr failure) {
     while (!created_ && !abandoned_) co_await changed_.timer().async_wait(asio::as_tuple(asio::use_awaitable));
     if (abandoned_) co_return;
-    if (record_.status != task_status::cancelled) {
-      if (failure) {
-        rpc_error error{errc::internal_error, "Internal error", nullptr};
-        try {
-          std::rethrow_exception(failure);
-        } catch (const protocol_error& e) {
-          error = e.error();
-        } catch (const std::exception& e) {
-          error.message = std::string("Internal error: ") + e.what();
-        } catch (...) {
-          // (input_required cannot reach here: a task's context has no round.)
-        }
-        record_.status = task_status::failed;
-        record_.status_message = error.message;
-        record_.error = error_json(error);
-      } else {
-        // A tool error is a completed task in the extension, a failed one in 2025-11-25.
-        const auto* is_error = result.if_contains("isError");
-        const bool tool_error = is_error && is_error->is_bool() && is_error->get_bool();
-        record_.status = tool_error && !extension() ? task_status::failed : task_status::completed;
-        if (tool_error) record_.status_message = "The tool reported an error";
-        record_.result = std::move(result);
+    if (failure) {
+      rpc_error error{errc::internal_error, "Internal error", nullptr};
+      try {
+        std::rethrow_exception(failure);
+      } catch (const protocol_error& e) {
+        error = e.error();
+      } catch (const std::exception& e) {
+        error.message = std::string("Internal error: ") + e.what();
+      } catch (...) {
+        // (input_required cannot reach here: a task's context has no round.)
       }
-      record_.input_requests = {};
+      fail(record_, error);  // (a cancelled task stays cancelled)
+    } else {
+      complete(record_, std::move(result), task_kind_of(session_->version()));
     }
     co_await save();
     saved_end_ = true;
@@ -377,10 +348,10 @@ class task_run final : public task_inputs, public std::enable_shared_from_this<t
       auto task_key = key;
       while (!used_keys_.insert(task_key).second) task_key = key + "#" + std::to_string(++renamed_keys_);
       pending_[task_key] = pending_input{input.method, std::nullopt};
-      record_.input_requests[task_key] = json::object{{"method", input.method}, {"params", std::move(input.params)}};
+      record_.input_requests[task_key] = to_json_value(std::move(input));
       keys[task_key] = key;
     }
-    record_.status = task_status::input_required;
+    await_input(record_);
     co_await save();
 
     asio::steady_timer wait(executor_, timeout);
@@ -407,7 +378,7 @@ class task_run final : public task_inputs, public std::enable_shared_from_this<t
       record_.input_requests.erase(task_key);
     }
     if (!is_terminal(record_.status)) {
-      if (record_.input_requests.empty()) record_.status = task_status::working;
+      if (record_.input_requests.empty()) resume(record_);
       co_await save();
     }
     if (failure) std::rethrow_exception(failure);
@@ -420,7 +391,7 @@ class task_run final : public task_inputs, public std::enable_shared_from_this<t
     for (const auto& [key, input] : requests)
       if (auto why = legacy_input_refusal(input.method, input.params, d, session_->client_capabilities()))
         throw capability_error(std::move(*why));
-    record_.status = task_status::input_required;
+    await_input(record_);
     co_await save();
     input_responses answers;
     std::exception_ptr failure;
@@ -435,10 +406,7 @@ class task_run final : public task_inputs, public std::enable_shared_from_this<t
     } catch (...) {
       failure = std::current_exception();
     }
-    if (!is_terminal(record_.status)) {
-      record_.status = task_status::working;
-      co_await save();
-    }
+    if (resume(record_)) co_await save();
     if (failure) std::rethrow_exception(failure);
     co_return answers;
   }
@@ -510,43 +478,19 @@ void task_link::close_stream(const std::string& related) {
   if (!run_.is_task()) origin_->close_stream(related);
 }
 
-std::chrono::milliseconds requested_ttl(const json::object& params, const task_options& options) {
-  const auto* task = params.if_contains("task");
-  if (!task || !task->is_object()) return options.default_ttl;
-  const auto* ttl = task->get_object().if_contains("ttl");
-  if (!ttl || !(ttl->is_int64() || ttl->is_uint64() || ttl->is_double())) return options.default_ttl;
-  // Clamped as a double before it becomes an integer: the client's number may
-  // be beyond any integer type (1e300, a uint64 above INT64_MAX), and the
-  // bounds are far inside a double's exact range.
-  const double asked = ttl->is_double()  ? ttl->get_double()
-                       : ttl->is_int64() ? static_cast<double>(ttl->get_int64())
-                                         : static_cast<double>(ttl->get_uint64());
-  const auto most = static_cast<double>(options.max_ttl.count());
-  return std::chrono::milliseconds(static_cast<std::int64_t>(std::clamp(asked, 1.0, most)));
-}
-
 task_record new_record(request_context& ctx, const task_options& options, std::string node) {
   task_record record;
   record.id = random_hex(16);
   record.status = task_status::working;
   record.created_at = record.last_updated_at = std::chrono::system_clock::now();
-  // (The extension ignores a 2025-11-25 `params.task`: the server decides.)
-  record.ttl = is_extension_era(ctx.version()) ? options.default_ttl : requested_ttl(ctx.params(), options);
+  const auto* task = ctx.params().if_contains("task");  // (its ttl is clamped, not read as an integer)
+  const auto* asked = task && task->is_object() ? task->get_object().if_contains("ttl") : nullptr;
+  record.ttl = task_ttl(task_kind_of(ctx.version()), asked, options.default_ttl, options.max_ttl);
   record.poll_interval = options.poll_interval;
   record.owner = owner_of(ctx);
   record.version = std::string(to_string(ctx.version()));
   record.node = std::move(node);
   return record;
-}
-
-std::string task_id_param(const json::object& params) {
-  const auto* id = params.if_contains("taskId");
-  if (!id || !id->is_string()) invalid_params("taskId must be a string");
-  return std::string(id->get_string());
-}
-
-[[noreturn]] void task_not_found() {
-  throw protocol_error(errc::invalid_params, "Failed to retrieve task: Task not found");
 }
 
 // Runs `op` on `run`'s executor and waits for it.
@@ -577,10 +521,7 @@ asio::awaitable<std::optional<task_record>> settle_orphan(std::shared_ptr<messag
   if (alive) co_return task;
   const rpc_error stopped{errc::internal_error,
                           "The server process running this task stopped before the task finished", nullptr};
-  task.status = task_status::failed;
-  task.status_message = stopped.message;
-  task.input_requests = {};
-  task.error = error_json(stopped);
+  fail(task, stopped);
   task.last_updated_at = std::chrono::system_clock::now();
   co_await store.put(task);  // (refused if the task finished meanwhile: it stays as it finished)
   auto id = task.id;
@@ -595,22 +536,10 @@ task_manager::task_manager(const task_options& options) : state_(std::make_share
 task_manager::~task_manager() = default;
 
 bool task_manager::runs_as_task(task_support support, std::string_view tool, request_context& ctx) const {
-  const auto& d = dialect_of(ctx.version());
-  if (d.era == protocol_era::modern) {
-    if (declares_extension(ctx.session().client_capabilities())) return support != task_support::forbidden;
-    if (support == task_support::required) throw missing_extension("tool " + std::string(tool));
-    return false;
-  }
-  if (!d.tasks) return false;  // no tasks before 2025-11-25: the tool runs as a plain call
-  const auto* task = ctx.params().if_contains("task");
-  const bool asked = task && task->is_object();
-  if (asked && support == task_support::forbidden)
-    throw protocol_error(errc::method_not_found, "Method not found: tool " + std::string(tool) +
-                                                     " does not run as a task (execution.taskSupport)");
-  if (!asked && support == task_support::required)
-    throw protocol_error(errc::method_not_found, "Method not found: tool " + std::string(tool) +
-                                                     " runs only as a task: call it with params.task");
-  return asked;
+  const auto* task = ctx.params().if_contains("task");  // (2025-11-25: asking is its presence)
+  return call_runs_as_task(task_kind_of(ctx.version()), support,
+                           declares_tasks_extension(ctx.session().client_capabilities()), task && task->is_object(),
+                           tool);
 }
 
 asio::awaitable<json::object> task_manager::call(request_context& ctx, task_body body) {
@@ -647,7 +576,7 @@ asio::awaitable<json::object> task_manager::call(request_context& ctx, task_body
   }
   run->created();
   if (!extension) run->start();
-  co_return create_task_result(record);
+  co_return created_task_json(record);
 }
 
 bool task_manager::is_tasks_method(std::string_view method) noexcept {
@@ -657,36 +586,30 @@ bool task_manager::is_tasks_method(std::string_view method) noexcept {
 
 asio::awaitable<json::object> task_manager::handle(const request& req, request_context& ctx) {
   const auto& m = req.method;
-  const bool extension = is_extension_era(ctx.version());
-  const bool extension_only = m == methods::tasks_update;
-  const bool legacy_only = m == methods::tasks_list || m == methods::tasks_result;
-  if (extension ? legacy_only : (extension_only || !dialect_of(ctx.version()).tasks))
-    throw protocol_error(errc::method_not_found, "Method not found: " + m + " is not part of protocol version " +
-                                                     std::string(to_string(ctx.version())) +
-                                                     (extension ? " with the tasks extension" : ""));
-  if (extension && !declares_extension(ctx.session().client_capabilities())) throw missing_extension(m);
+  admit_tasks_method(m, ctx.version(), declares_tasks_extension(ctx.session().client_capabilities()));
+  const auto kind = task_kind_of(ctx.version());
+  const bool extension = kind == task_kind::extension;
 
   const auto store_in_use = state_->current_store();
   auto& store = *store_in_use;
   const auto bus = state_->current_bus();
   const auto owner = owner_of(ctx);
   if (m == methods::tasks_list) {
-    const auto* cursor = req.params.if_contains("cursor");
-    std::string from = cursor && cursor->is_string() ? std::string(cursor->get_string()) : std::string();
+    auto from = read_params_of<method::tasks_list>(req.params).cursor.value_or(std::string());
     task_record_page page;
     try {
       page = co_await store.list(owner, std::move(from), 100);
     } catch (const mcp::invalid_argument&) {
       invalid_params("invalid cursor");
     }
-    json::array tasks;
-    for (const auto& task : page.tasks) tasks.push_back(task_json(task));
-    json::object out{{"tasks", std::move(tasks)}};
-    if (page.next_cursor) out["nextCursor"] = *page.next_cursor;
-    co_return out;
+    list_tasks_result listed;
+    for (const auto& task : page.tasks) listed.tasks.push_back(legacy_task(task));
+    listed.next_cursor = std::move(page.next_cursor);
+    co_return to_json_value(std::move(listed)).as_object();
   }
 
-  const auto id = task_id_param(req.params);
+  // (tasks/get, tasks/update, tasks/cancel and tasks/result all name their task so.)
+  const auto id = read_params_of<method::tasks_get>(req.params).task_id;
   auto found = co_await store.find(id);
   // Another principal's (or session's) task is as unknown as a made-up id.
   if (!found || found->owner != owner || is_extension_task(*found) != extension) task_not_found();
@@ -699,23 +622,21 @@ asio::awaitable<json::object> task_manager::handle(const request& req, request_c
   if (m == methods::tasks_get) co_return extension ? detailed_task_json(*found) : task_json(*found);
 
   if (m == methods::tasks_update) {
-    const auto* responses = req.params.if_contains("inputResponses");
-    if (!responses || !responses->is_object()) invalid_params("inputResponses must be an object");
+    auto update = read_params_of<method::tasks_extension::tasks_update>(req.params);
     if (run) {
-      auto delivery = run->deliver(responses->get_object());  // (named: see docs/compilers.md)
+      auto delivery = run->deliver(std::move(update.input_responses));  // (named: see docs/compilers.md)
       co_await on_run(run, std::move(delivery));
     } else if (bus && !is_terminal(found->status)) {
       // Another node runs it (or ran it): that one takes the answers.
-      bus->publish(std::string(tasks_channel), "update " + id + "\n" + json::serialize(responses->get_object()));
+      bus->publish(std::string(tasks_channel), "update " + id + "\n" + json::serialize(update.input_responses));
     }
     co_return json::object{};
   }
 
   if (m == methods::tasks_cancel) {
     if (is_terminal(found->status)) {
-      if (extension) co_return json::object{};  // an ack, whatever became of it
-      throw protocol_error(errc::invalid_params, "Cannot cancel task: it is already " +
-                                                     std::string(to_string(found->status)));
+      check_cancel_of_ended(found->status, kind);
+      co_return json::object{};  // (the extension's ack)
     }
     if (run) {
       auto cancellation = run->cancel();
@@ -724,9 +645,7 @@ asio::awaitable<json::object> task_manager::handle(const request& req, request_c
       // Another node runs it, or its process is gone: the record says
       // cancelled at once (the put loses if the task ended meanwhile), and
       // the node that runs it, if any, stops it.
-      found->status = task_status::cancelled;
-      found->status_message = "Cancelled by the client";
-      found->input_requests = {};
+      cancel(*found, "Cancelled by the client");
       found->last_updated_at = std::chrono::system_clock::now();
       co_await store.put(*found);
       if (bus) bus->publish(std::string(tasks_channel), "cancel " + id);
@@ -761,7 +680,7 @@ asio::awaitable<json::object> task_manager::handle(const request& req, request_c
 void task_manager::on_change(std::function<void(const task_record&)> hook) { state_->changed = std::move(hook); }
 
 bool task_manager::visible_to(const task_record& task, const session& s) {
-  return task.owner.empty() || task.owner == owner_key(s);
+  return may_see_task(task.owner, owner_key(s, task_kind_of(s.version())));
 }
 
 void task_manager::add_capabilities(json::object& capabilities) const {
@@ -770,7 +689,7 @@ void task_manager::add_capabilities(json::object& capabilities) const {
                            {"requests", {{"tools", {{"call", json::object{}}}}}}};
   auto& extensions = capabilities["extensions"];
   if (!extensions.is_object()) extensions = json::object{};
-  extensions.get_object()[extension_id] = json::object{};
+  extensions.get_object()[tasks_extension_id] = json::object{};
 }
 
 void task_manager::use_store(std::shared_ptr<task_store> store) {

@@ -1,16 +1,39 @@
 #include "task_wire.hpp"
 
+#include <mcp/protocol/wire.hpp>
+
 #include "../../detail/utc_time.hpp"
 
 namespace mcp::detail {
 
-bool is_extension_task(const task_record& task) noexcept { return task.version != "2025-11-25"; }
+task legacy_task(const task_record& record) {
+  return {record.id,
+          record.status,
+          record.status_message,
+          utc_time(record.created_at),
+          utc_time(record.last_updated_at),
+          record.ttl ? json::value(record.ttl->count()) : json::value(nullptr),
+          record.poll_interval ? std::optional(record.poll_interval->count()) : std::nullopt};
+}
 
-json::object error_json(const rpc_error& error) {
-  json::object out{{"code", error.code}, {"message", error.message}};
-  if (!error.data.is_null()) out["data"] = error.data;
+namespace {
+
+// A record as the extension's Task, without what its status carries.
+detailed_task extension_task(const task_record& record) {
+  detailed_task out;
+  out.task_id = record.id;
+  out.status = record.status;
+  out.status_message = record.status_message;
+  out.created_at = utc_time(record.created_at);
+  out.last_updated_at = utc_time(record.last_updated_at);
+  out.ttl_ms = record.ttl ? json::value(record.ttl->count()) : json::value(nullptr);
+  if (record.poll_interval) out.poll_interval_ms = record.poll_interval->count();
   return out;
 }
+
+}  // namespace
+
+bool is_extension_task(const task_record& task) noexcept { return task.version != "2025-11-25"; }
 
 void tag_with_task(json::object& params, const std::string& task_id) {
   auto* meta = params.if_contains("_meta");
@@ -22,10 +45,8 @@ json::object finished_task_result(const task_record& task) {
   if (task.status == task_status::cancelled)
     throw protocol_error(errc::internal_error, "Internal error: the task was cancelled");
   if (task.error) {
-    const auto& e = *task.error;
-    const auto* data = e.if_contains("data");
-    throw protocol_error(static_cast<int>(e.at("code").to_number<std::int64_t>()),
-                         std::string(e.at("message").as_string()), data ? *data : json::value(nullptr));
+    auto error = from_json<rpc_error>(*task.error);  // (the store keeps what error_json wrote)
+    throw protocol_error(error.code, std::move(error.message), std::move(error.data));
   }
   auto result = task.result.value_or(json::object{});
   tag_with_task(result, task.id);
@@ -33,29 +54,23 @@ json::object finished_task_result(const task_record& task) {
 }
 
 json::object task_json(const task_record& task) {
-  const bool extension = is_extension_task(task);
-  json::object out{{"taskId", task.id}, {"status", to_string(task.status)}};
-  if (task.status_message) out["statusMessage"] = *task.status_message;
-  out["createdAt"] = utc_time(task.created_at);
-  out["lastUpdatedAt"] = utc_time(task.last_updated_at);
-  out[extension ? "ttlMs" : "ttl"] = task.ttl ? json::value(task.ttl->count()) : json::value(nullptr);
-  if (task.poll_interval) out[extension ? "pollIntervalMs" : "pollInterval"] = task.poll_interval->count();
-  return out;
+  if (!is_extension_task(task)) return to_json_value(legacy_task(task)).as_object();
+  return to_json_value(extension_task(task)).as_object();
 }
 
-json::object create_task_result(const task_record& task) {
-  if (!is_extension_task(task)) return {{"task", task_json(task)}};
+json::object created_task_json(const task_record& task) {
+  if (!is_extension_task(task)) return to_json_value(create_task_result{legacy_task(task)}).as_object();
   auto created = task_json(task);
-  created["resultType"] = "task";
+  created["resultType"] = "task";  // (the envelope's member: the result is the task, not the call's)
   return created;
 }
 
 json::object detailed_task_json(const task_record& task) {
-  auto out = task_json(task);
-  if (task.status == task_status::input_required) out["inputRequests"] = task.input_requests;
-  if (task.status == task_status::completed && task.result) out["result"] = *task.result;
-  if (task.status == task_status::failed && task.error) out["error"] = *task.error;
-  return out;
+  auto out = extension_task(task);
+  if (task.status == task_status::input_required) out.input_requests = task.input_requests;
+  if (task.status == task_status::completed && task.result) out.result = *task.result;
+  if (task.status == task_status::failed && task.error) out.error = from_json<rpc_error>(*task.error);
+  return to_json_value(std::move(out)).as_object();
 }
 
 }  // namespace mcp::detail

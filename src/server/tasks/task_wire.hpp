@@ -6,6 +6,7 @@
 // inlines inputRequests, result or error). No I/O here.
 
 #include <mcp/protocol/errors.hpp>
+#include <mcp/protocol/messages.hpp>
 #include <mcp/server/task_store.hpp>
 
 #include <chrono>
@@ -13,19 +14,18 @@
 
 namespace mcp::detail {
 
+/// The record as the 2025-11-25 Task.
+task legacy_task(const task_record& record);
 /// The Task object: its status and times, in the shape of the task's era.
 json::object task_json(const task_record& task);
 /// The result of the request that created the task.
-json::object create_task_result(const task_record& task);
+json::object created_task_json(const task_record& task);
 /// tasks/get of the extension (DetailedTask) and notifications/tasks:
 /// the Task with what its status carries.
 json::object detailed_task_json(const task_record& task);
 
 /// True for a record of the 2026-07-28 extension.
 bool is_extension_task(const task_record& task) noexcept;
-
-/// A JSON-RPC error as a task's `error` keeps it.
-json::object error_json(const rpc_error& error);
 
 /// `_meta.io.modelcontextprotocol/related-task` (2025-11-25): what ties a
 /// message to its task.

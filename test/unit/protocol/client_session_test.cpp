@@ -44,7 +44,7 @@ TEST(VersionChoice, ADiscoverResultOpensTheNewestSharedModernVersion) {
   const std::vector ours{v::v2025_11_25, v::v2026_07_28};
   const version_choice choice(ours);
   const auto found = choice.read_discover_result(object(R"({
-    "supportedVersions": ["2025-11-25", "2026-07-28", "2099-01-01", 7],
+    "supportedVersions": ["2025-11-25", "2026-07-28", "2099-01-01"],
     "capabilities": {"tools": {"listChanged": true}},
     "instructions": "be brief",
     "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "srv", "version": "2.0"}}})"));
@@ -64,6 +64,8 @@ TEST(VersionChoice, ADiscoverResultOpensTheNewestSharedModernVersion) {
   EXPECT_FALSE(choice.read_discover_result(object(R"({"supportedVersions": ["2025-11-25"]})")));
   EXPECT_FALSE(choice.read_discover_result(object(R"({"supportedVersions": "2026-07-28"})")));
   EXPECT_FALSE(choice.read_discover_result(object(R"({})")));
+  // Not a DiscoverResult (a version that is not a string): the same.
+  EXPECT_FALSE(choice.read_discover_result(object(R"({"supportedVersions": ["2026-07-28", 7]})")));
 }
 
 TEST(VersionChoice, ARefusalNamesTheVersionToTryInstead) {

@@ -48,9 +48,9 @@ TEST(InputRounds, OnlyMethodsThatAcceptInputReadWhatARetryBrings) {
 TEST(InputRounds, MalformedInputsAreInvalidParams) {
   const input_rounds rounds("key", 60s);
   EXPECT_EQ(refusal_of(rounds, {request_id{1}, methods::tools_call, object(R"({"inputResponses":[]})")}),
-            "Invalid params: inputResponses must be an object");
+            "Invalid params: /params/inputResponses must be an object");
   EXPECT_EQ(refusal_of(rounds, {request_id{1}, methods::tools_call, object(R"({"requestState":1})")}),
-            "Invalid params: requestState must be a string");
+            "Invalid params: /params/requestState must be a string");
   EXPECT_EQ(refusal_of(rounds, {request_id{1}, methods::tools_call, object(R"({"requestState":"v1.x.y"})")}),
             "Invalid params: requestState is not valid for this request: altered, expired, or issued for "
             "another request or client");

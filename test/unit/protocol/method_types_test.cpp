@@ -182,6 +182,24 @@ void check_tag(const sample& s, const test::spec_schema& schema) {
   }
 }
 
+// The tasks extension (SEP-2663) is outside every revision's schema: its
+// forms are held to what the extension's text gives, read and written back.
+TEST(MethodTypes, TheTasksExtensionsFormsReadAndWriteAsTheyCame) {
+  namespace extension = method::tasks_extension;
+  round_trip<extension::tasks_get::params>(R"({"taskId":"t1"})");
+  round_trip<extension::tasks_get::result>(
+      R"({"taskId":"t1","status":"input_required","createdAt":"2026-11-25T00:00:00Z",)"
+      R"("lastUpdatedAt":"2026-11-25T00:00:01Z","ttlMs":60000,"pollIntervalMs":1000,)"
+      R"("inputRequests":{"k":{"method":"roots/list"}}})");
+  round_trip<extension::tasks_get::result>(
+      R"({"taskId":"t1","status":"failed","statusMessage":"boom","createdAt":"2026-11-25T00:00:00Z",)"
+      R"("lastUpdatedAt":"2026-11-25T00:00:01Z","ttlMs":null,"error":{"code":-32603,"message":"boom"}})");
+  round_trip<extension::tasks_update::params>(R"({"taskId":"t1","inputResponses":{"k":{"roots":[]}}})");
+  round_trip<extension::notifications_tasks::params>(
+      R"({"taskId":"t1","status":"completed","createdAt":"2026-11-25T00:00:00Z",)"
+      R"("lastUpdatedAt":"2026-11-25T00:00:01Z","ttlMs":60000,"result":{"content":[]}})");
+}
+
 TEST(MethodTypes, ParamsAndResultsAreTheOfficialSchemasForms) {
   const auto dir = test::spec_dir();
   if (dir.empty()) GTEST_SKIP() << "spec folder not found: '" << CADUCEUS_SPEC_DIR << "'";

@@ -88,7 +88,7 @@ TEST(ModernEraRules, AMalformedListenFilterIsInvalidParams) {
       ADD_FAILURE() << params;
     } catch (const protocol_error& e) {
       EXPECT_EQ(e.code(), errc::invalid_params) << params;
-      EXPECT_TRUE(std::string_view(e.what()).starts_with("Invalid params: notifications")) << e.what();
+      EXPECT_TRUE(std::string_view(e.what()).starts_with("Invalid params: /params/notifications")) << e.what();
     }
   }
 }

@@ -205,15 +205,42 @@ TEST(ClientMiddleware, ALinkSeesAndRewritesEveryCallUntilRemoved) {
       [](mcp::server& srv) { add_echo(srv); }, client_options{},
       [&](mcp::server&, mcp::client& c) -> asio::awaitable<void> {
         auto link = std::make_shared<argument_stamp>(methods);
-        c.use(link);
+        c.middleware().use(link);
         const auto tools = co_await c.list_tools();
         const auto stamped = co_await c.call_tool("echo", text_argument("mine"));
         EXPECT_EQ(first_text(stamped), "stamped");
-        EXPECT_TRUE(c.remove_middleware(link));
+        EXPECT_TRUE(c.middleware().remove(link));
         const auto plain = co_await c.call_tool("echo", text_argument("mine"));
         EXPECT_EQ(first_text(plain), "mine");
         const std::vector<std::string> expected{"tools/list", "tools/call"};
         EXPECT_EQ(methods, expected);
+      });
+}
+
+TEST(ClientMiddleware, ALambdaLinkWrapsCallsUntilWhatUseReturnedIsRemoved) {
+  with_server_and_client(
+      [](mcp::server& srv) { add_echo(srv); }, client_options{},
+      [&](mcp::server&, mcp::client& c) -> asio::awaitable<void> {
+        EXPECT_TRUE(c.middleware().empty());
+        const auto refuse_calls = c.middleware().use(
+            [](mcp::outgoing_request req, mcp::client_next next) -> asio::awaitable<json::object> {
+              if (req.method == "tools/call") throw std::runtime_error("calls are off");
+              co_return co_await next(std::move(req));
+            });
+        EXPECT_FALSE(c.middleware().empty());
+        co_await c.list_tools();  // passed on
+        bool refused = false;
+        try {
+          co_await c.call_tool("echo", text_argument("mine"));
+        } catch (const std::runtime_error& e) {
+          refused = std::string_view(e.what()) == "calls are off";
+        }
+        EXPECT_TRUE(refused);
+        EXPECT_TRUE(c.middleware().remove(refuse_calls));
+        EXPECT_FALSE(c.middleware().remove(refuse_calls));
+        EXPECT_TRUE(c.middleware().empty());
+        const auto plain = co_await c.call_tool("echo", text_argument("mine"));
+        EXPECT_EQ(first_text(plain), "mine");
       });
 }
 

@@ -295,7 +295,7 @@ TEST(ClientTracing, AHandlersCallContinuesTheTrace) {
     bool b_served = false;
     asio::co_spawn(ex, serve(*downstream, *b_server_end), [&](std::exception_ptr) { b_served = true; });
     mcp::client to_b(ex);
-    to_b.use(telemetry::client_tracing(t.tracer));
+    to_b.middleware().use(telemetry::client_tracing(t.tracer));
     co_await to_b.connect(std::move(b_client_end));
 
     auto upstream = traced_server(t);
@@ -310,7 +310,7 @@ TEST(ClientTracing, AHandlersCallContinuesTheTrace) {
     bool a_served = false;
     asio::co_spawn(ex, serve(*upstream, *a_server_end), [&](std::exception_ptr) { a_served = true; });
     mcp::client to_a(ex);
-    to_a.use(telemetry::client_tracing(t.tracer));
+    to_a.middleware().use(telemetry::client_tracing(t.tracer));
     co_await to_a.connect(std::move(a_client_end));
 
     const auto result = co_await to_a.call_tool("relay");

@@ -153,8 +153,13 @@ auto client::async_cancel_task(std::string id, CompletionToken&& token) {
 }
 
 template <class CompletionToken>
-auto client::async_list_tasks(std::string cursor, CompletionToken&& token) {
-  return detail::async_run(list_tasks(std::move(cursor)), get_executor(), std::forward<CompletionToken>(token));
+auto client::async_list_tasks(CompletionToken&& token) {
+  return detail::async_run(list_tasks(), get_executor(), std::forward<CompletionToken>(token));
+}
+
+template <class CompletionToken>
+auto client::async_list_tasks_page(std::string cursor, CompletionToken&& token) {
+  return detail::async_run(list_tasks_page(std::move(cursor)), get_executor(), std::forward<CompletionToken>(token));
 }
 
 template <class CompletionToken>

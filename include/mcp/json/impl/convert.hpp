@@ -119,7 +119,10 @@ T read_members(const boost::json::object& object, const json_path& path,
     const member_info& info = infos[index++];
     const json_path member_path(path, info.key);
     const auto* given = object.if_contains(info.key);
-    if (given != nullptr && !(is_optional_v<M> && given->is_null())) {
+    // null reads as absent for a member that may be left out (an optional, or
+    // one written only when it differs from its default).
+    const bool null_is_absent = is_optional_v<M> || info.omitted_value.has_value();
+    if (given != nullptr && !(null_is_absent && given->is_null())) {
       if (info.required || !options.skip_mistyped_optionals) {
         result.*D.pointer = read<M>(*given, member_path, options);
         return;
@@ -133,7 +136,7 @@ T read_members(const boost::json::object& object, const json_path& path,
     } else if (info.required) {
       fail(member_path, "is required");
     }
-    // Absent, null for an optional, or skipped: keep T{}'s value, or the hook's default.
+    // Absent, null where null is absent, or skipped: keep T{}'s value, or the hook's default.
     if (info.metadata.default_value)
       result.*D.pointer = read<M>(*info.metadata.default_value, member_path, options);
   });
