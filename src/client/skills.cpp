@@ -7,6 +7,7 @@
 #include <mcp/protocol/methods.hpp>
 #include <mcp/protocol/wire.hpp>
 
+#include "../detail/json_members.hpp"
 #include "../protocol/wire_readers.hpp"
 #include "list_all.hpp"
 
@@ -129,8 +130,7 @@ bool offers_skills(const client& c) { return skills_declaration(c) != nullptr; }
 
 bool offers_directory_read(const client& c) {
   const auto* declared = skills_declaration(c);
-  const auto* flag = declared ? declared->if_contains("directoryRead") : nullptr;
-  return flag && flag->is_bool() && flag->get_bool();
+  return declared && detail::flag_member(*declared, "directoryRead");
 }
 
 asio::awaitable<std::vector<skill_entry>> list_skills(client& c) {

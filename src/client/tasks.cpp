@@ -42,6 +42,18 @@ std::optional<std::chrono::milliseconds> interval_of(std::optional<std::int64_t>
   return std::chrono::milliseconds(*ms);
 }
 
+// What the Task of either era has alike.
+template <class Task>
+task_info common_part_of(Task& given) {
+  task_info info;
+  info.id = std::move(given.task_id);
+  info.status = given.status;
+  info.status_message = std::move(given.status_message);
+  info.created_at = std::move(given.created_at);
+  info.last_updated_at = std::move(given.last_updated_at);
+  return info;
+}
+
 std::string describe(const task_info& task) {
   std::string what = "task " + task.id + " " + std::string(to_string(task.status));
   if (task.error) what += ": " + task.error->message;
@@ -82,24 +94,14 @@ task_info answered_directly(json::object result) {
 namespace detail {
 
 task_info task_info_of(task given) {
-  task_info info;
-  info.id = std::move(given.task_id);
-  info.status = given.status;
-  info.status_message = std::move(given.status_message);
-  info.created_at = std::move(given.created_at);
-  info.last_updated_at = std::move(given.last_updated_at);
+  auto info = common_part_of(given);
   info.ttl = ttl_of(given.ttl);
   info.poll_interval = interval_of(given.poll_interval);
   return info;
 }
 
 task_info task_info_of(detailed_task given) {
-  task_info info;
-  info.id = std::move(given.task_id);
-  info.status = given.status;
-  info.status_message = std::move(given.status_message);
-  info.created_at = std::move(given.created_at);
-  info.last_updated_at = std::move(given.last_updated_at);
+  auto info = common_part_of(given);
   info.ttl = ttl_of(given.ttl_ms);
   info.poll_interval = interval_of(given.poll_interval_ms);
   info.input_requests = std::move(given.input_requests).value_or(json::object{});

@@ -24,6 +24,8 @@
 #include "redis_parts.hpp"
 #include "../protocol/finite_json.hpp"
 
+#include <mcp/protocol/wire.hpp>
+
 #include <mcp/error.hpp>
 
 #include <boost/json/serialize.hpp>
@@ -113,52 +115,77 @@ std::int64_t epoch_ms(system_clock::time_point t) {
 }
 system_clock::time_point from_epoch_ms(std::int64_t ms) { return system_clock::time_point(milliseconds(ms)); }
 
-task_status status_from(std::string_view text) {
-  for (auto s : {task_status::working, task_status::input_required, task_status::completed, task_status::failed,
-                 task_status::cancelled})
-    if (to_string(s) == text) return s;
-  throw std::runtime_error("an unknown task status '" + std::string(text) + "'");
+// A record as the store keeps it: times in milliseconds since the epoch.
+struct stored_task {
+  std::string id;
+  task_status status = task_status::working;
+  std::optional<std::string> status_message;
+  std::int64_t created_at = 0;
+  std::int64_t last_updated_at = 0;
+  std::optional<std::int64_t> ttl;
+  std::optional<std::int64_t> poll_interval;
+  std::string owner;
+  std::string version;
+  std::string node;
+  json::object input_requests;
+  std::optional<json::object> result;
+  std::optional<json::object> error;
+};
+BOOST_DESCRIBE_STRUCT(stored_task, (),
+                      (id, status, status_message, created_at, last_updated_at, ttl, poll_interval, owner, version,
+                       node, input_requests, result, error))
+[[maybe_unused]] auto mcp_fields(type_t<stored_task>) {
+  return std::tuple{field(&stored_task::status_message).key("statusMessage"),
+                    field(&stored_task::created_at).key("createdAt"),
+                    field(&stored_task::last_updated_at).key("lastUpdatedAt"),
+                    field(&stored_task::poll_interval).key("pollInterval"),
+                    field(&stored_task::node).omit_if_default(),
+                    field(&stored_task::input_requests).key("inputRequests").not_required()};
+}
+
+std::optional<std::int64_t> count_of(const std::optional<milliseconds>& ms) {
+  return ms ? std::optional(ms->count()) : std::nullopt;
+}
+
+std::optional<milliseconds> milliseconds_of(const std::optional<std::int64_t>& count) {
+  return count ? std::optional(milliseconds(*count)) : std::nullopt;
 }
 
 std::string to_text(const task_record& r) {
-  json::object o;
-  o["id"] = r.id;
-  o["status"] = to_string(r.status);
-  if (r.status_message) o["statusMessage"] = *r.status_message;
-  o["createdAt"] = epoch_ms(r.created_at);
-  o["lastUpdatedAt"] = epoch_ms(r.last_updated_at);
-  if (r.ttl) o["ttl"] = r.ttl->count();
-  if (r.poll_interval) o["pollInterval"] = r.poll_interval->count();
-  o["owner"] = r.owner;
-  o["version"] = r.version;
-  if (!r.node.empty()) o["node"] = r.node;
-  o["inputRequests"] = r.input_requests;
-  if (r.result) o["result"] = *r.result;
-  if (r.error) o["error"] = *r.error;
-  return json::serialize(o);
+  const stored_task stored{r.id,
+                           r.status,
+                           r.status_message,
+                           epoch_ms(r.created_at),
+                           epoch_ms(r.last_updated_at),
+                           count_of(r.ttl),
+                           count_of(r.poll_interval),
+                           r.owner,
+                           r.version,
+                           r.node,
+                           r.input_requests,
+                           r.result,
+                           r.error};
+  return json::serialize(to_json_value(stored));
 }
 
 // A record this or another node wrote; one it cannot read is an error, not
 // a missing task.
 task_record from_text(const std::string& text) {
   try {
-    const auto value = detail::parse_stored_json(text);
-    const auto& o = value.as_object();
-    task_record r;
-    r.id = std::string(o.at("id").as_string());
-    r.status = status_from(o.at("status").as_string());
-    if (const auto* m = o.if_contains("statusMessage")) r.status_message = std::string(m->as_string());
-    r.created_at = from_epoch_ms(o.at("createdAt").to_number<std::int64_t>());
-    r.last_updated_at = from_epoch_ms(o.at("lastUpdatedAt").to_number<std::int64_t>());
-    if (const auto* t = o.if_contains("ttl")) r.ttl = milliseconds(t->to_number<std::int64_t>());
-    if (const auto* p = o.if_contains("pollInterval")) r.poll_interval = milliseconds(p->to_number<std::int64_t>());
-    r.owner = std::string(o.at("owner").as_string());
-    r.version = std::string(o.at("version").as_string());
-    if (const auto* n = o.if_contains("node")) r.node = std::string(n->as_string());
-    if (const auto* i = o.if_contains("inputRequests")) r.input_requests = i->as_object();
-    if (const auto* res = o.if_contains("result")) r.result = res->as_object();
-    if (const auto* e = o.if_contains("error")) r.error = e->as_object();
-    return r;
+    auto r = from_json<stored_task>(detail::parse_stored_json(text));
+    return task_record{std::move(r.id),
+                       r.status,
+                       std::move(r.status_message),
+                       from_epoch_ms(r.created_at),
+                       from_epoch_ms(r.last_updated_at),
+                       milliseconds_of(r.ttl),
+                       milliseconds_of(r.poll_interval),
+                       std::move(r.owner),
+                       std::move(r.version),
+                       std::move(r.input_requests),
+                       std::move(r.result),
+                       std::move(r.error),
+                       std::move(r.node)};
   } catch (const std::exception& e) {
     throw std::runtime_error("redis task store: an unreadable task record: " + std::string(e.what()));
   }

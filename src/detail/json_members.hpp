@@ -1,6 +1,7 @@
 #pragma once
-// An optional string member of a JSON object, as the server's logs, metrics,
-// traces and routing rules read one: absent or not a string reads as empty.
+// Optional members of a JSON object, as the logs, metrics, traces, routing
+// rules and task statuses read them: absent or mistyped reads as empty or
+// false (a tool result's `isError` among them).
 
 #include <boost/json/object.hpp>
 
@@ -12,6 +13,12 @@ namespace mcp::detail {
 inline std::string_view string_member(const boost::json::object& object, std::string_view key) noexcept {
   const auto* value = object.if_contains(key);
   return value && value->is_string() ? std::string_view(value->get_string()) : std::string_view();
+}
+
+/// `object[key]` when it is a boolean, else false.
+inline bool flag_member(const boost::json::object& object, std::string_view key) noexcept {
+  const auto* value = object.if_contains(key);
+  return value && value->is_bool() && value->get_bool();
 }
 
 }  // namespace mcp::detail

@@ -1,4 +1,5 @@
 #include "http_client_rules.hpp"
+#include "../detail/json_members.hpp"
 
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/protocol/methods.hpp>
@@ -119,8 +120,7 @@ std::string with_id(std::string_view text, std::string_view id) {
 
 bool says_session_expired(const rpc_error& error) noexcept {
   const auto* data = error.data.if_object();
-  const auto* expired = data ? data->if_contains("sessionExpired") : nullptr;
-  return expired && expired->is_bool() && expired->get_bool();
+  return data && flag_member(*data, "sessionExpired");
 }
 
 }  // namespace mcp::detail

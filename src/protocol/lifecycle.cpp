@@ -2,6 +2,7 @@
 #include <mcp/protocol/methods.hpp>
 #include <mcp/protocol/wire.hpp>
 
+#include "../detail/json_members.hpp"
 #include "read_params.hpp"
 #include "shaping.hpp"
 #include "wire_readers.hpp"
@@ -59,8 +60,7 @@ initialize_request parse_initialize_request(const json::object& params) {
 
 bool declares_feature(const json::object& capabilities, std::string_view kind, std::string_view feature) noexcept {
   const auto* entry = capabilities.if_contains(kind);
-  const auto* value = entry && entry->is_object() ? entry->get_object().if_contains(feature) : nullptr;
-  return value && value->is_bool() && value->get_bool();
+  return entry && entry->is_object() && detail::flag_member(entry->get_object(), feature);
 }
 
 json::object to_json(const initialize_result& result) {

@@ -4,6 +4,7 @@
 #include <mcp/protocol/methods.hpp>
 #include <mcp/protocol/wire.hpp>
 
+#include "../detail/json_members.hpp"
 #include "invalid_params.hpp"
 #include "read_params.hpp"
 
@@ -138,18 +139,11 @@ bool listen_filter::admits(const notification& n) const {
   if (n.method == methods::notifications_tools_list_changed) return tools;
   if (n.method == methods::notifications_prompts_list_changed) return prompts;
   if (n.method == methods::notifications_resources_list_changed) return resources;
-  if (n.method == methods::notifications_resources_updated) {
-    const auto* uri = n.params.if_contains("uri");
-    if (!uri || !uri->is_string()) return false;
-    const std::string_view wanted = uri->get_string();
-    return std::ranges::find(resource_uris, wanted) != resource_uris.end();
-  }
-  if (n.method == methods::notifications_tasks) {
-    const auto* id = n.params.if_contains("taskId");
-    if (!id || !id->is_string()) return false;
-    const std::string_view wanted = id->get_string();
-    return std::ranges::find(task_ids, wanted) != task_ids.end();
-  }
+  // (The server's own notifications: their subject is read where it is.)
+  if (n.method == methods::notifications_resources_updated)
+    return std::ranges::find(resource_uris, string_member(n.params, "uri")) != resource_uris.end();
+  if (n.method == methods::notifications_tasks)
+    return std::ranges::find(task_ids, string_member(n.params, "taskId")) != task_ids.end();
   return false;
 }
 

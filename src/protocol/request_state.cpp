@@ -2,6 +2,9 @@
 #include "finite_json.hpp"
 
 #include <mcp/base64.hpp>
+#include <mcp/json/convert.hpp>
+
+#include <boost/describe/class.hpp>
 
 #include <boost/json/serialize.hpp>
 
@@ -22,6 +25,15 @@ namespace {
 
 constexpr std::string_view version_prefix = "v1.";
 constexpr std::size_t max_state_size = std::size_t{1} << 20;
+
+// What a requestState carries under its MAC.
+struct sealed_state {
+  std::string binding;         // request_binding: the request and principal it was issued for
+  std::int64_t expires = 0;    // milliseconds since the epoch
+  json::object answers;        // the input responses of the rounds so far
+  json::value carried;         // what the handler carries to the next round
+};
+BOOST_DESCRIBE_STRUCT(sealed_state, (), (binding, expires, answers, carried))
 
 std::string sha256(std::string_view data) {
   unsigned char digest[EVP_MAX_MD_SIZE];
@@ -115,10 +127,8 @@ const std::string& request_state_codec::key() const { return key_.empty() ? proc
 
 std::string request_state_codec::seal(const request_state_payload& payload, std::string_view binding,
                                       std::chrono::system_clock::time_point now) const {
-  const json::object body{{"binding", binding},
-                          {"expires", unix_ms(now + ttl_)},
-                          {"answers", payload.answers},
-                          {"carried", payload.carried}};
+  const auto body = to_json_value(sealed_state{std::string(binding), unix_ms(now + ttl_), payload.answers,
+                                               payload.carried});
   // The MAC covers the version too: "v1." plus the payload, as sent.
   std::string state = std::string(version_prefix) + base64url_encode(json::serialize(body));
   const auto mac = base64url_encode(hmac_sha256(key(), state));
@@ -145,18 +155,16 @@ std::optional<request_state_payload> request_state_codec::open(std::string_view 
   // Parsed only once its MAC has verified: the server's own text, deeper
   // than a message may be (the answers of a request are nested in it).
   boost::system::error_code ec;
-  auto value = parse_stored_json(*text, ec);
-  auto* body = value.if_object();
-  if (ec || !body) return std::nullopt;
-
-  const auto* bound = body->if_contains("binding");
-  const auto* expires = body->if_contains("expires");
-  auto* answers = body->if_contains("answers");
-  auto* carried = body->if_contains("carried");
-  if (!bound || !bound->is_string() || bound->get_string() != binding) return std::nullopt;
-  if (!expires || !expires->is_int64() || unix_ms(now) >= expires->get_int64()) return std::nullopt;
-  if (!answers || !answers->is_object() || !carried) return std::nullopt;
-  return request_state_payload{std::move(answers->get_object()), std::move(*carried)};
+  const auto value = parse_stored_json(*text, ec);
+  if (ec) return std::nullopt;
+  sealed_state sealed;
+  try {
+    sealed = from_json<sealed_state>(value);
+  } catch (const conversion_error&) {
+    return std::nullopt;
+  }
+  if (sealed.binding != binding || unix_ms(now) >= sealed.expires) return std::nullopt;
+  return request_state_payload{std::move(sealed.answers), std::move(sealed.carried)};
 }
 
 }  // namespace mcp::detail

@@ -3,6 +3,8 @@
 #include <mcp/protocol/methods.hpp>
 #include <mcp/protocol/wire.hpp>
 
+#include "../detail/json_members.hpp"
+
 #include <algorithm>
 
 namespace mcp::detail {
@@ -80,10 +82,7 @@ bool may_see_task(std::string_view owner, std::string_view caller) noexcept {
   return owner.empty() || owner == caller;
 }
 
-bool is_tool_error(const json::object& result) noexcept {
-  const auto* is_error = result.if_contains("isError");  // (the tool result's own flag)
-  return is_error && is_error->is_bool() && is_error->get_bool();
-}
+bool is_tool_error(const json::object& result) noexcept { return flag_member(result, "isError"); }
 
 json::object task_error_object(const rpc_error& error) { return to_json_value(error).as_object(); }
 

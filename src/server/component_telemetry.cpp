@@ -24,8 +24,7 @@ component_report::component_report(telemetry::event e, const request& req, const
     : event_(e), req_(req), session_(s) {}
 
 void component_report::succeeded(const json::object& result) const {
-  const auto* is_error = result.if_contains("isError");
-  emit(is_error && is_error->is_bool() && is_error->get_bool() ? "tool_error" : "ok");
+  emit(detail::flag_member(result, "isError") ? "tool_error" : "ok");
 }
 
 void component_report::failed() const { emit("error"); }

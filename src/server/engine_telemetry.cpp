@@ -31,8 +31,7 @@ std::string_view outcome_of(const message& reply, bool cancelled, std::int64_t& 
   if (const auto* answered = std::get_if<response>(&reply)) {
     if (const auto* result = answered->result.if_object()) {
       if (detail::string_member(*result, "resultType") == "input_required") return "input_required";
-      if (const auto* is_error = result->if_contains("isError"); is_error && is_error->is_bool() && is_error->get_bool())
-        error_type = "tool_error";
+      if (detail::flag_member(*result, "isError")) error_type = "tool_error";
     }
   }
   return "ok";

@@ -154,6 +154,31 @@ using detail::paginate;
 using detail::put_cache_hint;
 using detail::read_params_of;
 
+// tools/call's params (call_tool_params), read without a copy of their
+// `arguments`: those are the tool's to read, where the request holds them
+// (its inputSchema checks them next, a typed tool's Args read them there).
+// The copy cost 1,550 instructions a call, 8% of a whole stdio request.
+struct tool_call_name {
+  std::string name;
+};
+BOOST_DESCRIBE_STRUCT(tool_call_name, (), (name))
+
+struct tool_call_params {
+  std::string name;
+  const json::value* arguments;  // the request's own object
+};
+
+tool_call_params read_tool_call(const json::object& params) {
+  static const json::value no_arguments = json::object();
+  tool_call_params read{detail::read_params<tool_call_name>(params).name, &no_arguments};
+  // (call_tool_params's form: an object, left out when empty; null reads as absent.)
+  if (const auto* given = params.if_contains("arguments"); given && !given->is_null()) {
+    if (!given->is_object()) invalid_params("/params/arguments must be an object");
+    read.arguments = given;
+  }
+  return read;
+}
+
 // A tool, resource or prompt whose scopes the request's token lacks is
 // refused; HTTP answers it 403 with a challenge naming every scope needed
 // (step-up). Without OAuth there is no principal and nothing to check.
@@ -340,7 +365,7 @@ struct server::state {
   // handler (at once or awaited), and the checked, shaped result.
   struct tool_call {
     std::shared_ptr<const tool_entry> tool;
-    const json::object* arguments = nullptr;  // the caller's: the decoded params, or a task's copy
+    const json::object* arguments = nullptr;  // the request's own, or a task's copy of it
     std::optional<json::object> refusal;      // a tool error result for invalid arguments
   };
   // `arguments`: an object, held as a json::value because that is what the
@@ -667,15 +692,14 @@ json::object server::state::finish_call(const tool_call& call, call_tool_result 
 
 std::optional<json::object> server::state::call_tool_at_once(const json::object& request_params,
                                                              request_context& ctx) const {
-  auto params = read_params_of<method::tools_call>(request_params);
+  const auto params = read_tool_call(request_params);
   // Anything but a tool that runs at once goes to call_tool (which also
   // says what is wrong with an unknown name).
   auto tool = find_tool(ctx.session(), params.name);
   // (A tool that may run as a task is decided on in call_tool.)
   if (!tool || !tool->at_once || tool->info.task_support != task_support::forbidden) return std::nullopt;
   require_scopes(tool->info.required_scopes, ctx);
-  const json::value arguments(std::move(params.arguments));
-  auto call = prepare_call(std::move(tool), arguments, ctx.version());
+  auto call = prepare_call(std::move(tool), *params.arguments, ctx.version());
   check_mirrored_headers(*call.tool, *call.arguments, ctx);
   if (call.refusal) return std::move(*call.refusal);
   call_tool_result result;
@@ -691,13 +715,12 @@ std::optional<json::object> server::state::call_tool_at_once(const json::object&
 
 asio::awaitable<json::object> server::state::call_tool(const json::object& request_params,
                                                        request_context& ctx) {
-  auto params = read_params_of<method::tools_call>(request_params);
+  const auto params = read_tool_call(request_params);
   const auto& name = params.name;
   auto tool = find_tool(ctx.session(), name);
   if (!tool) invalid_params("Unknown tool: " + name, json::object{{"name", name}});
   require_scopes(tool->info.required_scopes, ctx);
-  const json::value arguments(std::move(params.arguments));
-  auto call = prepare_call(std::move(tool), arguments, ctx.version());
+  auto call = prepare_call(std::move(tool), *params.arguments, ctx.version());
   check_mirrored_headers(*call.tool, *call.arguments, ctx);
   if (call.refusal) co_return std::move(*call.refusal);
   if (!tasks.runs_as_task(call.tool->info.task_support, name, ctx)) co_return co_await run_tool(call, ctx);

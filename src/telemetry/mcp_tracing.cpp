@@ -67,8 +67,7 @@ void describe_session(span& s, const mcp::session& session) {
 // A tool result with isError: the call succeeded, the tool failed.
 void note_tool_error(span& s, std::string_view method, const json::object& result) {
   if (!names_tool(method)) return;
-  const auto* is_error = result.if_contains("isError");
-  if (is_error && is_error->is_bool() && is_error->get_bool()) s.set_error("tool_error");
+  if (mcp::detail::flag_member(result, "isError")) s.set_error("tool_error");
 }
 
 void note_rpc_error(span& s, const rpc_error& error) {

@@ -169,18 +169,21 @@ V read_variant(const boost::json::value& value, const json_path& path,
   return std::move(*result);
 }
 
+// JSON is copied into the default memory resource, where the member it is
+// assigned to lives: a copy in the source's resource (a message's arena)
+// would be copied a second time by that assignment.
 template <class T>
 T read(const boost::json::value& value, const json_path& path, const read_options& options) {
   if constexpr (std::same_as<T, boost::json::value>) {
-    return value;
+    return boost::json::value(value, boost::json::storage_ptr());
   } else if constexpr (std::same_as<T, boost::json::object>) {
-    if (const auto* object = value.if_object()) return *object;
+    if (const auto* object = value.if_object()) return boost::json::object(*object, boost::json::storage_ptr());
     fail_expected(path, "object", value);
   } else if constexpr (std::same_as<T, boost::json::array>) {
-    if (const auto* array = value.if_array()) return *array;
+    if (const auto* array = value.if_array()) return boost::json::array(*array, boost::json::storage_ptr());
     fail_expected(path, "array", value);
   } else if constexpr (std::same_as<T, boost::json::string>) {
-    if (const auto* string = value.if_string()) return *string;
+    if (const auto* string = value.if_string()) return boost::json::string(*string, boost::json::storage_ptr());
     fail_expected(path, "string", value);
   } else if constexpr (std::same_as<T, bool>) {
     if (const auto* b = value.if_bool()) return *b;
