@@ -8,6 +8,7 @@
 #include "task_reading.hpp"
 
 #include "../protocol/client_session.hpp"
+#include "../protocol/task_rules.hpp"
 
 #include <mcp/protocol/envelope.hpp>
 #include <mcp/protocol/methods.hpp>
@@ -32,11 +33,10 @@ constexpr std::chrono::hours listen_renewal{24};
 
 // The request declares the tasks extension itself (call_tool_as_task): its
 // caller takes a CreateTaskResult as it is.
-bool declares_tasks_extension(const json::object& params) {
+bool declares_tasks_extension_itself(const json::object& params) {
   const auto* meta = params.if_contains("_meta");
   const auto* caps = meta && meta->is_object() ? meta->get_object().if_contains(meta_key::client_capabilities) : nullptr;
-  const auto* extensions = caps && caps->is_object() ? caps->get_object().if_contains("extensions") : nullptr;
-  return extensions && extensions->is_object() && extensions->get_object().contains("io.modelcontextprotocol/tasks");
+  return caps && caps->is_object() && detail::declares_tasks_extension(caps->get_object());
 }
 
 }  // namespace
@@ -128,7 +128,7 @@ asio::awaitable<bool> client::impl::discover(std::shared_ptr<client_link> on) {
 asio::awaitable<json::object> client::impl::call_modern(std::shared_ptr<client_link> on, std::string method,
                                                         json::object params, detail::call_settings settings) {
   auto self = shared_from_this();  // the client may be destroyed while we wait
-  const bool asks_for_task_itself = declares_tasks_extension(params);
+  const bool asks_for_task_itself = declares_tasks_extension_itself(params);
   attach_envelope(*on, method, params, settings);
   detail::request_rounds rounds(method);
   bool version_retried = false;

@@ -8,6 +8,7 @@
 #include "client_impl.hpp"
 #include "list_all.hpp"
 #include "task_reading.hpp"
+#include "../protocol/task_rules.hpp"
 
 #include "../protocol/wire_readers.hpp"
 
@@ -26,7 +27,6 @@ namespace mcp {
 
 namespace {
 
-constexpr std::string_view extension_id = "io.modelcontextprotocol/tasks";
 // Bounds on the pollInterval a server suggests.
 constexpr std::chrono::milliseconds min_poll{50};
 constexpr std::chrono::milliseconds max_poll{5'000};
@@ -71,7 +71,7 @@ bool offers_tasks_for_tool_calls(const json::object& caps) {
 // `_meta` that declares the extension: in the extension every request about
 // a task declares it itself (a server refuses it otherwise).
 json::object declaring_the_extension() {
-  json::object extension{{"extensions", json::object{{extension_id, json::object{}}}}};
+  json::object extension{{"extensions", json::object{{detail::tasks_extension_id, json::object{}}}}};
   return {{meta_key::client_capabilities, std::move(extension)}};
 }
 

@@ -7,6 +7,7 @@
 #include "../detail/json_members.hpp"
 #include "invalid_params.hpp"
 #include "read_params.hpp"
+#include "task_rules.hpp"
 
 #include <algorithm>
 #include <array>
@@ -90,17 +91,6 @@ json::object finish_modern_result(const request& req, json::object result, json:
   return result;
 }
 
-namespace {
-
-constexpr std::string_view tasks_extension = "io.modelcontextprotocol/tasks";
-
-bool declares_tasks_extension(const json::object& capabilities) {
-  const auto* extensions = capabilities.if_contains("extensions");
-  return extensions && extensions->is_object() && extensions->get_object().contains(tasks_extension);
-}
-
-}  // namespace
-
 listen_filter listen_filter::read(const json::object& params, const json::object& capabilities,
                                   const json::object& client_capabilities) {
   auto filter = read_params<extended_listen_params>(params).notifications;
@@ -113,13 +103,7 @@ listen_filter listen_filter::read(const json::object& params, const json::object
   if (filter.resource_subscriptions && declares_feature(capabilities, "resources", "subscribe"))
     honored.resource_uris = std::move(*filter.resource_subscriptions);
   if (filter.task_ids) {
-    if (!declares_tasks_extension(client_capabilities)) {
-      json::object required{{"extensions", json::object{{tasks_extension, json::object{}}}}};
-      throw protocol_error(errc::missing_client_capability,
-                           "Missing required client capability: task notifications need the " +
-                               std::string(tasks_extension) + " extension",
-                           json::object{{"requiredCapabilities", std::move(required)}});
-    }
+    if (!declares_tasks_extension(client_capabilities)) throw missing_tasks_extension("notifications.taskIds");
     if (declares_tasks_extension(capabilities)) honored.task_ids = std::move(*filter.task_ids);
   }
   return honored;
