@@ -65,7 +65,7 @@ asio::awaitable<json::object> client::impl::serve_server_request(const mcp::requ
   }
   if (req.method == methods::roots_list) {
     if (!roots) not_offered(req.method);
-    co_return json::object{{"roots", to_json_value(*roots)}};
+    co_return to_json_value(list_roots_result{*roots}).as_object();
   }
   throw protocol_error(errc::method_not_found, "Method not found: " + req.method);
 }
