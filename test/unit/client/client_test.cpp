@@ -207,6 +207,40 @@ TEST(Client, ProgressResetsTheTimeout) {
   });
 }
 
+TEST(Client, AMalformedNotificationIsDroppedAndTheConnectionGoesOn) {
+  run_test([]() -> asio::awaitable<void> {
+    auto pair = co_await connect_pair();
+    std::vector<double> progress_seen;
+    std::vector<std::string> tasks_seen;
+    pair.client->on_task_status([&](const task_info& t) { tasks_seen.push_back(t.id); });
+    call_options options;
+    options.on_progress = [&](const progress_update& p) { progress_seen.push_back(p.progress); };
+    auto server = [&]() -> asio::awaitable<void> {
+      auto r = co_await read_json(*pair.server);
+      const auto token = r.at("params").at("_meta").at("progressToken");
+      // (Each built on its own line: docs/compilers.md, "Braced JSON initializer lists".)
+      const auto not_a_number =
+          rpc_notification("notifications/progress", {{"progressToken", token}, {"progress", "half"}});
+      const auto no_id = rpc_notification("notifications/tasks/status", {{"status", "working"}});
+      const auto unknown_status =
+          rpc_notification("notifications/tasks/status", {{"taskId", "t0"}, {"status", "asleep"}});
+      const auto progress = rpc_notification("notifications/progress", {{"progressToken", token}, {"progress", 1}});
+      const auto status = rpc_notification("notifications/tasks/status", {{"taskId", "t1"}, {"status", "working"}});
+      co_await write_json(*pair.server, not_a_number);
+      co_await write_json(*pair.server, no_id);
+      co_await write_json(*pair.server, unknown_status);
+      co_await write_json(*pair.server, progress);
+      co_await write_json(*pair.server, status);
+      json::object done{{"done", true}};
+      co_await reply_result(*pair.server, r.at("id"), std::move(done));
+    };
+    auto result = co_await (server() && pair.client->request("long", {}, options));
+    EXPECT_EQ(result.at("done"), true);
+    EXPECT_EQ(progress_seen, (std::vector<double>{1}));
+    EXPECT_EQ(tasks_seen, (std::vector<std::string>{"t1"}));
+  });
+}
+
 TEST(Client, ErrorReplyBecomesProtocolError) {
   run_test([]() -> asio::awaitable<void> {
     auto pair = co_await connect_pair();
