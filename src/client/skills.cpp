@@ -138,13 +138,13 @@ asio::awaitable<std::vector<skill_entry>> list_skills(client& c) {
 }
 
 asio::awaitable<skill_entry> get_skill(client& c, std::string uri) {
-  auto params = to_json_value(resource_params{std::move(uri)}).as_object();  // skills/get's params are {uri}
+  auto params = detail::method_params(resource_params{std::move(uri)});  // skills/get's params are {uri}
   const auto result = co_await c.request(methods::skills_get, std::move(params));
   co_return detail::read_from_server<get_skill_result>(result, "skills/get result").skill;
 }
 
 asio::awaitable<std::vector<resource_info>> read_directory(client& c, std::string uri) {
-  auto params = to_json_value(read_directory_params{std::move(uri)}).as_object();
+  auto params = detail::method_params(read_directory_params{std::move(uri)});
   co_return co_await detail::list_all(c, methods::resources_directory_read, "resources", detail::read_resource,
                                       std::move(params));
 }

@@ -77,7 +77,7 @@ json::object declaring_the_extension() {
 
 // The params of a request about task `id`.
 json::object about_task(const std::string& id, bool modern) {
-  auto params = to_json_value(task_params{id}).as_object();
+  auto params = detail::method_params(task_params{id});
   if (modern) params["_meta"] = declaring_the_extension();
   return params;
 }
@@ -152,7 +152,7 @@ asio::awaitable<task_info> client::call_tool_as_task(std::string name, json::obj
     auto result = co_await call_tool(std::move(name), std::move(arguments));
     co_return answered_directly(to_json_value(result).as_object());
   }
-  auto params = to_json_value(call_tool_params{std::move(name), std::move(arguments)}).as_object();
+  auto params = detail::method_params(call_tool_params{std::move(name), std::move(arguments)});
   if (modern) {
     params["_meta"] = declaring_the_extension();
   } else {
@@ -193,7 +193,7 @@ asio::awaitable<std::vector<task_info>> client::list_tasks() {
 asio::awaitable<task_page> client::list_tasks_page(std::string cursor) {
   paginated_params asked;
   if (!cursor.empty()) asked.cursor = std::move(cursor);
-  auto params = to_json_value(std::move(asked)).as_object();
+  auto params = detail::method_params(std::move(asked));
   auto reply = co_await request(methods::tasks_list, std::move(params));
   auto listed = detail::read_from_server<list_tasks_result>(reply, "task list");
   task_page page;
@@ -269,7 +269,7 @@ asio::awaitable<json::object> client::impl::poll_task(task_info task, task_wait_
         answered.insert(std::string(key));
       }
       if (!responses.empty()) {
-        auto update = to_json_value(task_update_params{task.id, std::move(responses)}).as_object();
+        auto update = detail::method_params(task_update_params{task.id, std::move(responses)});
         update["_meta"] = declaring_the_extension();
         auto once = settings(defaults);
         co_await call(methods::tasks_update, std::move(update), std::move(once));

@@ -12,8 +12,6 @@
 #include <boost/json/array.hpp>
 
 #include <optional>
-#include <string>
-#include <vector>
 #include <span>
 #include <string>
 #include <string_view>
