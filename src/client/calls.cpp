@@ -134,13 +134,8 @@ asio::awaitable<std::vector<resource_template_info>> client::list_resource_templ
 asio::awaitable<std::vector<resource_contents>> client::read_resource(std::string uri) {
   auto params = detail::method_params(resource_params{std::move(uri)});
   const auto result = co_await request(methods::resources_read, std::move(params));
-  // As the list calls: a result without its array is not an empty one.
-  const auto* list = result.if_contains("contents");
-  if (!list || !list->is_array())
-    throw malformed_result("the server's resources/read result has no `contents` array", methods::resources_read);
-  std::vector<resource_contents> contents;
-  for (const auto& item : list->get_array()) contents.push_back(detail::read_resource_contents(item));
-  co_return contents;
+  // (As the list calls: a result without its array is not an empty one.)
+  co_return detail::read_resource_contents(result);
 }
 
 asio::awaitable<void> client::subscribe(std::string uri) {

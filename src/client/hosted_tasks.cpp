@@ -38,8 +38,7 @@ json::object hosted_tasks::capability() {
 }
 
 bool hosted_tasks::asks_for_task(const mcp::request& req) {
-  const auto* task = req.params.if_contains("task");
-  return task && task->is_object() &&
+  return task_asked(req.params) &&
          (req.method == methods::elicitation_create || req.method == methods::sampling_create_message);
 }
 
@@ -55,7 +54,7 @@ json::object hosted_tasks::start(mcp::request req, runner run) {
   r.id = random_hex(16);
   r.version = "2025-11-25";
   r.created_at = r.last_updated_at = std::chrono::system_clock::now();
-  r.ttl = task_ttl(task_kind::utility, req.params.at("task").get_object().if_contains("ttl"), default_ttl, max_ttl);
+  r.ttl = task_ttl(task_kind::utility, req.params, default_ttl, max_ttl);
   r.poll_interval = poll_interval;
   req.params.erase("task");  // the handler sees the request itself
   tasks_[r.id] = t;

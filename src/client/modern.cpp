@@ -7,7 +7,9 @@
 #include "client_impl.hpp"
 #include "task_reading.hpp"
 
+#include "../detail/json_members.hpp"
 #include "../protocol/client_session.hpp"
+#include "../protocol/modern_era.hpp"
 #include "../protocol/task_rules.hpp"
 
 #include <mcp/protocol/envelope.hpp>
@@ -34,9 +36,8 @@ constexpr std::chrono::hours listen_renewal{24};
 // The request declares the tasks extension itself (call_tool_as_task): its
 // caller takes a CreateTaskResult as it is.
 bool declares_tasks_extension_itself(const json::object& params) {
-  const auto* meta = params.if_contains("_meta");
-  const auto* caps = meta && meta->is_object() ? meta->get_object().if_contains(meta_key::client_capabilities) : nullptr;
-  return caps && caps->is_object() && detail::declares_tasks_extension(caps->get_object());
+  const auto* caps = detail::object_at(params, {"_meta", meta_key::client_capabilities});
+  return caps && detail::declares_tasks_extension(*caps);
 }
 
 }  // namespace
@@ -154,8 +155,7 @@ asio::awaitable<json::object> client::impl::call_modern(std::shared_ptr<client_l
     if (!asked) {
       // A task the caller did not ask to see (the client declared the tasks
       // extension for every request): the call waits for its result.
-      const auto* type = result.if_contains("resultType");
-      if (type && *type == "task" && !asks_for_task_itself) {
+      if (detail::result_type_of(result) == "task" && !asks_for_task_itself) {
         task_wait_options wait;
         wait.timeout = settings.max_total;
         auto task = detail::read_task(result, true);
@@ -167,8 +167,8 @@ asio::awaitable<json::object> client::impl::call_modern(std::shared_ptr<client_l
     // Answered one after the other, in the order asked, by the handlers that
     // answer a legacy server's requests.
     json::object answers;
-    for (auto& input : *asked) answers[input.key] = co_await serve_server_request(input.req);
-    detail::request_rounds::next_round(params, std::move(answers), result);
+    for (auto& input : asked->requests) answers[input.key] = co_await serve_server_request(input.req);
+    detail::request_rounds::next_round(params, std::move(answers), std::move(asked->request_state));
   }
 }
 

@@ -24,11 +24,7 @@ using reason = skill_verification_error::reason;
 }
 
 const json::object* skills_declaration(const client& c) {
-  const auto& caps = c.server().capabilities;
-  const auto* extensions = caps.if_contains("extensions");
-  if (!extensions || !extensions->is_object()) return nullptr;
-  const auto* declared = extensions->get_object().if_contains(skills_extension_id);
-  return declared && declared->is_object() ? &declared->get_object() : nullptr;
+  return detail::object_at(c.server().capabilities, {"extensions", skills_extension_id});
 }
 
 skill_entry read_entry(const json::value& v) { return detail::read_from_server<skill_entry>(v, "skill entry"); }

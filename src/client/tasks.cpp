@@ -8,6 +8,8 @@
 #include "client_impl.hpp"
 #include "list_all.hpp"
 #include "task_reading.hpp"
+#include "../detail/json_members.hpp"
+#include "../protocol/modern_era.hpp"
 #include "../protocol/task_rules.hpp"
 
 #include "../protocol/wire_readers.hpp"
@@ -62,10 +64,8 @@ std::string describe(const task_info& task) {
 }
 
 bool offers_tasks_for_tool_calls(const json::object& caps) {
-  const auto* tasks = caps.if_contains("tasks");
-  const auto* requests = tasks && tasks->is_object() ? tasks->get_object().if_contains("requests") : nullptr;
-  const auto* tools = requests && requests->is_object() ? requests->get_object().if_contains("tools") : nullptr;
-  return tools && tools->is_object() && tools->get_object().contains("call");
+  const auto* tools = detail::object_at(caps, {"tasks", "requests", "tools"});
+  return tools && tools->contains("call");
 }
 
 // `_meta` that declares the extension: in the extension every request about
@@ -164,7 +164,7 @@ asio::awaitable<task_info> client::call_tool_as_task(std::string name, json::obj
   auto reply = co_await keep->call(methods::tools_call, std::move(params), std::move(settings));
   // The server decides: the task (the extension: resultType "task"; 2025-11-25:
   // a CreateTaskResult), or the call's own result.
-  if (const auto* type = reply.if_contains("resultType"); modern && type && *type == "task")
+  if (modern && detail::result_type_of(reply) == "task")
     co_return read_task(reply, true);
   if (const auto* task = reply.if_contains("task"); !modern && task && task->is_object())
     co_return read_task(task->get_object(), false);

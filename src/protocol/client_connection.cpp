@@ -3,6 +3,8 @@
 #include <mcp/log.hpp>
 #include <mcp/protocol/methods.hpp>
 
+#include "read_params.hpp"
+
 namespace mcp::detail {
 
 namespace {
@@ -52,8 +54,7 @@ client_connection::action client_connection::on_notification(const notification&
   const std::string_view method = n.method;
   if (method == methods::notifications_cancelled) {
     cancellable* stop = nullptr;
-    if (const auto* id = n.params.if_contains("requestId"))
-      if (const auto parsed = parse_request_id(*id)) stop = requests_.cancel(*parsed);
+    if (const auto id = cancelled_request(n.params)) stop = requests_.cancel(*id);
     return deliver_notification{n, notice::cancelled, {}, stop};
   }
   if (method == methods::notifications_subscriptions_acknowledged)

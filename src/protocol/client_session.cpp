@@ -3,6 +3,9 @@
 #include <mcp/protocol/envelope.hpp>
 #include <mcp/protocol/wire.hpp>
 
+#include "modern_era.hpp"
+#include "read_params.hpp"
+
 #include <algorithm>
 
 namespace mcp::detail {
@@ -36,12 +39,8 @@ std::optional<protocol_version> version_choice::newest_shared(const std::vector<
 }
 
 std::optional<initialize_result> version_choice::read_discover_result(const json::object& result) const {
-  std::optional<discover_result> given;
-  try {
-    given = from_json<discover_result>(result, read_options{.skip_mistyped_optionals = true});
-  } catch (const conversion_error&) {
-    return std::nullopt;  // not a DiscoverResult: the client falls back to initialize
-  }
+  auto given = read_if<discover_result>(result, read_options{.skip_mistyped_optionals = true});
+  if (!given) return std::nullopt;  // not a DiscoverResult: the client falls back to initialize
   const auto chosen = newest_shared(given->supported_versions);
   if (!chosen) return std::nullopt;
   initialize_result found{*chosen, std::move(given->capabilities), {"unknown", ""}, std::move(given->instructions)};
@@ -52,31 +51,42 @@ std::optional<initialize_result> version_choice::read_discover_result(const json
   return found;
 }
 
-std::optional<protocol_version> version_choice::offered_instead(const rpc_error& refusal) const {
-  if (refusal.code != errc::unsupported_protocol_version) return std::nullopt;
-  // The error's data (`supported`; over HTTP `serverData.supported`) is open:
-  // what is not a string is not a version we could speak.
-  const auto* data = refusal.data.if_object();
-  const auto* supported = data ? data->if_contains("supported") : nullptr;
-  if (const auto* server_data = data ? data->if_contains("serverData") : nullptr; !supported && server_data)
-    supported = server_data->is_object() ? server_data->get_object().if_contains("supported") : nullptr;
-  std::vector<std::string> names;
-  if (supported && supported->is_array())
-    for (const auto& name : supported->get_array())
-      if (name.is_string()) names.emplace_back(name.get_string());
-  return newest_shared(names);
+namespace {
+
+// A -32022's data as the HTTP client hands it on: the server's inside `serverData`.
+struct relayed_error_data {
+  std::optional<unsupported_version_data> server_data;
+};
+BOOST_DESCRIBE_STRUCT(relayed_error_data, (), (server_data))
+[[maybe_unused]] auto mcp_fields(type_t<relayed_error_data>) {
+  return std::tuple{field(&relayed_error_data::server_data).key("serverData")};
 }
 
-std::optional<std::vector<asked_input>> request_rounds::input_asked(const json::object& result) {
-  const auto* type = result.if_contains("resultType");
-  if (!type || *type != "input_required") return std::nullopt;
+// (Not a list of names: nothing we could speak.)
+std::optional<unsupported_version_data> version_data_in(const json::value& data) {
+  if (auto direct = read_if<unsupported_version_data>(data)) return direct;
+  if (auto relayed = read_if<relayed_error_data>(data)) return std::move(relayed->server_data);
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<protocol_version> version_choice::offered_instead(const rpc_error& refusal) const {
+  if (refusal.code != errc::unsupported_protocol_version) return std::nullopt;
+  const auto offered = version_data_in(refusal.data);
+  if (!offered) return std::nullopt;
+  return newest_shared(offered->supported);
+}
+
+std::optional<asked_round> request_rounds::input_asked(const json::object& result) {
+  if (result_type_of(result) != "input_required") return std::nullopt;
   if (++round_ == max_rounds)
     throw protocol_error(errc::internal_error, "the server asked for input " + std::to_string(round_) +
                                                    " times for one " + method_ + "; giving up");
-  std::vector<asked_input> asked;
-  const auto* requests = result.if_contains("inputRequests");  // (the envelope's member, beside resultType)
-  if (!requests || !requests->is_object()) return asked;
-  for (const auto& [key, value] : requests->get_object()) {
+  auto members = read_input_required(result);
+  asked_round asked{{}, std::move(members.request_state)};
+  if (!members.input_requests) return asked;
+  for (auto& [key, value] : *members.input_requests) {
     input_request input;
     try {
       input = from_json<input_request>(value, read_options{.skip_mistyped_optionals = true});
@@ -84,16 +94,17 @@ std::optional<std::vector<asked_input>> request_rounds::input_asked(const json::
       throw protocol_error(errc::invalid_params, "Malformed inputRequests entry " + std::string(key));
     }
     request asking{request_id{std::int64_t{0}}, std::move(input.method), std::move(input.params)};
-    asked.push_back({std::string(key), std::move(asking)});
+    asked.requests.push_back({std::string(key), std::move(asking)});
   }
   return asked;
 }
 
-void request_rounds::next_round(json::object& params, json::object answers, const json::object& result) {
+void request_rounds::next_round(json::object& params, json::object answers,
+                                std::optional<std::string> request_state) {
   params.erase("inputResponses");
   params.erase("requestState");
   if (!answers.empty()) params["inputResponses"] = std::move(answers);
-  if (const auto* state = result.if_contains("requestState")) params["requestState"] = *state;
+  if (request_state) params["requestState"] = std::move(*request_state);
 }
 
 }  // namespace mcp::detail

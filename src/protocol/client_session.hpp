@@ -55,6 +55,13 @@ struct asked_input {
   request req;  ///< id 0: it travels inside a result, not as a message
 };
 
+/// What one input_required result asks: the requests in the server's
+/// order, and the state to send back with their answers.
+struct asked_round {
+  std::vector<asked_input> requests;
+  std::optional<std::string> request_state;
+};
+
 /// The rounds of one modern request. Each result either completes it or
 /// (resultType "input_required") asks for input; the answers go into the
 /// next round's params with the server's requestState, byte for byte.
@@ -69,11 +76,11 @@ class request_rounds {
   /// (a result without resultType comes from a server before it existed).
   /// Throws protocol_error(-32603) at the last round and (-32602) for a
   /// malformed inputRequests entry, before anything is answered.
-  std::optional<std::vector<asked_input>> input_asked(const json::object& result);
+  std::optional<asked_round> input_asked(const json::object& result);
 
   /// Makes `params` the next round's: the answers by key and the state the
   /// server sent; nothing of an earlier round stays behind.
-  static void next_round(json::object& params, json::object answers, const json::object& result);
+  static void next_round(json::object& params, json::object answers, std::optional<std::string> request_state);
 
  private:
   std::string method_;

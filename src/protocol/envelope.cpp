@@ -1,6 +1,8 @@
 #include <mcp/protocol/envelope.hpp>
 #include <mcp/protocol/errors.hpp>
+#include <mcp/protocol/wire.hpp>
 
+#include "../detail/json_members.hpp"
 #include "modern_era.hpp"
 
 #include <mcp/json/convert.hpp>
@@ -13,10 +15,7 @@ namespace mcp {
 
 namespace {
 
-const json::object* meta_of(const json::object& params) noexcept {
-  const auto* meta = params.if_contains("_meta");
-  return meta ? meta->if_object() : nullptr;
-}
+const json::object* meta_of(const json::object& params) noexcept { return detail::object_at(params, {"_meta"}); }
 
 bool is_lower_hex(std::string_view text) noexcept {
   return std::ranges::all_of(text, [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
@@ -139,8 +138,8 @@ protocol_version envelope_version(const request_envelope& envelope,
     return *requested;
   throw protocol_error(errc::unsupported_protocol_version,
                        "Unsupported protocol version: " + envelope.protocol_version,
-                       json::object{{"supported", to_json_value(detail::modern_version_names(supported))},
-                                    {"requested", envelope.protocol_version}});
+                       to_json_value(unsupported_version_data{detail::modern_version_names(supported),
+                                                              envelope.protocol_version}));
 }
 
 }  // namespace mcp

@@ -1,5 +1,6 @@
 #include "http_client_rules.hpp"
 #include "../detail/json_members.hpp"
+#include "read_params.hpp"
 
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/protocol/methods.hpp>
@@ -17,16 +18,34 @@ std::optional<request_id> id_of(std::string_view text) {
   return parse_request_id(value);
 }
 
+// What an HTTP error body may carry, read leniently: a server's refusal can
+// be any JSON, and whatever part of a JSON-RPC error it holds is passed on.
+struct body_error {
+  std::optional<int> code;
+  std::optional<std::string> message;
+  std::optional<json::value> data;
+};
+BOOST_DESCRIBE_STRUCT(body_error, (), (code, message, data))
+
+struct error_body {
+  std::optional<body_error> error;
+};
+BOOST_DESCRIBE_STRUCT(error_body, (), (error))
+
+std::optional<body_error> error_in(const json::value& body) {
+  auto read = read_if<error_body>(body, read_options{.skip_mistyped_optionals = true});
+  return read ? std::move(read->error) : std::nullopt;
+}
+
 // What a notification says that an HTTP client acts on.
 void read_notification(const json::object& message, http_client::outgoing_facts& facts) {
   const auto* method = message.if_contains("method");
   if (!method || message.contains("id")) return;
   if (*method == methods::notifications_initialized) facts.session_ready = true;
   if (*method != methods::notifications_cancelled) return;
-  const auto* params = message.if_contains("params");
-  const auto* cancelled = params && params->is_object() ? params->get_object().if_contains("requestId") : nullptr;
-  if (cancelled)
-    if (auto request = parse_request_id(*cancelled)) facts.cancelled.push_back(to_json_text(*request));
+  const auto* params = object_at(message, {"params"});
+  if (const auto request = params ? cancelled_request(*params) : std::nullopt)
+    facts.cancelled.push_back(to_json_text(*request));
 }
 
 }  // namespace
@@ -94,15 +113,10 @@ std::string http_status_answer(std::string_view id, std::string_view request, un
   }
   boost::system::error_code ec;
   const auto parsed = parse_json(body, ec);
-  const json::object* error = nullptr;
-  if (!ec && parsed.is_object()) {
-    if (const auto* e = parsed.get_object().if_contains("error")) error = e->if_object();
-  }
-  if (error) {
-    if (const auto* c = error->if_contains("code"); c && c->is_int64()) code = static_cast<int>(c->get_int64());
-    if (const auto* m = error->if_contains("message"); m && m->is_string())
-      message += ": " + std::string(m->get_string());
-    if (const auto* d = error->if_contains("data")) data["serverData"] = *d;
+  if (const auto error = ec ? std::nullopt : error_in(parsed)) {
+    code = error->code.value_or(code);
+    if (error->message) message += ": " + *error->message;
+    if (error->data) data["serverData"] = std::move(*error->data);
   } else if (!body.empty() && body.size() <= 200 && ec) {
     message += ": " + std::string(body);  // a short text body says why
   }

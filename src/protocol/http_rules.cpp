@@ -21,11 +21,10 @@ struct routing_values {
 
 // `version`: the envelope's protocol version; empty: the one `params` names.
 routing_values routing_values_of(std::string_view method, const json::object& params, std::string_view version) {
-  const auto* meta = params.if_contains("_meta");
+  const auto* meta = object_at(params, {"_meta"});
   routing_values values;
   values.protocol_version = version;
-  if (version.empty() && meta && meta->is_object())
-    values.protocol_version = string_member(meta->get_object(), meta_key::protocol_version);
+  if (version.empty() && meta) values.protocol_version = string_member(*meta, meta_key::protocol_version);
   values.method = method;
   const bool by_uri = values.method == methods::resources_read;
   // The tasks extension (SEP-2663) routes its methods by the task's id.
@@ -39,9 +38,8 @@ routing_values routing_values_of(std::string_view method, const json::object& pa
 
 routing_values routing_values_of(const json::object& request) {
   static const json::object no_params;
-  const auto* given = request.if_contains("params");
-  const auto& params = given && given->is_object() ? given->get_object() : no_params;
-  return routing_values_of(string_member(request, "method"), params, {});
+  const auto* params = object_at(request, {"params"});
+  return routing_values_of(string_member(request, "method"), params ? *params : no_params, {});
 }
 
 std::vector<std::pair<std::string, std::string>> headers_of(const routing_values& values) {
@@ -103,8 +101,7 @@ bool primes_sse_streams(protocol_version version) noexcept { return version >= p
 bool is_modern_post(std::string_view version_header, const json::value& body) {
   const auto* message = body.if_object();
   if (!message) return false;
-  const auto* params = message->if_contains("params");
-  if (params && params->is_object() && carries_envelope(params->get_object())) return true;
+  if (const auto* params = object_at(*message, {"params"}); params && carries_envelope(*params)) return true;
   if (string_member(*message, "method") == methods::server_discover) return true;
   const auto header = parse_protocol_version(version_header);
   return header && is_modern(*header);

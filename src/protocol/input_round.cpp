@@ -4,32 +4,23 @@
 #include <mcp/protocol/methods.hpp>
 #include <mcp/protocol/wire.hpp>
 
+#include "../detail/json_members.hpp"
 #include "invalid_params.hpp"
 #include "read_params.hpp"
 #include "modern_era.hpp"
 
 namespace mcp::detail {
 
-bool answers_input(std::string_view method, const json::value& answer) noexcept {
-  const auto* result = answer.if_object();
-  if (!result) return false;
+bool answers_input(std::string_view method, const json::value& answer) {
   if (method == methods::elicitation_create) {
-    const auto* action = result->if_contains("action");
-    if (!action || !action->is_string()) return false;
-    const auto& a = action->get_string();
-    const auto* content = result->if_contains("content");
-    return (a == "accept" || a == "decline" || a == "cancel") &&
-           (!content || content->is_object() || content->is_null());
+    const auto result = read_if<elicit_result>(answer);
+    return result && (result->action == "accept" || result->action == "decline" || result->action == "cancel");
   }
   if (method == methods::sampling_create_message) {
-    const auto* role = result->if_contains("role");
-    const auto* content = result->if_contains("content");
-    return role && role->is_string() && content && (content->is_object() || content->is_array());
+    const auto result = read_if<create_message_result>(answer);
+    return result && (result->content.is_object() || result->content.is_array());
   }
-  if (method == methods::roots_list) {
-    const auto* roots = result->if_contains("roots");
-    return roots && roots->is_array();
-  }
+  if (method == methods::roots_list) return read_if<list_roots_result>(answer).has_value();
   return false;
 }
 
@@ -45,8 +36,7 @@ std::string_view capability_for(std::string_view method) noexcept {
 }
 
 bool declares_capability_for(std::string_view method, const json::object& client_capabilities) noexcept {
-  const auto* declared = client_capabilities.if_contains(capability_for(method));
-  return declared && declared->is_object();
+  return object_at(client_capabilities, {capability_for(method)}) != nullptr;
 }
 
 std::optional<std::string> legacy_input_refusal(std::string_view method, const json::object& params,
@@ -56,8 +46,7 @@ std::optional<std::string> legacy_input_refusal(std::string_view method, const j
     const auto* mode = params.if_contains("mode");
     if (mode && *mode == "url") {
       if (!d.url_elicitation) return "URL elicitation needs protocol version 2025-11-25 or later";
-      const auto* elicitation = client_capabilities.if_contains("elicitation");
-      if (!elicitation || !elicitation->is_object() || !elicitation->get_object().contains("url"))
+      if (!object_at(client_capabilities, {"elicitation", "url"}))
         return "the client does not support URL elicitation";
     }
   }
@@ -107,13 +96,14 @@ json::object input_rounds::input_required(const request& req, json::object input
                                           const input_round& round, std::string_view principal,
                                           json::object server_info) const {
   const bool asks = !input_requests.empty();
-  json::object result{{"resultType", "input_required"}};
-  if (asks) result["inputRequests"] = std::move(input_requests);
+  input_required_members members;
+  if (asks) members.input_requests = std::move(input_requests);
   // The state carries what the next round needs; a round without input
   // requests must carry one (mrtr, "Server Requirements").
   if (!round.answers.empty() || !round.carried.is_null() || !asks)
-    result["requestState"] =
+    members.request_state =
         states_.seal({round.answers, round.carried}, request_binding(req.method, req.params, principal));
+  auto result = input_required_result(std::move(members));
   meta_of(result)[meta_key::server_info] = std::move(server_info);
   return result;
 }

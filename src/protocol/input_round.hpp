@@ -54,9 +54,10 @@ class input_rounds {
   request_state_codec states_;
 };
 
-/// Whether `answer` has the shape of a result of the input request `method`
-/// (an ElicitResult, CreateMessageResult or ListRootsResult).
-bool answers_input(std::string_view method, const json::value& answer) noexcept;
+/// Whether `answer` reads as the declared result of the input request
+/// `method` (elicit_result, create_message_result, list_roots_result), with
+/// an action the spec names and a content that is a block or a list of them.
+bool answers_input(std::string_view method, const json::value& answer);
 
 /// True for the requests a server may send for input: elicitation/create,
 /// sampling/createMessage and roots/list.

@@ -59,8 +59,8 @@ initialize_request parse_initialize_request(const json::object& params) {
 }
 
 bool declares_feature(const json::object& capabilities, std::string_view kind, std::string_view feature) noexcept {
-  const auto* entry = capabilities.if_contains(kind);
-  return entry && entry->is_object() && detail::flag_member(entry->get_object(), feature);
+  const auto* entry = detail::object_at(capabilities, {kind});
+  return entry && detail::flag_member(*entry, feature);
 }
 
 json::object to_json(const initialize_result& result) {

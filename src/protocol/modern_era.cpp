@@ -14,6 +14,12 @@
 
 namespace mcp::detail {
 
+BOOST_DESCRIBE_STRUCT(input_required_members, (), (input_requests, request_state))
+[[maybe_unused]] auto mcp_fields(type_t<input_required_members>) {
+  return std::tuple{field(&input_required_members::input_requests).key("inputRequests"),
+                    field(&input_required_members::request_state).key("requestState")};
+}
+
 namespace {
 
 constexpr std::array<std::string_view, 5> removed_methods{methods::initialize, methods::ping,
@@ -71,6 +77,22 @@ json::object& meta_of(json::object& params) {
   auto& meta = params["_meta"];
   if (!meta.is_object()) meta = json::object{};
   return meta.get_object();
+}
+
+std::string_view result_type_of(const json::object& result) noexcept {
+  const auto* type = result.if_contains("resultType");
+  return type && type->is_string() ? std::string_view(type->get_string()) : std::string_view();
+}
+
+json::object input_required_result(input_required_members members) {
+  json::object result{{"resultType", "input_required"}};  // (first, as a reader looks for it first)
+  auto written = to_json_value(std::move(members));
+  for (auto& [key, value] : written.as_object()) result.emplace(key, std::move(value));
+  return result;
+}
+
+input_required_members read_input_required(const json::object& result) {
+  return from_json<input_required_members>(result, read_options{.skip_mistyped_optionals = true});
 }
 
 json::object modern_server_info(const implementation& info) {

@@ -41,6 +41,26 @@ json::object make_discover_result(std::span<const protocol_version> supported, j
 /// `server_info` is as modern_server_info() writes it.
 json::object finish_modern_result(const request& req, json::object result, json::object server_info);
 
+/// The envelope's `resultType` of a 2026-07-28 result: "complete",
+/// "input_required" or "task"; empty when absent or not a string.
+std::string_view result_type_of(const json::object& result) noexcept;
+
+/// The members of 2026-07-28's InputRequiredResult beside its resultType,
+/// declared once for the server that writes them and the client that reads
+/// them (basic/patterns/mrtr).
+struct input_required_members {
+  /// Each an InputRequest (input_request) by its key; kept as JSON, in the
+  /// server's order, so that a bad entry can be named by its key.
+  std::optional<json::object> input_requests;
+  std::optional<std::string> request_state;  ///< sealed by the server, opaque to the client
+};
+
+/// The result that asks for input: resultType "input_required" and `members`.
+json::object input_required_result(input_required_members members);
+
+/// The members of a result as a client reads them: one of the wrong type is left out.
+input_required_members read_input_required(const json::object& result);
+
 /// A server's `implementation` as the 2026-07-28 era writes it.
 json::object modern_server_info(const implementation& info);
 

@@ -1,14 +1,15 @@
 #pragma once
-// Reading what a client sent into the declared type of its method's params
-// (methods.hpp names it, messages.hpp declares it, wire.hpp gives its JSON
-// form). A value that does not convert is refused with -32602, in the words
-// peers have always been given: "Invalid params: /params/name must be a
-// string".
+// Reading what a peer sent into its declared type (methods.hpp names it,
+// messages.hpp declares it, wire.hpp gives its JSON form). A client's params
+// that do not convert are refused with -32602, in the words peers have
+// always been given: "Invalid params: /params/name must be a string".
 
 #include <mcp/json/convert.hpp>
+#include <mcp/protocol/jsonrpc.hpp>
 
 #include "invalid_params.hpp"
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -28,6 +29,22 @@ T read_params(const Json& value, std::string_view where = "/params", read_option
     throw params_refusal(e, where);
   }
 }
+
+/// Reads a T from what a peer sent, or nothing when it is not one: for a
+/// value whose shape decides what it is, or that is read leniently.
+template <class T, class Json>
+std::optional<T> read_if(const Json& value, read_options options = {}) {
+  try {
+    return from_json<T>(value, options);
+  } catch (const conversion_error&) {
+    return std::nullopt;
+  }
+}
+
+/// The request a notifications/cancelled names, when its params name one
+/// (read as the declared cancelled_params; a peer's mistyped `reason` does
+/// not hide the id).
+std::optional<request_id> cancelled_request(const json::object& params);
 
 /// The params of the request of method tag `Method` (method::tools_call...).
 template <class Method>

@@ -2,10 +2,12 @@
 
 #include <mcp/log.hpp>
 #include <mcp/protocol/methods.hpp>
+#include <mcp/protocol/wire.hpp>
 
 #include <mcp/auth/principal.hpp>
 
 #include "modern_era.hpp"
+#include "read_params.hpp"
 
 #include <algorithm>
 
@@ -125,13 +127,12 @@ std::optional<server_connection::action> server_connection::on_initialize(const 
       throw protocol_error(errc::invalid_request, "Invalid Request: initialize must not be part of a batch");
     auto hello = parse_initialize_request(req.params);
     if (std::ranges::none_of(supported_, [](auto v) { return dialect_of(v).era == protocol_era::legacy; })) {
-      json::array offered;
-      for (const auto v : supported_) offered.emplace_back(to_string(v));
+      unsupported_version_data refused{{}, hello.protocol_version};
+      for (const auto v : supported_) refused.supported.emplace_back(to_string(v));
       throw protocol_error(errc::unsupported_protocol_version,
                            "Unsupported protocol version: this server serves only the 2026-07-28 era, "
                            "without initialize",
-                           json::object{{"supported", std::move(offered)},
-                                        {"requested", hello.protocol_version}});
+                           to_json_value(std::move(refused)));
     }
     const auto version = negotiate_version(hello.protocol_version, supported_);
     return open_session{req, std::move(hello), version};
@@ -154,9 +155,8 @@ outgoing_frame server_connection::session_opened(protocol_version version, messa
 
 std::optional<server_connection::action> server_connection::on_notification(notification& n) {
   if (n.method == methods::notifications_cancelled) {
-    if (const auto* requested = n.params.if_contains("requestId"))
-      if (auto id = parse_request_id(*requested))
-        if (auto* runner = requests_.cancel(*id)) return cancel_request{runner};
+    if (const auto id = cancelled_request(n.params))
+      if (auto* runner = requests_.cancel(*id)) return cancel_request{runner};
     return std::nullopt;
   }
   if (n.method == methods::notifications_progress) return route_progress{n.params};

@@ -16,8 +16,8 @@ task_kind task_kind_of(protocol_version version) noexcept {
 }
 
 bool declares_tasks_extension(const json::object& capabilities) noexcept {
-  const auto* extensions = capabilities.if_contains("extensions");
-  return extensions && extensions->is_object() && extensions->get_object().contains(tasks_extension_id);
+  const auto* extensions = object_at(capabilities, {"extensions"});
+  return extensions && extensions->contains(tasks_extension_id);
 }
 
 protocol_error missing_tasks_extension(std::string_view what) {
@@ -61,8 +61,12 @@ void admit_tasks_method(std::string_view method, protocol_version version, bool 
   if (extension && !declared) throw missing_tasks_extension(method);
 }
 
-std::chrono::milliseconds task_ttl(task_kind kind, const json::value* asked, std::chrono::milliseconds fallback,
+const json::object* task_asked(const json::object& params) noexcept { return object_at(params, {"task"}); }
+
+std::chrono::milliseconds task_ttl(task_kind kind, const json::object& params, std::chrono::milliseconds fallback,
                                    std::chrono::milliseconds most) {
+  const auto* task = task_asked(params);
+  const auto* asked = task ? task->if_contains("ttl") : nullptr;
   if (kind != task_kind::utility || !asked || !asked->is_number()) return fallback;
   // Clamped as a double before it becomes an integer: the client's number may
   // be beyond any integer type (1e300, a uint64 above INT64_MAX), and the

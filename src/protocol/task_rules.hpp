@@ -62,10 +62,14 @@ bool call_runs_as_task(task_kind kind, task_support support, bool declared, bool
 /// 2026-07-28 request that does not declare the extension.
 void admit_tasks_method(std::string_view method, protocol_version version, bool declared);
 
-/// How long a new task is kept: 2025-11-25 takes the client's `ttl` (any
-/// JSON number, clamped to [1 ms, `most`]), else `fallback`; the extension
-/// always `fallback` (the server decides).
-std::chrono::milliseconds task_ttl(task_kind kind, const json::value* asked, std::chrono::milliseconds fallback,
+/// The `task` member of a request's params, when it is an object: in
+/// 2025-11-25, asking for a task is its presence. Null otherwise.
+const json::object* task_asked(const json::object& params) noexcept;
+
+/// How long a new task is kept: 2025-11-25 takes the `task.ttl` of the
+/// request's `params` (any JSON number, clamped to [1 ms, `most`]), else
+/// `fallback`; the extension always `fallback` (the server decides).
+std::chrono::milliseconds task_ttl(task_kind kind, const json::object& params, std::chrono::milliseconds fallback,
                                    std::chrono::milliseconds most);
 
 /// Who may see a task: `principal` (an OAuth identity) when there is one,

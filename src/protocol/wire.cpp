@@ -4,6 +4,8 @@
 
 #include <mcp/protocol/wire.hpp>
 
+#include "tool_execution.hpp"
+
 #include <boost/describe/enum_to_string.hpp>
 #include <boost/describe/enumerators.hpp>
 #include <boost/mp11/algorithm.hpp>
@@ -19,8 +21,7 @@ json::object write_object(const auto& value) { return to_json_value(value).as_ob
 json::object tool_annotations::to_json() const { return write_object(*this); }
 json::object tool_info::to_json() const {
   auto tool = write_object(*this);
-  if (task_support != mcp::task_support::forbidden)
-    tool["execution"] = {{"taskSupport", task_support == mcp::task_support::required ? "required" : "optional"}};
+  if (task_support != mcp::task_support::forbidden) tool["execution"] = to_json_value(detail::tool_execution{task_support});
   return tool;
 }
 json::object resource_info::to_json() const { return write_object(*this); }

@@ -2,6 +2,9 @@
 
 #include <mcp/protocol/wire.hpp>
 
+#include "read_params.hpp"
+#include "tool_execution.hpp"
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,12 +14,9 @@ namespace mcp::detail {
 
 tool_info read_tool(const json::value& value) {
   auto tool = read_from_server<tool_info>(value, "tool");
-  // execution.taskSupport (2025-11-25): an unknown value reads as forbidden.
-  if (const auto* execution = value.as_object().if_contains("execution"); execution && execution->is_object())
-    if (const auto* support = execution->get_object().if_contains("taskSupport"); support && support->is_string()) {
-      if (*support == "optional") tool.task_support = task_support::optional;
-      if (*support == "required") tool.task_support = task_support::required;
-    }
+  // execution.taskSupport (2025-11-25 on): an unknown value reads as forbidden.
+  if (const auto read = read_if<tool_execution_member>(value); read && read->execution)
+    tool.task_support = read->execution->task_support;
   return tool;
 }
 
@@ -57,14 +57,12 @@ call_tool_result read_call_tool_result(json::object&& result) {
                           meta ? json::object(std::move(*meta)) : std::move(read.meta)};
 }
 
-resource_contents read_resource_contents(const json::value& value) {
-  return read_from_server<resource_contents>(value, "resource contents");
+std::vector<resource_contents> read_resource_contents(const json::object& result) {
+  return read_from_server<read_resource_result>(result, "resources/read result", "resources/read").contents;
 }
 
 completion read_completion(const json::object& result) {
-  const auto* body = result.if_contains("completion");
-  if (body == nullptr) throw malformed_result("the server sent no completion", "completion/complete");
-  return read_from_server<completion>(*body, "completion");
+  return read_from_server<complete_result>(result, "completion/complete result", "completion/complete").completion;
 }
 
 log_message read_log_message(const json::object& params) {

@@ -14,6 +14,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mcp::detail {
 
@@ -34,10 +35,12 @@ T read_sent(const Json& value, Refusal&& refusal) {
 
 /// Reads a T a server sent; a conversion error is a malformed_result that
 /// names `what`: "the server sent an invalid tool (/name: is required)".
+/// `method` names the call whose result it is, when the reader knows it.
 template <class T, class Json>
-T read_from_server(const Json& value, std::string_view what) {
-  return read_sent<T>(value, [what](const conversion_error& e) {
-    return malformed_result("the server sent an invalid " + std::string(what) + " (" + e.what() + ")");
+T read_from_server(const Json& value, std::string_view what, std::string_view method = {}) {
+  return read_sent<T>(value, [what, method](const conversion_error& e) {
+    return malformed_result("the server sent an invalid " + std::string(what) + " (" + e.what() + ")",
+                            std::string(method));
   });
 }
 
@@ -53,7 +56,8 @@ call_tool_result read_call_tool_result(const json::object& result);
 /// The same, taking `content` and `_meta` over instead of copying them (they
 /// keep the storage the reply was parsed into).
 call_tool_result read_call_tool_result(json::object&& result);
-resource_contents read_resource_contents(const json::value& value);
+/// The `contents` of a resources/read result.
+std::vector<resource_contents> read_resource_contents(const json::object& result);
 /// The `completion` of a completion/complete result.
 completion read_completion(const json::object& result);
 /// An unknown level reads as `info`.

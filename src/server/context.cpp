@@ -4,6 +4,7 @@
 #include <mcp/protocol/wire.hpp>
 #include <mcp/server/behaviour.hpp>
 
+#include "../detail/json_members.hpp"
 #include "../protocol/input_round.hpp"
 #include "../protocol/modern_era.hpp"
 #include "../protocol/shaping.hpp"
@@ -123,8 +124,8 @@ void request_context::carry(json::value value) { (round_ ? round_->carried : car
 
 const json::object& request_context::meta() const noexcept {
   static const json::object empty;
-  const auto* meta = request_.params.if_contains("_meta");
-  return meta && meta->is_object() ? meta->get_object() : empty;
+  const auto* meta = detail::object_at(request_.params, {"_meta"});
+  return meta ? *meta : empty;
 }
 
 asio::awaitable<void> request_context::progress(double value, std::optional<double> total,
@@ -252,10 +253,9 @@ asio::awaitable<json::object> request_context::elicit_url(std::string message, s
 
 asio::awaitable<json::array> request_context::roots(std::chrono::milliseconds timeout) {
   auto result = co_await ask_one(std::string(roots_method), json::object{}, timeout);
-  auto* roots = result.if_contains("roots");
-  if (!roots || !roots->is_array())
-    throw protocol_error(errc::internal_error, "Malformed roots/list result: no roots array");
-  co_return std::move(roots->get_array());
+  if (!detail::answers_input(roots_method, result))
+    throw protocol_error(errc::internal_error, "Malformed roots/list result: not a list of roots with URIs");
+  co_return std::move(result["roots"].as_array());
 }
 
 json::object server_behaviour::modern_server_info() const { return detail::modern_server_info(server_info()); }

@@ -2,6 +2,7 @@
 
 #include "engine_telemetry.hpp"
 #include "../detail/json_members.hpp"
+#include "../protocol/modern_era.hpp"
 
 #include <mcp/protocol/envelope.hpp>
 
@@ -30,7 +31,7 @@ std::string_view outcome_of(const message& reply, bool cancelled, std::int64_t& 
   }
   if (const auto* answered = std::get_if<response>(&reply)) {
     if (const auto* result = answered->result.if_object()) {
-      if (detail::string_member(*result, "resultType") == "input_required") return "input_required";
+      if (detail::result_type_of(*result) == "input_required") return "input_required";
       if (detail::flag_member(*result, "isError")) error_type = "tool_error";
     }
   }

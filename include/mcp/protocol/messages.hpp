@@ -133,6 +133,13 @@ struct MCP_API discover_result {
   std::optional<std::string> instructions = {};
 };
 
+/// The `data` of a -32022 refusal (errc::unsupported_protocol_version,
+/// 2026-07-28): what the server speaks instead of what was asked.
+struct MCP_API unsupported_version_data {
+  std::vector<std::string> supported;  ///< revision names; the client may retry with one of them
+  std::string requested;               ///< the revision the request named
+};
+
 /// What a subscriptions/listen stream is to carry (2026-07-28); absent: not asked.
 struct MCP_API subscription_filter {
   std::optional<bool> tools_list_changed = {};      ///< true: `notifications/tools/list_changed`

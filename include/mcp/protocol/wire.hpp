@@ -34,6 +34,8 @@ inline auto mcp_fields(type_t<tool_annotations>) {
                     field(&tool_annotations::open_world_hint).key("openWorldHint")};
 }
 
+BOOST_DESCRIBE_ENUM(task_support, forbidden, optional, required)
+
 BOOST_DESCRIBE_STRUCT(tool_info, (),
                       (name, description, input_schema, title, output_schema, annotations, icons, meta))
 inline auto mcp_fields(type_t<tool_info>) {
@@ -180,6 +182,10 @@ inline auto mcp_fields(type_t<set_level_params>) {
   return std::tuple{field(&set_level_params::level).required()};  // (the C++ default is for a caller)
 }
 
+BOOST_DESCRIBE_STRUCT(unsupported_version_data, (), (supported, requested))
+inline auto mcp_fields(type_t<unsupported_version_data>) {
+  return std::tuple{field(&unsupported_version_data::requested).not_required()};  // (read: only supported matters)
+}
 BOOST_DESCRIBE_STRUCT(discover_result, (), (supported_versions, capabilities, instructions))
 inline auto mcp_fields(type_t<discover_result>) {
   // (Read without capabilities as a server that declares none.)

@@ -483,9 +483,7 @@ task_record new_record(request_context& ctx, const task_options& options, std::s
   record.id = random_hex(16);
   record.status = task_status::working;
   record.created_at = record.last_updated_at = std::chrono::system_clock::now();
-  const auto* task = ctx.params().if_contains("task");  // (its ttl is clamped, not read as an integer)
-  const auto* asked = task && task->is_object() ? task->get_object().if_contains("ttl") : nullptr;
-  record.ttl = task_ttl(task_kind_of(ctx.version()), asked, options.default_ttl, options.max_ttl);
+  record.ttl = task_ttl(task_kind_of(ctx.version()), ctx.params(), options.default_ttl, options.max_ttl);
   record.poll_interval = options.poll_interval;
   record.owner = owner_of(ctx);
   record.version = std::string(to_string(ctx.version()));
@@ -536,10 +534,9 @@ task_manager::task_manager(const task_options& options) : state_(std::make_share
 task_manager::~task_manager() = default;
 
 bool task_manager::runs_as_task(task_support support, std::string_view tool, request_context& ctx) const {
-  const auto* task = ctx.params().if_contains("task");  // (2025-11-25: asking is its presence)
   return call_runs_as_task(task_kind_of(ctx.version()), support,
-                           declares_tasks_extension(ctx.session().client_capabilities()), task && task->is_object(),
-                           tool);
+                           declares_tasks_extension(ctx.session().client_capabilities()),
+                           task_asked(ctx.params()) != nullptr, tool);
 }
 
 asio::awaitable<json::object> task_manager::call(request_context& ctx, task_body body) {

@@ -3,6 +3,7 @@
 #include <mcp/protocol/wire.hpp>
 
 #include "../../detail/utc_time.hpp"
+#include "../../protocol/modern_era.hpp"
 
 namespace mcp::detail {
 
@@ -36,9 +37,7 @@ detailed_task extension_task(const task_record& record) {
 bool is_extension_task(const task_record& task) noexcept { return task.version != "2025-11-25"; }
 
 void tag_with_task(json::object& params, const std::string& task_id) {
-  auto* meta = params.if_contains("_meta");
-  if (!meta || !meta->is_object()) meta = &(params["_meta"] = json::object{});
-  meta->get_object()["io.modelcontextprotocol/related-task"] = json::object{{"taskId", task_id}};
+  detail::meta_of(params)["io.modelcontextprotocol/related-task"] = json::object{{"taskId", task_id}};
 }
 
 json::object finished_task_result(const task_record& task) {

@@ -105,13 +105,14 @@ TEST(RequestRounds, InputRequestsComeInTheOrderAsked) {
       "a": {"method": "roots/list"}},
     "requestState": "s1"})"));
   ASSERT_TRUE(asked);
-  ASSERT_EQ(asked->size(), 2u);
-  EXPECT_EQ((*asked)[0].key, "b");
-  EXPECT_EQ((*asked)[0].req.method, "elicitation/create");
-  EXPECT_EQ(json::serialize((*asked)[0].req.params), R"({"message":"name?"})");
-  EXPECT_EQ((*asked)[1].key, "a");
-  EXPECT_EQ((*asked)[1].req.method, "roots/list");
-  EXPECT_TRUE((*asked)[1].req.params.empty());
+  ASSERT_EQ(asked->requests.size(), 2u);
+  EXPECT_EQ(asked->requests[0].key, "b");
+  EXPECT_EQ(asked->requests[0].req.method, "elicitation/create");
+  EXPECT_EQ(json::serialize(asked->requests[0].req.params), R"({"message":"name?"})");
+  EXPECT_EQ(asked->requests[1].key, "a");
+  EXPECT_EQ(asked->requests[1].req.method, "roots/list");
+  EXPECT_TRUE(asked->requests[1].req.params.empty());
+  EXPECT_EQ(asked->request_state, "s1");
 }
 
 TEST(RequestRounds, AMalformedEntryIsRefusedBeforeAnythingIsAnswered) {
@@ -128,10 +129,10 @@ TEST(RequestRounds, AMalformedEntryIsRefusedBeforeAnythingIsAnswered) {
 
 TEST(RequestRounds, TheNextRoundCarriesTheAnswersAndTheStateAndNothingOlder) {
   json::object params = object(R"({"name":"t","inputResponses":{"old":{}},"requestState":"s0"})");
-  request_rounds::next_round(params, object(R"({"a":{"roots":[]}})"), object(R"({"requestState":"s1"})"));
+  request_rounds::next_round(params, object(R"({"a":{"roots":[]}})"), "s1");
   EXPECT_EQ(json::serialize(params), R"({"name":"t","inputResponses":{"a":{"roots":[]}},"requestState":"s1"})");
   // No answers and no state: neither member is sent.
-  request_rounds::next_round(params, {}, object(R"({})"));
+  request_rounds::next_round(params, {}, std::nullopt);
   EXPECT_EQ(json::serialize(params), R"({"name":"t"})");
 }
 

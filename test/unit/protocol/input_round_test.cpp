@@ -113,5 +113,33 @@ TEST(LegacyInput, ARevisionOrClientWithoutWhatARequestNeedsRefusesIt) {
   EXPECT_FALSE(is_input_request(methods::tools_call));
 }
 
+// An answer is taken only when it reads as its method's declared result.
+TEST(InputAnswers, AnAnswerIsTakenOnlyInItsMethodsDeclaredShape) {
+  struct row {
+    std::string_view method;
+    std::string_view answer;
+    bool taken;
+  };
+  const row rows[] = {
+      {methods::elicitation_create, R"({"action":"accept","content":{"name":"Ada"}})", true},
+      {methods::elicitation_create, R"({"action":"decline","content":null})", true},
+      {methods::elicitation_create, R"({"action":"maybe"})", false},
+      {methods::elicitation_create, R"({"action":"accept","content":"Ada"})", false},
+      {methods::sampling_create_message, R"({"role":"assistant","content":{"type":"text","text":"hi"},"model":"m"})",
+       true},
+      {methods::sampling_create_message, R"({"role":"assistant","content":[],"model":"m"})", true},
+      {methods::sampling_create_message, R"({"role":"assistant","content":"hi","model":"m"})", false},
+      {methods::sampling_create_message, R"({"role":"assistant","content":{"type":"text","text":"hi"}})", false},
+      {methods::roots_list, R"({"roots":[{"uri":"file:///tmp","name":"tmp"}]})", true},
+      {methods::roots_list, R"({"roots":[]})", true},
+      {methods::roots_list, R"({"roots":[{"name":"no uri"}]})", false},
+      {methods::roots_list, R"({})", false},
+      {methods::roots_list, R"([])", false},
+      {methods::tools_call, R"({"content":[]})", false},
+  };
+  for (const auto& r : rows)
+    EXPECT_EQ(answers_input(r.method, json::parse(r.answer)), r.taken) << r.method << " " << r.answer;
+}
+
 }  // namespace
 }  // namespace mcp::detail

@@ -122,7 +122,9 @@ TEST(TaskRules, EachKindAnswersItsOwnMethods) {
 TEST(TaskRules, AClientsTtlIsClampedAndOnlyTheUtilityTakesOne) {
   const auto fallback = 1h, most = 24h;
   const auto ttl = [&](task_kind kind, std::optional<json::value> asked) {
-    return task_ttl(kind, asked ? &*asked : nullptr, fallback, most);
+    json::object params{{"name", "t"}};
+    if (asked) params["task"] = json::object{{"ttl", *asked}};
+    return task_ttl(kind, params, fallback, most);
   };
   EXPECT_EQ(ttl(task_kind::utility, std::nullopt), fallback);
   EXPECT_EQ(ttl(task_kind::utility, json::value(60'000)), 60s);

@@ -278,7 +278,9 @@ std::map<std::string, std::function<std::string()>> reader_cases() {
       {"resource_contents.text_and_blob",
        [] {
          return read_back([] {
-           return read_resource_contents(json::parse(R"({"uri":"u:1","text":"t","blob":"AAE=","mimeType":3})"))
+           return read_resource_contents(
+                      parsed(R"({"contents":[{"uri":"u:1","text":"t","blob":"AAE=","mimeType":3}]})"))
+               .at(0)
                .to_json();
          });
        }},
