@@ -60,8 +60,7 @@ std::shared_ptr<const std::string> client::impl::envelope_members(protocol_versi
 
 void client::impl::attach_envelope(const client_link& on, std::string_view method, json::object& params,
                                    detail::call_settings& settings) {
-  const auto* meta = params.if_contains("_meta");
-  const auto* fields = meta ? meta->if_object() : nullptr;
+  const auto* fields = detail::object_at(params, {"_meta"});
   const bool sets_its_own = fields && (fields->contains(meta_key::protocol_version) ||
                                        fields->contains(meta_key::client_info) ||
                                        fields->contains(meta_key::client_capabilities) ||

@@ -3,6 +3,7 @@
 #include <mcp/protocol/envelope.hpp>
 #include <mcp/protocol/wire.hpp>
 
+#include "../detail/json_members.hpp"
 #include "modern_era.hpp"
 #include "read_params.hpp"
 
@@ -45,8 +46,8 @@ std::optional<initialize_result> version_choice::read_discover_result(const json
   if (!chosen) return std::nullopt;
   initialize_result found{*chosen, std::move(given->capabilities), {"unknown", ""}, std::move(given->instructions)};
   // (The result's `_meta` is the envelope's, open to any key: read where it is.)
-  if (const auto* meta = result.if_contains("_meta"); meta && meta->is_object())
-    if (const auto* info = meta->get_object().if_contains(meta_key::server_info))
+  if (const auto* meta = object_at(result, {"_meta"}))
+    if (const auto* info = meta->if_contains(meta_key::server_info))
       found.server_info = parse_implementation(*info, "/result/_meta/io.modelcontextprotocol~1serverInfo");
   return found;
 }

@@ -45,9 +45,9 @@ bool request_telemetry::wanted() noexcept {
 }
 
 std::string_view trace_id_of(const json::object& params) noexcept {
-  const auto* meta = params.if_contains("_meta");
-  if (!meta || !meta->is_object()) return {};
-  const auto traceparent = detail::string_member(meta->get_object(), "traceparent");
+  const auto* meta = detail::object_at(params, {"_meta"});
+  if (!meta) return {};
+  const auto traceparent = detail::string_member(*meta, "traceparent");
   if (!valid_traceparent(traceparent)) return {};
   return traceparent.substr(3, 32);
 }

@@ -8,6 +8,7 @@
 #include "endpoint_impl.hpp"
 
 #include "../../auth/bearer.hpp"
+#include "../../detail/json_members.hpp"
 
 #include <mcp/error.hpp>
 #include <mcp/log.hpp>
@@ -265,9 +266,8 @@ std::vector<std::string> http_endpoint::impl::challenge_scopes(std::string_view 
   boost::system::error_code ec;
   const auto parsed = json::parse(answer, ec);
   if (ec || !parsed.is_object()) return scopes;
-  const auto* error = parsed.get_object().if_contains("error");
-  const auto* data = error && error->is_object() ? error->get_object().if_contains("data") : nullptr;
-  const auto* needed = data && data->is_object() ? data->get_object().if_contains("requiredScopes") : nullptr;
+  const auto* data = detail::object_at(parsed.get_object(), {"error", "data"});
+  const auto* needed = data ? data->if_contains("requiredScopes") : nullptr;
   if (needed && needed->is_array())
     for (const auto& scope : needed->get_array())
       if (scope.is_string() && std::ranges::find(scopes, std::string_view(scope.get_string())) == scopes.end())

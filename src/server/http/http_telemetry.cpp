@@ -1,6 +1,7 @@
 #include "http_telemetry.hpp"
 
 #include "../engine_telemetry.hpp"
+#include "../../detail/json_members.hpp"
 
 #include <mcp/protocol/envelope.hpp>
 
@@ -43,10 +44,8 @@ void note_message(served_request& req, const boost::json::value& body) {
   const auto* message = body.if_object();
   if (const auto* batch = body.if_array(); batch && !batch->empty()) message = batch->front().if_object();
   if (!message) return;
-  if (const auto* method = message->if_contains("method"); method && method->is_string())
-    req.mcp_method = method->get_string();
-  if (const auto* params = message->if_contains("params"); params && params->is_object())
-    req.meta_trace_id = trace_id_of(params->get_object());
+  if (const auto method = detail::string_member(*message, "method"); !method.empty()) req.mcp_method = method;
+  if (const auto* params = detail::object_at(*message, {"params"})) req.meta_trace_id = trace_id_of(*params);
 }
 
 void connection_refused(std::string_view peer, std::string_view reason) {
