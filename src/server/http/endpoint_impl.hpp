@@ -241,6 +241,10 @@ struct http_endpoint::impl final : std::enable_shared_from_this<impl>, detail::l
                                     std::shared_ptr<http_session> session,
                                     std::span<const std::string> request_ids,
                                     std::string session_header, bool alone, bool rebind);
+  // One request's answer as a JSON response: with the status its refusal
+  // asks for (a step-up challenge for missing scopes).
+  asio::awaitable<bool> reply_answer(response_channel& io, served_request& req, std::string answer,
+                                     frame_context::refusal refused, const std::string& session_header);
   // The head of a listen stream's response and its acknowledgement; then
   // the connection is handed over to the stream (req.taken_over).
   asio::awaitable<bool> open_listen_response(response_channel& io, served_request& req,

@@ -48,6 +48,51 @@ std::shared_ptr<message_stream> http_session_transport::open_stream(std::span<co
   return stream;
 }
 
+void http_session_transport::expect_direct(direct_slot& slot) {
+  std::lock_guard lock(mutex_);
+  direct_ = &slot;
+}
+
+std::shared_ptr<message_stream> http_session_transport::take_direct() {
+  std::lock_guard lock(mutex_);
+  auto& slot = *direct_;
+  if (!slot.answer) open_direct_stream();
+  direct_ = nullptr;
+  return std::move(slot.stream);
+}
+
+std::shared_ptr<message_stream> http_session_transport::answered_stream(direct_slot& slot) {
+  const std::span<const std::string> owed(&slot.request_id, 1);
+  auto stream = make_stream(new_stream_id(), slot.json_only, false, slot.reader, owed);
+  std::lock_guard lock(mutex_);
+  stream->set_refused(slot.refused);
+  push(*stream, std::move(*slot.answer), owed);  // the answer, and the stream's end
+  slot.answer.reset();
+  return stream;
+}
+
+void http_session_transport::open_direct_stream() {
+  auto& slot = *direct_;
+  if (slot.stream) return;
+  const std::span<const std::string> owed(&slot.request_id, 1);
+  slot.stream = make_stream(new_stream_id(), slot.json_only, false, slot.reader, owed);
+  by_request_[slot.request_id] = slot.stream;
+  by_id_[slot.stream->id()] = slot.stream;
+  if (closed_) finish(*slot.stream);
+}
+
+bool http_session_transport::keep_direct(std::string& frame, const frame_context& context) {
+  auto& slot = *direct_;
+  if (slot.stream || slot.answer) return false;  // its stream, or nothing, takes what follows
+  if (context.answers.size() == 1 && context.answers.front() == slot.request_id) {
+    slot.answer = std::move(frame);
+    slot.refused = context.refused;
+    return true;
+  }
+  if (context.related == slot.request_id) open_direct_stream();
+  return false;
+}
+
 void http_session_transport::make_resumable(message_stream& stream, std::span<const std::string> owed) {
   if (legacy_) return;
   if (relay_) events_->open_stream(id_, stream.id(), owed);
@@ -187,6 +232,7 @@ void http_session_transport::write_now(std::string frame, frame_context context)
     to_standalone(std::move(frame));
     return;
   }
+  if (direct_ && keep_direct(frame, context)) return;
   if (!context.answers.empty()) {
     const auto it = by_request_.find(context.answers.front());
     if (it == by_request_.end()) return;  // cancelled, or its session ended: nobody to answer
@@ -223,6 +269,7 @@ void http_session_transport::finish(message_stream& stream) {
 
 void http_session_transport::abandon(const std::string& request_id) {
   std::lock_guard lock(mutex_);
+  if (direct_ && !direct_->answer && direct_->request_id == request_id) open_direct_stream();
   const auto it = by_request_.find(request_id);
   if (it == by_request_.end()) return;
   auto stream = it->second;
@@ -233,6 +280,7 @@ void http_session_transport::abandon(const std::string& request_id) {
 void http_session_transport::close_stream(const std::string& request_id) {
   if (!primes_streams()) return;  // the client has no event id to resume from
   std::lock_guard lock(mutex_);
+  if (direct_ && !direct_->answer && direct_->request_id == request_id) open_direct_stream();
   const auto it = by_request_.find(request_id);
   if (it == by_request_.end() || it->second->json_only()) return;
   it->second->request_release();

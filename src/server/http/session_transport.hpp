@@ -76,6 +76,31 @@ class http_session_transport final : public message_transport {
   /// The stream that will carry the answers to `request_ids` (JSON texts).
   std::shared_ptr<message_stream> open_stream(std::span<const std::string> request_ids, bool json_only,
                                               asio::any_io_executor reader);
+
+  /// A POST of one request, handed to the engine on the session's strand,
+  /// needs no stream in the session's tables when the answer is all the
+  /// engine writes for it before the handing over returns, as for a tool
+  /// that finishes at once. Between expect_direct() and take_direct() (both
+  /// on the session's strand, with nothing awaited between them) that answer
+  /// is kept in `slot`, for a JSON response or answered_stream(). Anything else that concerns the request first (a
+  /// message related to it, its abandonment or release) opens its stream as
+  /// open_stream() would have, and it and all that follows go there.
+  struct direct_slot {
+    std::string request_id;
+    bool json_only = false;
+    asio::any_io_executor reader;
+    std::optional<std::string> answer;
+    frame_context::refusal refused = frame_context::refusal::none;
+    std::shared_ptr<message_stream> stream;  // once opened
+  };
+  void expect_direct(direct_slot& slot);
+  /// Ends the expectation. No answer kept: the request's stream, opened now
+  /// if nothing opened it before; an answer kept: null.
+  std::shared_ptr<message_stream> take_direct();
+  /// An SSE response's stream for the answer `slot` kept: it carries the
+  /// answer and ends, and nothing else can reach it, so it stays out of the
+  /// session's tables (make_resumable records it as any other).
+  std::shared_ptr<message_stream> answered_stream(direct_slot& slot);
   /// Makes a POST's stream an SSE stream: its events get ids and are
   /// recorded, with the requests it answers (`owed`, as given to open_stream).
   void make_resumable(message_stream& stream, std::span<const std::string> owed);
@@ -139,6 +164,11 @@ class http_session_transport final : public message_transport {
 
  private:
   // With the mutex held.
+  // Whether `frame` was the direct POST's answer, kept in its slot; a frame
+  // that concerns its request otherwise opens the request's stream first.
+  bool keep_direct(std::string& frame, const frame_context& context);
+  // The direct POST's request gets its stream now, if it has none.
+  void open_direct_stream();
   // `answers`: the requests the message answers (the stream ends with the last one owed).
   void push(message_stream& stream, std::string frame, std::span<const std::string> answers = {});
   void to_standalone(std::string frame);
@@ -181,6 +211,7 @@ class http_session_transport final : public message_transport {
   std::map<std::string, std::shared_ptr<message_stream>, std::less<>> by_request_;  // streams owing answers
   std::map<std::string, std::shared_ptr<message_stream>, std::less<>> by_id_;       // every live stream
   std::shared_ptr<message_stream> standalone_;
+  direct_slot* direct_ = nullptr;  // a POST's, between expect_direct and take_direct
   std::atomic<bool> closed_ = false;
 };
 

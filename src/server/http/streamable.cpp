@@ -187,10 +187,22 @@ asio::awaitable<bool> http_endpoint::impl::answer_post(response_channel& io, ser
   const auto reader = co_await asio::this_coro::executor;
   // Requests get a stream for their answers; notifications and responses
   // alone, none (and never wait for room: the requests that fill the
-  // session may wait for them).
+  // session may wait for them). One request gets a stream in the session's
+  // tables only if its answer does not come at once: most do, and the
+  // tables cost about 2,500 instructions (http_session_transport::direct_slot).
   const bool requests = !request_ids.empty();
+  const bool wants_stream = !options.json_only && detail::prefers_event_stream(req);
+  const bool maybe_direct = request_ids.size() == 1 && session->executor() == reader;
+  http_session_transport::direct_slot direct;
   std::shared_ptr<message_stream> answers;
-  if (requests) answers = streams.open_stream(request_ids, options.json_only, reader);
+  if (maybe_direct) {
+    direct.request_id = request_ids.front();
+    direct.json_only = options.json_only;
+    direct.reader = reader;
+    streams.expect_direct(direct);
+  } else if (requests) {
+    answers = streams.open_stream(request_ids, options.json_only, reader);
+  }
   // A POST served alone may open a listen stream (2026-07-28): the stream
   // then takes the connection over.
   std::optional<detail::listen_taker> listens;
@@ -201,8 +213,10 @@ asio::awaitable<bool> http_endpoint::impl::answer_post(response_channel& io, ser
   bool delivered = false;
   if (auto done = deliver_at_once(*session, req, frame, rebind, requests, reader)) {
     delivered = done->delivered;
+    if (maybe_direct) answers = streams.take_direct();  // (before anything is awaited)
     if (done->rest) co_await session->engine().accept_rest(std::move(*done->rest));
   } else {
+    if (maybe_direct) answers = streams.take_direct();  // (nothing ran: the stream opens now)
     delivered = co_await deliver(session, req, std::move(frame), rebind, requests);
   }
   if (listens) session->engine().set_listen_host(nullptr);
@@ -212,10 +226,15 @@ asio::awaitable<bool> http_endpoint::impl::answer_post(response_channel& io, ser
                                    "Not Found: the session ended");
   }
   if (listens && listens->taken) {
-    streams.detach(*answers);
+    if (answers) streams.detach(*answers);
     co_return co_await open_listen_response(io, req, std::move(listens->taken));
   }
   if (!requests) co_return co_await reply_status(io, req, http::status::accepted);
+  if (direct.answer) {
+    if (!wants_stream || direct.refused != frame_context::refusal::none)
+      co_return co_await reply_answer(io, req, std::move(*direct.answer), direct.refused, session_header);
+    answers = streams.answered_stream(direct);
+  }
   // JSON when the answer comes first and alone; an SSE stream as soon as the
   // handler sends anything else on the way (progress, logs, requests), or
   // lets the connection go, or when the client prefers a stream. A refusal
@@ -224,7 +243,6 @@ asio::awaitable<bool> http_endpoint::impl::answer_post(response_channel& io, ser
   // on the status (step-up, falling back to an older revision). A stream the
   // client prefers starts at once when it is primed for resumption; a POST
   // served alone, never primed, waits for its first news like a JSON one.
-  const bool wants_stream = !options.json_only && detail::prefers_event_stream(req);
   auto now = answers->look();
   if (!wants_stream || alone) {
     // (Checked first: most answers are there already, and a call costs a frame.)
@@ -256,16 +274,7 @@ asio::awaitable<bool> http_endpoint::impl::answer_post(response_channel& io, ser
       // The client cancelled the request: there is no answer to give.
       co_return co_await reply_status(io, req, http::status::accepted);
     }
-    if (refused == frame_context::refusal::insufficient_scope && options.auth) {
-      // Step-up (spec: basic/authorization, "Scope Challenge Handling"): 403
-      // and every scope the request needs, so one new token will do.
-      const auto fields = challenge_fields(req, "insufficient_scope", "the token lacks scopes this request requires",
-                                           challenge_scopes(*answer));
-      co_return co_await reply(io, req, http::status::forbidden, std::move(*answer), "application/json",
-                               session_header, fields);
-    }
-    co_return co_await reply(io, req, answer_status(refused), std::move(*answer),
-                             "application/json", session_header);
+    co_return co_await reply_answer(io, req, std::move(*answer), refused, session_header);
   }
   // A POST served alone has no session to resume its stream with.
   if (!alone) streams.make_resumable(*answers, request_ids);
@@ -273,6 +282,20 @@ asio::awaitable<bool> http_endpoint::impl::answer_post(response_channel& io, ser
   start.session_header = std::move(session_header);
   start.prime = answers->resumable() && streams.primes_streams();
   co_return co_await write_event_stream(io, req, streams, answers, std::move(start));
+}
+
+asio::awaitable<bool> http_endpoint::impl::reply_answer(response_channel& io, served_request& req, std::string answer,
+                                                      frame_context::refusal refused,
+                                                      const std::string& session_header) {
+  if (refused == frame_context::refusal::insufficient_scope && options.auth) {
+    // Step-up (spec: basic/authorization, "Scope Challenge Handling"): 403
+    // and every scope the request needs, so one new token will do.
+    const auto fields = challenge_fields(req, "insufficient_scope", "the token lacks scopes this request requires",
+                                         challenge_scopes(answer));
+    co_return co_await reply(io, req, http::status::forbidden, std::move(answer), "application/json", session_header,
+                             fields);
+  }
+  co_return co_await reply(io, req, answer_status(refused), std::move(answer), "application/json", session_header);
 }
 
 asio::awaitable<bool> http_endpoint::impl::open_listen_response(response_channel& io, served_request& req,
