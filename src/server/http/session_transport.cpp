@@ -71,6 +71,11 @@ std::shared_ptr<message_stream> http_session_transport::answered_stream(direct_s
   return stream;
 }
 
+void http_session_transport::forget_direct(const direct_slot& slot) noexcept {
+  std::lock_guard lock(mutex_);
+  if (direct_ == &slot) direct_ = nullptr;
+}
+
 void http_session_transport::open_direct_stream() {
   auto& slot = *direct_;
   if (slot.stream) return;

@@ -97,6 +97,9 @@ class http_session_transport final : public message_transport {
   /// Ends the expectation. No answer kept: the request's stream, opened now
   /// if nothing opened it before; an answer kept: null.
   std::shared_ptr<message_stream> take_direct();
+  /// Ends the expectation of `slot`, if it is still the one expected,
+  /// keeping nothing: for a handing over that threw.
+  void forget_direct(const direct_slot& slot) noexcept;
   /// An SSE response's stream for the answer `slot` kept: it carries the
   /// answer and ends, and nothing else can reach it, so it stays out of the
   /// session's tables (make_resumable records it as any other).

@@ -211,7 +211,14 @@ asio::awaitable<bool> http_endpoint::impl::answer_post(response_channel& io, ser
     session->engine().set_listen_host(&*listens);
   }
   bool delivered = false;
-  if (auto done = deliver_at_once(*session, req, frame, rebind, requests, reader)) {
+  std::optional<delivery> done;
+  try {
+    done = deliver_at_once(*session, req, frame, rebind, requests, reader);
+  } catch (...) {
+    streams.forget_direct(direct);  // (the slot is this frame's)
+    throw;
+  }
+  if (done) {
     delivered = done->delivered;
     if (maybe_direct) answers = streams.take_direct();  // (before anything is awaited)
     if (done->rest) co_await session->engine().accept_rest(std::move(*done->rest));
