@@ -4,6 +4,7 @@
 
 #include <hiredis.h>
 
+#include <charconv>
 #include <new>
 #include <stdexcept>
 
@@ -31,19 +32,23 @@ reply copy_reply(const redisReply& r) {
 
 void append_command(std::string& out, const std::vector<std::string>& args) {
   if (args.empty()) throw mcp::invalid_argument("redis: a command needs at least its name");
-  std::vector<const char*> argv;
-  std::vector<std::size_t> lengths;
-  argv.reserve(args.size());
-  lengths.reserve(args.size());
+  // "*<count>\r\n", then "$<length>\r\n<bytes>\r\n" for each argument.
+  std::size_t size = 16;
+  for (const auto& a : args) size += a.size() + 24;
+  out.reserve(out.size() + size);
+  const auto append_header = [&out](char kind, std::size_t n) {
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, n).ptr;
+    out += kind;
+    out.append(digits, end);
+    out += "\r\n";
+  };
+  append_header('*', args.size());
   for (const auto& a : args) {
-    argv.push_back(a.data());
-    lengths.push_back(a.size());
+    append_header('$', a.size());
+    out += a;
+    out += "\r\n";
   }
-  char* formatted = nullptr;
-  const int size = redisFormatCommandArgv(&formatted, static_cast<int>(args.size()), argv.data(), lengths.data());
-  if (size < 0) throw std::bad_alloc();
-  out.append(formatted, static_cast<std::size_t>(size));
-  redisFreeCommand(formatted);
 }
 
 void decoder::free_reader::operator()(redisReader* r) const noexcept { redisReaderFree(r); }
