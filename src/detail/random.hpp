@@ -10,7 +10,8 @@
 namespace mcp::detail {
 
 /// `bytes` random bytes from OpenSSL's RAND_bytes, as lower-case hex (visible
-/// ASCII, as the spec asks of Mcp-Session-Id). (MCP_API: caduceus::cluster
+/// ASCII, as the spec asks of Mcp-Session-Id). Drawn a block at a time per
+/// thread, each byte handed out once. (MCP_API: caduceus::cluster
 /// calls it, a library of its own in a shared build.)
 MCP_API std::string random_hex(std::size_t bytes);
 
