@@ -46,8 +46,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   read_safely([&] { round_trip(read_resource(value)); });
   read_safely([&] { round_trip(read_resource_template(value)); });
   read_safely([&] { round_trip(read_prompt(value)); });
-  read_safely([&] { (void)read_resource_contents(value); });
   if (const auto* object = value.if_object()) {
+    read_safely([&] { (void)read_resource_contents(*object); });
     read_safely([&] { (void)read_prompt_result(*object); });
     read_safely([&] { (void)read_call_tool_result(*object); });
     read_safely([&] { (void)read_completion(*object); });
