@@ -46,7 +46,9 @@ class key_names {
  private:
   template <class... Parts>
   std::string join(const Parts&... parts) const {
-    std::string key = prefix_;
+    std::string key;
+    key.reserve(prefix_.size() + (std::string_view(parts).size() + ...));
+    key += prefix_;
     (key.append(std::string_view(parts)), ...);
     return key;
   }

@@ -118,8 +118,13 @@ class redis_session_store final : public session_store {
   }
 
   asio::awaitable<std::optional<session_record>> touch(std::string id, std::chrono::seconds ttl) override {
-    std::vector<std::string> keys{keys_.session(id), keys_.session_state(id)};
-    std::vector<std::string> args{std::to_string(milliseconds(ttl))};
+    // (Built by push_back: a braced list would copy each string once more.)
+    std::vector<std::string> keys;
+    keys.reserve(2);
+    keys.push_back(keys_.session(id));
+    keys.push_back(keys_.session_state(id));
+    std::vector<std::string> args;
+    args.push_back(std::to_string(milliseconds(ttl)));
     const auto found = co_await commands_->eval(touch_script, std::move(keys), std::move(args));
     if (found.is_nil()) co_return std::nullopt;
     const auto& parts = found.as_array();

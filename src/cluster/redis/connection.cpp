@@ -3,7 +3,6 @@
 #include "link.hpp"
 #include "wire.hpp"
 
-#include <iterator>
 
 namespace mcp::detail::redis {
 
@@ -12,15 +11,6 @@ namespace {
 // Not a coroutine: the lambda must not be made inside a co_await expression.
 asio::awaitable<std::vector<reply>> submit(std::shared_ptr<link> l, std::string wire, std::size_t count) {
   return await_replies(std::move(wire), count, [l = std::move(l)](pending_command p) { l->submit(std::move(p)); });
-}
-
-// EVAL or EVALSHA (`verb`) of `body` (a script's source or SHA1).
-std::vector<std::string> eval_command(std::string verb, const std::string& body, std::vector<std::string> keys,
-                                      std::vector<std::string> args) {
-  std::vector<std::string> command{std::move(verb), body, std::to_string(keys.size())};
-  command.insert(command.end(), std::make_move_iterator(keys.begin()), std::make_move_iterator(keys.end()));
-  command.insert(command.end(), std::make_move_iterator(args.begin()), std::make_move_iterator(args.end()));
-  return command;
 }
 
 }  // namespace
@@ -58,17 +48,22 @@ void connection::send(std::vector<std::string> args) {
 
 asio::awaitable<reply> connection::eval(const script& lua, std::vector<std::string> keys,
                                         std::vector<std::string> args) {
-  auto by_sha1 = eval_command("EVALSHA", lua.sha1(), keys, args);
-  auto r = co_await command(std::move(by_sha1));
-  if (r.is_error_code("NOSCRIPT")) {
-    auto by_source = eval_command("EVAL", lua.source(), std::move(keys), std::move(args));
-    r = co_await command(std::move(by_source));
+  std::string by_sha1;
+  append_eval(by_sha1, "EVALSHA", lua.sha1(), keys, args);
+  auto replies = co_await submit(link_, std::move(by_sha1), 1);
+  if (replies.front().is_error_code("NOSCRIPT")) {  // (a Redis that restarted, or was flushed)
+    std::string by_source;
+    append_eval(by_source, "EVAL", lua.source(), keys, args);
+    replies = co_await submit(link_, std::move(by_source), 1);
   }
-  co_return r;
+  co_return std::move(replies.front());
 }
 
 void connection::send_eval(const script& lua, std::vector<std::string> keys, std::vector<std::string> args) {
-  send(eval_command("EVALSHA", lua.sha1(), std::move(keys), std::move(args)));
+  pending_command p;
+  append_eval(p.wire, "EVALSHA", lua.sha1(), keys, args);
+  p.name = "EVALSHA";
+  link_->submit(std::move(p));
 }
 
 bool connection::connected() const noexcept { return link_->connected(); }

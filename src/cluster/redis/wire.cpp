@@ -30,25 +30,52 @@ reply copy_reply(const redisReply& r) {
 
 }  // namespace
 
+namespace {
+
+// A command is "*<count>\r\n", then "$<length>\r\n<bytes>\r\n" for each argument.
+void append_header(std::string& out, char kind, std::size_t n) {
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, n).ptr;
+  out += kind;
+  out.append(digits, end);
+  out += "\r\n";
+}
+
+void append_argument(std::string& out, std::string_view argument) {
+  append_header(out, '$', argument.size());
+  out += argument;
+  out += "\r\n";
+}
+
+// Room for `count` arguments of `bytes` in all, with their headers.
+void make_room(std::string& out, std::size_t count, std::size_t bytes) { out.reserve(out.size() + 16 + bytes + 24 * count); }
+
+std::size_t bytes_of(const std::vector<std::string>& args) {
+  std::size_t bytes = 0;
+  for (const auto& a : args) bytes += a.size();
+  return bytes;
+}
+
+}  // namespace
+
 void append_command(std::string& out, const std::vector<std::string>& args) {
   if (args.empty()) throw mcp::invalid_argument("redis: a command needs at least its name");
-  // "*<count>\r\n", then "$<length>\r\n<bytes>\r\n" for each argument.
-  std::size_t size = 16;
-  for (const auto& a : args) size += a.size() + 24;
-  out.reserve(out.size() + size);
-  const auto append_header = [&out](char kind, std::size_t n) {
-    char digits[24];
-    const auto end = std::to_chars(digits, digits + sizeof digits, n).ptr;
-    out += kind;
-    out.append(digits, end);
-    out += "\r\n";
-  };
-  append_header('*', args.size());
-  for (const auto& a : args) {
-    append_header('$', a.size());
-    out += a;
-    out += "\r\n";
-  }
+  make_room(out, args.size(), bytes_of(args));
+  append_header(out, '*', args.size());
+  for (const auto& a : args) append_argument(out, a);
+}
+
+void append_eval(std::string& out, std::string_view verb, std::string_view body, const std::vector<std::string>& keys,
+                 const std::vector<std::string>& args) {
+  const auto count = 3 + keys.size() + args.size();
+  make_room(out, count, verb.size() + body.size() + bytes_of(keys) + bytes_of(args));
+  append_header(out, '*', count);
+  append_argument(out, verb);
+  append_argument(out, body);
+  char digits[24];
+  append_argument(out, std::string_view(digits, std::to_chars(digits, digits + sizeof digits, keys.size()).ptr));
+  for (const auto& k : keys) append_argument(out, k);
+  for (const auto& a : args) append_argument(out, a);
 }
 
 void decoder::free_reader::operator()(redisReader* r) const noexcept { redisReaderFree(r); }

@@ -24,6 +24,12 @@ namespace mcp::detail::redis {
 /// RESP command. Throws std::invalid_argument when `args` is empty.
 void append_command(std::string& out, const std::vector<std::string>& args);
 
+/// Appends EVAL or EVALSHA (`verb`) of `body` (a script's source or SHA1)
+/// with its `keys` and `args`, as append_command would, without gathering
+/// them into one vector first.
+void append_eval(std::string& out, std::string_view verb, std::string_view body, const std::vector<std::string>& keys,
+                 const std::vector<std::string>& args);
+
 /// Thrown when Redis sends bytes that are not RESP2: the connection is done.
 class protocol_error : public std::runtime_error {
  public:

@@ -30,6 +30,17 @@ TEST(RedisWire, CommandsAreWrittenAsArraysOfBulkStrings) {
   EXPECT_THROW(redis::append_command(out, {}), mcp::invalid_argument);
 }
 
+TEST(RedisWire, AnEvalIsWrittenAsTheCommandItIs) {
+  std::string eval;
+  redis::append_eval(eval, "EVALSHA", "abc", {"k1", "k2"}, {"60000"});
+  std::string command;
+  redis::append_command(command, {"EVALSHA", "abc", "2", "k1", "k2", "60000"});
+  EXPECT_EQ(eval, command);
+  eval.clear();
+  redis::append_eval(eval, "EVAL", "return 1", {}, {});
+  EXPECT_EQ(eval, "*3\r\n$4\r\nEVAL\r\n$8\r\nreturn 1\r\n$1\r\n0\r\n");
+}
+
 TEST(RedisWire, RepliesAreParsedHoweverTheBytesAreSplit) {
   const std::string bytes = "*4\r\n:-7\r\n$-1\r\n*2\r\n+OK\r\n-ERR bad thing\r\n$5\r\na\0b\r\n\r\n:1\r\n"s;
   redis::decoder d;
