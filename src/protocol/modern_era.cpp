@@ -79,10 +79,7 @@ json::object& meta_of(json::object& params) {
   return meta.get_object();
 }
 
-std::string_view result_type_of(const json::object& result) noexcept {
-  const auto* type = result.if_contains("resultType");
-  return type && type->is_string() ? std::string_view(type->get_string()) : std::string_view();
-}
+std::string_view result_type_of(const json::object& result) noexcept { return string_member(result, "resultType"); }
 
 json::object input_required_result(input_required_members members) {
   json::object result{{"resultType", "input_required"}};  // (first, as a reader looks for it first)
