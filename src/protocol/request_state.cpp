@@ -1,5 +1,6 @@
 #include "request_state.hpp"
 #include "finite_json.hpp"
+#include "read_params.hpp"
 
 #include <mcp/base64.hpp>
 #include <mcp/json/convert.hpp>
@@ -157,14 +158,9 @@ std::optional<request_state_payload> request_state_codec::open(std::string_view 
   boost::system::error_code ec;
   const auto value = parse_stored_json(*text, ec);
   if (ec) return std::nullopt;
-  sealed_state sealed;
-  try {
-    sealed = from_json<sealed_state>(value);
-  } catch (const conversion_error&) {
-    return std::nullopt;
-  }
-  if (sealed.binding != binding || unix_ms(now) >= sealed.expires) return std::nullopt;
-  return request_state_payload{std::move(sealed.answers), std::move(sealed.carried)};
+  auto sealed = read_if<sealed_state>(value);
+  if (!sealed || sealed->binding != binding || unix_ms(now) >= sealed->expires) return std::nullopt;
+  return request_state_payload{std::move(sealed->answers), std::move(sealed->carried)};
 }
 
 }  // namespace mcp::detail
