@@ -71,8 +71,7 @@ bool offers_tasks_for_tool_calls(const json::object& caps) {
 // `_meta` that declares the extension: in the extension every request about
 // a task declares it itself (a server refuses it otherwise).
 json::object declaring_the_extension() {
-  json::object extension{{"extensions", json::object{{detail::tasks_extension_id, json::object{}}}}};
-  return {{meta_key::client_capabilities, std::move(extension)}};
+  return {{meta_key::client_capabilities, detail::tasks_extension_capabilities()}};
 }
 
 // The params of a request about task `id`.

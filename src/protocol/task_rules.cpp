@@ -20,12 +20,15 @@ bool declares_tasks_extension(const json::object& capabilities) noexcept {
   return extensions && extensions->contains(tasks_extension_id);
 }
 
+json::object tasks_extension_capabilities() {
+  return {{"extensions", json::object{{tasks_extension_id, json::object{}}}}};
+}
+
 protocol_error missing_tasks_extension(std::string_view what) {
-  json::object required{{"extensions", json::object{{tasks_extension_id, json::object{}}}}};
   return protocol_error(errc::missing_client_capability,
                         "Missing required client capability: " + std::string(what) + " needs the " +
                             std::string(tasks_extension_id) + " extension",
-                        json::object{{"requiredCapabilities", std::move(required)}});
+                        json::object{{"requiredCapabilities", tasks_extension_capabilities()}});
 }
 
 bool call_runs_as_task(task_kind kind, task_support support, bool declared, bool asked, std::string_view tool) {

@@ -45,6 +45,8 @@ task_kind task_kind_of(protocol_version version) noexcept;
 
 /// Whether `capabilities` (a client's or a server's) declare the extension.
 bool declares_tasks_extension(const json::object& capabilities) noexcept;
+/// Capabilities that declare the extension and nothing else.
+json::object tasks_extension_capabilities();
 /// -32021 with `requiredCapabilities` naming the extension: `what` needs it.
 protocol_error missing_tasks_extension(std::string_view what);
 
