@@ -42,10 +42,15 @@ std::shared_ptr<message_stream> http_session_transport::open_stream(std::span<co
                                                                     bool json_only, asio::any_io_executor reader) {
   auto stream = make_stream(new_stream_id(), json_only, false, std::move(reader), request_ids);
   std::lock_guard lock(mutex_);
+  enter(stream, request_ids);
+  return stream;
+}
+
+void http_session_transport::enter(const std::shared_ptr<message_stream>& stream,
+                                   std::span<const std::string> request_ids) {
   for (const auto& id : request_ids) by_request_[id] = stream;
   by_id_[stream->id()] = stream;
   if (closed_) finish(*stream);
-  return stream;
 }
 
 void http_session_transport::expect_direct(direct_slot& slot) {
@@ -56,7 +61,7 @@ void http_session_transport::expect_direct(direct_slot& slot) {
 std::shared_ptr<message_stream> http_session_transport::take_direct() {
   std::lock_guard lock(mutex_);
   auto& slot = *direct_;
-  if (!slot.answer) open_direct_stream();
+  open_direct_stream(slot.request_id);
   direct_ = nullptr;
   return std::move(slot.stream);
 }
@@ -76,14 +81,13 @@ void http_session_transport::forget_direct(const direct_slot& slot) noexcept {
   if (direct_ == &slot) direct_ = nullptr;
 }
 
-void http_session_transport::open_direct_stream() {
+void http_session_transport::open_direct_stream(std::string_view request_id) {
+  if (!direct_) return;
   auto& slot = *direct_;
-  if (slot.stream) return;
+  if (slot.stream || slot.answer || slot.request_id != request_id) return;
   const std::span<const std::string> owed(&slot.request_id, 1);
   slot.stream = make_stream(new_stream_id(), slot.json_only, false, slot.reader, owed);
-  by_request_[slot.request_id] = slot.stream;
-  by_id_[slot.stream->id()] = slot.stream;
-  if (closed_) finish(*slot.stream);
+  enter(slot.stream, owed);
 }
 
 bool http_session_transport::keep_direct(std::string& frame, const frame_context& context) {
@@ -94,7 +98,7 @@ bool http_session_transport::keep_direct(std::string& frame, const frame_context
     slot.refused = context.refused;
     return true;
   }
-  if (context.related == slot.request_id) open_direct_stream();
+  open_direct_stream(context.related);
   return false;
 }
 
@@ -274,7 +278,7 @@ void http_session_transport::finish(message_stream& stream) {
 
 void http_session_transport::abandon(const std::string& request_id) {
   std::lock_guard lock(mutex_);
-  if (direct_ && !direct_->answer && direct_->request_id == request_id) open_direct_stream();
+  open_direct_stream(request_id);
   const auto it = by_request_.find(request_id);
   if (it == by_request_.end()) return;
   auto stream = it->second;
@@ -285,7 +289,7 @@ void http_session_transport::abandon(const std::string& request_id) {
 void http_session_transport::close_stream(const std::string& request_id) {
   if (!primes_streams()) return;  // the client has no event id to resume from
   std::lock_guard lock(mutex_);
-  if (direct_ && !direct_->answer && direct_->request_id == request_id) open_direct_stream();
+  open_direct_stream(request_id);
   const auto it = by_request_.find(request_id);
   if (it == by_request_.end() || it->second->json_only()) return;
   it->second->request_release();

@@ -82,9 +82,10 @@ class http_session_transport final : public message_transport {
   /// engine writes for it before the handing over returns, as for a tool
   /// that finishes at once. Between expect_direct() and take_direct() (both
   /// on the session's strand, with nothing awaited between them) that answer
-  /// is kept in `slot`, for a JSON response or answered_stream(). Anything else that concerns the request first (a
-  /// message related to it, its abandonment or release) opens its stream as
-  /// open_stream() would have, and it and all that follows go there.
+  /// is kept in `slot`, for a JSON response or answered_stream(). Anything
+  /// else that concerns the request first (a message related to it, its
+  /// abandonment or release) opens its stream as open_stream() would have,
+  /// and it and all that follows go there.
   struct direct_slot {
     std::string request_id;
     bool json_only = false;
@@ -170,8 +171,11 @@ class http_session_transport final : public message_transport {
   // Whether `frame` was the direct POST's answer, kept in its slot; a frame
   // that concerns its request otherwise opens the request's stream first.
   bool keep_direct(std::string& frame, const frame_context& context);
-  // The direct POST's request gets its stream now, if it has none.
-  void open_direct_stream();
+  // The direct POST's request, if it is `request_id`, gets its stream now,
+  // unless it has one or its answer came.
+  void open_direct_stream(std::string_view request_id);
+  // A new stream takes its place in the tables (ended at once in a closed session).
+  void enter(const std::shared_ptr<message_stream>& stream, std::span<const std::string> request_ids);
   // `answers`: the requests the message answers (the stream ends with the last one owed).
   void push(message_stream& stream, std::string frame, std::span<const std::string> answers = {});
   void to_standalone(std::string frame);
