@@ -68,7 +68,24 @@ struct schema_node {
   std::vector<std::pair<std::string, std::vector<std::string>>> dependent_required;
   std::vector<std::pair<std::string, const schema_node*>> dependent_schemas;
   const schema_node* property_names = nullptr;
+
+  /// Which groups of keywords this node has (keyword_group bits), set once
+  /// compiled: the evaluator runs only those, not every check on every node.
+  unsigned keyword_groups = 0;
 };
+
+/// The groups of keywords the evaluator checks one function each.
+enum keyword_group : unsigned {
+  generic_keywords = 1u << 0,      ///< type, enum, const
+  number_keywords = 1u << 1,       ///< minimum, maximum, exclusive*, multipleOf
+  string_keywords = 1u << 2,       ///< minLength, maxLength, pattern
+  array_keywords = 1u << 3,        ///< items, prefixItems, min/maxItems, uniqueItems, contains
+  object_keywords = 1u << 4,       ///< properties, required, additionalProperties, ...
+  combinator_keywords = 1u << 5,   ///< $ref, allOf, anyOf, oneOf, not, if
+};
+
+/// The keyword_group bits of a compiled node.
+unsigned keyword_groups_of(const schema_node& node);
 
 struct compiled_schema {
   std::deque<schema_node> nodes;  ///< a deque: nodes point at each other, so they never move

@@ -345,6 +345,28 @@ void reject_in_place_cycles(const schema_node& node,
   mark->second = visit_mark::done;
 }
 
+}  // namespace
+
+unsigned keyword_groups_of(const schema_node& n) {
+  unsigned groups = 0;
+  if (n.types != 0 || n.allowed_values || n.constant) groups |= generic_keywords;
+  if (n.minimum || n.maximum || n.exclusive_minimum || n.exclusive_maximum || n.multiple_of)
+    groups |= number_keywords;
+  if (n.min_length || n.max_length || n.pattern) groups |= string_keywords;
+  if (!n.prefix_items.empty() || n.items || n.min_items || n.max_items || n.unique_items || n.contains)
+    groups |= array_keywords;
+  if (!n.properties.empty() || !n.pattern_properties.empty() || n.additional_properties ||
+      !n.required.empty() || n.min_properties || n.max_properties || !n.dependent_required.empty() ||
+      !n.dependent_schemas.empty() || n.property_names)
+    groups |= object_keywords;
+  if (n.ref || !n.all_of.empty() || !n.any_of.empty() || !n.one_of.empty() || n.negated || n.condition ||
+      n.then_branch || n.else_branch)
+    groups |= combinator_keywords;
+  return groups;
+}
+
+namespace {
+
 // --- the evaluator -----------------------------------------------------------------
 
 /// Collects errors, or, when nobody wants them (a branch of anyOf being
@@ -564,6 +586,12 @@ void check_combinators(const schema_node& node, const json::value& instance,
   }
 }
 
+using keyword_check = void (*)(const schema_node&, const json::value&, const json_path&, error_sink&);
+constexpr std::pair<keyword_group, keyword_check> keyword_checks[] = {
+    {generic_keywords, check_generic}, {number_keywords, check_number},
+    {string_keywords, check_string},   {array_keywords, check_array},
+    {object_keywords, check_object},   {combinator_keywords, check_combinators}};
+
 bool matches(const schema_node& node, const json::value& instance, const json_path& path,
              std::vector<validation_error>* errors) {
   if (node.verdict) {
@@ -571,8 +599,8 @@ bool matches(const schema_node& node, const json::value& instance, const json_pa
     return *node.verdict;
   }
   error_sink sink(errors);
-  for (const auto check : {check_generic, check_number, check_string, check_array, check_object,
-                           check_combinators}) {
+  for (const auto& [group, check] : keyword_checks) {
+    if ((node.keyword_groups & group) == 0) continue;
     check(node, instance, path, sink);
     if (sink.done()) break;
   }
@@ -590,6 +618,7 @@ schema_validator::schema_validator(json::value schema) {
   auto compiled = std::make_shared<detail::compiled_schema>();
   detail::schema_compiler compiler(schema, *compiled);
   compiled->root = compiler.compile(schema, "");
+  for (auto& node : compiled->nodes) node.keyword_groups = detail::keyword_groups_of(node);
   std::unordered_map<const detail::schema_node*, detail::visit_mark> marks;
   for (const auto& node : compiled->nodes) detail::reject_in_place_cycles(node, marks);
   compiled_ = std::move(compiled);
