@@ -355,6 +355,15 @@ struct http_endpoint::impl final : std::enable_shared_from_this<impl>, detail::l
                                            http_session_transport& session,
                                            std::shared_ptr<message_stream> stream,
                                            stream_start start);
+  // An SSE response whose one event is an answer that came at once: the
+  // head, the priming event when the stream is resumable and the session's
+  // revision primes, and the answer, in one write.
+  asio::awaitable<bool> write_answer_event(response_channel& io, const http_request& req,
+                                           http_session_transport& session,
+                                           http_session_transport::answered_event event,
+                                           const std::string& session_header);
+  // The head of an SSE response.
+  detail::response_head event_stream_head(const http_request& req, std::string_view session_header) const;
   bool keep_alive(const http_request& req) const { return req.keep_alive() && !stopping; }
 
   asio::any_io_executor io;        // what the threads run

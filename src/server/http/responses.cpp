@@ -62,6 +62,38 @@ asio::awaitable<bool> http_endpoint::impl::refuse_too_large_body(response_channe
                                      " bytes");
 }
 
+detail::response_head http_endpoint::impl::event_stream_head(const http_request& req,
+                                                             std::string_view session_header) const {
+  detail::response_head head;
+  head.version = req.version() == 10 ? 10 : 11;
+  head.keep_alive = keep_alive(req);
+  head.content_type = "text/event-stream";
+  head.no_cache = true;
+  head.field = {session_id_field, session_header};
+  return head;
+}
+
+asio::awaitable<bool> http_endpoint::impl::write_answer_event(response_channel& io, const http_request& req,
+                                                            http_session_transport& session,
+                                                            http_session_transport::answered_event event,
+                                                            const std::string& session_header) {
+  const auto head = event_stream_head(req, session_header);
+  note_response(io, http::status::ok, session_header);
+  const detail::stream_telemetry telemetry(session.id(), event.stream_id, detail::stream_kind::post, {});
+  std::string events;
+  events.reserve(event.data.size() + 192);
+  if (event.resumable) {
+    if (session.primes_streams())
+      detail::append_sse_priming_event(events, {event.stream_id, 0}, options.retry_interval);
+    detail::append_sse_event(events, detail::sse_event_id{event.stream_id, 1}, event.data);
+  } else {
+    detail::append_sse_event(events, std::string_view(), event.data);
+  }
+  if (!io.send_head(head, events, true)) co_await io.finish();
+  telemetry.closed(1);
+  co_return keep_alive(req);
+}
+
 namespace {
 
 // One round of an SSE response: what `stream` has queued, taken with its
@@ -97,12 +129,7 @@ asio::awaitable<bool> http_endpoint::impl::write_event_stream(response_channel& 
                                                             http_session_transport& session,
                                                             std::shared_ptr<message_stream> stream,
                                                             stream_start start) {
-  detail::response_head head;
-  head.version = req.version() == 10 ? 10 : 11;
-  head.keep_alive = keep_alive(req);
-  head.content_type = "text/event-stream";
-  head.no_cache = true;
-  head.field = {session_id_field, start.session_header};
+  const auto head = event_stream_head(req, start.session_header);
   note_response(io, http::status::ok, start.session_header);
   const detail::stream_telemetry telemetry(session.id(), stream->id(), start.kind, start.last_event_id);
   std::uint64_t events_sent = 0;

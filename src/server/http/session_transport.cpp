@@ -24,14 +24,14 @@ void http_session_transport::set_relay(std::shared_ptr<const session_relay> rela
 
 std::string http_session_transport::new_stream_id() const { return stream_prefix_ + unique_hex(); }
 
-void http_session_transport::record(const message_stream& stream, std::uint64_t seq, const std::string& data) {
-  events_->append(id_, stream.id(), seq, data);
-  if (relay_) relay_->event(stream.id(), seq, data);
+void http_session_transport::record(const std::string& stream_id, std::uint64_t seq, const std::string& data) {
+  events_->append(id_, stream_id, seq, data);
+  if (relay_) relay_->event(stream_id, seq, data);
 }
 
-void http_session_transport::record_end(const message_stream& stream) {
-  events_->end_stream(id_, stream.id());
-  relay_->stream_ended(stream.id());
+void http_session_transport::record_end(const std::string& stream_id) {
+  events_->end_stream(id_, stream_id);
+  relay_->stream_ended(stream_id);
 }
 
 bool http_session_transport::primes_streams() const noexcept {
@@ -66,14 +66,14 @@ std::shared_ptr<message_stream> http_session_transport::take_direct() {
   return std::move(slot.stream);
 }
 
-std::shared_ptr<message_stream> http_session_transport::answered_stream(direct_slot& slot) {
-  const std::span<const std::string> owed(&slot.request_id, 1);
-  auto stream = make_stream(new_stream_id(), slot.json_only, false, slot.reader, owed);
-  std::lock_guard lock(mutex_);
-  stream->set_refused(slot.refused);
-  push(*stream, std::move(*slot.answer), owed);  // the answer, and the stream's end
+http_session_transport::answered_event http_session_transport::take_answer_event(direct_slot& slot, bool resumable) {
+  answered_event event{new_stream_id(), resumable && !legacy_, std::move(*slot.answer)};
   slot.answer.reset();
-  return stream;
+  if (!event.resumable) return event;
+  if (relay_) events_->open_stream(id_, event.stream_id, std::span<const std::string>(&slot.request_id, 1));
+  record(event.stream_id, 1, event.data);  // (a stream's first event is seq 1; its priming event, 0)
+  if (relay_) record_end(event.stream_id);
+  return event;
 }
 
 void http_session_transport::forget_direct(const direct_slot& slot) noexcept {
@@ -105,9 +105,9 @@ bool http_session_transport::keep_direct(std::string& frame, const frame_context
 void http_session_transport::make_resumable(message_stream& stream, std::span<const std::string> owed) {
   if (legacy_) return;
   if (relay_) events_->open_stream(id_, stream.id(), owed);
-  stream.make_resumable([&](std::uint64_t seq, const std::string& data) { record(stream, seq, data); });
+  stream.make_resumable([&](std::uint64_t seq, const std::string& data) { record(stream.id(), seq, data); });
   // (An answer that came first ended the stream before it was recorded.)
-  if (relay_ && stream.look().done) record_end(stream);
+  if (relay_ && stream.look().done) record_end(stream.id());
 }
 
 std::shared_ptr<message_stream> http_session_transport::open_standalone(asio::any_io_executor reader) {
@@ -263,8 +263,8 @@ void http_session_transport::write_now(std::string frame, frame_context context)
 
 void http_session_transport::push(message_stream& stream, std::string frame, std::span<const std::string> answers) {
   const auto outcome = stream.push(
-      std::move(frame), [&](std::uint64_t seq, const std::string& data) { record(stream, seq, data); }, answers);
-  if (relay_ && outcome.last && stream.resumable()) record_end(stream);
+      std::move(frame), [&](std::uint64_t seq, const std::string& data) { record(stream.id(), seq, data); }, answers);
+  if (relay_ && outcome.last && stream.resumable()) record_end(stream.id());
   // A finished stream can still be replayed from the store, but is no longer live.
   if (outcome.last && !outcome.read) by_id_.erase(stream.id());
 }
@@ -273,7 +273,7 @@ void http_session_transport::finish(message_stream& stream) {
   const bool ends_now = relay_ && !stream.look().done && stream.resumable() && !stream.relayed();
   // A finished stream can still be replayed from the store, but is no longer live.
   if (!stream.finish()) by_id_.erase(stream.id());
-  if (ends_now) record_end(stream);
+  if (ends_now) record_end(stream.id());
 }
 
 void http_session_transport::abandon(const std::string& request_id) {

@@ -82,7 +82,7 @@ class http_session_transport final : public message_transport {
   /// engine writes for it before the handing over returns, as for a tool
   /// that finishes at once. Between expect_direct() and take_direct() (both
   /// on the session's strand, with nothing awaited between them) that answer
-  /// is kept in `slot`, for a JSON response or answered_stream(). Anything
+  /// is kept in `slot`, for a JSON response or take_answer_event(). Anything
   /// else that concerns the request first (a message related to it, its
   /// abandonment or release) opens its stream as open_stream() would have,
   /// and it and all that follows go there.
@@ -101,10 +101,17 @@ class http_session_transport final : public message_transport {
   /// Ends the expectation of `slot`, if it is still the one expected,
   /// keeping nothing: for a handing over that threw.
   void forget_direct(const direct_slot& slot) noexcept;
-  /// An SSE response's stream for the answer `slot` kept: it carries the
-  /// answer and ends, and nothing else can reach it, so it stays out of the
-  /// session's tables (make_resumable records it as any other).
-  std::shared_ptr<message_stream> answered_stream(direct_slot& slot);
+  /// The answer `slot` kept, as the one event of an SSE response of its own.
+  /// Nothing else can reach that stream, so it needs no message_stream: its
+  /// id is made here, and when `resumable` (not for a legacy session) the
+  /// event is recorded as seq 1 and the stream ended, as make_resumable
+  /// would record a stream that carried the answer.
+  struct answered_event {
+    std::string stream_id;
+    bool resumable = false;
+    std::string data;
+  };
+  answered_event take_answer_event(direct_slot& slot, bool resumable);
   /// Makes a POST's stream an SSE stream: its events get ids and are
   /// recorded, with the requests it answers (`owed`, as given to open_stream).
   void make_resumable(message_stream& stream, std::span<const std::string> owed);
@@ -189,10 +196,10 @@ class http_session_transport final : public message_transport {
   // session is). Takes the mutex.
   std::shared_ptr<message_stream> hold(std::shared_ptr<message_stream> stream);
   // A stream's event goes to the store, and to the other copies in a cluster.
-  void record(const message_stream& stream, std::uint64_t seq, const std::string& data);
+  void record(const std::string& stream_id, std::uint64_t seq, const std::string& data);
   // In a cluster (stream records serve the other servers only): a resumable
   // stream has ended, and the store and the other copies learn it.
-  void record_end(const message_stream& stream);
+  void record_end(const std::string& stream_id);
   // A new stream's id: random, after this server's node in a cluster.
   std::string new_stream_id() const;
   // A stream of this session (its backlog limited).

@@ -240,7 +240,9 @@ asio::awaitable<bool> http_endpoint::impl::answer_post(response_channel& io, ser
   if (direct.answer) {
     if (!wants_stream || direct.refused != frame_context::refusal::none)
       co_return co_await reply_answer(io, req, std::move(*direct.answer), direct.refused, session_header);
-    answers = streams.answered_stream(direct);
+    // (A POST served alone has no session to resume its stream with.)
+    co_return co_await write_answer_event(io, req, streams, streams.take_answer_event(direct, !alone),
+                                          session_header);
   }
   // JSON when the answer comes first and alone; an SSE stream as soon as the
   // handler sends anything else on the way (progress, logs, requests), or
