@@ -8,7 +8,7 @@
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/steady_timer.hpp>
 
-#include <optional>
+#include <memory>
 
 namespace mcp::detail {
 
@@ -19,7 +19,7 @@ class lazy_event {
   /// The timer to wait on (its expiry may be set for a wait with a deadline).
   boost::asio::steady_timer& timer() {
     if (!timer_) {
-      timer_.emplace(executor_);
+      timer_ = std::make_unique<boost::asio::steady_timer>(executor_);
       timer_->expires_at(boost::asio::steady_timer::time_point::max());
     }
     return *timer_;
@@ -34,7 +34,9 @@ class lazy_event {
 
  private:
   boost::asio::any_io_executor executor_;
-  std::optional<boost::asio::steady_timer> timer_;
+  // Made on the first wait, and by pointer: most events (an idle session's)
+  // never wait, and an inline timer would cost each of them its 136 bytes.
+  std::unique_ptr<boost::asio::steady_timer> timer_;
 };
 
 }  // namespace mcp::detail

@@ -23,7 +23,7 @@ constexpr std::size_t early_flush_frames = 16;
 
 rpc_peer::rpc_peer(message_transport& transport, peer_limits limits)
     : transport_(transport), limits_(limits) {
-  if (!transport.writes_at_once()) q_.emplace(transport.get_executor());
+  if (!transport.writes_at_once()) q_ = std::make_unique<write_queue>(transport.get_executor());
 }
 
 rpc_peer::~rpc_peer() = default;

@@ -132,7 +132,8 @@ class rpc_peer {
   message_transport& transport_;
   peer_limits limits_;
   // The write queue and its writer's timers; absent on a transport that
-  // writes at once (an idle HTTP session carries none of it).
+  // writes at once. Held by pointer, not in an optional: an HTTP session
+  // then carries 8 bytes for it, not the 600 of the queue's room.
   struct write_queue {
     explicit write_queue(const asio::any_io_executor& ex)
         : queue_ready(ex), queue_space(ex), writer_done(ex), watchdog(ex) {
@@ -148,7 +149,7 @@ class rpc_peer {
     asio::steady_timer writer_done;  // cancelled when the writer stops
     asio::steady_timer watchdog;     // the write deadline; never expires while no write runs
   };
-  std::optional<write_queue> q_;
+  std::unique_ptr<write_queue> q_;
   bool direct() const noexcept { return !q_; }  // the transport writes at once
   asio::cancellation_signal write_cancel_;  // bound to the writer: cancels its write
   std::chrono::steady_clock::time_point write_deadline_ = std::chrono::steady_clock::time_point::max();
