@@ -79,6 +79,17 @@ redis.call('PEXPIRE', KEYS[2], ARGV[1])
 return {record, redis.call('HGETALL', KEYS[2])}
 )lua");
 
+// KEYS: the record, the state. ARGV: the expiry in milliseconds, the state
+// version the caller has. Only the version, and the state when it differs:
+// the caller serves the session and knows its record.
+const script refresh_script(R"lua(
+if redis.call('PEXPIRE', KEYS[1], ARGV[1]) == 0 then return false end
+redis.call('PEXPIRE', KEYS[2], ARGV[1])
+local version = redis.call('HGET', KEYS[2], '~version') or '0'
+if version == ARGV[2] then return {version} end
+return {version, redis.call('HGETALL', KEYS[2])}
+)lua");
+
 // KEYS: the record, the state. ARGV: fields and their values, in turn.
 // The state lives as long as its record; nothing is saved once that is gone.
 const script save_state_script(R"lua(
@@ -131,6 +142,28 @@ class redis_session_store final : public session_store {
     auto record = record_from_json(parts.at(0).as_string());
     read_state(parts.at(1).as_array(), record);
     co_return record;
+  }
+
+  asio::awaitable<std::optional<session_refresh>> refresh(std::string id, std::chrono::seconds ttl,
+                                                          std::uint64_t known_state_version) override {
+    std::vector<std::string> keys;
+    keys.reserve(2);
+    keys.push_back(keys_.session(id));
+    keys.push_back(keys_.session_state(id));
+    std::vector<std::string> args;
+    args.reserve(2);
+    args.push_back(std::to_string(milliseconds(ttl)));
+    args.push_back(std::to_string(known_state_version));
+    const auto found = co_await commands_->eval(refresh_script, std::move(keys), std::move(args));
+    if (found.is_nil()) co_return std::nullopt;
+    const auto& parts = found.as_array();
+    session_refresh now{std::stoull(parts.at(0).as_string())};
+    if (parts.size() > 1) {
+      session_record changed;
+      read_state(parts.at(1).as_array(), changed);
+      now.state = std::move(changed.state);
+    }
+    co_return now;
   }
 
   asio::awaitable<bool> alive(std::string id) override {

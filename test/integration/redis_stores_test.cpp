@@ -192,6 +192,45 @@ TEST_F(RedisStores, SessionStateSavedByOneNodeIsTouchedByAnotherKeyByKey) {
   });
 }
 
+TEST_F(RedisStores, RefreshReadsTheStateVersionAndTheStateOnlyOnceAnotherNodeChangedIt) {
+  run_on_threads([&](asio::io_context& io) -> asio::awaitable<void> {
+    node a(io, quick_options(*server)), b(io, quick_options(*server));
+    const auto record = sample_record("5e55");
+    co_await a.sessions().put(record, 1s);
+    const auto fresh = co_await b.sessions().refresh("5e55", 60s, 0);
+    CO_ASSERT_TRUE(fresh.has_value());
+    EXPECT_EQ(fresh->state_version, 0u);
+    EXPECT_FALSE(fresh->state.has_value()) << "no state saved: version 0, which b has";
+
+    // The expiry was pushed back to 60 s, like touch() does: both keys.
+    json::object cart;
+    cart["cart"] = json::array{"apple"};
+    co_await a.sessions().save_state("5e55", cart);
+    auto raw = redis::connection::create(io.get_executor(), redis::config::from_url(server->url()));
+    const auto record_ttl = co_await raw->command("PTTL", "test:session:5e55");
+    EXPECT_GT(record_ttl.as_integer(), 2000);
+    const auto state_ttl = co_await raw->command("PTTL", "test:session-state:5e55");
+    EXPECT_GT(state_ttl.as_integer(), 2000);
+    raw->close();
+
+    const auto changed = co_await b.sessions().refresh("5e55", 60s, 0);
+    CO_ASSERT_TRUE(changed.has_value());
+    EXPECT_EQ(changed->state_version, 1u);
+    CO_ASSERT_TRUE(changed->state.has_value());
+    EXPECT_EQ(changed->state->at("cart"), cart.at("cart"));
+    const auto known = co_await b.sessions().refresh("5e55", 60s, 1);
+    CO_ASSERT_TRUE(known.has_value());
+    EXPECT_EQ(known->state_version, 1u);
+    EXPECT_FALSE(known->state.has_value()) << "b has version 1 already";
+
+    co_await a.sessions().remove("5e55");
+    const auto gone = co_await b.sessions().refresh("5e55", 60s, 1);
+    EXPECT_FALSE(gone.has_value());
+    const auto unknown = co_await b.sessions().refresh("no-such-session", 60s, 0);
+    EXPECT_FALSE(unknown.has_value());
+  });
+}
+
 TEST_F(RedisStores, ASessionExpiresUnlessTouched) {
   run_on_threads([&](asio::io_context& io) -> asio::awaitable<void> {
     node a(io, quick_options(*server)), b(io, quick_options(*server));

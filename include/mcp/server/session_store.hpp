@@ -38,6 +38,15 @@ struct MCP_API session_record {
   std::uint64_t state_version = 0;
 };
 
+/// What refresh() tells a server that serves a session already.
+struct MCP_API session_refresh {
+  /// The record's state_version now.
+  std::uint64_t state_version = 0;
+  /// The record's whole state, when state_version is not the one the
+  /// server said it had seen; unset when it is.
+  std::optional<json::object> state = std::nullopt;
+};
+
 /// Keeps session records, each expiring after `ttl` without a `touch`.
 ///
 /// @par Thread safety
@@ -63,6 +72,15 @@ class MCP_API session_store {
     (void)id, (void)changes;
     co_return;
   }
+  /// touch() for a server that serves the session already, asked on each
+  /// of its requests: the same expiry pushed back, and whether the session
+  /// lives (nullopt when it is unknown, ended or expired), but not the
+  /// record it knows. Of the state, only its version, and the state itself
+  /// only when that version is not `known_state_version`. The default
+  /// calls touch(); a store kept elsewhere overrides it to read less (the
+  /// Redis store reads one number).
+  virtual asio::awaitable<std::optional<session_refresh>> refresh(std::string id, std::chrono::seconds ttl,
+                                                                  std::uint64_t known_state_version);
 };
 
 /// A session store in this process's memory.

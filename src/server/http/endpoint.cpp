@@ -388,13 +388,15 @@ asio::awaitable<http_endpoint::impl::session_lookup> http_endpoint::impl::find_s
     }
   }
   if (served) {
-    // Served here, with a shared store: it says whether the session lives.
-    const auto record = co_await store->touch(id, options.idle_timeout);
-    if (!record) {
+    // Served here, with a shared store: it says whether the session lives,
+    // and whether another server changed its state (this copy knows the
+    // rest of its record).
+    auto now = co_await store->refresh(id, options.idle_timeout, served->state_version);
+    if (!now) {
       co_await end_session(served);
       co_return unknown;
     }
-    co_await refresh_shared_state(served, *record);
+    if (now->state) co_await refresh_shared_state(served, std::move(*now));
     co_return session_lookup{served, http::status::ok, {}};
   }
   if (known || stopping) co_return unknown;
@@ -417,15 +419,15 @@ asio::awaitable<http_endpoint::impl::session_lookup> http_endpoint::impl::find_s
 }
 
 asio::awaitable<void> http_endpoint::impl::refresh_shared_state(std::shared_ptr<http_session> session,
-                                                             const session_record& record) {
-  if (session->state_version == record.state_version) co_return;  // (nearly always)
+                                                             session_refresh now) {
   // (Bound first: g++ 12 mishandles a temporary beside co_await in one expression.)
   const auto here = co_await asio::this_coro::executor;
   if (session->executor() != here)
-    co_return co_await asio::co_spawn(session->executor(), refresh_shared_state(session, record), asio::use_awaitable);
-  if (session->engine().ended()) co_return;
-  session->engine().load_shared_state(record.state);
-  session->state_version = record.state_version;
+    co_return co_await asio::co_spawn(session->executor(), refresh_shared_state(session, std::move(now)),
+                                      asio::use_awaitable);
+  if (session->engine().ended() || !now.state) co_return;
+  session->engine().load_shared_state(*now.state);
+  session->state_version = now.state_version;
 }
 
 asio::awaitable<std::shared_ptr<http_session>> http_endpoint::impl::start_session(

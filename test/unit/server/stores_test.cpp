@@ -86,5 +86,30 @@ TEST(MemorySessionStore, KeepsRecordsUntilTheyExpireOrAreRemoved) {
   });
 }
 
+TEST(MemorySessionStore, RefreshSaysASessionLivesAndGivesItsStateOnlyOnceItChanged) {
+  run_test([]() -> asio::awaitable<void> {
+    auto store = make_memory_session_store();
+    const session_record record{"id-1", std::nullopt};
+    co_await store->put(record, std::chrono::seconds(60));
+    const auto unchanged = co_await store->refresh("id-1", std::chrono::seconds(60), 0);
+    CO_ASSERT_TRUE(unchanged.has_value());
+    EXPECT_EQ(unchanged->state_version, 0u);
+    EXPECT_FALSE(unchanged->state.has_value()) << "the caller has version 0 already";
+
+    json::object cart;
+    cart["cart"] = 3;
+    co_await store->save_state("id-1", cart);
+    const auto changed = co_await store->refresh("id-1", std::chrono::seconds(60), 0);
+    CO_ASSERT_TRUE(changed.has_value());
+    EXPECT_EQ(changed->state_version, 1u);
+    CO_ASSERT_TRUE(changed->state.has_value());
+    EXPECT_EQ(changed->state->at("cart"), 3);
+
+    co_await store->remove("id-1");
+    const auto gone = co_await store->refresh("id-1", std::chrono::seconds(60), 1);
+    EXPECT_FALSE(gone.has_value());
+  });
+}
+
 }  // namespace
 }  // namespace mcp::test
