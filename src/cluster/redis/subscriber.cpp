@@ -42,6 +42,10 @@ struct subscriber::impl final : link {
         case verb::psubscribe: self->patterns_.insert(name); break;
         case verb::punsubscribe: self->patterns_.erase(name); break;
       }
+      // A closed link has no subscriptions left to end (sessions that end at
+      // shutdown would each fail one).
+      const bool drops = v == verb::unsubscribe || v == verb::punsubscribe;
+      if (drops && self->closed()) return;
       self->submit_here(std::move(p));
     });
   }
@@ -55,6 +59,24 @@ struct subscriber::impl final : link {
     return await_replies(std::move(wire), 1, [self = std::move(self), v, name = std::move(name)](pending_command p) {
       self->request(v, name, std::move(p));
     });
+  }
+
+  // Sends an UNSUBSCRIBE (or PUNSUBSCRIBE) without waiting for Redis: the
+  // name is out of the set at once, so no later link subscribes to it again.
+  // Waiting would only turn a link closed meanwhile, as at every shutdown,
+  // into an exception per channel.
+  static void drop(const std::shared_ptr<impl>& self, verb v, const char* command, std::string name) {
+    pending_command p;
+    append_command(p.wire, {command, name});
+    p.name = command;
+    p.work = self->strand();
+    p.set_done([name](std::exception_ptr, std::vector<reply> confirmations) {
+      for (const auto& c : confirmations)
+        if (c.is_error())
+          sdk_log(log_category::cluster, log_level::warn, "Redis unsubscribing failed",
+                  {{"channel", name}, {"error", c.error_message()}});
+    });
+    self->request(v, std::move(name), std::move(p));
   }
 
   static asio::awaitable<void> change(std::shared_ptr<impl> self, verb v, const char* command, std::string name) {
@@ -183,18 +205,13 @@ asio::awaitable<void> subscriber::psubscribe(std::string pattern) {
 }
 
 asio::awaitable<void> subscriber::unsubscribe(std::string channel) {
-  try {
-    co_await impl::change(impl_, impl::verb::unsubscribe, "UNSUBSCRIBE", std::move(channel));
-  } catch (const unavailable&) {
-    // Out of the set already: no later link subscribes to it.
-  }
+  impl::drop(impl_, impl::verb::unsubscribe, "UNSUBSCRIBE", std::move(channel));
+  co_return;
 }
 
 asio::awaitable<void> subscriber::punsubscribe(std::string pattern) {
-  try {
-    co_await impl::change(impl_, impl::verb::punsubscribe, "PUNSUBSCRIBE", std::move(pattern));
-  } catch (const unavailable&) {
-  }
+  impl::drop(impl_, impl::verb::punsubscribe, "PUNSUBSCRIBE", std::move(pattern));
+  co_return;
 }
 
 bool subscriber::connected() const noexcept { return impl_->connected(); }
