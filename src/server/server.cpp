@@ -221,6 +221,14 @@ json::object list_page(const std::vector<Item>& items, const paginated_params& p
   return result;
 }
 
+// {"name": true, ...}: a capability's flags.
+json::object flags_on(std::initializer_list<std::string_view> names) {
+  json::object flags;
+  flags.reserve(names.size());
+  for (const auto name : names) flags.emplace(name, true);
+  return flags;
+}
+
 }  // namespace
 
 std::vector<prompt_argument> detail::prompt_arguments_from_schema(const std::string& prompt,
@@ -568,11 +576,15 @@ std::span<const protocol_version> server::supported_versions() const {
 }
 
 json::object server::capabilities() const {
-  json::object caps{{"logging", json::object{}}};
-  if (state_->has_tools) caps["tools"] = {{"listChanged", true}};
-  if (state_->has_resources) caps["resources"] = {{"subscribe", true}, {"listChanged", true}};
-  if (state_->has_prompts) caps["prompts"] = {{"listChanged", true}};
-  if (state_->has_prompts || !state_->templates.empty()) caps["completions"] = json::object{};
+  // (Built with emplace: a braced initializer list of value_refs cost twice
+  // the object it made, and this runs for every initialize and server/discover.)
+  json::object caps;
+  caps.reserve(6 + state_->settings.capabilities.size());
+  caps.emplace("logging", json::object());
+  if (state_->has_tools) caps.emplace("tools", flags_on({"listChanged"}));
+  if (state_->has_resources) caps.emplace("resources", flags_on({"subscribe", "listChanged"}));
+  if (state_->has_prompts) caps.emplace("prompts", flags_on({"listChanged"}));
+  if (state_->has_prompts || !state_->templates.empty()) caps.emplace("completions", json::object());
   if (state_->has_task_tools) state_->tasks.add_capabilities(caps);
   detail::declare_skills(*skills_, caps);
   for (const auto& [key, value] : state_->settings.capabilities) caps[key] = value;
