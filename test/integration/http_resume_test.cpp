@@ -7,11 +7,18 @@
 #include "http_test_server.hpp"
 #include "test_support.hpp"
 
+#include <boost/describe.hpp>
+
 #include <string>
 #include <vector>
 
 namespace mcp::test {
 namespace {
+
+struct shout_args {
+  std::string text;
+};
+BOOST_DESCRIBE_STRUCT(shout_args, (), (text))
 
 http_server_options resumable_options() {
   http_server_options options;
@@ -78,6 +85,39 @@ TEST(HttpResume, SseStreamsStartWithAPrimingEventAndRetry) {
     for (const auto& e : events) ids.insert(e.id);
     EXPECT_EQ(ids.size(), events.size()) << "every event has its own id";
     EXPECT_TRUE(has_result(events, 1));
+  });
+}
+
+// An answer ready at once goes out in one write with its priming event
+// (http_session_transport::take_answer_event): it is still recorded, and a
+// client whose connection broke after the priming event gets it on resuming.
+TEST(HttpResume, AnAnswerReadyAtOnceIsReplayedAfterItsPrimingEvent) {
+  run_http_test(resumable_options(), [](test_server& s) -> asio::awaitable<void> {
+    s.tools->add_tool("shout", "Says the text back, at once",
+                      non_blocking([](const shout_args& a) { return a.text + "!"; }));
+    auto ex = co_await asio::this_coro::executor;
+    http_connection c(ex, s.port());
+    const auto session = co_await open_session(c);
+    const auto call = rpc_request(3, "tools/call", tool_call("shout", json::object{{"text", "hi"}}));
+    const auto req = streaming_post(call, session);
+    co_await c.write(req);
+    const auto head = co_await c.read_head();
+    EXPECT_EQ(head.content_type(), "text/event-stream");
+    const auto events = co_await all_events(c);
+    CO_ASSERT_TRUE(events.size() == 2u);
+    EXPECT_EQ(events[0].data, "") << "the priming event";
+    EXPECT_TRUE(has_result(events, 3));
+    EXPECT_NE(events[0].id, events[1].id);
+
+    http_connection resumed(ex, s.port());
+    const auto get = resume_get(session, events[0].id);
+    co_await resumed.write(get);
+    const auto resumed_head = co_await resumed.read_head();
+    EXPECT_EQ(resumed_head.status, 200u);
+    const auto replayed = co_await all_events(resumed);
+    CO_ASSERT_TRUE(replayed.size() == 1u);
+    EXPECT_EQ(replayed[0].id, events[1].id) << "the answer, under the id it went out with";
+    EXPECT_EQ(replayed[0].data, events[1].data);
   });
 }
 
