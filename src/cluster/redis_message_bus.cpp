@@ -168,7 +168,9 @@ class redis_message_bus final : public closable_bus, public std::enable_shared_f
   }
 
   // On the strand of changes: subscribes the subscriber to `channel` when
-  // it has local subscriptions now, else unsubscribes it. Reading the wish
+  // it has local subscriptions now, else unsubscribes it without waiting
+  // for Redis (subscriber::drop: nothing needs the confirmation, and a
+  // session that ends at shutdown would wait on a closing link). Reading the wish
   // and handing the request to the subscriber happen in one step of the
   // strand (a request is queued before its first suspension), so requests
   // reach the subscriber in the order of the wishes, and the last one wins:
@@ -178,7 +180,7 @@ class redis_message_bus final : public closable_bus, public std::enable_shared_f
     if (self->locals_->wanted(channel))
       co_await self->subscriber_->subscribe(std::move(channel));
     else
-      co_await self->subscriber_->unsubscribe(std::move(channel));
+      self->subscriber_->drop(std::move(channel));
   }
 
   std::shared_ptr<connection> commands_;

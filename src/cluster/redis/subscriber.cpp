@@ -31,21 +31,44 @@ struct subscriber::impl final : link {
         on_reconnect_(std::move(on_reconnect)),
         health_(strand()) {}
 
+  // On the strand: what a later link subscribes to again.
+  void change_set(verb v, const std::string& name) {
+    switch (v) {
+      case verb::subscribe: channels_.insert(name); break;
+      case verb::unsubscribe: channels_.erase(name); break;
+      case verb::psubscribe: patterns_.insert(name); break;
+      case verb::punsubscribe: patterns_.erase(name); break;
+    }
+  }
+
   // Changes the set and sends the command, on the strand; `p` waits for
   // Redis's confirmation.
   void request(verb v, std::string name, pending_command p) {
     asio::post(strand(), [self = std::static_pointer_cast<impl>(shared_from_this()), v, name = std::move(name),
                           p = std::move(p)]() mutable {
-      switch (v) {
-        case verb::subscribe: self->channels_.insert(name); break;
-        case verb::unsubscribe: self->channels_.erase(name); break;
-        case verb::psubscribe: self->patterns_.insert(name); break;
-        case verb::punsubscribe: self->patterns_.erase(name); break;
-      }
-      // A closed link has no subscriptions left to end (sessions that end at
-      // shutdown would each fail one).
-      const bool drops = v == verb::unsubscribe || v == verb::punsubscribe;
-      if (drops && self->closed()) return;
+      self->change_set(v, name);
+      self->submit_here(std::move(p));
+    });
+  }
+
+  // Takes `channel` out of the set and sends the UNSUBSCRIBE in order with
+  // the other changes, without waiting for Redis, and not at all on a closed
+  // link (closing ends every subscription). Waiting would turn a link that
+  // closes meanwhile, as at every shutdown, into an exception per channel.
+  void drop(std::string channel) {
+    asio::post(strand(), [self = std::static_pointer_cast<impl>(shared_from_this()), channel = std::move(channel)] {
+      self->change_set(verb::unsubscribe, channel);
+      if (self->closed()) return;
+      pending_command p;
+      append_command(p.wire, {"UNSUBSCRIBE", channel});
+      p.name = "UNSUBSCRIBE";
+      p.work = self->strand();
+      p.set_done([channel](std::exception_ptr, std::vector<reply> confirmations) {
+        for (const auto& c : confirmations)
+          if (c.is_error())
+            sdk_log(log_category::cluster, log_level::warn, "Redis unsubscribing failed",
+                    {{"channel", channel}, {"error", c.error_message()}});
+      });
       self->submit_here(std::move(p));
     });
   }
@@ -59,24 +82,6 @@ struct subscriber::impl final : link {
     return await_replies(std::move(wire), 1, [self = std::move(self), v, name = std::move(name)](pending_command p) {
       self->request(v, name, std::move(p));
     });
-  }
-
-  // Sends an UNSUBSCRIBE (or PUNSUBSCRIBE) without waiting for Redis: the
-  // name is out of the set at once, so no later link subscribes to it again.
-  // Waiting would only turn a link closed meanwhile, as at every shutdown,
-  // into an exception per channel.
-  static void drop(const std::shared_ptr<impl>& self, verb v, const char* command, std::string name) {
-    pending_command p;
-    append_command(p.wire, {command, name});
-    p.name = command;
-    p.work = self->strand();
-    p.set_done([name](std::exception_ptr, std::vector<reply> confirmations) {
-      for (const auto& c : confirmations)
-        if (c.is_error())
-          sdk_log(log_category::cluster, log_level::warn, "Redis unsubscribing failed",
-                  {{"channel", name}, {"error", c.error_message()}});
-    });
-    self->request(v, std::move(name), std::move(p));
   }
 
   static asio::awaitable<void> change(std::shared_ptr<impl> self, verb v, const char* command, std::string name) {
@@ -205,13 +210,20 @@ asio::awaitable<void> subscriber::psubscribe(std::string pattern) {
 }
 
 asio::awaitable<void> subscriber::unsubscribe(std::string channel) {
-  impl::drop(impl_, impl::verb::unsubscribe, "UNSUBSCRIBE", std::move(channel));
-  co_return;
+  try {
+    co_await impl::change(impl_, impl::verb::unsubscribe, "UNSUBSCRIBE", std::move(channel));
+  } catch (const unavailable&) {
+    // Out of the set already: no later link subscribes to it.
+  }
 }
 
+void subscriber::drop(std::string channel) { impl_->drop(std::move(channel)); }
+
 asio::awaitable<void> subscriber::punsubscribe(std::string pattern) {
-  impl::drop(impl_, impl::verb::punsubscribe, "PUNSUBSCRIBE", std::move(pattern));
-  co_return;
+  try {
+    co_await impl::change(impl_, impl::verb::punsubscribe, "PUNSUBSCRIBE", std::move(pattern));
+  } catch (const unavailable&) {
+  }
 }
 
 bool subscriber::connected() const noexcept { return impl_->connected(); }

@@ -46,10 +46,12 @@ class subscriber {
   /// reconnection), error_reply when Redis refuses.
   asio::awaitable<void> subscribe(std::string channel);
   /// Takes `channel` out of the set: its messages stop reaching the handler
-  /// at once. Returns at once: the UNSUBSCRIBE goes out in order with the
-  /// other changes, and Redis's confirmation is not waited for (a link that
-  /// closes meanwhile ends every subscription anyway).
+  /// at once. Returns once Redis has confirmed, or at once when disconnected.
   asio::awaitable<void> unsubscribe(std::string channel);
+  /// unsubscribe() for a caller that needs no confirmation: the UNSUBSCRIBE
+  /// goes out in order with the other changes, unwaited, and not at all on
+  /// a closed link (the message bus, as sessions end).
+  void drop(std::string channel);
   /// The same for a glob-style pattern (PSUBSCRIBE news.*).
   asio::awaitable<void> psubscribe(std::string pattern);
   asio::awaitable<void> punsubscribe(std::string pattern);
