@@ -42,7 +42,8 @@ constexpr bool recycle_blocks = true;
 #endif
 
 std::unique_ptr<block> take_block() {
-  if (!recycle_blocks || cache_gone || cache.count == 0) return std::make_unique<block>();
+  // (Not zeroed: the arena writes a block before it reads it.)
+  if (!recycle_blocks || cache_gone || cache.count == 0) return std::make_unique_for_overwrite<block>();
   return std::move(cache.free[--cache.count]);
 }
 
