@@ -11,6 +11,8 @@
 
 #include "cluster/redis/connection.hpp"
 
+#include "http_client.hpp"
+#include "http_test_server.hpp"
 #include "redis_node.hpp"
 #include "run_on_threads.hpp"
 #include "test_support.hpp"
@@ -228,6 +230,37 @@ TEST_F(RedisStores, RefreshReadsTheStateVersionAndTheStateOnlyOnceAnotherNodeCha
     EXPECT_FALSE(gone.has_value());
     const auto unknown = co_await b.sessions().refresh("no-such-session", 60s, 0);
     EXPECT_FALSE(unknown.has_value());
+  });
+}
+
+// Two HTTP servers on one Redis: a session's described state follows it from
+// one to the other call by call, each server asking the store's refresh()
+// on every request whether the other changed it.
+TEST_F(RedisStores, TwoServersHandASessionsStateToEachOtherCallByCall) {
+  mcp::test::run_test([&]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    mcp::http_server_options options;
+    options.make_stores = mcp::cluster::make_redis_stores(quick_options(*server));
+    mcp::test::test_server a(ex, options, 1);
+    mcp::test::test_server b(ex, options, 1);
+    std::exception_ptr failure;
+    try {
+      mcp::test::http_connection to_a(ex, a.port());
+      const auto session = co_await mcp::test::open_session(to_a);
+      for (int call = 1; call <= 4; ++call) {
+        const auto tally = mcp::test::rpc_request(call, "tools/call", mcp::test::tool_call("tally", json::object{}));
+        const auto req = mcp::test::session_post(tally, session);
+        const auto reply = co_await mcp::test::http_call(call % 2 ? a.port() : b.port(), req);
+        EXPECT_EQ(reply.status, 200u);
+        EXPECT_EQ(mcp::test::first_text(reply.json().at("result").as_object()), std::to_string(call))
+            << "call " << call << " on server " << (call % 2 ? "a" : "b");
+      }
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    co_await a.stop_and_wait();
+    co_await b.stop_and_wait();
+    if (failure) std::rethrow_exception(failure);
   });
 }
 
