@@ -129,13 +129,9 @@ class redis_session_store final : public session_store {
   }
 
   asio::awaitable<std::optional<session_record>> touch(std::string id, std::chrono::seconds ttl) override {
-    // (Built by push_back: a braced list would copy each string once more.)
-    std::vector<std::string> keys;
-    keys.reserve(2);
-    keys.push_back(keys_.session(id));
-    keys.push_back(keys_.session_state(id));
     std::vector<std::string> args;
     args.push_back(std::to_string(milliseconds(ttl)));
+    auto keys = record_keys(id);
     const auto found = co_await commands_->eval(touch_script, std::move(keys), std::move(args));
     if (found.is_nil()) co_return std::nullopt;
     const auto& parts = found.as_array();
@@ -146,14 +142,11 @@ class redis_session_store final : public session_store {
 
   asio::awaitable<std::optional<session_refresh>> refresh(std::string id, std::chrono::seconds ttl,
                                                           std::uint64_t known_state_version) override {
-    std::vector<std::string> keys;
-    keys.reserve(2);
-    keys.push_back(keys_.session(id));
-    keys.push_back(keys_.session_state(id));
     std::vector<std::string> args;
     args.reserve(2);
     args.push_back(std::to_string(milliseconds(ttl)));
     args.push_back(std::to_string(known_state_version));
+    auto keys = record_keys(id);
     const auto found = co_await commands_->eval(refresh_script, std::move(keys), std::move(args));
     if (found.is_nil()) co_return std::nullopt;
     const auto& parts = found.as_array();
@@ -181,17 +174,27 @@ class redis_session_store final : public session_store {
 
   asio::awaitable<void> save_state(std::string id, json::object changes) override {
     if (changes.empty()) co_return;
-    std::vector<std::string> keys{keys_.session(id), keys_.session_state(id)};
     std::vector<std::string> args;
     for (const auto& [key, value] : changes) {
       args.emplace_back(key);
       args.push_back(json::serialize(value));
     }
+    auto keys = record_keys(id);
     const auto saved = co_await commands_->eval(save_state_script, std::move(keys), std::move(args));
     saved.as_integer();  // throws error_reply on an error reply
   }
 
  private:
+  // The KEYS of the scripts: the record, the state. (Built by push_back: a
+  // braced list would copy each string once more.)
+  std::vector<std::string> record_keys(const std::string& id) const {
+    std::vector<std::string> keys;
+    keys.reserve(2);
+    keys.push_back(keys_.session(id));
+    keys.push_back(keys_.session_state(id));
+    return keys;
+  }
+
   std::shared_ptr<connection> commands_;
   key_names keys_;
 };

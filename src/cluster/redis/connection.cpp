@@ -3,7 +3,6 @@
 #include "link.hpp"
 #include "wire.hpp"
 
-
 namespace mcp::detail::redis {
 
 namespace {

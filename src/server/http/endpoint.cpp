@@ -396,7 +396,7 @@ asio::awaitable<http_endpoint::impl::session_lookup> http_endpoint::impl::find_s
       co_await end_session(served);
       co_return unknown;
     }
-    if (now->state) co_await refresh_shared_state(served, std::move(*now));
+    if (now->state) co_await refresh_shared_state(served, now->state_version, std::move(*now->state));
     co_return session_lookup{served, http::status::ok, {}};
   }
   if (known || stopping) co_return unknown;
@@ -419,15 +419,15 @@ asio::awaitable<http_endpoint::impl::session_lookup> http_endpoint::impl::find_s
 }
 
 asio::awaitable<void> http_endpoint::impl::refresh_shared_state(std::shared_ptr<http_session> session,
-                                                             session_refresh now) {
+                                                             std::uint64_t version, json::object state) {
   // (Bound first: g++ 12 mishandles a temporary beside co_await in one expression.)
   const auto here = co_await asio::this_coro::executor;
   if (session->executor() != here)
-    co_return co_await asio::co_spawn(session->executor(), refresh_shared_state(session, std::move(now)),
+    co_return co_await asio::co_spawn(session->executor(), refresh_shared_state(session, version, std::move(state)),
                                       asio::use_awaitable);
-  if (session->engine().ended() || !now.state) co_return;
-  session->engine().load_shared_state(*now.state);
-  session->state_version = now.state_version;
+  if (session->engine().ended()) co_return;
+  session->engine().load_shared_state(state);
+  session->state_version = version;
 }
 
 asio::awaitable<std::shared_ptr<http_session>> http_endpoint::impl::start_session(

@@ -189,10 +189,10 @@ struct http_endpoint::impl final : std::enable_shared_from_this<impl>, detail::l
   // The session `id` names: served here, or resumed from the session store.
   asio::awaitable<session_lookup> find_session(response_channel& io, const served_request& req,
                                                std::string_view id);
-  // The copy reads in the session's shared state that the store's refresh()
-  // found at another version than it has (another copy saved a change), on
-  // its strand.
-  asio::awaitable<void> refresh_shared_state(std::shared_ptr<http_session> session, session_refresh now);
+  // The copy reads in `state`, at `version`, which the store's refresh()
+  // gave since another copy saved a change, on its strand.
+  asio::awaitable<void> refresh_shared_state(std::shared_ptr<http_session> session, std::uint64_t version,
+                                             json::object state);
   // What a session started here is: one of Streamable HTTP (recorded in
   // the session store, shared in a cluster), a legacy HTTP+SSE one (it
   // lives and dies with its one stream), or one that serves a single POST
