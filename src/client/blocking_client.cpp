@@ -298,4 +298,8 @@ void blocking_client::set_roots(std::vector<root> roots) {
   impl_->run([&](client& c) { c.set_roots(std::move(roots)); });
 }
 
+void blocking_client::on_roots(server_request_callback handler) {
+  impl_->run([&](client& c) { c.on_roots(std::move(handler)); });
+}
+
 }  // namespace mcp

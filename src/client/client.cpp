@@ -72,7 +72,7 @@ json::object client::impl::declared_capabilities() const {
   // Form and URL mode (2025-11-25); older servers read `{}` and ignore the keys.
   if (on_elicitation && !capabilities.contains("elicitation"))
     capabilities["elicitation"] = json::object{{"form", json::object()}, {"url", json::object()}};
-  if (roots && !capabilities.contains("roots")) capabilities["roots"] = json::object{{"listChanged", true}};
+  if ((roots || on_roots) && !capabilities.contains("roots")) capabilities["roots"] = json::object{{"listChanged", true}};
   if (options.host_tasks && !capabilities.contains("tasks")) capabilities["tasks"] = detail::hosted_tasks::capability();
   return capabilities;
 }

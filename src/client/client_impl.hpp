@@ -187,6 +187,7 @@ struct client::impl : std::enable_shared_from_this<impl> {
   std::function<void(const task_info&)> on_task_status;
   server_request_handler on_sampling;
   server_request_handler on_elicitation;
+  server_request_handler on_roots;  // asked each time; before `roots`
   std::optional<std::vector<root>> roots;
   detail::hosted_tasks hosted;  // the tasks a 2025-11-25 server asked us to run
 

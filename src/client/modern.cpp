@@ -50,7 +50,7 @@ json::object client::impl::envelope(protocol_version version) const {
 
 std::shared_ptr<const std::string> client::impl::envelope_members(protocol_version version) {
   envelope_text wanted{version, log_level, static_cast<bool>(on_sampling), static_cast<bool>(on_elicitation),
-                       roots.has_value(), nullptr};
+                       roots.has_value() || on_roots, nullptr};
   if (envelope_cache && envelope_cache->same_as(wanted)) return envelope_cache->members;
   auto text = json::serialize(envelope(version));
   wanted.members = std::make_shared<const std::string>(text.substr(1, text.size() - 2));  // without its braces

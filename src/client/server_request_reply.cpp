@@ -121,4 +121,6 @@ void client::on_elicitation(server_request_callback handler) {
   on_elicitation(detail::awaiting(std::move(handler)));
 }
 
+void client::on_roots(server_request_callback handler) { on_roots(detail::awaiting(std::move(handler))); }
+
 }  // namespace mcp

@@ -64,6 +64,7 @@ asio::awaitable<json::object> client::impl::serve_server_request(const mcp::requ
     co_return result;
   }
   if (req.method == methods::roots_list) {
+    if (on_roots) co_return co_await on_roots(req.params);
     if (!roots) not_offered(req.method);
     co_return to_json_value(list_roots_result{*roots}).as_object();
   }

@@ -45,6 +45,13 @@ void session::post_notification(std::string method, json::object params) {
   link_->post_notification(notification{std::move(method), std::move(params)}, {});
 }
 
+asio::awaitable<json::object> session::request(std::string method, json::object params,
+                                               std::chrono::milliseconds timeout) {
+  if (per_request_) throw capability_error("protocol version 2026-07-28 has no server-to-client request " + method +
+                                           " outside a request");
+  co_return co_await link_->send_request(std::move(method), std::move(params), timeout, {});
+}
+
 namespace {
 // The shared state's key of the log level (a type's name never looks like it).
 constexpr std::string_view log_level_key = "mcp/logLevel";

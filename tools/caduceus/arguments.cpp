@@ -21,6 +21,9 @@ constexpr std::string_view usage =
        caduceus serve-demo [--stdio | --http [HOST:]PORT [--threads N] [--request-state-key-file FILE]
                            [--redis URL] [--access-log] [--metrics]] [--log-to-clients] [--log-level SPEC]
                            [--log-format FORMAT] [--otlp-endpoint URL]
+       caduceus gateway (--stdio 'CMD ARGS' | --url URL [--header 'NAME: VALUE']...)
+                        [--http [HOST:]PORT [--threads N] [--max-sessions N] [--session-timeout SECONDS]
+                        [--access-log] [--metrics]] [--shared] [--timeout SECONDS] [--log-level SPEC]
        caduceus --help | --version
 
 Talks to an MCP server, over Streamable HTTP (or the older HTTP+SSE) with
@@ -67,6 +70,19 @@ Commands:
                                       --otlp-endpoint URL: a span of every
                                       request to that OpenTelemetry collector
                                       (OTLP/HTTP, e.g. http://127.0.0.1:4318)
+  gateway                             serve the server that --stdio starts
+                                      (a child for each session, ended with
+                                      it; --shared: one for all) or that
+                                      --url names, to clients of every
+                                      revision: over Streamable HTTP, HTTP+SSE
+                                      and WebSocket with --http (printing its
+                                      URL first), else over stdio (a remote
+                                      server for a desktop host). Sessions:
+                                      --max-sessions N at once (then 503),
+                                      ended after --session-timeout SECONDS
+                                      without requests; --timeout SECONDS per
+                                      upstream call (default 300). See
+                                      docs/gateway.md
 
 Options:
   --json            print one JSON document (the result) instead of text
@@ -160,11 +176,21 @@ std::map<std::string, std::string> parse_prompt_arguments(std::string_view text)
   return out;
 }
 
-std::chrono::milliseconds parse_timeout(const std::string& text) {
+std::chrono::milliseconds parse_timeout(const std::string& text, std::string_view name = "--timeout") {
   const double seconds = mcp::detail::read_decimal(text).value_or(0);
   if (!(seconds > 0) || seconds > 86'400)
-    throw usage_error("--timeout needs a number of seconds, not '" + text + "'");
+    throw usage_error(std::string(name) + " needs a number of seconds, not '" + text + "'");
   return std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000));
+}
+
+// --header 'Name: value'
+std::pair<std::string, std::string> parse_header(const std::string& header) {
+  const auto colon = header.find(':');
+  if (colon == std::string::npos || colon == 0 || header.find_first_of("\r\n") != std::string::npos)
+    throw usage_error("--header needs 'Name: value', not '" + header + "'");
+  auto value = header.substr(colon + 1);
+  value.erase(0, value.find_first_not_of(" \t"));
+  return {header.substr(0, colon), std::move(value)};
 }
 
 std::uint16_t parse_port(std::string_view text) {
@@ -173,6 +199,51 @@ std::uint16_t parse_port(std::string_view text) {
   if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value > 65535)
     throw usage_error("invalid port '" + std::string(text) + "'");
   return static_cast<std::uint16_t>(value);
+}
+
+// The options of an HTTP listener, which serve-demo and gateway share: false
+// when `arg` is none of them.
+bool parse_listener_option(int argc, char** argv, int& i, std::string_view arg, invocation& inv) {
+  if (arg == "--http") {
+    if (i + 1 >= argc) throw usage_error("--http needs [HOST:]PORT");
+    const std::string_view address = argv[++i];
+    const auto colon = address.rfind(':');
+    if (colon != std::string_view::npos) {
+      auto host = address.substr(0, colon);
+      if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+      if (host.empty()) throw usage_error("invalid address '" + std::string(address) + "'");
+      inv.http_host = std::string(host);
+    }
+    inv.http_port = parse_port(colon == std::string_view::npos ? address : address.substr(colon + 1));
+  } else if (arg == "--threads") {
+    if (i + 1 >= argc) throw usage_error("--threads needs a number");
+    const std::string_view text = argv[++i];
+    unsigned n = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (ec != std::errc() || end != text.data() + text.size() || n == 0 || n > 1024)
+      throw usage_error("--threads needs a number from 1 to 1024, not '" + std::string(text) + "'");
+    inv.threads = n;
+  } else if (arg == "--request-state-key-file") {
+    if (i + 1 >= argc) throw usage_error("--request-state-key-file needs a file");
+    inv.request_state_key_file = argv[++i];
+  } else if (arg == "--access-log") {
+    inv.access_log = true;
+  } else if (arg == "--metrics") {
+    inv.metrics = true;
+  } else {
+    return parse_log_option(argc, argv, i, arg, std::nullopt, inv);
+  }
+  return true;
+}
+
+// What only an HTTP listener does, asked for without --http.
+void check_listener_options(const invocation& inv, std::string_view command) {
+  if (inv.help || inv.http_port) return;
+  const std::string prefix = std::string(command) + ": ";
+  if (!inv.redis_url.empty())
+    throw usage_error(prefix + "--redis needs --http (replicas share HTTP sessions; not with --stdio)");
+  if (inv.access_log) throw usage_error(prefix + "--access-log needs --http (it logs HTTP requests)");
+  if (inv.metrics) throw usage_error(prefix + "--metrics needs --http (they are served at /metrics on its listener)");
 }
 
 // serve-demo [--stdio | --http [HOST:]PORT [--threads N] [--request-state-key-file FILE] [--redis URL]]
@@ -187,32 +258,6 @@ void parse_serve_demo(int argc, char** argv, int i, invocation& inv) {
       inv.redis_url = argv[++i];
       if (!inv.redis_url.starts_with("redis://"))
         throw usage_error("--redis needs a redis:// URL, not '" + inv.redis_url + "'");
-    } else if (arg == "--http") {
-      if (i + 1 >= argc) throw usage_error("--http needs [HOST:]PORT");
-      const std::string_view address = argv[++i];
-      const auto colon = address.rfind(':');
-      if (colon != std::string_view::npos) {
-        auto host = address.substr(0, colon);
-        if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-        if (host.empty()) throw usage_error("invalid address '" + std::string(address) + "'");
-        inv.http_host = std::string(host);
-      }
-      inv.http_port = parse_port(colon == std::string_view::npos ? address : address.substr(colon + 1));
-    } else if (arg == "--threads") {
-      if (i + 1 >= argc) throw usage_error("--threads needs a number");
-      const std::string_view text = argv[++i];
-      unsigned n = 0;
-      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-      if (ec != std::errc() || end != text.data() + text.size() || n == 0 || n > 1024)
-        throw usage_error("--threads needs a number from 1 to 1024, not '" + std::string(text) + "'");
-      inv.threads = n;
-    } else if (arg == "--request-state-key-file") {
-      if (i + 1 >= argc) throw usage_error("--request-state-key-file needs a file");
-      inv.request_state_key_file = argv[++i];
-    } else if (arg == "--access-log") {
-      inv.access_log = true;
-    } else if (arg == "--metrics") {
-      inv.metrics = true;
     } else if (arg == "--log-to-clients") {
       inv.log_to_clients = true;
     } else if (arg == "--otlp-endpoint") {
@@ -220,19 +265,67 @@ void parse_serve_demo(int argc, char** argv, int i, invocation& inv) {
       inv.otlp_endpoint = argv[++i];
       if (!inv.otlp_endpoint.starts_with("http://") && !inv.otlp_endpoint.starts_with("https://"))
         throw usage_error("--otlp-endpoint needs an http:// or https:// URL, not '" + inv.otlp_endpoint + "'");
-    } else if (parse_log_option(argc, argv, i, arg, std::nullopt, inv)) {
+    } else if (parse_listener_option(argc, argv, i, arg, inv)) {
     } else if (arg == "-h" || arg == "--help") {
       inv.help = true;
     } else {
       throw usage_error("serve-demo: unexpected argument '" + std::string(arg) + "'");
     }
   }
-  if (!inv.redis_url.empty() && !inv.help && !inv.http_port)  // (stdio)
-    throw usage_error("serve-demo: --redis needs --http (replicas share HTTP sessions; not with --stdio)");
-  if (inv.access_log && !inv.help && !inv.http_port)
-    throw usage_error("serve-demo: --access-log needs --http (it logs HTTP requests)");
-  if (inv.metrics && !inv.help && !inv.http_port)
-    throw usage_error("serve-demo: --metrics needs --http (they are served at /metrics on its listener)");
+  check_listener_options(inv, "serve-demo");
+}
+
+std::size_t parse_count(std::string_view name, std::string_view text) {
+  std::size_t n = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || end != text.data() + text.size() || n == 0 || n > 1'000'000)
+    throw usage_error(std::string(name) + " needs a number from 1 to 1000000, not '" + std::string(text) + "'");
+  return n;
+}
+
+// gateway (--stdio 'CMD' | --url URL) [--http [HOST:]PORT ...] [--shared] ...
+void parse_gateway(int argc, char** argv, int i, invocation& inv) {
+  inv.gateway = true;
+  for (; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--stdio") {
+      if (i + 1 >= argc) throw usage_error("--stdio needs a command");
+      try {
+        inv.stdio = mcp::split_command_line(argv[++i]);
+      } catch (const std::exception& e) {
+        throw usage_error("--stdio: " + std::string(e.what()));
+      }
+      if (inv.stdio.empty()) throw usage_error("--stdio needs a command");
+    } else if (arg == "--url") {
+      if (i + 1 >= argc || !*argv[i + 1]) throw usage_error("--url needs a URL");
+      inv.url = argv[++i];
+    } else if (arg == "--header") {
+      if (i + 1 >= argc) throw usage_error("--header needs 'Name: value'");
+      inv.headers.push_back(parse_header(argv[++i]));
+    } else if (arg == "--timeout") {
+      if (i + 1 >= argc) throw usage_error("--timeout needs a number of seconds");
+      inv.timeout = parse_timeout(argv[++i]);
+    } else if (arg == "--session-timeout") {
+      if (i + 1 >= argc) throw usage_error("--session-timeout needs a number of seconds");
+      inv.session_timeout = parse_timeout(argv[++i], "--session-timeout");
+    } else if (arg == "--max-sessions") {
+      if (i + 1 >= argc) throw usage_error("--max-sessions needs a number");
+      inv.max_sessions = parse_count("--max-sessions", argv[++i]);
+    } else if (arg == "--shared") {
+      inv.shared_upstream = true;
+    } else if (parse_listener_option(argc, argv, i, arg, inv)) {
+    } else if (arg == "-h" || arg == "--help") {
+      inv.help = true;
+    } else {
+      throw usage_error("gateway: unexpected argument '" + std::string(arg) + "'");
+    }
+  }
+  if (inv.help) return;
+  if (inv.stdio.empty() == inv.url.empty())
+    throw usage_error("gateway: say which server it fronts: --stdio 'CMD ARGS' or --url URL");
+  check_listener_options(inv, "gateway");
+  if ((inv.max_sessions || inv.session_timeout) && !inv.http_port)
+    throw usage_error("gateway: --max-sessions and --session-timeout need --http (over stdio there is one session)");
 }
 
 // The words after the command, checked and parsed.
@@ -351,13 +444,7 @@ invocation parse_arguments(int argc, char** argv) {
       if (inv.stdio.empty()) throw usage_error("--stdio needs a command");
       have_stdio = true;
     } else if (name == "--header") {
-      const auto header = option_value(argc, argv, i, name, inline_value);
-      const auto colon = header.find(':');
-      if (colon == std::string::npos || colon == 0 || header.find_first_of("\r\n") != std::string::npos)
-        throw usage_error("--header needs 'Name: value', not '" + header + "'");
-      auto value = header.substr(colon + 1);
-      value.erase(0, value.find_first_not_of(" \t"));
-      inv.headers.emplace_back(header.substr(0, colon), std::move(value));
+      inv.headers.push_back(parse_header(option_value(argc, argv, i, name, inline_value)));
     } else if (name == "--root") {
       const auto directory = option_value(argc, argv, i, name, inline_value);
       std::error_code ec;
@@ -400,9 +487,11 @@ invocation parse_arguments(int argc, char** argv) {
   }
   if (i >= argc) throw usage_error("no command given (see caduceus --help)");
   inv.command = argv[i++];
-  if (inv.command == "serve-demo") {
-    if (!inv.url.empty() || have_stdio) throw usage_error("serve-demo takes no --url or --stdio before it");
-    parse_serve_demo(argc, argv, i, inv);
+  if (inv.command == "serve-demo" || inv.command == "gateway") {
+    if (!inv.url.empty() || have_stdio)
+      throw usage_error(inv.command + " takes no --url or --stdio before it");
+    if (inv.command == "serve-demo") parse_serve_demo(argc, argv, i, inv);
+    else parse_gateway(argc, argv, i, inv);
     return inv;
   }
   if (!commands.contains(inv.command)) throw usage_error("unknown command '" + inv.command + "'");

@@ -24,6 +24,7 @@ struct invocation {
   bool help = false;
   bool version = false;  ///< --version: print the version, nothing else
   bool serve_demo = false;
+  bool gateway = false;  ///< gateway: serve the --stdio or --url server (docs/gateway.md)
 
   // serve-demo: stdio unless an HTTP address is given.
   std::string http_host = "127.0.0.1";
@@ -36,6 +37,13 @@ struct invocation {
   bool log_to_clients = false;  ///< --log-to-clients: the server's log lines to its clients too
   /// --otlp-endpoint: trace to this OpenTelemetry collector (base URL, OTLP/HTTP)
   std::string otlp_endpoint;
+
+  // gateway: the upstream is --stdio or --url (with --header, --timeout),
+  // served over HTTP with --http, else over our stdio.
+  std::optional<std::size_t> max_sessions;  ///< --max-sessions: sessions, and so children, at once
+  /// --session-timeout: a session without requests ends after this long
+  std::optional<std::chrono::milliseconds> session_timeout;
+  bool shared_upstream = false;  ///< --shared: one upstream connection for every session
 
   // The SDK's own log lines on stderr, for serve-demo and the client commands.
   std::string log_spec;                   ///< --log-level: levels as CADUCEUS_LOG takes them

@@ -19,12 +19,13 @@ mcp::client_options client_options_for(const invocation& inv) {
 }
 
 boost::asio::awaitable<std::unique_ptr<mcp::message_transport>> open_transport(
-    boost::asio::any_io_executor ex, const invocation& inv, progress_bar& bar) {
+    boost::asio::any_io_executor ex, const invocation& inv,
+    std::function<void(std::string_view line)> on_child_stderr) {
   if (!inv.stdio.empty()) {
     mcp::process_options process;
     process.command = inv.stdio.front();
     process.args.assign(inv.stdio.begin() + 1, inv.stdio.end());
-    process.on_stderr = [&bar](std::string_view line) { bar.note(line); };
+    process.on_stderr = std::move(on_child_stderr);
     co_return mcp::spawn_process(ex, std::move(process));
   }
   std::string url = inv.url;

@@ -3,7 +3,6 @@
 // (--stdio) or an HTTP endpoint (--url).
 
 #include "arguments.hpp"
-#include "progress_bar.hpp"
 
 #include <mcp/client/client.hpp>
 #include <mcp/transport/transport.hpp>
@@ -11,7 +10,9 @@
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 
+#include <functional>
 #include <memory>
+#include <string_view>
 
 namespace caduceus {
 
@@ -19,10 +20,11 @@ namespace caduceus {
 mcp::client_options client_options_for(const invocation& inv);
 
 /// Starts the server process or prepares the HTTP connection. The child's
-/// stderr lines go through `bar` (it must outlive the io_context). Throws
+/// stderr lines go to `on_child_stderr` (null: to our stderr). Throws
 /// std::system_error when the program cannot be started, usage_error for a
 /// URL that is not http(s).
 boost::asio::awaitable<std::unique_ptr<mcp::message_transport>> open_transport(
-    boost::asio::any_io_executor ex, const invocation& inv, progress_bar& bar);
+    boost::asio::any_io_executor ex, const invocation& inv,
+    std::function<void(std::string_view line)> on_child_stderr);
 
 }  // namespace caduceus

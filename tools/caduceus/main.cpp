@@ -2,10 +2,12 @@
 //
 //   caduceus [--json] (--url URL | --stdio 'CMD ARGS') COMMAND [ARGS]
 //   caduceus serve-demo [--stdio | --http [HOST:]PORT]
+//   caduceus gateway (--stdio 'CMD ARGS' | --url URL) [--http [HOST:]PORT]
 
 #include "arguments.hpp"
 #include "console.hpp"
 #include "failure.hpp"
+#include "gateway/gateway.hpp"
 #include "log_options.hpp"
 #include "progress_bar.hpp"
 #include "serve_demo.hpp"
@@ -34,9 +36,10 @@ int main(int argc, char** argv) {
     }
     // The SDK's own diagnostics would add lines to our one-line failures:
     // off for the commands unless CADUCEUS_LOG or --log-level turns them on.
-    if (!inv.serve_demo && !std::getenv("CADUCEUS_LOG")) mcp::set_sdk_log_level(mcp::log_level::off);
+    if (!inv.serve_demo && !inv.gateway && !std::getenv("CADUCEUS_LOG")) mcp::set_sdk_log_level(mcp::log_level::off);
     apply_log_options(inv);
     if (inv.serve_demo) return serve_demo(inv);
+    if (inv.gateway) return run_gateway(inv);
 
 
     progress_bar bar(stderr_is_terminal());  // outlives the io_context and what runs on it

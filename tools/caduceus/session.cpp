@@ -36,7 +36,8 @@ constexpr auto close_limit = 6s;
 asio::awaitable<void> connect_and_configure(mcp::client& client, const invocation& inv, progress_bar& bar,
                                            command_state& state) {
   auto ex = co_await asio::this_coro::executor;
-  auto transport = co_await open_transport(ex, inv, bar);
+  std::function<void(std::string_view)> note = [&bar](std::string_view line) { bar.note(line); };
+  auto transport = co_await open_transport(ex, inv, note);
   co_await client.connect(std::move(transport));
   state.requests->connected(client);
   // notifications/elicitation/complete exists up to 2025-11-25 only. Set

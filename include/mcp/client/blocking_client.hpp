@@ -179,6 +179,8 @@ class MCP_API blocking_client {
   void on_elicitation(server_request_callback handler);
   /// Offers roots (client::set_roots).
   void set_roots(std::vector<root> roots);
+  /// Roots asked for each time (`roots/list`), answered likewise; see client::on_roots.
+  void on_roots(server_request_callback handler);
 
  private:
   struct impl;

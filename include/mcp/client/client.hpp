@@ -479,6 +479,14 @@ class MCP_API client {
   /// afterwards, when the capability was declared, it tells a legacy server
   /// they changed (in the background; a 2026-07-28 server asks each time).
   void set_roots(std::vector<root> roots);
+  /// Answers `roots/list` by asking `handler` each time (roots that live
+  /// elsewhere: a gateway asks its own client): return a ListRootsResult.
+  /// Taken before set_roots' list. Set before connect, it declares the
+  /// capability (`roots` with listChanged); tell a legacy server of a change
+  /// with notify("notifications/roots/list_changed").
+  void on_roots(server_request_handler handler);
+  /// The same, answered through a server_request_reply.
+  void on_roots(server_request_callback handler);
 
   /// The links around every request this client sends (client/middleware.hpp):
   /// `client.middleware().use(link)` adds one inside those added before, for

@@ -234,6 +234,18 @@ class MCP_API session : public std::enable_shared_from_this<session> {
   /// revision must have URL-mode elicitation (2025-11-25), else nothing is sent.
   void post_elicitation_complete(std::string elicitation_id);
 
+  /// Sends a request to the client that belongs to none of its requests
+  /// (`roots/list` as the session begins, or a gateway relaying what its
+  /// upstream server asks) and waits for the result; over Streamable HTTP it
+  /// goes on the session's GET stream. Throws protocol_error for an error
+  /// reply, system_error on timeout (the client is then sent
+  /// `notifications/cancelled`). Legacy sessions only: a 2026-07-28
+  /// request's session throws capability_error (its requests ask through
+  /// request_context::ask). Call from the session's executor.
+  /// Cancellation: as request_context::request in a legacy session.
+  asio::awaitable<json::object> request(std::string method, json::object params = {},
+                                        std::chrono::milliseconds timeout = std::chrono::seconds(30));
+
  private:
   friend class detail::server_engine;
   friend class detail::task_run;

@@ -1,0 +1,336 @@
+// `caduceus gateway` in front of our stdio test servers, run as a user runs
+// it, with our client over Streamable HTTP and raw HTTP where a client that
+// misbehaves is the point: a child for each session and its end with the
+// session, the bound on sessions, idle expiry, cancellation and progress
+// relayed, a dying child, shutdown, the 2026-07-28 era, and stdio in front.
+
+#include "caduceus_cli.hpp"
+#include "http_client.hpp"
+#include "test_support.hpp"
+
+#include <mcp/client/client.hpp>
+#include <mcp/transport/http_client.hpp>
+
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace mcp::test {
+namespace {
+
+/// `caduceus gateway --stdio UPSTREAM --http 127.0.0.1:0 EXTRA...`, stopped
+/// (SIGTERM) at the end of the test.
+struct gateway_process {
+  child_process process;
+  std::string url;
+  std::uint16_t port = 0;
+
+  explicit gateway_process(const std::string& upstream, std::vector<std::string> extra = {})
+      : process(argv(upstream, std::move(extra))), url(process.read_line(20s)) {
+    const auto colon = url.rfind(':');
+    port = static_cast<std::uint16_t>(std::stoi(url.substr(colon + 1)));
+  }
+  ~gateway_process() { process.stop(10s); }
+
+  static std::vector<std::string> argv(const std::string& upstream, std::vector<std::string> extra) {
+    std::vector<std::string> args{caduceus_program, "gateway", "--stdio", upstream, "--http", "127.0.0.1:0"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  }
+};
+
+const std::string slow_server = "'" + test_program("slow-server") + "'";
+
+/// Whether process `pid` has ended and been reaped (no /proc entry, or one
+/// of another process by now).
+bool ended(int pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  if (!stat) return true;
+  std::string line;
+  std::getline(stat, line);
+  return line.find("slow-server") == std::string::npos;
+}
+
+/// Waits up to `limit` for `pid` to end.
+asio::awaitable<bool> ends_within(int pid, std::chrono::milliseconds limit) {
+  const std::function<bool()> check = [pid] { return ended(pid); };
+  co_return co_await wait_until(check, limit);
+}
+
+client_options legacy_options() {
+  client_options options;
+  options.versions.assign(legacy_versions().begin(), legacy_versions().end());
+  return options;
+}
+
+asio::awaitable<void> connect_to(client& c, const std::string& url) {
+  auto ex = co_await asio::this_coro::executor;
+  http_client_options options;
+  auto transport = co_await connect_http(ex, url, std::move(options));
+  co_await c.connect(std::move(transport));
+}
+
+/// The pid of the slow-server the client's session reaches.
+asio::awaitable<int> upstream_pid(client& c) {
+  const auto result = co_await c.call_tool("pid");
+  co_return std::stoi(first_text(result));
+}
+
+TEST(Gateway, EachSessionHasAChildOfItsOwnThatEndsWithIt) {
+  gateway_process gateway(slow_server);
+  run_test([&]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    client a(ex, legacy_options());
+    client b(ex, legacy_options());
+    co_await connect_to(a, gateway.url);
+    co_await connect_to(b, gateway.url);
+    EXPECT_EQ(a.server().server_info.name, "slow-server");  // what the upstream says of itself
+    const int pid_a = co_await upstream_pid(a);
+    const int pid_b = co_await upstream_pid(b);
+    EXPECT_NE(pid_a, pid_b);
+    const int again = co_await upstream_pid(a);
+    EXPECT_EQ(again, pid_a);  // the same child for the whole session
+    co_await a.close();                          // DELETE: the session, and its child, end
+    EXPECT_TRUE(co_await ends_within(pid_a, 10s)) << "the closed session's child " << pid_a << " still runs";
+    EXPECT_FALSE(ended(pid_b));
+    const int b_again = co_await upstream_pid(b);
+    EXPECT_EQ(b_again, pid_b);
+    co_await b.close();
+    EXPECT_TRUE(co_await ends_within(pid_b, 10s));
+  }, 40s);
+}
+
+TEST(Gateway, ASessionBeyondTheBoundIsRefusedWith503) {
+  gateway_process gateway(slow_server, {"--max-sessions", "1"});
+  run_test([&]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    client a(ex, legacy_options());
+    co_await connect_to(a, gateway.url);
+    http_connection raw(ex, gateway.port);
+    const auto initialize = mcp_post(rpc_request(1, "initialize", initialize_params()));
+    const auto refused = co_await raw.send(initialize);
+    EXPECT_EQ(refused.status, 503) << refused.body;
+    co_await a.close();
+    // Once the first session ended, there is room again.
+    http_connection again(ex, gateway.port);
+    bool accepted = false;
+    for (int attempt = 0; attempt < 50 && !accepted; ++attempt) {
+      const auto reply = co_await again.send(initialize);
+      accepted = reply.status == 200;
+      if (!accepted) co_await sleep_for(100ms);
+    }
+    EXPECT_TRUE(accepted);
+  }, 40s);
+}
+
+TEST(Gateway, AVanishedClientsChildEndsAfterTheIdleTimeoutThoughItsStreamWasOpen) {
+  gateway_process gateway(slow_server, {"--session-timeout", "1"});
+  run_test([&]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    int pid = 0;
+    {
+      http_connection posts(ex, gateway.port);
+      const auto initialize = mcp_post(rpc_request(1, "initialize", initialize_params()));
+      const auto opened = co_await posts.send(initialize);
+      CO_ASSERT_TRUE(opened.status == 200);
+      const auto session = opened.header("Mcp-Session-Id");
+      const auto initialized = mcp_post(rpc_notification("notifications/initialized"), session);
+      co_await posts.send(initialized);
+      json::object pid_call{{"name", "pid"}, {"arguments", json::object()}};
+      const auto request = mcp_post(rpc_request(2, "tools/call", std::move(pid_call)), session);
+      const auto call = co_await posts.send(request);
+      const auto answer = call.content_type() == "text/event-stream" ? call.sse_messages().back() : call.json();
+      pid = std::stoi(first_text(answer.at("result").as_object()));
+      // The client listens on its GET stream, then vanishes without a word.
+      http_connection listening(ex, gateway.port);
+      const auto listen = mcp_get(session);
+      co_await listening.write(listen);
+      const auto head = co_await listening.read_head();
+      CO_ASSERT_TRUE(head.status == 200);
+      listening.stream().socket().set_option(asio::socket_base::linger(true, 0));  // RST, as a killed host would
+      listening.stream().socket().close();
+    }
+    EXPECT_FALSE(ended(pid));
+    EXPECT_TRUE(co_await ends_within(pid, 15s)) << "the child of a vanished client still runs";
+  }, 40s);
+}
+
+TEST(Gateway, ProgressAndCancellationGoThroughToTheUpstream) {
+  gateway_process gateway(slow_server);
+  run_test([&]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    client c(ex, legacy_options());
+    co_await connect_to(c, gateway.url);
+    int updates = 0;
+    call_options options;
+    options.on_progress = [&](const progress_update& update) {
+      ++updates;
+      EXPECT_EQ(update.total, 200.0);
+    };
+    json::object short_sleep{{"ms", 200}, {"step_ms", 50}};
+    const auto slept = co_await c.call_tool("sleep", std::move(short_sleep), options);
+    EXPECT_EQ(first_text(slept), "slept 200 ms");
+    EXPECT_EQ(updates, 4);  // each before the answer
+
+    // A call cancelled here is cancelled upstream.
+    asio::cancellation_signal cancel;
+    bool progressed = false;
+    call_options long_call;
+    long_call.on_progress = [&](const progress_update&) {
+      if (!progressed) cancel.emit(asio::cancellation_type::terminal);
+      progressed = true;
+    };
+    json::object long_sleep{{"ms", 20000}};
+    auto call = c.call_tool("sleep", std::move(long_sleep), long_call);
+    const auto failure = co_await failure_of(
+        asio::co_spawn(ex, std::move(call), asio::bind_cancellation_slot(cancel.slot(), asio::use_awaitable)));
+    EXPECT_EQ(failure, asio::error::operation_aborted);
+    const auto counted = [&]() -> asio::awaitable<bool> {
+      const auto stats = co_await c.call_tool("stats");
+      co_return first_text(stats) == "1";
+    };
+    bool seen = false;
+    for (int attempt = 0; attempt < 100 && !seen; ++attempt) {
+      seen = co_await counted();
+      if (!seen) co_await sleep_for(50ms);
+    }
+    EXPECT_TRUE(seen) << "the upstream never saw the cancellation";
+    co_await c.close();
+  }, 40s);
+}
+
+TEST(Gateway, AChildThatDiesFailsItsSessionsCallsClearlyAndNoOtherSession) {
+  gateway_process gateway(slow_server);
+  run_test([&]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    client a(ex, legacy_options());
+    client b(ex, legacy_options());
+    co_await connect_to(a, gateway.url);
+    co_await connect_to(b, gateway.url);
+    const int pid_a = co_await upstream_pid(a);
+    const int pid_b = co_await upstream_pid(b);
+    ::kill(pid_a, SIGKILL);
+    CO_ASSERT_TRUE(co_await ends_within(pid_a, 10s));
+    std::string message;
+    try {
+      co_await a.call_tool("pid");
+    } catch (const protocol_error& e) {
+      EXPECT_EQ(e.error().code, errc::internal_error);
+      message = e.what();
+    }
+    EXPECT_NE(message.find("upstream server"), std::string::npos) << message;
+    const int b_again = co_await upstream_pid(b);
+    EXPECT_EQ(b_again, pid_b);
+    co_await b.close();
+  }, 40s);
+}
+
+TEST(Gateway, StoppingItEndsEveryChild) {
+  auto gateway = std::make_unique<gateway_process>(slow_server);
+  std::vector<int> pids;
+  run_test([&]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    client a(ex, legacy_options());
+    client b(ex, legacy_options());
+    co_await connect_to(a, gateway->url);
+    co_await connect_to(b, gateway->url);
+    pids.push_back(co_await upstream_pid(a));
+    pids.push_back(co_await upstream_pid(b));
+    gateway->process.signal(SIGTERM);
+    const std::function<bool()> exited = [&] { return gateway->process.wait(0ms); };
+    CO_ASSERT_TRUE(co_await wait_until(exited, 20s));
+  }, 40s);
+  EXPECT_EQ(gateway->process.exit_code(), 0) << gateway->process.err();
+  for (const int pid : pids) EXPECT_TRUE(ended(pid)) << "child " << pid << " outlived the gateway";
+}
+
+TEST(Gateway, AModernClientIsServedThroughTheSharedConnection) {
+  gateway_process gateway(slow_server);
+  run_test([&]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    client a(ex);  // 2026-07-28 when the server offers it: the gateway does
+    client b(ex);
+    co_await connect_to(a, gateway.url);
+    co_await connect_to(b, gateway.url);
+    EXPECT_EQ(a.server().version, protocol_version::v2026_07_28);
+    EXPECT_EQ(a.server().server_info.name, "slow-server");
+    json::object brief{{"ms", 100}};
+    const auto slept = co_await a.call_tool("sleep", std::move(brief));
+    EXPECT_EQ(first_text(slept), "slept 100 ms");
+    // No session, so one upstream connection serves them all.
+    const int pid_a = co_await upstream_pid(a);
+    const int pid_b = co_await upstream_pid(b);
+    EXPECT_EQ(pid_a, pid_b);
+  }, 40s);
+}
+
+// A 2026-07-28 request has no session to carry what the upstream asks while
+// it runs: the gateway answers it with an InputRequiredResult, holds the
+// upstream call, and takes the client's retry back to that same call.
+TEST(Gateway, AModernClientAnswersWhatTheUpstreamAsksInItsNextRound) {
+  gateway_process gateway("'" + test_program("everything-server") + "' --stdio");
+  run_test([&]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    client c(ex);
+    int asked = 0;
+    c.on_elicitation([&](json::object params) -> asio::awaitable<json::object> {
+      ++asked;
+      EXPECT_EQ(params.at("message"), "Ship it?");
+      co_return json::object{{"action", "accept"}, {"content", {{"confirm", true}}}};
+    });
+    c.on_sampling([&](json::object) -> asio::awaitable<json::object> {
+      co_return json::object{{"role", "assistant"},
+                             {"content", {{"type", "text"}, {"text", "forty-two"}}},
+                             {"model", "test-model"}};
+    });
+    c.set_roots({root{"file:///work", "work"}});
+    co_await connect_to(c, gateway.url);
+    EXPECT_EQ(c.server().version, protocol_version::v2026_07_28);
+    json::object question{{"question", "Ship it?"}};
+    const auto confirmed = co_await c.call_tool("confirm", std::move(question));
+    EXPECT_EQ(first_text(confirmed), "action=accept, confirm=true");
+    EXPECT_EQ(asked, 1);
+    json::object prompt{{"prompt", "the answer?"}};
+    const auto sampled = co_await c.call_tool("sample", std::move(prompt));
+    EXPECT_EQ(first_text(sampled), "LLM said: forty-two");
+    const auto roots = co_await c.call_tool("list_roots");
+    EXPECT_NE(first_text(roots).find("file:///work"), std::string::npos) << first_text(roots);
+  }, 40s);
+}
+
+TEST(Gateway, ServesARemoteServerOverStdioForADesktopHost) {
+  gateway_process remote(slow_server);
+  run_test([&]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    client c(ex);
+    process_options options = bin_command("caduceus");
+    options.args = {"gateway", "--url", remote.url};
+    co_await c.connect(spawn_process(ex, std::move(options)));
+    EXPECT_EQ(c.server().server_info.name, "slow-server");
+    json::object brief{{"ms", 50}};
+    const auto slept = co_await c.call_tool("sleep", std::move(brief));
+    EXPECT_EQ(first_text(slept), "slept 50 ms");
+    co_await c.close();
+  }, 40s);
+}
+
+TEST(Gateway, UsageMistakesAreFoundBeforeAnythingStarts) {
+  const auto neither = cli({"gateway", "--http", "127.0.0.1:0"});
+  EXPECT_EQ(neither.exit_code, 2) << describe(neither);
+  EXPECT_NE(neither.err.find("--stdio 'CMD ARGS' or --url URL"), std::string::npos) << neither.err;
+  const auto bound_without_http = cli({"gateway", "--stdio", "x", "--max-sessions", "3"});
+  EXPECT_EQ(bound_without_http.exit_code, 2) << describe(bound_without_http);
+  const auto missing = cli({"gateway", "--stdio", "/nonexistent/server", "--http", "127.0.0.1:0"});
+  EXPECT_EQ(missing.exit_code, 1) << describe(missing);
+  EXPECT_NE(missing.err.find("upstream"), std::string::npos) << missing.err;
+}
+
+}  // namespace
+}  // namespace mcp::test

@@ -1,0 +1,160 @@
+#include "gateway.hpp"
+
+#include "../connection.hpp"
+#include "../failure.hpp"
+#include "relay_server.hpp"
+
+#include <mcp/server/access_log.hpp>
+#include <mcp/server/http_server.hpp>
+#include <mcp/server/serve.hpp>
+#include <mcp/telemetry/metrics.hpp>
+#include <mcp/version.hpp>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/use_future.hpp>
+
+#include <algorithm>
+#include <future>
+#include <iostream>
+#include <thread>
+
+namespace caduceus {
+
+namespace {
+
+namespace asio = boost::asio;
+using namespace std::chrono_literals;
+
+// How long the upstream has to answer its first handshake before the gateway gives up.
+constexpr auto startup_limit = 60s;
+// How long the children get to end once the gateway stops serving (each:
+// stdin closed, 2 s, SIGTERM, 2 s, SIGKILL).
+constexpr auto children_limit = 10s;
+
+// The threads that run the upstream links, apart from the server's: a link
+// goes on closing its child after its session has ended.
+class upstream_threads {
+ public:
+  explicit upstream_threads(unsigned count) : work_(asio::make_work_guard(io_)) {
+    for (unsigned i = 0; i < std::max(count, 1u); ++i) threads_.emplace_back([this] { io_.run(); });
+  }
+  ~upstream_threads() { finish(std::chrono::seconds(0)); }
+
+  asio::any_io_executor new_strand() { return asio::make_strand(io_); }
+
+  /// Lets what runs end (children closing) within `limit`, then stops.
+  void finish(std::chrono::steady_clock::duration limit) {
+    if (threads_.empty()) return;
+    work_.reset();
+    std::promise<void> done;
+    auto ended = done.get_future();
+    std::thread watchdog([this, &ended, limit] {
+      if (ended.wait_for(limit) != std::future_status::ready) io_.stop();
+    });
+    for (auto& t : threads_) t.join();
+    threads_.clear();
+    done.set_value();
+    watchdog.join();
+  }
+
+ private:
+  asio::io_context io_;
+  asio::executor_work_guard<asio::io_context::executor_type> work_;
+  std::vector<std::thread> threads_;
+};
+
+gateway::link_settings link_settings_for(const invocation& inv) {
+  gateway::link_settings settings;
+  settings.versions.assign(mcp::all_versions().begin(), mcp::all_versions().end());
+  if (inv.timeout) settings.request_timeout = *inv.timeout;
+  return settings;
+}
+
+// The shared link speaks for the gateway itself. It relays what the upstream
+// asks to the client whose request is in flight (a 2026-07-28 client in its
+// next round), so it declares all that a client may be asked; a client that
+// lacks what is asked refuses it.
+gateway::link_identity shared_identity() {
+  json::object capabilities{{"sampling", json::object()},
+                            {"elicitation", {{"form", json::object()}, {"url", json::object()}}},
+                            {"roots", {{"listChanged", true}}}};
+  return {{"caduceus-gateway", mcp::version_string}, std::move(capabilities), {}};
+}
+
+mcp::http_server_options http_options_for(const invocation& inv) {
+  mcp::http_server_options http;
+  http.host = inv.http_host;
+  http.port = *inv.http_port;
+  http.threads = inv.threads;
+  http.websocket = true;
+  if (inv.max_sessions) http.max_sessions = *inv.max_sessions;
+  if (inv.session_timeout) {
+    http.idle_timeout = std::max(std::chrono::ceil<std::chrono::seconds>(*inv.session_timeout), 1s);
+    // A client that vanished while it listened is found by the keep-alive
+    // write that fails: soon enough that its session expires in time.
+    http.keep_alive_interval = std::clamp(http.idle_timeout / 2, std::chrono::seconds(1), http.keep_alive_interval);
+  }
+  http.session.request_state_key = mcp::configured_request_state_key(inv.request_state_key_file);
+  return http;
+}
+
+int serve(gateway::relay_server& relay, const invocation& inv) {
+  if (!inv.http_port) return mcp::run_stdio_server(relay);
+  auto http = http_options_for(inv);
+  mcp::telemetry::subscription access_log;
+  if (inv.access_log) access_log = mcp::enable_access_log();
+  mcp::telemetry::mcp_metrics metrics_feed;  // (fed while the server runs)
+  if (inv.metrics) {
+    auto registry = std::make_shared<mcp::telemetry::metrics_registry>();
+    metrics_feed = mcp::telemetry::record_mcp_metrics(*registry);
+    http.metrics = std::move(registry);
+  }
+  // The first line of stdout is the endpoint: a caller that asked for port 0 reads it.
+  const auto result = mcp::run_http_server(relay, http, [](std::string_view url) { std::cout << url << std::endl; });
+  if (result.handlers_left_running) std::_Exit(result.exit_code);  // (they still use `relay`)
+  return result.exit_code;
+}
+
+}  // namespace
+
+int run_gateway(const invocation& inv) {
+  upstream_threads upstream(inv.threads ? inv.threads : std::thread::hardware_concurrency());
+  auto target = std::make_shared<const invocation>(inv);
+  gateway::upstream_opener open = [target](asio::any_io_executor ex) {
+    return open_transport(std::move(ex), *target, nullptr);  // the children's stderr is ours
+  };
+  const auto settings = link_settings_for(inv);
+  auto make_shared_link = [&upstream, open, settings, identity = shared_identity()] {
+    auto link = std::make_shared<gateway::upstream_link>(upstream.new_strand(), open, settings, identity);
+    link->start();
+    return link;
+  };
+  auto shared = make_shared_link();
+  try {
+    // What the upstream says of itself is what the gateway says of itself.
+    auto learn = [shared]() -> asio::awaitable<mcp::initialize_result> {
+      co_await shared->until_connected();
+      co_return shared->upstream();
+    };
+    auto learnt = asio::co_spawn(shared->get_executor(), learn(), asio::use_future);
+    if (learnt.wait_for(startup_limit) != std::future_status::ready)
+      throw std::runtime_error("the upstream server did not answer its handshake within 60 s");
+    auto upstream_info = learnt.get();
+    gateway::upstream_access access{open, [&upstream] { return upstream.new_strand(); }, settings,
+                                    make_shared_link, inv.shared_upstream};
+    gateway::relay_server relay(std::move(upstream_info), std::move(access), shared);
+    const int code = serve(relay, inv);
+    shared->close();
+    upstream.finish(children_limit);
+    return code;
+  } catch (...) {
+    shared->close();
+    upstream.finish(children_limit);
+    return report_failure(std::current_exception());
+  }
+}
+
+}  // namespace caduceus

@@ -1,0 +1,162 @@
+#include "held_call.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+namespace caduceus::gateway {
+
+namespace {
+
+// Whether the coroutine waiting here was cancelled (rather than woken).
+asio::awaitable<bool> cancelled_here() {
+  const auto state = co_await asio::this_coro::cancellation_state;
+  co_return state.cancelled() != asio::cancellation_type::none;
+}
+
+}  // namespace
+
+held_call::held_call(std::string id, asio::any_io_executor executor, std::chrono::milliseconds hold_limit,
+                     std::function<void()> on_end)
+    : id_(std::move(id)),
+      executor_(std::move(executor)),
+      hold_limit_(hold_limit),
+      on_end_(std::move(on_end)),
+      changed_(executor_, asio::steady_timer::time_point::max()),
+      expiry_(executor_) {}
+
+void held_call::start(asio::awaitable<json::object> call) {
+  auto done = [self = shared_from_this()](std::exception_ptr failure, json::object result) {
+    self->end(failure, std::move(result));
+  };
+  asio::co_spawn(executor_, std::move(call), asio::bind_cancellation_slot(cancel_.slot(), std::move(done)));
+}
+
+void held_call::end(std::exception_ptr failure, json::object result) {
+  if (over_) return;
+  over_ = true;
+  if (failure) failure_ = failure;
+  else result_ = std::move(result);
+  expiry_.cancel();
+  changed_.cancel();
+  if (auto on_end = std::exchange(on_end_, nullptr)) on_end();
+}
+
+void held_call::abandon(std::exception_ptr why) {
+  if (over_) return;
+  if (ask_ && !ask_->answer) ask_->refusal = why;
+  changed_.cancel();
+  cancel_.emit(asio::cancellation_type::terminal);  // end() follows, from the call
+}
+
+void held_call::hold() {
+  if (over_ || relay_) return;  // a round is running: it is not waited for
+  expiry_.expires_after(hold_limit_);
+  expiry_.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
+    auto self = weak.lock();
+    if (ec || !self || self->relay_) return;
+    self->abandon(std::make_exception_ptr(mcp::protocol_error(
+        mcp::errc::internal_error, "the client did not come back with the input the upstream asked for")));
+  });
+}
+
+void held_call::progress(const mcp::progress_update& update) {
+  if (relay_) relay_->push(update);
+}
+
+asio::awaitable<json::object> held_call::ask(std::string method, json::object params) {
+  while (ask_ && !over_) {  // one question at a time
+    co_await changed_.async_wait(asio::as_tuple(asio::use_awaitable));
+    if (co_await cancelled_here()) throw mcp::error(asio::error::operation_aborted);
+  }
+  if (over_) throw mcp::protocol_error(mcp::errc::internal_error, "the client's request has ended");
+  ask_ = pending_ask{"upstream-" + std::to_string(++asks_), mcp::input_request{std::move(method), std::move(params)},
+                     std::nullopt, nullptr};
+  changed_.cancel();  // the round waiting for the call takes it to the client
+  hold();
+  while (!over_ && !ask_->answer && !ask_->refusal) {
+    co_await changed_.async_wait(asio::as_tuple(asio::use_awaitable));
+    if (co_await cancelled_here()) {  // the upstream withdrew its question
+      ask_.reset();
+      changed_.cancel();
+      throw mcp::error(asio::error::operation_aborted);
+    }
+  }
+  auto answered = std::move(*ask_);
+  ask_.reset();
+  changed_.cancel();  // the next question may go
+  if (answered.refusal) std::rethrow_exception(answered.refusal);
+  if (!answered.answer) throw mcp::protocol_error(mcp::errc::internal_error, "the client's request has ended");
+  co_return std::move(*answered.answer);
+}
+
+asio::awaitable<held_call::standing> held_call::next(std::shared_ptr<progress_relay> relay) {
+  relay_ = std::move(relay);
+  expiry_.cancel();
+  while (!over_ && !(ask_ && !ask_->answer && !ask_->refusal)) {
+    co_await changed_.async_wait(asio::as_tuple(asio::use_awaitable));
+    if (co_await cancelled_here()) throw mcp::error(asio::error::operation_aborted);
+  }
+  standing now;
+  if (over_) {
+    now.result = result_;
+    now.failure = failure_;
+  } else {
+    now.ask_key = ask_->key;
+    now.ask = ask_->request;
+  }
+  co_return now;
+}
+
+asio::awaitable<void> held_call::give(std::string key, json::object answer) {
+  if (ask_ && ask_->key == key && !ask_->answer) ask_->answer = std::move(answer);
+  changed_.cancel();
+  co_return;
+}
+
+asio::awaitable<json::object> held_call::serve_round(mcp::request_context& ctx) {
+  auto self = shared_from_this();
+  auto relay = std::make_shared<progress_relay>(ctx);
+  // However the round ends, the call waits for the next one from then on.
+  struct leave {
+    std::shared_ptr<held_call> call;
+    std::shared_ptr<progress_relay> relay;
+    ~leave() {
+      relay->abandon();  // the request's context goes with the round
+      asio::post(call->executor_, [call = call, relay = relay] {
+        if (call->relay_ == relay) call->relay_ = nullptr;
+        call->hold();
+      });
+    }
+  } on_exit{self, relay};
+  for (;;) {
+    auto waiting = next(relay);
+    auto now = co_await asio::co_spawn(executor_, std::move(waiting), asio::use_awaitable);
+    if (now.failure) {
+      relay->abandon();
+      std::rethrow_exception(now.failure);
+    }
+    if (now.result) {
+      co_await relay->finish();
+      co_return std::move(*now.result);
+    }
+    ctx.carry(json::object{{held_call_key, id_}});
+    mcp::input_requests asked;
+    asked.emplace(now.ask_key, std::move(now.ask));
+    mcp::input_responses answers;
+    try {
+      answers = co_await ctx.ask(std::move(asked));  // input_required until the client answers
+    } catch (const std::exception&) {
+      // The client cannot answer (it lacks the capability): neither can the call go on.
+      asio::post(executor_, [self, why = std::current_exception()] { self->abandon(why); });
+      throw;
+    }
+    auto giving = give(now.ask_key, std::move(answers.at(now.ask_key)));
+    co_await asio::co_spawn(executor_, std::move(giving), asio::use_awaitable);
+  }
+}
+
+}  // namespace caduceus::gateway

@@ -1,0 +1,269 @@
+#include "upstream_link.hpp"
+
+#include "progress_relay.hpp"
+
+#include <mcp/log.hpp>
+#include <mcp/protocol/methods.hpp>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <algorithm>
+
+namespace caduceus::gateway {
+
+namespace {
+
+mcp::client_options upstream_client_options(const link_settings& settings, const link_identity& identity) {
+  mcp::client_options options;
+  options.client_info = identity.client_info;
+  options.capabilities = identity.capabilities;
+  // Tasks the upstream asks the client to run are not relayed: not declared.
+  options.capabilities.erase("tasks");
+  options.versions = settings.versions;
+  options.request_timeout = settings.request_timeout;
+  options.max_request_timeout = std::max(options.max_request_timeout, settings.request_timeout);
+  // One connection of its own: a link that ends is not dialled again.
+  options.reconnect.max_attempts = 0;
+  return options;
+}
+
+// The downstream asked for progress: the upstream call asks with a token of
+// its own (the client's), which replaces the client's one.
+bool take_progress_token(json::object& params) {
+  auto* meta = params.if_contains("_meta");
+  if (!meta || !meta->is_object() || !meta->get_object().erase("progressToken")) return false;
+  if (meta->get_object().empty()) params.erase("_meta");
+  return true;
+}
+
+// Notifications the link answers itself rather than relays: progress goes
+// to the call it belongs to, cancellation to the request it cancels.
+bool relayed(std::string_view method) {
+  return method != mcp::methods::notifications_progress && method != mcp::methods::notifications_cancelled;
+}
+
+}  // namespace
+
+upstream_link::upstream_link(asio::any_io_executor executor, upstream_opener open, link_settings settings,
+                             link_identity identity)
+    : executor_(std::move(executor)),
+      open_(std::move(open)),
+      settings_(std::move(settings)),
+      identity_(std::move(identity)),
+      client_(executor_, upstream_client_options(settings_, identity_)),
+      settled_(executor_, asio::steady_timer::time_point::max()) {}
+
+upstream_link::~upstream_link() = default;
+
+void upstream_link::start() {
+  std::weak_ptr<upstream_link> weak = weak_from_this();
+  client_.on_notification([weak](const mcp::notification& n) {
+    if (auto self = weak.lock()) self->relay_notification(n);
+  });
+  // What the upstream asks is relayed only when the client declared it may
+  // be asked: the client's capabilities are the link's.
+  auto relay_request = [weak](std::string method) {
+    return [weak, method](json::object params) -> asio::awaitable<json::object> {
+      auto self = weak.lock();
+      if (!self) throw mcp::protocol_error(mcp::errc::internal_error, "the gateway's session has ended");
+      co_return co_await self->ask_downstream(method, std::move(params));
+    };
+  };
+  const auto& declared = identity_.capabilities;
+  if (declared.contains("sampling")) client_.on_sampling(relay_request(std::string(mcp::methods::sampling_create_message)));
+  if (declared.contains("elicitation")) client_.on_elicitation(relay_request(std::string(mcp::methods::elicitation_create)));
+  if (declared.contains("roots")) client_.on_roots(relay_request(std::string(mcp::methods::roots_list)));
+  // A connection that ended by itself (the child exited) is closed here too,
+  // so that the child is reaped now rather than when the session ends.
+  client_.on_state_change([weak](mcp::connection_state now) {
+    auto self = weak.lock();
+    if (!self || now != mcp::connection_state::disconnected || self->state_ != state::ready) return;
+    self->failure_ = "the upstream server is gone";
+    self->state_ = state::failed;
+    self->gone_ = true;
+    self->close();
+  });
+  state_ = state::connecting;
+  asio::co_spawn(executor_, connect(), asio::detached);
+}
+
+asio::awaitable<void> upstream_link::connect() {
+  auto self = shared_from_this();
+  try {
+    auto transport = co_await open_(executor_);
+    if (state_ == state::connecting) co_await client_.connect(std::move(transport));
+    if (state_ == state::connecting) state_ = state::ready;
+  } catch (const std::exception& e) {
+    if (state_ == state::connecting) {
+      state_ = state::failed;
+      gone_ = true;
+      failure_ = std::string("the upstream server is unavailable: ") + e.what();
+      mcp::sdk_log(mcp::log_category::client, mcp::log_level::warn, "gateway: upstream not connected",
+                   {{"error", e.what()}});
+    }
+  }
+  settled_.cancel();
+}
+
+asio::awaitable<void> upstream_link::until_connected() {
+  while (state_ == state::connecting) {
+    co_await settled_.async_wait(asio::as_tuple(asio::use_awaitable));
+    if (state_ == state::connecting) throw mcp::error(asio::error::operation_aborted);  // we were cancelled
+  }
+  if (state_ == state::failed) throw mcp::protocol_error(mcp::errc::internal_error, failure_);
+  if (state_ != state::ready)
+    throw mcp::protocol_error(mcp::errc::internal_error, "the gateway's connection to the upstream server has ended");
+}
+
+asio::awaitable<json::object> upstream_link::forward(const mcp::request& req, mcp::request_context& ctx) {
+  auto params = req.params;
+  auto relay = std::make_shared<progress_relay>(ctx);
+  mcp::call_options options;
+  if (take_progress_token(params))
+    options.on_progress = [relay](const mcp::progress_update& update) { relay->push(update); };
+  options.trace = ctx.trace();
+  // A 2026-07-28 request comes through hold() when the upstream may ask.
+  asker from{ctx.session().per_request() ? nullptr : &ctx, ctx.session().get_executor(), nullptr};
+  auto call_upstream = call(req.method, std::move(params), std::move(options), from);
+  std::exception_ptr failure;
+  json::object result;
+  try {
+    result = co_await asio::co_spawn(executor_, std::move(call_upstream), asio::use_awaitable);
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  if (failure) {
+    relay->abandon();
+    std::rethrow_exception(failure);
+  }
+  co_await relay->finish();
+  co_return result;
+}
+
+asio::awaitable<json::object> upstream_link::call(std::string method, json::object params,
+                                                  mcp::call_options options, asker from) {
+  auto self = shared_from_this();
+  co_await until_connected();
+  if (from.asks()) in_flight_.push_back(from);
+  struct leave {
+    upstream_link& link;
+    const asker& from;
+    ~leave() {
+      std::erase_if(link.in_flight_, [this](const asker& a) { return a.ctx == from.ctx && a.held == from.held; });
+    }
+  } on_exit{*this, from};
+  try {
+    co_return co_await client_.request(std::move(method), std::move(params), std::move(options));
+  } catch (const mcp::protocol_error&) {
+    throw;  // the upstream's own answer
+  } catch (const std::exception& e) {
+    fail_call(e);
+  }
+}
+
+void upstream_link::fail_call(const std::exception& e) const {
+  const auto* code = dynamic_cast<const boost::system::system_error*>(&e);
+  if (code && code->code() == asio::error::operation_aborted) throw;  // the downstream cancelled it
+  if (code && code->code() == asio::error::timed_out)
+    throw mcp::protocol_error(mcp::errc::internal_error, "the upstream server did not answer in time");
+  if (client_.state() != mcp::connection_state::ready)
+    throw mcp::protocol_error(mcp::errc::internal_error, "the upstream server is gone: " + std::string(e.what()));
+  throw mcp::protocol_error(mcp::errc::internal_error, "the upstream call failed: " + std::string(e.what()));
+}
+
+std::shared_ptr<held_call> upstream_link::hold(const mcp::request& req, mcp::request_context& ctx, std::string id,
+                                               std::function<void()> on_end) {
+  auto held = std::make_shared<held_call>(std::move(id), executor_, settings_.ask_timeout, std::move(on_end));
+  auto params = req.params;
+  mcp::call_options options;
+  if (take_progress_token(params))
+    options.on_progress = [weak = std::weak_ptr(held)](const mcp::progress_update& update) {
+      if (auto call = weak.lock()) call->progress(update);
+    };
+  options.trace = ctx.trace();
+  auto upstream_call = call(req.method, std::move(params), std::move(options), asker{nullptr, {}, held});
+  asio::post(executor_, [held, upstream_call = std::move(upstream_call)]() mutable { held->start(std::move(upstream_call)); });
+  return held;
+}
+
+void upstream_link::forward(mcp::notification n) {
+  asio::post(executor_, [self = shared_from_this(), n = std::move(n)]() mutable {
+    if (self->state_ != state::ready) return;
+    asio::co_spawn(
+        self->executor_,
+        [self, n = std::move(n)]() mutable -> asio::awaitable<void> {
+          try {
+            co_await self->client_.notify(std::move(n.method), std::move(n.params));
+          } catch (const std::exception& e) {
+            mcp::sdk_log(mcp::log_category::client, mcp::log_level::debug, "gateway: notification not relayed",
+                         {{"error", e.what()}});
+          }
+        },
+        asio::detached);
+  });
+}
+
+void upstream_link::add_listener(const std::shared_ptr<mcp::session>& listener) {
+  asio::post(executor_, [self = shared_from_this(), weak = std::weak_ptr<mcp::session>(listener)] {
+    std::erase_if(self->listeners_, [](const auto& l) { return l.expired(); });
+    self->listeners_.push_back(weak);
+  });
+}
+
+void upstream_link::relay_notification(const mcp::notification& n) {
+  if (!relayed(n.method)) return;
+  if (auto session = identity_.session.lock()) session->post_notification(n.method, n.params);
+  std::erase_if(listeners_, [](const auto& l) { return l.expired(); });
+  for (const auto& weak : listeners_)
+    if (auto listener = weak.lock()) listener->post_notification(n.method, n.params);
+}
+
+asio::awaitable<json::object> upstream_link::ask_downstream(std::string method, json::object params) {
+  // The newest request in flight is the likeliest to have caused the ask; a
+  // link of one session has only that session's requests.
+  const auto from = in_flight_.empty() ? asker{} : in_flight_.back();
+  if (from.held) co_return co_await from.held->ask(std::move(method), std::move(params));
+  auto session = identity_.session.lock();
+  auto ask = [&, timeout = settings_.ask_timeout]() -> asio::awaitable<json::object> {
+    if (from.ctx) co_return co_await from.ctx->request(method, params, timeout);
+    co_return co_await session->request(method, params, timeout);
+  };
+  if (!from.ctx && !session)
+    throw mcp::protocol_error(mcp::errc::method_not_found,
+                              "the gateway has no client request in flight to relay " + method + " to");
+  auto where = from.ctx ? from.executor : session->get_executor();
+  auto asking = ask();
+  try {
+    co_return co_await asio::co_spawn(where, std::move(asking), asio::use_awaitable);
+  } catch (const mcp::capability_error& e) {
+    throw mcp::protocol_error(mcp::errc::method_not_found, e.what());
+  } catch (const mcp::input_required&) {  // (not a std::exception)
+    throw mcp::protocol_error(mcp::errc::method_not_found, "the client's request cannot be asked " + method);
+  }
+}
+
+void upstream_link::close() {
+  asio::post(executor_, [self = shared_from_this()] {
+    if (self->closing_) return;
+    self->closing_ = true;
+    if (self->state_ != state::failed) self->state_ = state::closed;  // (a failure keeps its reason)
+    self->gone_ = true;
+    self->settled_.cancel();
+    asio::co_spawn(
+        self->executor_,
+        [self]() -> asio::awaitable<void> {
+          try {
+            co_await self->client_.close();
+          } catch (const std::exception&) {
+            // already closed
+          }
+        },
+        asio::detached);
+  });
+}
+
+}  // namespace caduceus::gateway

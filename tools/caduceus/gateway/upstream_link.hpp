@@ -1,0 +1,123 @@
+#pragma once
+// A connection to the upstream server that the gateway fronts, relaying both
+// ways: the downstream requests and notifications up; the upstream's
+// notifications, and what it asks of the client (sampling, elicitation,
+// roots), down to the client whose request is in flight or, for a link of
+// one session, to that session's client.
+
+#include "held_call.hpp"
+
+#include <mcp/client/client.hpp>
+#include <mcp/server/context.hpp>
+#include <mcp/transport/transport.hpp>
+
+#include <boost/asio/steady_timer.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace caduceus::gateway {
+
+namespace asio = boost::asio;
+namespace json = boost::json;
+
+/// Opens a new connection to the upstream server: a child process of its
+/// own (--stdio), or a connection to its URL.
+using upstream_opener =
+    std::function<asio::awaitable<std::unique_ptr<mcp::message_transport>>(asio::any_io_executor)>;
+
+/// How a link speaks to the upstream.
+struct link_settings {
+  /// The versions the link accepts upstream (client_options::versions).
+  std::vector<mcp::protocol_version> versions;
+  /// An upstream call's deadline (each progress update extends it).
+  std::chrono::milliseconds request_timeout{300'000};
+  /// How long the downstream client has to answer what the upstream asks.
+  std::chrono::milliseconds ask_timeout{600'000};
+};
+
+/// Who the link speaks for upstream: one session's client (its info and
+/// capabilities), or the gateway itself for a link that many share.
+struct link_identity {
+  mcp::implementation client_info;
+  /// The capabilities declared upstream; the upstream's requests that they
+  /// allow are relayed down.
+  json::object capabilities;
+  /// A link of one session: what the upstream asks outside any request goes
+  /// to this session's client, and so do its notifications.
+  std::weak_ptr<mcp::session> session;
+};
+
+class upstream_link : public std::enable_shared_from_this<upstream_link> {
+ public:
+  upstream_link(asio::any_io_executor executor, upstream_opener open, link_settings settings,
+                link_identity identity);
+  ~upstream_link();
+
+  /// Connects in the background; forward() waits for it.
+  void start();
+  /// Waits until connected; throws protocol_error saying why it could not
+  /// connect, or that the link has ended. Call from the link's executor.
+  asio::awaitable<void> until_connected();
+  /// The strand the link runs on.
+  const asio::any_io_executor& get_executor() const noexcept { return executor_; }
+  /// What the upstream said of itself; valid once connected.
+  const mcp::initialize_result& upstream() const { return client_.server(); }
+  /// Whether the link failed or ended (then a shared link is made anew). Any thread.
+  bool gone() const noexcept { return gone_.load(std::memory_order_relaxed); }
+  /// Sends `req` upstream and returns its result; an upstream error comes
+  /// back as the same JSON-RPC error, a dead or unreachable upstream as
+  /// -32603 saying so. Cancelled with `ctx` (the upstream call is then
+  /// cancelled too). Call from `ctx`'s executor.
+  asio::awaitable<json::object> forward(const mcp::request& req, mcp::request_context& ctx);
+  /// Starts `req` upstream for a 2026-07-28 request, held across its input
+  /// rounds as `id` (held_call.hpp); `on_end` runs once it is over. Call
+  /// from `ctx`'s executor.
+  std::shared_ptr<held_call> hold(const mcp::request& req, mcp::request_context& ctx, std::string id,
+                                  std::function<void()> on_end);
+  /// Sends a client notification upstream (dropped while not connected).
+  void forward(mcp::notification n);
+  /// A session whose client hears the upstream's notifications (besides the
+  /// link's own session): the sessions of a shared link.
+  void add_listener(const std::shared_ptr<mcp::session>& listener);
+  /// Ends the connection (a child: its stdin closed, then signals), in the background.
+  void close();
+
+ private:
+  enum class state { idle, connecting, ready, failed, closed };
+  // A downstream request in flight upstream: what the upstream asks while it
+  // runs goes to its client, through the request (a legacy one) or the call
+  // held across its rounds (a 2026-07-28 one).
+  struct asker {
+    mcp::request_context* ctx = nullptr;
+    asio::any_io_executor executor;
+    std::shared_ptr<held_call> held;
+    bool asks() const noexcept { return ctx || held; }
+  };
+
+  asio::awaitable<void> connect();
+  asio::awaitable<json::object> call(std::string method, json::object params, mcp::call_options options,
+                                     asker from);
+  asio::awaitable<json::object> ask_downstream(std::string method, json::object params);
+  void relay_notification(const mcp::notification& n);
+  [[noreturn]] void fail_call(const std::exception& e) const;
+
+  asio::any_io_executor executor_;
+  upstream_opener open_;
+  link_settings settings_;
+  link_identity identity_;
+  mcp::client client_;
+  state state_ = state::idle;
+  bool closing_ = false;
+  std::string failure_;           // why the link failed, for the requests' errors
+  asio::steady_timer settled_;    // cancelled when connecting ends
+  std::vector<asker> in_flight_;  // oldest first
+  std::vector<std::weak_ptr<mcp::session>> listeners_;
+  std::atomic<bool> gone_{false};
+};
+
+}  // namespace caduceus::gateway
