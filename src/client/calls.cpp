@@ -214,6 +214,10 @@ void client::on_resource_updated(std::function<void(const std::string&)> handler
 void client::on_sampling(server_request_handler handler) { impl_->on_sampling = std::move(handler); }
 void client::on_elicitation(server_request_handler handler) { impl_->on_elicitation = std::move(handler); }
 void client::on_roots(server_request_handler handler) { impl_->on_roots = std::move(handler); }
+void client::on_server_request(
+    std::function<asio::awaitable<json::object>(std::string method, json::object params)> handler) {
+  impl_->on_server_request = std::move(handler);
+}
 
 void client::set_roots(std::vector<root> roots) {
   auto& d = *impl_;

@@ -188,6 +188,7 @@ struct client::impl : std::enable_shared_from_this<impl> {
   server_request_handler on_sampling;
   server_request_handler on_elicitation;
   server_request_handler on_roots;  // asked each time; before `roots`
+  std::function<asio::awaitable<json::object>(std::string, json::object)> on_server_request;  // any other
   std::optional<std::vector<root>> roots;
   detail::hosted_tasks hosted;  // the tasks a 2025-11-25 server asked us to run
 

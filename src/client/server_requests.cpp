@@ -43,10 +43,7 @@ void fill_form_defaults(const json::object& params, json::object& result) {
 
 asio::awaitable<json::object> client::impl::serve_server_request(const mcp::request& req) {
   if (req.method == methods::ping) co_return json::object();
-  if (detail::hosted_tasks::serves(req.method)) {
-    if (!options.host_tasks) not_offered(req.method);
-    co_return co_await hosted.serve(req);
-  }
+  if (options.host_tasks && detail::hosted_tasks::serves(req.method)) co_return co_await hosted.serve(req);
   if (options.host_tasks && detail::hosted_tasks::asks_for_task(req)) {
     detail::hosted_tasks::runner run = [self = shared_from_this()](mcp::request plain) -> asio::awaitable<json::object> {
       co_return co_await self->serve_server_request(plain);
@@ -68,6 +65,8 @@ asio::awaitable<json::object> client::impl::serve_server_request(const mcp::requ
     if (!roots) not_offered(req.method);
     co_return to_json_value(list_roots_result{*roots}).as_object();
   }
+  if (on_server_request) co_return co_await on_server_request(req.method, req.params);
+  if (detail::hosted_tasks::serves(req.method)) not_offered(req.method);
   throw protocol_error(errc::method_not_found, "Method not found: " + req.method);
 }
 

@@ -487,6 +487,12 @@ class MCP_API client {
   void on_roots(server_request_handler handler);
   /// The same, answered through a server_request_reply.
   void on_roots(server_request_callback handler);
+  /// Any other request from the server, one the client does not answer
+  /// itself: an extension's, or `tasks/*` about tasks the server had the
+  /// client run while the client does not host them (client_options::
+  /// host_tasks; a relay passes them on). It gets the method and params and
+  /// returns the result; without it such a request gets -32601.
+  void on_server_request(std::function<asio::awaitable<json::object>(std::string method, json::object params)> handler);
 
   /// The links around every request this client sends (client/middleware.hpp):
   /// `client.middleware().use(link)` adds one inside those added before, for
