@@ -8,6 +8,7 @@
 
 #include <boost/json/parse.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <set>
@@ -23,7 +24,8 @@ constexpr std::string_view usage =
                            [--log-format FORMAT] [--otlp-endpoint URL]
        caduceus gateway (--stdio 'CMD ARGS' | --url URL [--header 'NAME: VALUE']...)
                         [--http [HOST:]PORT [--threads N] [--max-sessions N] [--session-timeout SECONDS]
-                        [--access-log] [--metrics]] [--shared] [--timeout SECONDS] [--log-level SPEC]
+                        [--access-log] [--metrics]] [--shared | --warm N] [--versions LIST] [--timeout SECONDS]
+                        [--log-level SPEC]
        caduceus --help | --version
 
 Talks to an MCP server, over Streamable HTTP (or the older HTTP+SSE) with
@@ -72,7 +74,8 @@ Commands:
                                       (OTLP/HTTP, e.g. http://127.0.0.1:4318)
   gateway                             serve the server that --stdio starts
                                       (a child for each session, ended with
-                                      it; --shared: one for all) or that
+                                      it, --warm N started ahead, default 1;
+                                      --shared: one for all) or that
                                       --url names, to clients of every
                                       revision: over Streamable HTTP, HTTP+SSE
                                       and WebSocket with --http (printing its
@@ -81,8 +84,10 @@ Commands:
                                       --max-sessions N at once (then 503),
                                       ended after --session-timeout SECONDS
                                       without requests; --timeout SECONDS per
-                                      upstream call (default 300). See
-                                      docs/gateway.md
+                                      upstream call (default 300); --versions
+                                      LIST: the revisions served (e.g. legacy,
+                                      or 2025-06-18,2025-11-25; default all).
+                                      See docs/gateway.md
 
 Options:
   --json            print one JSON document (the result) instead of text
@@ -283,6 +288,31 @@ std::size_t parse_count(std::string_view name, std::string_view text) {
   return n;
 }
 
+// --versions: revision names, comma-separated; `legacy` and `modern` stand
+// for every revision of their era.
+std::vector<mcp::protocol_version> parse_versions(std::string_view list) {
+  std::vector<mcp::protocol_version> versions;
+  auto add = [&](mcp::protocol_version v) {
+    if (std::find(versions.begin(), versions.end(), v) == versions.end()) versions.push_back(v);
+  };
+  for (std::size_t at = 0; at <= list.size();) {
+    const auto comma = std::min(list.find(',', at), list.size());
+    const auto name = list.substr(at, comma - at);
+    at = comma + 1;
+    if (name == "legacy" || name == "modern") {
+      for (const auto v : mcp::all_versions())
+        if (mcp::is_modern(v) == (name == "modern")) add(v);
+    } else if (const auto v = mcp::parse_protocol_version(name)) {
+      add(*v);
+    } else {
+      throw usage_error("--versions: unknown revision '" + std::string(name) +
+                        "' (give revisions such as 2025-06-18, or legacy, or modern)");
+    }
+  }
+  std::sort(versions.begin(), versions.end());
+  return versions;
+}
+
 // gateway (--stdio 'CMD' | --url URL) [--http [HOST:]PORT ...] [--shared] ...
 void parse_gateway(int argc, char** argv, int i, invocation& inv) {
   inv.gateway = true;
@@ -313,6 +343,13 @@ void parse_gateway(int argc, char** argv, int i, invocation& inv) {
       inv.max_sessions = parse_count("--max-sessions", argv[++i]);
     } else if (arg == "--shared") {
       inv.shared_upstream = true;
+    } else if (arg == "--warm") {
+      if (i + 1 >= argc) throw usage_error("--warm needs a number");
+      const std::string_view text = argv[++i];
+      inv.warm_children = text == "0" ? 0 : parse_count("--warm", text);
+    } else if (arg == "--versions") {
+      if (i + 1 >= argc) throw usage_error("--versions needs revisions, e.g. 2025-06-18,2025-11-25");
+      inv.served_versions = parse_versions(argv[++i]);
     } else if (parse_listener_option(argc, argv, i, arg, inv)) {
     } else if (arg == "-h" || arg == "--help") {
       inv.help = true;

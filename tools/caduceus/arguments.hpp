@@ -4,6 +4,7 @@
 
 #include <mcp/log.hpp>
 #include <mcp/protocol/types.hpp>
+#include <mcp/protocol/versions.hpp>
 
 #include <boost/json/object.hpp>
 
@@ -44,6 +45,9 @@ struct invocation {
   /// --session-timeout: a session without requests ends after this long
   std::optional<std::chrono::milliseconds> session_timeout;
   bool shared_upstream = false;  ///< --shared: one upstream connection for every session
+  std::size_t warm_children = 1;  ///< --warm: children started ahead of the sessions (--stdio)
+  /// --versions: the revisions served to clients (empty: every one)
+  std::vector<mcp::protocol_version> served_versions;
 
   // The SDK's own log lines on stderr, for serve-demo and the client commands.
   std::string log_spec;                   ///< --log-level: levels as CADUCEUS_LOG takes them

@@ -18,16 +18,19 @@ mcp::client_options client_options_for(const invocation& inv) {
   return options;
 }
 
+std::unique_ptr<mcp::message_transport> start_process(boost::asio::any_io_executor ex, const invocation& inv,
+                                                      std::function<void(std::string_view line)> on_child_stderr) {
+  mcp::process_options process;
+  process.command = inv.stdio.front();
+  process.args.assign(inv.stdio.begin() + 1, inv.stdio.end());
+  process.on_stderr = std::move(on_child_stderr);
+  return mcp::spawn_process(std::move(ex), std::move(process));
+}
+
 boost::asio::awaitable<std::unique_ptr<mcp::message_transport>> open_transport(
     boost::asio::any_io_executor ex, const invocation& inv,
     std::function<void(std::string_view line)> on_child_stderr) {
-  if (!inv.stdio.empty()) {
-    mcp::process_options process;
-    process.command = inv.stdio.front();
-    process.args.assign(inv.stdio.begin() + 1, inv.stdio.end());
-    process.on_stderr = std::move(on_child_stderr);
-    co_return mcp::spawn_process(ex, std::move(process));
-  }
+  if (!inv.stdio.empty()) co_return start_process(ex, inv, std::move(on_child_stderr));
   std::string url = inv.url;
   // ws:// and wss:// ask for MCP over WebSocket (docs/transports.md); no
   // other URL falls back to it, nor it to HTTP.

@@ -101,6 +101,18 @@ mcp::http_server_options http_options_for(const invocation& inv) {
   return http;
 }
 
+// What the upstream says of itself, which is what the gateway says of itself.
+mcp::initialize_result learn_upstream(const std::shared_ptr<gateway::upstream_link>& link) {
+  auto learn = [link]() -> asio::awaitable<mcp::initialize_result> {
+    co_await link->until_connected();
+    co_return link->upstream();
+  };
+  auto learnt = asio::co_spawn(link->get_executor(), learn(), asio::use_future);
+  if (learnt.wait_for(startup_limit) != std::future_status::ready)
+    throw std::runtime_error("the upstream server did not answer its handshake within 60 s");
+  return learnt.get();
+}
+
 int serve(gateway::relay_server& relay, const invocation& inv) {
   if (!inv.http_port) return mcp::run_stdio_server(relay);
   auto http = http_options_for(inv);
@@ -123,36 +135,41 @@ int serve(gateway::relay_server& relay, const invocation& inv) {
 int run_gateway(const invocation& inv) {
   upstream_threads upstream(inv.threads ? inv.threads : std::thread::hardware_concurrency());
   auto target = std::make_shared<const invocation>(inv);
-  gateway::upstream_opener open = [target](asio::any_io_executor ex) {
+  gateway::relay_options options;
+  options.open = [target](asio::any_io_executor ex) {
     return open_transport(std::move(ex), *target, nullptr);  // the children's stderr is ours
   };
-  const auto settings = link_settings_for(inv);
-  auto make_shared_link = [&upstream, open, settings, identity = shared_identity()] {
-    auto link = std::make_shared<gateway::upstream_link>(upstream.new_strand(), open, settings, identity);
+  options.new_strand = [&upstream] { return upstream.new_strand(); };
+  options.settings = link_settings_for(inv);
+  options.shared = inv.shared_upstream;
+  if (!inv.served_versions.empty()) options.served_versions = inv.served_versions;
+  options.make_shared_link = [&upstream, open = options.open, settings = options.settings] {
+    auto link = std::make_shared<gateway::upstream_link>(upstream.new_strand(), open, settings, shared_identity());
     link->start();
     return link;
   };
-  auto shared = make_shared_link();
-  try {
-    // What the upstream says of itself is what the gateway says of itself.
-    auto learn = [shared]() -> asio::awaitable<mcp::initialize_result> {
-      co_await shared->until_connected();
-      co_return shared->upstream();
-    };
-    auto learnt = asio::co_spawn(shared->get_executor(), learn(), asio::use_future);
-    if (learnt.wait_for(startup_limit) != std::future_status::ready)
-      throw std::runtime_error("the upstream server did not answer its handshake within 60 s");
-    auto upstream_info = learnt.get();
-    gateway::upstream_access access{open, [&upstream] { return upstream.new_strand(); }, settings,
-                                    make_shared_link, inv.shared_upstream};
-    gateway::relay_server relay(std::move(upstream_info), std::move(access), shared);
-    const int code = serve(relay, inv);
-    shared->close();
+  auto shared = options.make_shared_link();
+  // Children started ahead boot while the first one answers its handshake.
+  std::optional<gateway::warm_children> warm;
+  if (!inv.stdio.empty() && !inv.shared_upstream && inv.warm_children > 0) {
+    auto start = [target](asio::any_io_executor strand) { return start_process(std::move(strand), *target, nullptr); };
+    warm.emplace(start, options.new_strand, inv.warm_children);
+    options.take_warm = [&warm] { return warm->take(); };
+  }
+  std::optional<gateway::relay_server> relay;
+  auto end_children = [&] {
+    if (warm) warm->clear();
+    if (relay) relay->close_shared_link();
+    else shared->close();
     upstream.finish(children_limit);
+  };
+  try {
+    relay.emplace(learn_upstream(shared), std::move(options), shared);
+    const int code = serve(*relay, inv);
+    end_children();
     return code;
   } catch (...) {
-    shared->close();
-    upstream.finish(children_limit);
+    end_children();
     return report_failure(std::current_exception());
   }
 }

@@ -1,5 +1,7 @@
 #include "held_call.hpp"
 
+#include <mcp/protocol/methods.hpp>
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -10,6 +12,22 @@
 namespace caduceus::gateway {
 
 namespace {
+
+// Whether the client declared what answering `ask` takes. An ask it cannot
+// answer is refused to the upstream, as it would have been had the client
+// been its own (the upstream may go on without it); it does not fail the
+// request, which may not have caused the ask at all: on a shared connection
+// the ask of a server that asks at start-up lands on whatever runs.
+bool can_answer(const json::object& capabilities, const mcp::input_request& ask) {
+  if (ask.method == mcp::methods::sampling_create_message) return capabilities.contains("sampling");
+  if (ask.method == mcp::methods::roots_list) return capabilities.contains("roots");
+  if (ask.method != mcp::methods::elicitation_create) return false;  // (not an input request at all)
+  const auto* elicitation = capabilities.if_contains("elicitation");
+  if (!elicitation) return false;
+  const auto* mode = ask.params.if_contains("mode");
+  if (!mode || *mode != "url") return true;
+  return elicitation->is_object() && elicitation->get_object().contains("url");
+}
 
 // Whether the coroutine waiting here was cancelled (rather than woken).
 asio::awaitable<bool> cancelled_here() {
@@ -93,7 +111,7 @@ asio::awaitable<json::object> held_call::ask(std::string method, json::object pa
   co_return std::move(*answered.answer);
 }
 
-asio::awaitable<held_call::standing> held_call::next(std::shared_ptr<progress_relay> relay) {
+asio::awaitable<held_call::standing> held_call::next(std::shared_ptr<request_relay> relay) {
   relay_ = std::move(relay);
   expiry_.cancel();
   while (!over_ && !(ask_ && !ask_->answer && !ask_->refusal)) {
@@ -111,19 +129,22 @@ asio::awaitable<held_call::standing> held_call::next(std::shared_ptr<progress_re
   co_return now;
 }
 
-asio::awaitable<void> held_call::give(std::string key, json::object answer) {
-  if (ask_ && ask_->key == key && !ask_->answer) ask_->answer = std::move(answer);
+asio::awaitable<void> held_call::give(std::string key, json::object answer, std::exception_ptr refusal) {
+  if (ask_ && ask_->key == key && !ask_->answer && !ask_->refusal) {
+    if (refusal) ask_->refusal = refusal;
+    else ask_->answer = std::move(answer);
+  }
   changed_.cancel();
   co_return;
 }
 
 asio::awaitable<json::object> held_call::serve_round(mcp::request_context& ctx) {
   auto self = shared_from_this();
-  auto relay = std::make_shared<progress_relay>(ctx);
+  auto relay = std::make_shared<request_relay>(ctx);
   // However the round ends, the call waits for the next one from then on.
   struct leave {
     std::shared_ptr<held_call> call;
-    std::shared_ptr<progress_relay> relay;
+    std::shared_ptr<request_relay> relay;
     ~leave() {
       relay->abandon();  // the request's context goes with the round
       asio::post(call->executor_, [call = call, relay = relay] {
@@ -143,6 +164,13 @@ asio::awaitable<json::object> held_call::serve_round(mcp::request_context& ctx) 
       co_await relay->finish();
       co_return std::move(*now.result);
     }
+    if (!can_answer(ctx.session().client_capabilities(), now.ask)) {
+      auto refusal = std::make_exception_ptr(mcp::protocol_error(
+          mcp::errc::method_not_found, "the client does not offer " + now.ask.method));
+      auto refusing = give(now.ask_key, {}, refusal);
+      co_await asio::co_spawn(executor_, std::move(refusing), asio::use_awaitable);
+      continue;
+    }
     ctx.carry(json::object{{held_call_key, id_}});
     mcp::input_requests asked;
     asked.emplace(now.ask_key, std::move(now.ask));
@@ -150,11 +178,11 @@ asio::awaitable<json::object> held_call::serve_round(mcp::request_context& ctx) 
     try {
       answers = co_await ctx.ask(std::move(asked));  // input_required until the client answers
     } catch (const std::exception&) {
-      // The client cannot answer (it lacks the capability): neither can the call go on.
+      // The ask could not be put to the client: neither can the call go on.
       asio::post(executor_, [self, why = std::current_exception()] { self->abandon(why); });
       throw;
     }
-    auto giving = give(now.ask_key, std::move(answers.at(now.ask_key)));
+    auto giving = give(now.ask_key, std::move(answers.at(now.ask_key)), nullptr);
     co_await asio::co_spawn(executor_, std::move(giving), asio::use_awaitable);
   }
 }

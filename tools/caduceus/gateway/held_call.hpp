@@ -7,7 +7,7 @@
 // Each retry that would otherwise start the call anew (a new child, its state
 // lost) finds it instead.
 
-#include "progress_relay.hpp"
+#include "request_relay.hpp"
 
 #include <mcp/server/context.hpp>
 
@@ -42,6 +42,8 @@ class held_call : public std::enable_shared_from_this<held_call> {
   asio::awaitable<json::object> ask(std::string method, json::object params);
   /// An update of the call's progress, for the round that runs. Link's executor.
   void progress(const mcp::progress_update& update);
+  /// The relay of the round that runs, if one does. Link's executor.
+  std::shared_ptr<request_relay> running_relay() const { return relay_; }
 
   /// One round of the downstream request, on its executor: returns the
   /// call's result, or throws input_required with what the upstream asks.
@@ -62,8 +64,9 @@ class held_call : public std::enable_shared_from_this<held_call> {
     std::exception_ptr refusal;
   };
 
-  asio::awaitable<standing> next(std::shared_ptr<progress_relay> relay);
-  asio::awaitable<void> give(std::string key, json::object answer);
+  asio::awaitable<standing> next(std::shared_ptr<request_relay> relay);
+  // The client's answer to the ask `key`, or the refusal to give the upstream.
+  asio::awaitable<void> give(std::string key, json::object answer, std::exception_ptr refusal);
   void end(std::exception_ptr failure, json::object result);
   void abandon(std::exception_ptr why);
   void hold();
@@ -78,7 +81,7 @@ class held_call : public std::enable_shared_from_this<held_call> {
   std::exception_ptr failure_;
   std::optional<pending_ask> ask_;
   unsigned asks_ = 0;
-  std::shared_ptr<progress_relay> relay_;  // the running round's
+  std::shared_ptr<request_relay> relay_;  // the running round's
   asio::steady_timer changed_;  // cancelled at each change: an ask, an answer, the end
   asio::steady_timer expiry_;   // the client's next round must come before it
 };

@@ -30,24 +30,26 @@ std::string held_call_of(const mcp::request_context& ctx) {
 
 }  // namespace
 
-relay_server::relay_server(mcp::initialize_result upstream, upstream_access access,
+relay_server::relay_server(mcp::initialize_result upstream, relay_options options,
                            std::shared_ptr<upstream_link> shared)
     : upstream_(std::move(upstream)),
-      access_(std::move(access)),
+      options_(std::move(options)),
       shared_(std::move(shared)),
       held_prefix_(process_nonce()) {}
 
 void relay_server::init(mcp::session& s) {
   // A 2026-07-28 `subscriptions/listen` stream, or a session of a shared
   // gateway, hears what the shared link hears.
-  if (access_.shared || mcp::is_modern(s.version())) {
+  if (options_.shared || mcp::is_modern(s.version())) {
     shared_link()->add_listener(s.shared_from_this());
     return;
   }
   link_identity identity{s.client_info(), s.client_capabilities(), s.weak_from_this()};
-  auto link = std::make_shared<upstream_link>(access_.new_strand(), access_.open, settings_for(s.version()),
+  auto warm = options_.take_warm ? options_.take_warm() : std::nullopt;
+  auto strand = warm ? warm->strand : options_.new_strand();
+  auto link = std::make_shared<upstream_link>(std::move(strand), options_.open, settings_for(s.version()),
                                               std::move(identity));
-  link->start();
+  link->start(warm ? std::move(warm->transport) : nullptr);
   s.state<session_upstream>().link = std::move(link);
 }
 
@@ -93,7 +95,7 @@ asio::awaitable<json::object> relay_server::serve_held(const mcp::request& req, 
 link_settings relay_server::settings_for(mcp::protocol_version downstream) const {
   // The upstream is offered the session's own revision (and accepted an
   // older one), so that what it answers has the shape that revision knows.
-  auto settings = access_.settings;
+  auto settings = options_.settings;
   settings.versions.clear();
   for (const auto v : mcp::legacy_versions())
     if (v <= downstream) settings.versions.push_back(v);
@@ -105,9 +107,14 @@ std::shared_ptr<upstream_link> relay_server::link_of(mcp::session& s) {
   return shared_link();
 }
 
+void relay_server::close_shared_link() {
+  std::lock_guard lock(shared_mutex_);
+  shared_->close();
+}
+
 std::shared_ptr<upstream_link> relay_server::shared_link() {
   std::lock_guard lock(shared_mutex_);
-  if (shared_->gone()) shared_ = access_.make_shared_link();
+  if (shared_->gone()) shared_ = options_.make_shared_link();
   return shared_;
 }
 

@@ -1,6 +1,6 @@
 #include "upstream_link.hpp"
 
-#include "progress_relay.hpp"
+#include "request_relay.hpp"
 
 #include <mcp/log.hpp>
 #include <mcp/protocol/methods.hpp>
@@ -20,9 +20,9 @@ namespace {
 mcp::client_options upstream_client_options(const link_settings& settings, const link_identity& identity) {
   mcp::client_options options;
   options.client_info = identity.client_info;
+  // (Tasks the upstream has the client run are the client's: their
+  // requests, tasks/* among them, are relayed to it as any other.)
   options.capabilities = identity.capabilities;
-  // Tasks the upstream asks the client to run are not relayed: not declared.
-  options.capabilities.erase("tasks");
   options.versions = settings.versions;
   options.request_timeout = settings.request_timeout;
   options.max_request_timeout = std::max(options.max_request_timeout, settings.request_timeout);
@@ -59,7 +59,7 @@ upstream_link::upstream_link(asio::any_io_executor executor, upstream_opener ope
 
 upstream_link::~upstream_link() = default;
 
-void upstream_link::start() {
+void upstream_link::start(std::unique_ptr<mcp::message_transport> started) {
   std::weak_ptr<upstream_link> weak = weak_from_this();
   client_.on_notification([weak](const mcp::notification& n) {
     if (auto self = weak.lock()) self->relay_notification(n);
@@ -67,16 +67,15 @@ void upstream_link::start() {
   // What the upstream asks is relayed only when the client declared it may
   // be asked: the client's capabilities are the link's.
   auto relay_request = [weak](std::string method) {
-    return [weak, method](json::object params) -> asio::awaitable<json::object> {
-      auto self = weak.lock();
-      if (!self) throw mcp::protocol_error(mcp::errc::internal_error, "the gateway's session has ended");
-      co_return co_await self->ask_downstream(method, std::move(params));
-    };
+    return [weak, method](json::object params) { return relay_ask(weak, method, std::move(params)); };
   };
   const auto& declared = identity_.capabilities;
   if (declared.contains("sampling")) client_.on_sampling(relay_request(std::string(mcp::methods::sampling_create_message)));
   if (declared.contains("elicitation")) client_.on_elicitation(relay_request(std::string(mcp::methods::elicitation_create)));
   if (declared.contains("roots")) client_.on_roots(relay_request(std::string(mcp::methods::roots_list)));
+  client_.on_server_request([weak](std::string method, json::object params) {
+    return relay_ask(weak, std::move(method), std::move(params));
+  });
   // A connection that ended by itself (the child exited) is closed here too,
   // so that the child is reaped now rather than when the session ends.
   client_.on_state_change([weak](mcp::connection_state now) {
@@ -88,14 +87,26 @@ void upstream_link::start() {
     self->close();
   });
   state_ = state::connecting;
-  asio::co_spawn(executor_, connect(), asio::detached);
+  asio::co_spawn(executor_, connect(std::move(started)), asio::detached);
 }
 
-asio::awaitable<void> upstream_link::connect() {
+asio::awaitable<void> upstream_link::connect(std::unique_ptr<mcp::message_transport> started) {
   auto self = shared_from_this();
   try {
-    auto transport = co_await open_(executor_);
-    if (state_ == state::connecting) co_await client_.connect(std::move(transport));
+    bool connected = false;
+    if (started) {
+      try {
+        co_await client_.connect(std::move(started));
+        connected = true;
+      } catch (const std::exception& e) {  // it ended while it waited: start one now
+        mcp::sdk_log(mcp::log_category::client, mcp::log_level::debug, "gateway: a child started ahead failed",
+                     {{"error", e.what()}});
+      }
+    }
+    if (!connected && state_ == state::connecting) {
+      auto transport = co_await open_(executor_);
+      if (state_ == state::connecting) co_await client_.connect(std::move(transport));
+    }
     if (state_ == state::connecting) state_ = state::ready;
   } catch (const std::exception& e) {
     if (state_ == state::connecting) {
@@ -121,13 +132,13 @@ asio::awaitable<void> upstream_link::until_connected() {
 
 asio::awaitable<json::object> upstream_link::forward(const mcp::request& req, mcp::request_context& ctx) {
   auto params = req.params;
-  auto relay = std::make_shared<progress_relay>(ctx);
+  auto relay = std::make_shared<request_relay>(ctx);
   mcp::call_options options;
   if (take_progress_token(params))
     options.on_progress = [relay](const mcp::progress_update& update) { relay->push(update); };
   options.trace = ctx.trace();
-  // A 2026-07-28 request comes through hold() when the upstream may ask.
-  asker from{ctx.session().per_request() ? nullptr : &ctx, ctx.session().get_executor(), nullptr};
+  // (A 2026-07-28 request, which has no session, comes through hold().)
+  asker from{&ctx, ctx.session().get_executor(), nullptr, relay};
   auto call_upstream = call(req.method, std::move(params), std::move(options), from);
   std::exception_ptr failure;
   json::object result;
@@ -185,7 +196,7 @@ std::shared_ptr<held_call> upstream_link::hold(const mcp::request& req, mcp::req
       if (auto call = weak.lock()) call->progress(update);
     };
   options.trace = ctx.trace();
-  auto upstream_call = call(req.method, std::move(params), std::move(options), asker{nullptr, {}, held});
+  auto upstream_call = call(req.method, std::move(params), std::move(options), asker{nullptr, {}, held, nullptr});
   asio::post(executor_, [held, upstream_call = std::move(upstream_call)]() mutable { held->start(std::move(upstream_call)); });
   return held;
 }
@@ -216,10 +227,26 @@ void upstream_link::add_listener(const std::shared_ptr<mcp::session>& listener) 
 
 void upstream_link::relay_notification(const mcp::notification& n) {
   if (!relayed(n.method)) return;
+  // A log message is taken to belong to the newest call, as an ask is: it
+  // goes on that request's stream, before its answer. The rest concern the
+  // session.
+  if (n.method == mcp::methods::notifications_message && !in_flight_.empty()) {
+    if (const auto relay = in_flight_.back().relay_now()) {
+      relay->push(n);
+      return;
+    }
+  }
   if (auto session = identity_.session.lock()) session->post_notification(n.method, n.params);
   std::erase_if(listeners_, [](const auto& l) { return l.expired(); });
   for (const auto& weak : listeners_)
     if (auto listener = weak.lock()) listener->post_notification(n.method, n.params);
+}
+
+asio::awaitable<json::object> upstream_link::relay_ask(std::weak_ptr<upstream_link> weak, std::string method,
+                                                       json::object params) {
+  auto self = weak.lock();
+  if (!self) throw mcp::protocol_error(mcp::errc::internal_error, "the gateway's session has ended");
+  co_return co_await self->ask_downstream(std::move(method), std::move(params));
 }
 
 asio::awaitable<json::object> upstream_link::ask_downstream(std::string method, json::object params) {

@@ -58,8 +58,10 @@ class upstream_link : public std::enable_shared_from_this<upstream_link> {
                 link_identity identity);
   ~upstream_link();
 
-  /// Connects in the background; forward() waits for it.
-  void start();
+  /// Connects in the background, through `started` when given (a child
+  /// started ahead, on this link's strand), else through a connection of its
+  /// own; forward() waits for it.
+  void start(std::unique_ptr<mcp::message_transport> started = nullptr);
   /// Waits until connected; throws protocol_error saying why it could not
   /// connect, or that the link has ended. Call from the link's executor.
   asio::awaitable<void> until_connected();
@@ -69,10 +71,11 @@ class upstream_link : public std::enable_shared_from_this<upstream_link> {
   const mcp::initialize_result& upstream() const { return client_.server(); }
   /// Whether the link failed or ended (then a shared link is made anew). Any thread.
   bool gone() const noexcept { return gone_.load(std::memory_order_relaxed); }
-  /// Sends `req` upstream and returns its result; an upstream error comes
-  /// back as the same JSON-RPC error, a dead or unreachable upstream as
-  /// -32603 saying so. Cancelled with `ctx` (the upstream call is then
-  /// cancelled too). Call from `ctx`'s executor.
+  /// Sends `req`, a request of a session, upstream and returns its result;
+  /// an upstream error comes back as the same JSON-RPC error, a dead or
+  /// unreachable upstream as -32603 saying so. Cancelled with `ctx` (the
+  /// upstream call is then cancelled too). Call from `ctx`'s executor. (A
+  /// 2026-07-28 request, which has no session, goes through hold().)
   asio::awaitable<json::object> forward(const mcp::request& req, mcp::request_context& ctx);
   /// Starts `req` upstream for a 2026-07-28 request, held across its input
   /// rounds as `id` (held_call.hpp); `on_end` runs once it is over. Call
@@ -96,12 +99,18 @@ class upstream_link : public std::enable_shared_from_this<upstream_link> {
     mcp::request_context* ctx = nullptr;
     asio::any_io_executor executor;
     std::shared_ptr<held_call> held;
+    std::shared_ptr<request_relay> relay;  // a legacy request's
     bool asks() const noexcept { return ctx || held; }
+    // Where the call's log messages go: to its request, before its answer.
+    std::shared_ptr<request_relay> relay_now() const { return held ? held->running_relay() : relay; }
   };
 
-  asio::awaitable<void> connect();
+  asio::awaitable<void> connect(std::unique_ptr<mcp::message_transport> started);
   asio::awaitable<json::object> call(std::string method, json::object params, mcp::call_options options,
                                      asker from);
+  // What the upstream asks, relayed while the link lives.
+  static asio::awaitable<json::object> relay_ask(std::weak_ptr<upstream_link> weak, std::string method,
+                                                 json::object params);
   asio::awaitable<json::object> ask_downstream(std::string method, json::object params);
   void relay_notification(const mcp::notification& n);
   [[noreturn]] void fail_call(const std::exception& e) const;
