@@ -47,7 +47,7 @@ class everything_test : public ::testing::TestWithParam<everything_transport> {
 
 inline auto every_transport() {
   return ::testing::Values(everything_transport::stdio, everything_transport::streamable_http,
-                           everything_transport::legacy_sse);
+                           everything_transport::legacy_sse, everything_transport::gateway);
 }
 
 inline std::string transport_name(const ::testing::TestParamInfo<everything_transport>& info) {

@@ -18,9 +18,12 @@ enum class everything_transport {
   stdio,            ///< `index.js stdio`, spawned by the client
   streamable_http,  ///< `index.js streamableHttp`: POST/GET/DELETE /mcp
   legacy_sse,       ///< `index.js sse`: the HTTP+SSE transport of 2024-11-05, GET /sse
+  /// `index.js stdio` behind `caduceus gateway --http --versions legacy` (a
+  /// child for each session), reached over Streamable HTTP
+  gateway,
 };
 
-/// "stdio", "streamable_http", "legacy_sse" (test names).
+/// "stdio", "streamable_http", "legacy_sse", "gateway" (test names).
 std::string to_string(everything_transport transport);
 /// How gtest prints a test's parameter.
 inline void PrintTo(everything_transport transport, std::ostream* out) { *out << to_string(transport); }
@@ -36,13 +39,13 @@ std::string file_text(const std::string& path);
 inline constexpr const char* marker_variable = "CADUCEUS_INTEROP_MARKER";
 inline constexpr const char* marker_value = "set by the interop tests";
 
-/// server-everything over HTTP (`streamableHttp` or `sse`) as a
-/// node_process, listening on 127.0.0.1 on a port the system picked. The
-/// constructor returns once it accepts connections (or throws, the process
-/// stopped); the destructor stops it.
+/// server-everything over HTTP (`streamableHttp` or `sse`, or over stdio
+/// behind the gateway) as a background_process, listening on 127.0.0.1 on a
+/// port the system picked. The constructor returns once it accepts
+/// connections (or throws, the process stopped); the destructor stops it.
 class everything_http_server {
  public:
-  /// `transport`: streamable_http or legacy_sse.
+  /// `transport`: streamable_http, legacy_sse or gateway.
   explicit everything_http_server(everything_transport transport,
                                   std::chrono::milliseconds start_limit = std::chrono::seconds(15));
 
@@ -53,7 +56,7 @@ class everything_http_server {
 
  private:
   everything_transport transport_;
-  std::unique_ptr<node_process> process_;
+  std::unique_ptr<background_process> process_;
   std::uint16_t port_ = 0;
 };
 

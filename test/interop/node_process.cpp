@@ -41,7 +41,8 @@ std::string_view name_of(std::string_view entry) { return entry.substr(0, entry.
 
 std::string node_program() { return CADUCEUS_NODE_PROGRAM; }
 
-node_process::node_process(std::vector<std::string> args, std::vector<std::string> environment) {
+background_process::background_process(std::string program, std::vector<std::string> args,
+                                       std::vector<std::string> environment) {
   // The output goes to a file with no name (nothing is left behind however
   // this process ends), written by the child with O_APPEND and read here
   // with pread. The child gets copies without O_CLOEXEC from dup2.
@@ -52,7 +53,7 @@ node_process::node_process(std::vector<std::string> args, std::vector<std::strin
 
   // Everything the child needs is built before fork: after it, only
   // async-signal-safe calls.
-  args.insert(args.begin(), node_program());
+  args.insert(args.begin(), std::move(program));
   for (char** e = environ; *e; ++e) {
     const std::string_view entry(*e);
     bool replaced = false;
@@ -86,9 +87,9 @@ node_process::node_process(std::vector<std::string> args, std::vector<std::strin
   ::setpgid(pid_, pid_);  // also here: the group must exist before we might signal it
 }
 
-node_process::~node_process() { stop(); }
+background_process::~background_process() { stop(); }
 
-std::string node_process::wait_for_line(std::string_view prefix, std::chrono::milliseconds limit,
+std::string background_process::wait_for_line(std::string_view prefix, std::chrono::milliseconds limit,
                                         const std::string& what) {
   const auto until = clock::now() + limit;
   for (;;) {
@@ -114,11 +115,11 @@ std::string node_process::wait_for_line(std::string_view prefix, std::chrono::mi
   }
 }
 
-std::string node_process::output() const { return read_log(log_fd_); }
+std::string background_process::output() const { return read_log(log_fd_); }
 
-bool node_process::running() const { return pid_ > 0 && !exits_within(pid_, 0ms); }
+bool background_process::running() const { return pid_ > 0 && !exits_within(pid_, 0ms); }
 
-void node_process::stop() noexcept {
+void background_process::stop() noexcept {
   if (pid_ > 0) {
     ::kill(-pid_, SIGTERM);
     exits_within(pid_, 2s);

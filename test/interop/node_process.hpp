@@ -1,5 +1,5 @@
 #pragma once
-// A node program run in the background for a test: in its own process group,
+// A program (node, or one of ours) run in the background for a test: in its own process group,
 // its stdout and stderr in a file with no name, stopped (the whole group)
 // however the test ends, and killed should the test process die first
 // (PR_SET_PDEATHSIG). Its stdin is /dev/null.
@@ -16,14 +16,15 @@ namespace mcp::test {
 /// The node program CMake found.
 std::string node_program();
 
-class node_process {
+/// A program run in the background as described above.
+class background_process {
  public:
-  /// Starts `node args...` with `environment` (NAME=value entries) added to,
-  /// or replacing in, this process's. Throws std::runtime_error when it cannot.
-  node_process(std::vector<std::string> args, std::vector<std::string> environment = {});
-  ~node_process();
-  node_process(const node_process&) = delete;
-  node_process& operator=(const node_process&) = delete;
+  /// Starts `program args...` with `environment` (NAME=value entries) added
+  /// to, or replacing in, this process's. Throws std::runtime_error when it cannot.
+  background_process(std::string program, std::vector<std::string> args, std::vector<std::string> environment = {});
+  ~background_process();
+  background_process(const background_process&) = delete;
+  background_process& operator=(const background_process&) = delete;
 
   /// Waits for a whole line of its output that starts with `prefix`, and
   /// returns the rest of it. Throws std::runtime_error with everything it
@@ -39,6 +40,13 @@ class node_process {
  private:
   int log_fd_ = -1;
   pid_t pid_ = -1;
+};
+
+/// `node args...` run in the background.
+class node_process : public background_process {
+ public:
+  explicit node_process(std::vector<std::string> args, std::vector<std::string> environment = {})
+      : background_process(node_program(), std::move(args), std::move(environment)) {}
 };
 
 }  // namespace mcp::test
