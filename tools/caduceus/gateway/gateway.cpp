@@ -2,12 +2,11 @@
 
 #include "../connection.hpp"
 #include "../failure.hpp"
+#include "../http_listener.hpp"
 #include "relay_server.hpp"
 
-#include <mcp/server/access_log.hpp>
 #include <mcp/server/http_server.hpp>
 #include <mcp/server/serve.hpp>
-#include <mcp/telemetry/metrics.hpp>
 #include <mcp/version.hpp>
 
 #include <boost/asio/co_spawn.hpp>
@@ -18,7 +17,6 @@
 
 #include <algorithm>
 #include <future>
-#include <iostream>
 #include <thread>
 
 namespace caduceus {
@@ -115,19 +113,7 @@ mcp::initialize_result learn_upstream(const std::shared_ptr<gateway::upstream_li
 
 int serve(gateway::relay_server& relay, const invocation& inv) {
   if (!inv.http_port) return mcp::run_stdio_server(relay);
-  auto http = http_options_for(inv);
-  mcp::telemetry::subscription access_log;
-  if (inv.access_log) access_log = mcp::enable_access_log();
-  mcp::telemetry::mcp_metrics metrics_feed;  // (fed while the server runs)
-  if (inv.metrics) {
-    auto registry = std::make_shared<mcp::telemetry::metrics_registry>();
-    metrics_feed = mcp::telemetry::record_mcp_metrics(*registry);
-    http.metrics = std::move(registry);
-  }
-  // The first line of stdout is the endpoint: a caller that asked for port 0 reads it.
-  const auto result = mcp::run_http_server(relay, http, [](std::string_view url) { std::cout << url << std::endl; });
-  if (result.handlers_left_running) std::_Exit(result.exit_code);  // (they still use `relay`)
-  return result.exit_code;
+  return serve_http(relay, http_options_for(inv), inv);
 }
 
 }  // namespace
