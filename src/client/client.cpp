@@ -332,6 +332,14 @@ asio::awaitable<json::object> client::request(std::string method, json::object p
   co_return co_await keep->call(std::move(method), std::move(params), std::move(settings));
 }
 
+asio::awaitable<json::object> client::relay_request(std::string method, json::object params,
+                                                    call_options options) {
+  auto keep = impl_;
+  auto settings = keep->settings(options);
+  settings.pass_input_rounds = true;
+  co_return co_await keep->call(std::move(method), std::move(params), std::move(settings));
+}
+
 asio::awaitable<void> client::notify(std::string method, json::object params) {
   auto keep = impl_;
   std::string frame = serialize(notification{std::move(method), std::move(params)});

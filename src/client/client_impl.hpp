@@ -110,6 +110,9 @@ struct client::impl : std::enable_shared_from_this<impl> {
   /// The `_meta` envelope of a request at `version`.
   json::object envelope(protocol_version version) const;
   void add_envelope(json::object& params) const;
+  /// The envelope of a relayed request (client::relay_request) as its
+  /// `_meta` has it, with this connection's protocol version.
+  void keep_relayed_envelope(json::object& params) const;
   /// The same as JSON members (`"k":v,...`), serialized once for as long as
   /// what it says (the version, the capabilities the handlers imply, the log
   /// level) stays the same.

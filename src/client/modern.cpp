@@ -65,13 +65,25 @@ void client::impl::attach_envelope(const client_link& on, std::string_view metho
                                        fields->contains(meta_key::client_info) ||
                                        fields->contains(meta_key::client_capabilities) ||
                                        fields->contains(meta_key::log_level));
-  if (sets_its_own) {
+  if (sets_its_own && settings.pass_input_rounds) {
+    settings.meta_members.reset();
+    keep_relayed_envelope(params);
+  } else if (sets_its_own) {
     settings.meta_members.reset();
     add_envelope(params);
   } else {
     settings.meta_members = envelope_members(*modern);
   }
   describe_request(on, method, params, to_string(*modern), settings);
+}
+
+void client::impl::keep_relayed_envelope(json::object& params) const {
+  // The relayed client's info, capabilities and log level stand; the
+  // protocol version is this connection's, and what the relayed envelope
+  // lacks is ours.
+  auto& fields = params["_meta"].get_object();
+  for (auto& [key, value] : envelope(*modern))
+    if (key == meta_key::protocol_version || !fields.contains(key)) fields[key] = std::move(value);
 }
 
 void client::impl::add_envelope(json::object& params) const {
@@ -150,6 +162,7 @@ asio::awaitable<json::object> client::impl::call_modern(std::shared_ptr<client_l
       continue;
     }
     auto& result = *answered;
+    if (settings.pass_input_rounds && detail::result_type_of(result) == "input_required") co_return std::move(result);
     auto asked = rounds.input_asked(result);
     if (!asked) {
       // A task the caller did not ask to see (the client declared the tasks

@@ -53,6 +53,9 @@ struct call_settings {
   /// What the request is, for the transport (frame_context::request); the
   /// peer fills in its id.
   std::optional<sent_request> request = {};
+  /// The client's, not the peer's: a 2026-07-28 InputRequiredResult is the
+  /// call's result, not answered by the client (client::relay_request).
+  bool pass_input_rounds = false;
 };
 
 class rpc_peer {

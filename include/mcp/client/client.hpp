@@ -272,6 +272,16 @@ class MCP_API client {
   /// The same, with per-call options.
   asio::awaitable<json::object> request(std::string method, json::object params,
                                         call_options options);
+  /// As request(), for a relay (a gateway) that passes a 2026-07-28 server's
+  /// input rounds on to a client of its own: an InputRequiredResult comes
+  /// back as it is, for the caller to answer by sending the request again
+  /// with `inputResponses` and the result's `requestState`, instead of being
+  /// answered by this client's handlers. The 2026-07-28 envelope that the
+  /// params' `_meta` carries (the relayed client's info, capabilities and log
+  /// level) is sent as it is, in place of this client's, with this
+  /// connection's protocol version. In the legacy era, the same as
+  /// request(). Cancellation: the request's.
+  asio::awaitable<json::object> relay_request(std::string method, json::object params, call_options options);
   /// Sends a notification (not through the middleware); completes once it is
   /// queued. Throws mcp::error(not_connected) unless state() is ready.
   /// Cancellation: it waits only for room in the write queue; cancelled
