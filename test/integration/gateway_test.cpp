@@ -305,6 +305,44 @@ TEST(Gateway, AModernClientAnswersWhatTheUpstreamAsksInItsNextRound) {
   }, 40s);
 }
 
+// The same against an upstream of the session-based revisions only, whose
+// ask comes as a request while its call runs: the gateway holds the call
+// across the client's rounds.
+TEST(Gateway, AModernClientAnswersWhatALegacyUpstreamAsksWhileTheCallIsHeld) {
+  child_process legacy({test_program("cli-peer-server"), "--legacy", "--http"});
+  const auto legacy_url = legacy.read_line(10s);
+  child_process gateway({caduceus_program, "gateway", "--url", legacy_url, "--http", "127.0.0.1:0"});
+  const auto url = gateway.read_line(20s);
+  run_test([&]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    client c(ex);
+    int asked = 0;
+    c.on_sampling([&](json::object) -> asio::awaitable<json::object> {
+      ++asked;
+      co_return json::object{{"role", "assistant"},
+                             {"content", {{"type", "text"}, {"text", "held and answered"}}},
+                             {"model", "test-model"}};
+    });
+    co_await connect_to(c, url);
+    EXPECT_EQ(c.server().version, protocol_version::v2026_07_28);
+    const auto sampled = co_await c.call_tool("sample");
+    EXPECT_NE(first_text(sampled).find("held and answered"), std::string::npos) << first_text(sampled);
+    EXPECT_EQ(asked, 1);
+    // A client that cannot answer is refused upstream, as its own server would refuse it.
+    client unable(ex);
+    co_await connect_to(unable, url);
+    std::string failure;
+    try {
+      co_await unable.call_tool("sample");
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+    EXPECT_NE(failure, "") << "the call should fail: the upstream's sampling was refused";
+  }, 40s);
+  gateway.stop(10s);
+  legacy.stop(5s);
+}
+
 TEST(Gateway, ServesARemoteServerOverStdioForADesktopHost) {
   gateway_process remote(slow_server);
   run_test([&]() -> asio::awaitable<void> {

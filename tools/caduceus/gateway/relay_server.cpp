@@ -1,5 +1,7 @@
 #include "relay_server.hpp"
 
+#include "rounds.hpp"
+
 #include <mcp/protocol/versions.hpp>
 
 #include <random>
@@ -58,7 +60,11 @@ void relay_server::terminate(mcp::session& s) {
 }
 
 asio::awaitable<json::object> relay_server::handle_request(const mcp::request& req, mcp::request_context& ctx) {
-  if (ctx.session().per_request()) co_return co_await serve_held(req, ctx);
+  if (ctx.session().per_request()) {
+    // Both eras stateless: the rounds pass through. Else the call is held.
+    if (auto link = shared_link(); link->modern()) co_return co_await serve_rounds(*link, req, ctx);
+    co_return co_await serve_held(req, ctx);
+  }
   auto link = link_of(ctx.session());
   co_return co_await link->forward(req, ctx);
 }

@@ -3,7 +3,9 @@
 #include "request_relay.hpp"
 
 #include <mcp/log.hpp>
+#include <mcp/protocol/envelope.hpp>
 #include <mcp/protocol/methods.hpp>
+#include <mcp/protocol/versions.hpp>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -38,6 +40,18 @@ bool take_progress_token(json::object& params) {
   if (!meta || !meta->is_object() || !meta->get_object().erase("progressToken")) return false;
   if (meta->get_object().empty()) params.erase("_meta");
   return true;
+}
+
+// A 2026-07-28 request's envelope, which a session-based upstream must not
+// see: the link's own connection says who the client is.
+void drop_envelope(json::object& params) {
+  auto* meta = params.if_contains("_meta");
+  if (!meta || !meta->is_object()) return;
+  auto& fields = meta->get_object();
+  for (const auto key : {mcp::meta_key::protocol_version, mcp::meta_key::client_info,
+                         mcp::meta_key::client_capabilities, mcp::meta_key::log_level})
+    fields.erase(key);
+  if (fields.empty()) params.erase("_meta");
 }
 
 // Notifications the link answers itself rather than relays: progress goes
@@ -107,7 +121,10 @@ asio::awaitable<void> upstream_link::connect(std::unique_ptr<mcp::message_transp
       auto transport = co_await open_(executor_);
       if (state_ == state::connecting) co_await client_.connect(std::move(transport));
     }
-    if (state_ == state::connecting) state_ = state::ready;
+    if (state_ == state::connecting) {
+      modern_ = mcp::is_modern(client_.server().version);
+      state_ = state::ready;
+    }
   } catch (const std::exception& e) {
     if (state_ == state::connecting) {
       state_ = state::failed;
@@ -131,15 +148,25 @@ asio::awaitable<void> upstream_link::until_connected() {
 }
 
 asio::awaitable<json::object> upstream_link::forward(const mcp::request& req, mcp::request_context& ctx) {
-  auto params = req.params;
+  co_return co_await relay_call(req.method, req.params, ctx, false);
+}
+
+asio::awaitable<json::object> upstream_link::forward_round(std::string method, json::object params,
+                                                           mcp::request_context& ctx) {
+  co_return co_await relay_call(std::move(method), std::move(params), ctx, true);
+}
+
+asio::awaitable<json::object> upstream_link::relay_call(std::string method, json::object params,
+                                                        mcp::request_context& ctx, bool pass_rounds) {
   auto relay = std::make_shared<request_relay>(ctx);
   mcp::call_options options;
   if (take_progress_token(params))
     options.on_progress = [relay](const mcp::progress_update& update) { relay->push(update); };
   options.trace = ctx.trace();
-  // (A 2026-07-28 request, which has no session, comes through hold().)
-  asker from{&ctx, ctx.session().get_executor(), nullptr, relay};
-  auto call_upstream = call(req.method, std::move(params), std::move(options), from);
+  // A session's request is asked what the upstream asks meanwhile; a
+  // 2026-07-28 round is asked only through its InputRequiredResult.
+  asker from{pass_rounds ? nullptr : &ctx, ctx.session().get_executor(), nullptr, relay};
+  auto call_upstream = call(std::move(method), std::move(params), std::move(options), from, pass_rounds);
   std::exception_ptr failure;
   json::object result;
   try {
@@ -156,18 +183,21 @@ asio::awaitable<json::object> upstream_link::forward(const mcp::request& req, mc
 }
 
 asio::awaitable<json::object> upstream_link::call(std::string method, json::object params,
-                                                  mcp::call_options options, asker from) {
+                                                  mcp::call_options options, asker from, bool pass_rounds) {
   auto self = shared_from_this();
   co_await until_connected();
-  if (from.asks()) in_flight_.push_back(from);
+  if (from.asks() || from.relay) in_flight_.push_back(from);
   struct leave {
     upstream_link& link;
     const asker& from;
     ~leave() {
-      std::erase_if(link.in_flight_, [this](const asker& a) { return a.ctx == from.ctx && a.held == from.held; });
+      std::erase_if(link.in_flight_, [this](const asker& a) {
+        return a.ctx == from.ctx && a.held == from.held && a.relay == from.relay;
+      });
     }
   } on_exit{*this, from};
   try {
+    if (pass_rounds) co_return co_await client_.relay_request(std::move(method), std::move(params), std::move(options));
     co_return co_await client_.request(std::move(method), std::move(params), std::move(options));
   } catch (const mcp::protocol_error&) {
     throw;  // the upstream's own answer
@@ -190,13 +220,14 @@ std::shared_ptr<held_call> upstream_link::hold(const mcp::request& req, mcp::req
                                                std::function<void()> on_end) {
   auto held = std::make_shared<held_call>(std::move(id), executor_, settings_.ask_timeout, std::move(on_end));
   auto params = req.params;
+  if (!modern()) drop_envelope(params);
   mcp::call_options options;
   if (take_progress_token(params))
     options.on_progress = [weak = std::weak_ptr(held)](const mcp::progress_update& update) {
       if (auto call = weak.lock()) call->progress(update);
     };
   options.trace = ctx.trace();
-  auto upstream_call = call(req.method, std::move(params), std::move(options), asker{nullptr, {}, held, nullptr});
+  auto upstream_call = call(req.method, std::move(params), std::move(options), asker{nullptr, {}, held, nullptr}, false);
   asio::post(executor_, [held, upstream_call = std::move(upstream_call)]() mutable { held->start(std::move(upstream_call)); });
   return held;
 }

@@ -77,6 +77,12 @@ class upstream_link : public std::enable_shared_from_this<upstream_link> {
   /// upstream call is then cancelled too). Call from `ctx`'s executor. (A
   /// 2026-07-28 request, which has no session, goes through hold().)
   asio::awaitable<json::object> forward(const mcp::request& req, mcp::request_context& ctx);
+  /// One round of a 2026-07-28 request to a 2026-07-28 upstream: as
+  /// forward(), but an InputRequiredResult comes back as the upstream gave
+  /// it (rounds.hpp passes the rounds on).
+  asio::awaitable<json::object> forward_round(std::string method, json::object params, mcp::request_context& ctx);
+  /// Whether the upstream speaks 2026-07-28 here (false until connected). Any thread.
+  bool modern() const noexcept { return modern_.load(std::memory_order_relaxed); }
   /// Starts `req` upstream for a 2026-07-28 request, held across its input
   /// rounds as `id` (held_call.hpp); `on_end` runs once it is over. Call
   /// from `ctx`'s executor.
@@ -106,8 +112,10 @@ class upstream_link : public std::enable_shared_from_this<upstream_link> {
   };
 
   asio::awaitable<void> connect(std::unique_ptr<mcp::message_transport> started);
+  asio::awaitable<json::object> relay_call(std::string method, json::object params, mcp::request_context& ctx,
+                                           bool pass_rounds);
   asio::awaitable<json::object> call(std::string method, json::object params, mcp::call_options options,
-                                     asker from);
+                                     asker from, bool pass_rounds);
   // What the upstream asks, relayed while the link lives.
   static asio::awaitable<json::object> relay_ask(std::weak_ptr<upstream_link> weak, std::string method,
                                                  json::object params);
@@ -127,6 +135,7 @@ class upstream_link : public std::enable_shared_from_this<upstream_link> {
   std::vector<asker> in_flight_;  // oldest first
   std::vector<std::weak_ptr<mcp::session>> listeners_;
   std::atomic<bool> gone_{false};
+  std::atomic<bool> modern_{false};
 };
 
 }  // namespace caduceus::gateway
