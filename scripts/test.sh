@@ -32,6 +32,7 @@ step "setup"
 scripts/setup.sh --tests
 (cd test/interop && npm ci --no-audit --no-fund --loglevel=error)
 (cd bench/ts && npm ci --no-audit --no-fund --loglevel=error)
+(cd bench/gateways && npm ci --no-audit --no-fund --loglevel=error)
 
 step "API reference (no Doxygen warning)"
 CADUCEUS_REFERENCE_DIR=$PWD/build/reference scripts/reference.sh

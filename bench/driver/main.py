@@ -9,6 +9,7 @@ import time
 
 import client
 import cluster
+import gateways
 import machine
 import micro
 import profiles
@@ -19,7 +20,7 @@ import targets
 from servers import Paths
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-GROUPS = ('http', 'stdio', 'sessions', 'startup', 'listen', 'micro', 'cluster', 'client')
+GROUPS = ('http', 'stdio', 'sessions', 'startup', 'listen', 'micro', 'cluster', 'client', 'gateway')
 
 
 def parse(argv):
@@ -73,9 +74,16 @@ def main(argv):
     planned_client = client.plan() if 'client' in args.groups else []
     if planned_client:
         client.run(runner)
+    gateways_skipped = gateways.missing(paths) if 'gateway' in args.groups else None
+    planned_gateways = gateways.plan() if 'gateway' in args.groups and not gateways_skipped else []
+    if gateways_skipped:
+        print(f'  gateway: skipped, {gateways_skipped}', file=sys.stderr, flush=True)
+    if planned_gateways:
+        gateways.run(runner)
     minutes = (time.monotonic() - started) / 60
 
-    title = 'Caduceus vs the TypeScript SDK' if planned or planned_client else 'Caduceus, scale out'
+    title = ('Caduceus vs the TypeScript SDK' if planned or planned_client
+             else 'Caduceus vs other gateways' if planned_gateways else 'Caduceus, scale out')
     print(f'## {title} ({profile.name} run, {minutes:.1f} min)\n')
     print(f'Machine: {machine.describe()}. 1-minute load average before the run {load_before:.2f}, '
           f'after it {machine.load_average():.2f} (the second counts the run’s own server and generator).')
@@ -86,7 +94,7 @@ def main(argv):
               'fixed JSON body (HTTP), a bare line echo over pipes (stdio). TypeScript SDK: '
               '@modelcontextprotocol/sdk 1.32.2; TypeScript SDK v2: @modelcontextprotocol/server 2.4.0 (bench/ts).\n')
         print(table.render(planned, results))
-    checked = planned + planned_cluster + planned_client
+    checked = planned + planned_cluster + planned_client + planned_gateways
     problems = table.problems(checked, results)
     missing = [f'{s.key} {server}' for s in checked for server in s.servers
                if len(results.get(s.key, {}).get(server, [])) != profile.runs]
@@ -122,6 +130,14 @@ def main(argv):
         print(client.describe(profile) + '\n')
         print(client.render(planned_client, results) + '\n')
         print('\n'.join(targets.client_report(results)) if profile.judges_targets else 'Not judged on a smoke run.')
+
+    if 'gateway' in args.groups:
+        print('\n### Gateways: `caduceus gateway`, supergateway and mcp-proxy in front of one stdio server\n')
+        if gateways_skipped:
+            print(f'Skipped: {gateways_skipped}.')
+        else:
+            print(gateways.describe(profile) + '\n')
+            print(gateways.render(planned_gateways, results))
 
     micro_ok = True
     if 'micro' in args.groups:
