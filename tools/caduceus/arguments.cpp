@@ -22,7 +22,7 @@ constexpr std::string_view usage =
        caduceus serve-demo [--stdio | --http [HOST:]PORT [--threads N] [--request-state-key-file FILE]
                            [--redis URL] [--access-log] [--metrics]] [--log-to-clients] [--log-level SPEC]
                            [--log-format FORMAT] [--otlp-endpoint URL]
-       caduceus gateway (--stdio 'CMD ARGS' | --url URL [--header 'NAME: VALUE']...)
+       caduceus gateway (--stdio 'CMD ARGS' | --url URL [--header 'NAME: VALUE']... [--token-file PATH])
                         [--http [HOST:]PORT [--threads N] [--max-sessions N] [--session-timeout SECONDS]
                         [--access-log] [--metrics]] [--shared | --warm N] [--versions LIST] [--timeout SECONDS]
                         [--log-level SPEC]
@@ -335,6 +335,11 @@ void parse_gateway(int argc, char** argv, int i, invocation& inv) {
     } else if (arg == "--timeout") {
       if (i + 1 >= argc) throw usage_error("--timeout needs a number of seconds");
       inv.timeout = parse_timeout(argv[++i]);
+    } else if (arg == "--token-file" || arg == "--client-id" || arg == "--client-secret") {
+      // The sign-in `caduceus --url URL login` stored, for a protected --url.
+      if (i + 1 >= argc) throw usage_error(std::string(arg) + " needs a value");
+      auto& field = arg == "--token-file" ? inv.token_file : arg == "--client-id" ? inv.client_id : inv.client_secret;
+      field = argv[++i];
     } else if (arg == "--session-timeout") {
       if (i + 1 >= argc) throw usage_error("--session-timeout needs a number of seconds");
       inv.session_timeout = parse_timeout(argv[++i], "--session-timeout");
