@@ -4,7 +4,8 @@
 // params._meta and once in the POST's traceparent/tracestate headers. Our
 // server traces to otlp_receiver.mjs, to which the script posts its own
 // spans too: each of our SERVER spans must be the child of the TS CLIENT
-// span of its call, in the same trace, with the MCP attributes.
+// span of its call, in the same trace, with the MCP attributes; through
+// `caduceus gateway`, the upstream's span the child of the gateway's.
 
 #include "child_process.hpp"
 #include "node_process.hpp"
@@ -143,6 +144,41 @@ TEST(TsClientTrace, NoSpansWhenTheTracesExporterIsNone) {
       run));
   EXPECT_EQ(of_kind(run.spans, "client").size(), 2u) << run.log;
   EXPECT_TRUE(of_kind(run.spans, "server").empty()) << run.log;  // (the demo has exited: it would have sent them)
+}
+
+// Through `caduceus gateway --otlp-endpoint`, in front of a traced serve-demo
+// over stdio: each TS client span has a gateway span as its child, and that
+// one the upstream's span, all in one trace (the gateway's span context goes
+// upstream in the call's _meta).
+TEST(TsClientTrace, TheTraceGoesThroughTheGatewayIntoTheUpstream) {
+  traced_run run;
+  ASSERT_NO_FATAL_FAILURE(run_traced(
+      [](const std::string& receiver) {
+        auto argv = demo_with({}, {});
+        argv.resize(argv.size() - 4);  // the variables alone, then the gateway instead of the demo
+        const auto upstream = "'" + test_program("caduceus") + "' serve-demo --otlp-endpoint " + receiver;
+        argv.insert(argv.end(), {test_program("caduceus"), "gateway", "--stdio", upstream, "--http", "127.0.0.1:0",
+                                 "--otlp-endpoint", receiver});
+        return argv;
+      },
+      run));
+  const auto clients = of_kind(run.spans, "client");
+  const auto servers = of_kind(run.spans, "server");
+  ASSERT_EQ(clients.size(), 2u) << run.log;
+  for (const auto& client : clients) {
+    std::vector<json::object> gateway, upstream;
+    for (const auto& server : servers) {
+      if (server.at("traceId") != client.at("traceId")) continue;
+      (server.at("service") == "caduceus-gateway" ? gateway : upstream).push_back(server);
+    }
+    ASSERT_EQ(gateway.size(), 1u) << run.log;
+    ASSERT_EQ(upstream.size(), 1u) << run.log;
+    EXPECT_EQ(gateway.front().at("parentSpanId"), client.at("spanId")) << run.log;
+    EXPECT_EQ(upstream.front().at("parentSpanId"), gateway.front().at("spanId")) << run.log;
+    EXPECT_EQ(gateway.front().at("name"), "tools/call echo");
+    EXPECT_EQ(upstream.front().at("name"), "tools/call echo");
+    EXPECT_EQ(upstream.front().at("service"), "everything-server");
+  }
 }
 
 }  // namespace

@@ -25,7 +25,7 @@ constexpr std::string_view usage =
        caduceus gateway (--stdio 'CMD ARGS' | --url URL [--header 'NAME: VALUE']... [--token-file PATH])
                         [--http [HOST:]PORT [--threads N] [--max-sessions N] [--session-timeout SECONDS]
                         [--access-log] [--metrics]] [--shared | --warm N] [--versions LIST] [--timeout SECONDS]
-                        [--log-level SPEC]
+                        [--log-level SPEC] [--otlp-endpoint URL]
        caduceus --help | --version
 
 Talks to an MCP server, over Streamable HTTP (or the older HTTP+SSE) with
@@ -206,8 +206,8 @@ std::uint16_t parse_port(std::string_view text) {
   return static_cast<std::uint16_t>(value);
 }
 
-// The options of an HTTP listener, which serve-demo and gateway share: false
-// when `arg` is none of them.
+// The options of a server, which serve-demo and gateway share (its HTTP
+// listener's, its logs, its traces): false when `arg` is none of them.
 bool parse_listener_option(int argc, char** argv, int& i, std::string_view arg, invocation& inv) {
   if (arg == "--http") {
     if (i + 1 >= argc) throw usage_error("--http needs [HOST:]PORT");
@@ -235,6 +235,11 @@ bool parse_listener_option(int argc, char** argv, int& i, std::string_view arg, 
     inv.access_log = true;
   } else if (arg == "--metrics") {
     inv.metrics = true;
+  } else if (arg == "--otlp-endpoint") {  // (over stdio too)
+    if (i + 1 >= argc) throw usage_error("--otlp-endpoint needs a URL (http://host:4318)");
+    inv.otlp_endpoint = argv[++i];
+    if (!inv.otlp_endpoint.starts_with("http://") && !inv.otlp_endpoint.starts_with("https://"))
+      throw usage_error("--otlp-endpoint needs an http:// or https:// URL, not '" + inv.otlp_endpoint + "'");
   } else {
     return parse_log_option(argc, argv, i, arg, std::nullopt, inv);
   }
@@ -265,11 +270,6 @@ void parse_serve_demo(int argc, char** argv, int i, invocation& inv) {
         throw usage_error("--redis needs a redis:// URL, not '" + inv.redis_url + "'");
     } else if (arg == "--log-to-clients") {
       inv.log_to_clients = true;
-    } else if (arg == "--otlp-endpoint") {
-      if (i + 1 >= argc) throw usage_error("--otlp-endpoint needs a URL (http://host:4318)");
-      inv.otlp_endpoint = argv[++i];
-      if (!inv.otlp_endpoint.starts_with("http://") && !inv.otlp_endpoint.starts_with("https://"))
-        throw usage_error("--otlp-endpoint needs an http:// or https:// URL, not '" + inv.otlp_endpoint + "'");
     } else if (parse_listener_option(argc, argv, i, arg, inv)) {
     } else if (arg == "-h" || arg == "--help") {
       inv.help = true;

@@ -1,6 +1,6 @@
 #include "serve_demo.hpp"
 
-#include "demo_tracing.hpp"
+#include "otlp_tracing.hpp"
 #include "failure.hpp"
 #include "http_listener.hpp"
 
@@ -15,8 +15,8 @@ namespace caduceus {
 int serve_demo(const invocation& inv) {
   auto settings = demo::settings();
   settings.log_to_clients = inv.log_to_clients;
-  std::optional<demo_tracing> tracing;  // (made before the server: it sends the spans left at exit)
-  if (auto options = demo_tracing_options(inv, demo::info().name)) tracing.emplace(std::move(*options));
+  std::optional<otlp_tracing> tracing;  // (made before the server: it sends the spans left at exit)
+  if (auto options = otlp_tracing_options(inv, demo::info().name)) tracing.emplace(std::move(*options));
   mcp::server srv(demo::info(), std::move(settings));
   if (tracing) srv.middleware().use(tracing->server_link());  // first: the span times the whole chain
   demo::add_everything(srv);

@@ -3,6 +3,7 @@
 #include "../connection.hpp"
 #include "../failure.hpp"
 #include "../http_listener.hpp"
+#include "../otlp_tracing.hpp"
 #include "relay_server.hpp"
 
 #include <mcp/server/http_server.hpp>
@@ -142,6 +143,7 @@ int run_gateway(const invocation& inv) {
     warm.emplace(start, options.new_strand, inv.warm_children);
     options.take_warm = [&warm] { return warm->take(); };
   }
+  std::optional<otlp_tracing> tracing;  // (made before the relay: it sends the spans left at exit)
   std::optional<gateway::relay_server> relay;
   auto end_children = [&] {
     if (warm) warm->clear();
@@ -151,6 +153,11 @@ int run_gateway(const invocation& inv) {
   };
   try {
     relay.emplace(learn_upstream(shared), std::move(options), shared);
+    // A span of every request, whose trace each upstream call continues (its `_meta`).
+    if (auto exporting = otlp_tracing_options(inv, "caduceus-gateway")) {
+      tracing.emplace(std::move(*exporting));
+      relay->middleware().use(tracing->server_link());
+    }
     const int code = serve(*relay, inv);
     end_children();
     return code;

@@ -54,6 +54,17 @@ void drop_envelope(json::object& params) {
   if (fields.empty()) params.erase("_meta");
 }
 
+// The upstream call continues the request's trace: the span a tracing link
+// made for the request when there is one (not the client's, which the
+// request's `_meta` carries), so that the upstream's spans are its children.
+void continue_request_trace(json::object& params, mcp::call_options& options, const mcp::request_context& ctx) {
+  options.trace = ctx.trace();
+  auto* meta = params.if_contains("_meta");
+  if (options.trace.empty() || !meta || !meta->is_object()) return;
+  for (const auto key : {"traceparent", "tracestate", "baggage"}) meta->get_object().erase(key);
+  if (meta->get_object().empty()) params.erase("_meta");
+}
+
 // Notifications the link answers itself rather than relays: progress goes
 // to the call it belongs to, cancellation to the request it cancels.
 bool relayed(std::string_view method) {
@@ -162,7 +173,7 @@ asio::awaitable<json::object> upstream_link::relay_call(std::string method, json
   mcp::call_options options;
   if (take_progress_token(params))
     options.on_progress = [relay](const mcp::progress_update& update) { relay->push(update); };
-  options.trace = ctx.trace();
+  continue_request_trace(params, options, ctx);
   // A session's request is asked what the upstream asks meanwhile; a
   // 2026-07-28 round is asked only through its InputRequiredResult.
   asker from{pass_rounds ? nullptr : &ctx, ctx.session().get_executor(), nullptr, relay};
@@ -226,7 +237,7 @@ std::shared_ptr<held_call> upstream_link::hold(const mcp::request& req, mcp::req
     options.on_progress = [weak = std::weak_ptr(held)](const mcp::progress_update& update) {
       if (auto call = weak.lock()) call->progress(update);
     };
-  options.trace = ctx.trace();
+  continue_request_trace(params, options, ctx);
   auto upstream_call = call(req.method, std::move(params), std::move(options), asker{nullptr, {}, held, nullptr}, false);
   asio::post(executor_, [held, upstream_call = std::move(upstream_call)]() mutable { held->start(std::move(upstream_call)); });
   return held;

@@ -1,4 +1,4 @@
-#include "demo_tracing.hpp"
+#include "otlp_tracing.hpp"
 
 #include "ascii.hpp"
 
@@ -35,7 +35,7 @@ bool environment_asks_for_traces() {
 
 }  // namespace
 
-std::optional<mcp::telemetry::otlp_exporter_options> demo_tracing_options(const invocation& inv,
+std::optional<mcp::telemetry::otlp_exporter_options> otlp_tracing_options(const invocation& inv,
                                                                           std::string_view server_name) {
   if (inv.otlp_endpoint.empty() && !environment_asks_for_traces()) return std::nullopt;
   auto options = mcp::telemetry::otlp_exporter_options::from_environment();
@@ -47,7 +47,7 @@ std::optional<mcp::telemetry::otlp_exporter_options> demo_tracing_options(const 
   return options;
 }
 
-demo_tracing::demo_tracing(mcp::telemetry::otlp_exporter_options options)
+otlp_tracing::otlp_tracing(mcp::telemetry::otlp_exporter_options options)
     : io_(1),
       work_(io_.get_executor()),
       url_(options.url()),
@@ -55,7 +55,7 @@ demo_tracing::demo_tracing(mcp::telemetry::otlp_exporter_options options)
       tracer_(std::make_shared<mcp::telemetry::tracer>(exporter_)),
       thread_([this] { io_.run(); }) {}
 
-demo_tracing::~demo_tracing() {
+otlp_tracing::~otlp_tracing() {
   // (The exporter's own watchdog ends the shutdown at the deadline; the
   // second bound only guards against a bug there.)
   auto flushed = asio::co_spawn(io_, exporter_->shutdown(flush_deadline), asio::use_future);
@@ -69,7 +69,7 @@ demo_tracing::~demo_tracing() {
   thread_.join();
 }
 
-std::shared_ptr<mcp::server_middleware> demo_tracing::server_link() const {
+std::shared_ptr<mcp::server_middleware> otlp_tracing::server_link() const {
   return mcp::telemetry::server_tracing(tracer_);
 }
 
