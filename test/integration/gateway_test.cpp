@@ -2,10 +2,14 @@
 // it, with our client over Streamable HTTP and raw HTTP where a client that
 // misbehaves is the point: a child for each session and its end with the
 // session, the bound on sessions, idle expiry, cancellation and progress
-// relayed, a dying child, shutdown, the 2026-07-28 era, and stdio in front.
+// relayed, a dying child, shutdown, the 2026-07-28 era, stdio in front, and
+// the endpoint protected with OAuth.
 
 #include "caduceus_cli.hpp"
 #include "http_client.hpp"
+#include "jwt_test_keys.hpp"
+#include "test_certificates.hpp"
+#include "test_issuer.hpp"
 #include "test_support.hpp"
 
 #include <mcp/client/client.hpp>
@@ -359,12 +363,60 @@ TEST(Gateway, ServesARemoteServerOverStdioForADesktopHost) {
   }, 40s);
 }
 
+// --auth-*: the gateway's endpoint as an OAuth resource server, its tokens
+// checked with the keys of a test authorization server over HTTPS.
+class GatewayAuth : public tls_test_suite {};
+
+const std::string gateway_resource = "https://gateway.example/mcp";
+
+const test_key& gateway_signing_key() {
+  static const test_key key = test_key::ec("gateway-key");
+  return key;
+}
+
+TEST_F(GatewayAuth, OnlyTokensOfItsIssuerWithTheScopeReachTheUpstream) {
+  run_test([&]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    test_issuer issuer(ex, certs->cert, certs->key);
+    issuer.jwks = jwks_of({&gateway_signing_key()});
+    gateway_process gateway(slow_server, {"--auth-resource", gateway_resource, "--auth-issuer", issuer.url(),
+                                          "--auth-scope", "mcp:use", "--auth-ca-file", certs->cert,
+                                          "--auth-private-network"});
+    auto token_with = [&](std::string scope) {
+      return gateway_signing_key().sign(token_claims(issuer.url(), gateway_resource, std::move(scope)));
+    };
+    const auto initialize = mcp_post(rpc_request(1, "initialize", initialize_params()));
+    http_connection anonymous(ex, gateway.port);
+    const auto refused = co_await anonymous.send(initialize);
+    EXPECT_EQ(refused.status, 401) << refused.body;
+    EXPECT_NE(refused.header("WWW-Authenticate").find("resource_metadata="), std::string::npos);
+
+    auto lacking = initialize;
+    lacking.header("Authorization", "Bearer " + token_with("mcp:other"));
+    http_connection unscoped(ex, gateway.port);
+    const auto forbidden = co_await unscoped.send(lacking);
+    EXPECT_EQ(forbidden.status, 403) << forbidden.body;
+
+    http_client_options options;
+    options.headers["Authorization"] = "Bearer " + token_with("mcp:use");
+    auto transport = co_await connect_http(ex, gateway.url, std::move(options));
+    client c(ex, legacy_options());
+    co_await c.connect(std::move(transport));
+    const int pid = co_await upstream_pid(c);
+    EXPECT_GT(pid, 0);
+    co_await c.close();
+  }, 40s);
+}
+
 TEST(Gateway, UsageMistakesAreFoundBeforeAnythingStarts) {
   const auto neither = cli({"gateway", "--http", "127.0.0.1:0"});
   EXPECT_EQ(neither.exit_code, 2) << describe(neither);
   EXPECT_NE(neither.err.find("--stdio 'CMD ARGS' or --url URL"), std::string::npos) << neither.err;
   const auto bound_without_http = cli({"gateway", "--stdio", "x", "--max-sessions", "3"});
   EXPECT_EQ(bound_without_http.exit_code, 2) << describe(bound_without_http);
+  const auto half_auth = cli({"gateway", "--stdio", "x", "--http", "127.0.0.1:0", "--auth-issuer", "https://a"});
+  EXPECT_EQ(half_auth.exit_code, 2) << describe(half_auth);
+  EXPECT_NE(half_auth.err.find("--auth-resource"), std::string::npos) << half_auth.err;
   const auto missing = cli({"gateway", "--stdio", "/nonexistent/server", "--http", "127.0.0.1:0"});
   EXPECT_EQ(missing.exit_code, 1) << describe(missing);
   EXPECT_NE(missing.err.find("upstream"), std::string::npos) << missing.err;

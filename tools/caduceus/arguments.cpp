@@ -25,7 +25,9 @@ constexpr std::string_view usage =
        caduceus gateway (--stdio 'CMD ARGS' | --url URL [--header 'NAME: VALUE']... [--token-file PATH])
                         [--http [HOST:]PORT [--threads N] [--max-sessions N] [--session-timeout SECONDS]
                         [--access-log] [--metrics]] [--shared | --warm N] [--versions LIST] [--timeout SECONDS]
-                        [--log-level SPEC] [--otlp-endpoint URL]
+                        [--log-level SPEC] [--otlp-endpoint URL] [--auth-resource URL --auth-issuer URL
+                        [--auth-jwks URL | --auth-introspection URL --auth-client-id ID --auth-client-secret S]
+                        [--auth-scope SCOPE]... [--auth-ca-file PEM] [--auth-private-network]]
        caduceus --help | --version
 
 Talks to an MCP server, over Streamable HTTP (or the older HTTP+SSE) with
@@ -313,6 +315,41 @@ std::vector<mcp::protocol_version> parse_versions(std::string_view list) {
   return versions;
 }
 
+// gateway --auth-*: false when `arg` is none of them.
+bool parse_auth_option(int argc, char** argv, int& i, std::string_view arg, invocation::gateway_auth& auth) {
+  if (arg == "--auth-private-network") {
+    auth.private_network = true;
+    return true;
+  }
+  std::string* value = arg == "--auth-resource"          ? &auth.resource
+                       : arg == "--auth-issuer"          ? &auth.issuer
+                       : arg == "--auth-jwks"            ? &auth.jwks
+                       : arg == "--auth-introspection"   ? &auth.introspection
+                       : arg == "--auth-client-id"       ? &auth.client_id
+                       : arg == "--auth-client-secret"   ? &auth.client_secret
+                       : arg == "--auth-ca-file"         ? &auth.ca_file
+                                                         : nullptr;
+  if (!value && arg != "--auth-scope") return false;
+  if (i + 1 >= argc) throw usage_error(std::string(arg) + " needs a value");
+  if (value) *value = argv[++i];
+  else auth.scopes.emplace_back(argv[++i]);
+  return true;
+}
+
+// What --auth-* ask, checked: a resource and one way to check tokens.
+void check_auth_options(const invocation& inv) {
+  const auto& auth = inv.auth;
+  const bool any = !auth.resource.empty() || !auth.issuer.empty() || !auth.introspection.empty() ||
+                   !auth.jwks.empty() || !auth.scopes.empty();
+  if (!any) return;
+  if (!inv.http_port) throw usage_error("gateway: --auth-* protect the HTTP endpoint: they need --http");
+  if (auth.resource.empty())
+    throw usage_error("gateway: --auth-resource URL is required: the endpoint's public URL, the tokens' audience");
+  if (auth.issuer.empty()) throw usage_error("gateway: --auth-issuer URL is required: who issues the tokens");
+  if (!auth.introspection.empty() && auth.client_id.empty())
+    throw usage_error("gateway: --auth-introspection needs --auth-client-id (and usually --auth-client-secret)");
+}
+
 // gateway (--stdio 'CMD' | --url URL) [--http [HOST:]PORT ...] [--shared] ...
 void parse_gateway(int argc, char** argv, int i, invocation& inv) {
   inv.gateway = true;
@@ -355,6 +392,7 @@ void parse_gateway(int argc, char** argv, int i, invocation& inv) {
     } else if (arg == "--versions") {
       if (i + 1 >= argc) throw usage_error("--versions needs revisions, e.g. 2025-06-18,2025-11-25");
       inv.served_versions = parse_versions(argv[++i]);
+    } else if (parse_auth_option(argc, argv, i, arg, inv.auth)) {
     } else if (parse_listener_option(argc, argv, i, arg, inv)) {
     } else if (arg == "-h" || arg == "--help") {
       inv.help = true;
@@ -366,6 +404,7 @@ void parse_gateway(int argc, char** argv, int i, invocation& inv) {
   if (inv.stdio.empty() == inv.url.empty())
     throw usage_error("gateway: say which server it fronts: --stdio 'CMD ARGS' or --url URL");
   check_listener_options(inv, "gateway");
+  check_auth_options(inv);
   if ((inv.max_sessions || inv.session_timeout) && !inv.http_port)
     throw usage_error("gateway: --max-sessions and --session-timeout need --http (over stdio there is one session)");
 }

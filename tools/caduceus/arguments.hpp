@@ -48,6 +48,18 @@ struct invocation {
   std::size_t warm_children = 1;  ///< --warm: children started ahead of the sessions (--stdio)
   /// --versions: the revisions served to clients (empty: every one)
   std::vector<mcp::protocol_version> served_versions;
+  /// gateway --auth-*: OAuth 2.1 protection of the gateway's endpoint (docs/gateway.md)
+  struct gateway_auth {
+    std::string resource;            ///< --auth-resource: the endpoint's public URL (the tokens' audience)
+    std::string issuer;              ///< --auth-issuer: JWT access tokens of this authorization server
+    std::string jwks;                ///< --auth-jwks: its keys, when not where its metadata says
+    std::string introspection;       ///< --auth-introspection: RFC 7662 endpoint instead of JWTs
+    std::string client_id;           ///< --auth-client-id: the gateway's, for introspection
+    std::string client_secret;       ///< --auth-client-secret
+    std::vector<std::string> scopes;  ///< --auth-scope (repeatable): needed by every request
+    std::string ca_file;             ///< --auth-ca-file: CA certificates for the issuer's TLS
+    bool private_network = false;    ///< --auth-private-network: the issuer may be on a private address
+  } auth;
 
   // The SDK's own log lines on stderr, for serve-demo and the client commands.
   std::string log_spec;                   ///< --log-level: levels as CADUCEUS_LOG takes them

@@ -6,6 +6,8 @@
 #include "../otlp_tracing.hpp"
 #include "relay_server.hpp"
 
+#include <mcp/auth/introspection_verifier.hpp>
+#include <mcp/auth/jwt_verifier.hpp>
 #include <mcp/server/http_server.hpp>
 #include <mcp/server/serve.hpp>
 #include <mcp/version.hpp>
@@ -83,6 +85,41 @@ gateway::link_identity shared_identity() {
   return {{"caduceus-gateway", mcp::version_string}, std::move(capabilities), {}};
 }
 
+// --auth-*: the gateway's endpoint as an OAuth 2.1 resource server; nullopt
+// when none is asked for. JWT access tokens checked with the issuer's keys,
+// or tokens introspected (RFC 7662).
+std::optional<mcp::http_auth_options> auth_options_for(const invocation& inv) {
+  const auto& asked = inv.auth;
+  if (asked.issuer.empty()) return std::nullopt;
+  mcp::http_auth_options auth;
+  auth.resource = asked.resource;
+  auth.authorization_servers = {asked.issuer};
+  auth.required_scopes = asked.scopes;
+  if (asked.introspection.empty()) {
+    mcp::auth::jwt_verifier_options jwt;
+    jwt.issuer = asked.issuer;
+    jwt.audience = asked.resource;
+    jwt.jwks_uri = asked.jwks;
+    jwt.ca_file = asked.ca_file;
+    jwt.allow_private_addresses = asked.private_network;
+    // Made on the strand the endpoint verifies tokens on (the server runs on threads of its own).
+    auth.make_verifier = [jwt](asio::any_io_executor on) { return mcp::auth::make_jwt_verifier(on, jwt); };
+  } else {
+    mcp::auth::introspection_verifier_options introspection;
+    introspection.endpoint = asked.introspection;
+    introspection.issuer = asked.issuer;
+    introspection.audience = asked.resource;
+    introspection.client_id = asked.client_id;
+    introspection.client_secret = asked.client_secret;
+    introspection.ca_file = asked.ca_file;
+    introspection.allow_private_addresses = asked.private_network;
+    auth.make_verifier = [introspection](asio::any_io_executor on) {
+      return mcp::auth::make_introspection_verifier(on, introspection);
+    };
+  }
+  return auth;
+}
+
 mcp::http_server_options http_options_for(const invocation& inv) {
   mcp::http_server_options http;
   http.host = inv.http_host;
@@ -97,6 +134,7 @@ mcp::http_server_options http_options_for(const invocation& inv) {
     http.keep_alive_interval = std::clamp(http.idle_timeout / 2, std::chrono::seconds(1), http.keep_alive_interval);
   }
   http.session.request_state_key = mcp::configured_request_state_key(inv.request_state_key_file);
+  http.auth = auth_options_for(inv);
   return http;
 }
 
