@@ -408,6 +408,37 @@ TEST_F(GatewayAuth, OnlyTokensOfItsIssuerWithTheScopeReachTheUpstream) {
   }, 40s);
 }
 
+// --config: a YAML file says what the flags say.
+TEST(Gateway, AConfigurationFileSaysWhatTheFlagsSay) {
+  const auto path = std::filesystem::temp_directory_path() / ("caduceus-gateway-" + std::to_string(::getpid()) + ".yaml");
+  {
+    std::ofstream file(path);
+    file << "stdio: " << slow_server << "\n"
+         << "http: 127.0.0.1:0\n"
+         << "max-sessions: 1\n"
+         << "shared: false\n"
+         << "versions: 2025-06-18\n";
+  }
+  child_process gateway({caduceus_program, "gateway", "--config", path.string()});
+  const auto url = gateway.read_line(20s);
+  std::filesystem::remove(path);
+  const auto port = static_cast<std::uint16_t>(std::stoi(url.substr(url.rfind(':') + 1)));
+  run_test([&]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    client a(ex, legacy_options());
+    co_await connect_to(a, url);
+    EXPECT_EQ(a.server().version, protocol_version::v2025_06_18);  // versions: 2025-06-18
+    http_connection raw(ex, port);
+    const auto initialize = mcp_post(rpc_request(1, "initialize", initialize_params()));
+    const auto refused = co_await raw.send(initialize);
+    EXPECT_EQ(refused.status, 503) << refused.body;  // max-sessions: 1
+    co_await a.close();
+  }, 40s);
+  gateway.stop(10s);
+  const auto unknown = cli({"gateway", "--config", "/nonexistent/gateway.yaml"});
+  EXPECT_EQ(unknown.exit_code, 2) << describe(unknown);
+}
+
 TEST(Gateway, UsageMistakesAreFoundBeforeAnythingStarts) {
   const auto neither = cli({"gateway", "--http", "127.0.0.1:0"});
   EXPECT_EQ(neither.exit_code, 2) << describe(neither);

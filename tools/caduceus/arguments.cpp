@@ -1,6 +1,7 @@
 #include "arguments.hpp"
 
 #include "failure.hpp"
+#include "gateway/config_file.hpp"
 
 #include "../../src/detail/decimal.hpp"
 
@@ -23,6 +24,7 @@ constexpr std::string_view usage =
                            [--redis URL] [--access-log] [--metrics]] [--log-to-clients] [--log-level SPEC]
                            [--log-format FORMAT] [--otlp-endpoint URL]
        caduceus gateway (--stdio 'CMD ARGS' | --url URL [--header 'NAME: VALUE']... [--token-file PATH])
+                        [--config FILE]
                         [--http [HOST:]PORT [--threads N] [--max-sessions N] [--session-timeout SECONDS]
                         [--access-log] [--metrics]] [--shared | --warm N] [--versions LIST] [--timeout SECONDS]
                         [--log-level SPEC] [--otlp-endpoint URL] [--auth-resource URL --auth-issuer URL
@@ -351,52 +353,77 @@ void check_auth_options(const invocation& inv) {
 }
 
 // gateway (--stdio 'CMD' | --url URL) [--http [HOST:]PORT ...] [--shared] ...
+// One option of gateway at argv[i] (its value too): false when it is none.
+bool parse_gateway_option(int argc, char** argv, int& i, invocation& inv) {
+  const std::string_view arg = argv[i];
+  if (arg == "--stdio") {
+    if (i + 1 >= argc) throw usage_error("--stdio needs a command");
+    try {
+      inv.stdio = mcp::split_command_line(argv[++i]);
+    } catch (const std::exception& e) {
+      throw usage_error("--stdio: " + std::string(e.what()));
+    }
+    if (inv.stdio.empty()) throw usage_error("--stdio needs a command");
+  } else if (arg == "--url") {
+    if (i + 1 >= argc || !*argv[i + 1]) throw usage_error("--url needs a URL");
+    inv.url = argv[++i];
+  } else if (arg == "--header") {
+    if (i + 1 >= argc) throw usage_error("--header needs 'Name: value'");
+    inv.headers.push_back(parse_header(argv[++i]));
+  } else if (arg == "--timeout") {
+    if (i + 1 >= argc) throw usage_error("--timeout needs a number of seconds");
+    inv.timeout = parse_timeout(argv[++i]);
+  } else if (arg == "--token-file" || arg == "--client-id" || arg == "--client-secret") {
+    // The sign-in `caduceus --url URL login` stored, for a protected --url.
+    if (i + 1 >= argc) throw usage_error(std::string(arg) + " needs a value");
+    auto& field = arg == "--token-file" ? inv.token_file : arg == "--client-id" ? inv.client_id : inv.client_secret;
+    field = argv[++i];
+  } else if (arg == "--session-timeout") {
+    if (i + 1 >= argc) throw usage_error("--session-timeout needs a number of seconds");
+    inv.session_timeout = parse_timeout(argv[++i], "--session-timeout");
+  } else if (arg == "--max-sessions") {
+    if (i + 1 >= argc) throw usage_error("--max-sessions needs a number");
+    inv.max_sessions = parse_count("--max-sessions", argv[++i]);
+  } else if (arg == "--shared") {
+    inv.shared_upstream = true;
+  } else if (arg == "--warm") {
+    if (i + 1 >= argc) throw usage_error("--warm needs a number");
+    const std::string_view text = argv[++i];
+    inv.warm_children = text == "0" ? 0 : parse_count("--warm", text);
+  } else if (arg == "--versions") {
+    if (i + 1 >= argc) throw usage_error("--versions needs revisions, e.g. 2025-06-18,2025-11-25");
+    inv.served_versions = parse_versions(argv[++i]);
+  } else if (parse_auth_option(argc, argv, i, arg, inv.auth)) {
+  } else if (parse_listener_option(argc, argv, i, arg, inv)) {
+  } else if (arg == "-h" || arg == "--help") {
+    inv.help = true;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The options of a --config file, as if they stood where --config does: the
+// options after it on the command line override the file's.
+void parse_gateway_config(const std::string& path, invocation& inv) {
+  auto words = gateway::config_arguments(path);
+  std::vector<char*> argv;
+  for (auto& word : words) argv.push_back(word.data());
+  const int argc = static_cast<int>(argv.size());
+  for (int i = 0; i < argc; ++i)
+    if (!parse_gateway_option(argc, argv.data(), i, inv))
+      throw usage_error("--config " + path + ": unknown option '" + std::string(argv[i]).substr(2) + "'");
+}
+
+// gateway (--stdio 'CMD' | --url URL) [--config FILE] [--http [HOST:]PORT ...] [--shared] ...
 void parse_gateway(int argc, char** argv, int i, invocation& inv) {
   inv.gateway = true;
   for (; i < argc; ++i) {
     const std::string_view arg = argv[i];
-    if (arg == "--stdio") {
-      if (i + 1 >= argc) throw usage_error("--stdio needs a command");
-      try {
-        inv.stdio = mcp::split_command_line(argv[++i]);
-      } catch (const std::exception& e) {
-        throw usage_error("--stdio: " + std::string(e.what()));
-      }
-      if (inv.stdio.empty()) throw usage_error("--stdio needs a command");
-    } else if (arg == "--url") {
-      if (i + 1 >= argc || !*argv[i + 1]) throw usage_error("--url needs a URL");
-      inv.url = argv[++i];
-    } else if (arg == "--header") {
-      if (i + 1 >= argc) throw usage_error("--header needs 'Name: value'");
-      inv.headers.push_back(parse_header(argv[++i]));
-    } else if (arg == "--timeout") {
-      if (i + 1 >= argc) throw usage_error("--timeout needs a number of seconds");
-      inv.timeout = parse_timeout(argv[++i]);
-    } else if (arg == "--token-file" || arg == "--client-id" || arg == "--client-secret") {
-      // The sign-in `caduceus --url URL login` stored, for a protected --url.
-      if (i + 1 >= argc) throw usage_error(std::string(arg) + " needs a value");
-      auto& field = arg == "--token-file" ? inv.token_file : arg == "--client-id" ? inv.client_id : inv.client_secret;
-      field = argv[++i];
-    } else if (arg == "--session-timeout") {
-      if (i + 1 >= argc) throw usage_error("--session-timeout needs a number of seconds");
-      inv.session_timeout = parse_timeout(argv[++i], "--session-timeout");
-    } else if (arg == "--max-sessions") {
-      if (i + 1 >= argc) throw usage_error("--max-sessions needs a number");
-      inv.max_sessions = parse_count("--max-sessions", argv[++i]);
-    } else if (arg == "--shared") {
-      inv.shared_upstream = true;
-    } else if (arg == "--warm") {
-      if (i + 1 >= argc) throw usage_error("--warm needs a number");
-      const std::string_view text = argv[++i];
-      inv.warm_children = text == "0" ? 0 : parse_count("--warm", text);
-    } else if (arg == "--versions") {
-      if (i + 1 >= argc) throw usage_error("--versions needs revisions, e.g. 2025-06-18,2025-11-25");
-      inv.served_versions = parse_versions(argv[++i]);
-    } else if (parse_auth_option(argc, argv, i, arg, inv.auth)) {
-    } else if (parse_listener_option(argc, argv, i, arg, inv)) {
-    } else if (arg == "-h" || arg == "--help") {
-      inv.help = true;
-    } else {
+    if (arg == "--config") {
+      if (i + 1 >= argc) throw usage_error("--config needs a file");
+      parse_gateway_config(argv[++i], inv);
+    } else if (!parse_gateway_option(argc, argv, i, inv)) {
       throw usage_error("gateway: unexpected argument '" + std::string(arg) + "'");
     }
   }
