@@ -46,7 +46,13 @@ asio::awaitable<std::unique_ptr<message_transport>> everything_test::open_transp
 
 asio::awaitable<initialize_result> everything_test::connect(client& c) {
   auto connection = co_await open_transport();
-  co_return co_await c.connect(std::move(connection));
+  auto opened = co_await c.connect(std::move(connection));
+  // Behind the gateway, a session's child may still be starting (node takes
+  // up to a second on a loaded machine), and the session's first request
+  // waits for it: the tests, some of which time their calls, begin once the
+  // child has answered (tools/list goes upstream; ping the gateway answers).
+  if (transport() == everything_transport::gateway) co_await c.request("tools/list");
+  co_return opened;
 }
 
 std::vector<std::string> texts(const call_tool_result& result) {
