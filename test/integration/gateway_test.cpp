@@ -87,17 +87,23 @@ asio::awaitable<int> upstream_pid(client& c) {
   co_return std::stoi(first_text(result));
 }
 
+/// Connects `a` and `b` to the gateway; the pids of their upstreams.
+asio::awaitable<std::pair<int, int>> connect_both(client& a, client& b, const std::string& url) {
+  co_await connect_to(a, url);
+  co_await connect_to(b, url);
+  const int pid_a = co_await upstream_pid(a);
+  const int pid_b = co_await upstream_pid(b);
+  co_return std::pair{pid_a, pid_b};
+}
+
 TEST(Gateway, EachSessionHasAChildOfItsOwnThatEndsWithIt) {
   gateway_process gateway(slow_server);
   run_test([&]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     client a(ex, legacy_options());
     client b(ex, legacy_options());
-    co_await connect_to(a, gateway.url);
-    co_await connect_to(b, gateway.url);
+    const auto [pid_a, pid_b] = co_await connect_both(a, b, gateway.url);
     EXPECT_EQ(a.server().server_info.name, "slow-server");  // what the upstream says of itself
-    const int pid_a = co_await upstream_pid(a);
-    const int pid_b = co_await upstream_pid(b);
     EXPECT_NE(pid_a, pid_b);
     const int again = co_await upstream_pid(a);
     EXPECT_EQ(again, pid_a);  // the same child for the whole session
@@ -216,10 +222,7 @@ TEST(Gateway, AChildThatDiesFailsItsSessionsCallsClearlyAndNoOtherSession) {
     auto ex = co_await asio::this_coro::executor;
     client a(ex, legacy_options());
     client b(ex, legacy_options());
-    co_await connect_to(a, gateway.url);
-    co_await connect_to(b, gateway.url);
-    const int pid_a = co_await upstream_pid(a);
-    const int pid_b = co_await upstream_pid(b);
+    const auto [pid_a, pid_b] = co_await connect_both(a, b, gateway.url);
     ::kill(pid_a, SIGKILL);
     CO_ASSERT_TRUE(co_await ends_within(pid_a, 10s));
     std::string message;
@@ -243,10 +246,8 @@ TEST(Gateway, StoppingItEndsEveryChild) {
     auto ex = co_await asio::this_coro::executor;
     client a(ex, legacy_options());
     client b(ex, legacy_options());
-    co_await connect_to(a, gateway->url);
-    co_await connect_to(b, gateway->url);
-    pids.push_back(co_await upstream_pid(a));
-    pids.push_back(co_await upstream_pid(b));
+    const auto [pid_a, pid_b] = co_await connect_both(a, b, gateway->url);
+    pids = {pid_a, pid_b};
     gateway->process.signal(SIGTERM);
     const std::function<bool()> exited = [&] { return gateway->process.wait(0ms); };
     CO_ASSERT_TRUE(co_await wait_until(exited, 20s));
@@ -261,23 +262,18 @@ TEST(Gateway, AModernClientIsServedThroughTheSharedConnection) {
     auto ex = co_await asio::this_coro::executor;
     client a(ex);  // 2026-07-28 when the server offers it: the gateway does
     client b(ex);
-    co_await connect_to(a, gateway.url);
-    co_await connect_to(b, gateway.url);
+    const auto [pid_a, pid_b] = co_await connect_both(a, b, gateway.url);
+    EXPECT_EQ(pid_a, pid_b);  // no session, so one upstream connection serves them all
     EXPECT_EQ(a.server().version, protocol_version::v2026_07_28);
     EXPECT_EQ(a.server().server_info.name, "slow-server");
     json::object brief{{"ms", 100}};
     const auto slept = co_await a.call_tool("sleep", std::move(brief));
     EXPECT_EQ(first_text(slept), "slept 100 ms");
-    // No session, so one upstream connection serves them all.
-    const int pid_a = co_await upstream_pid(a);
-    const int pid_b = co_await upstream_pid(b);
-    EXPECT_EQ(pid_a, pid_b);
   }, 40s);
 }
 
-// A 2026-07-28 request has no session to carry what the upstream asks while
-// it runs: the gateway answers it with an InputRequiredResult, holds the
-// upstream call, and takes the client's retry back to that same call.
+// A 2026-07-28 request to a 2026-07-28 upstream: the upstream's input rounds
+// pass through the gateway to the client and its retries back.
 TEST(Gateway, AModernClientAnswersWhatTheUpstreamAsksInItsNextRound) {
   gateway_process gateway("'" + test_program("everything-server") + "' --stdio");
   run_test([&]() -> asio::awaitable<void> {
