@@ -406,6 +406,10 @@ TEST_F(GatewayAuth, OnlyTokensOfItsIssuerWithTheScopeReachTheUpstream) {
 
 // --config: a YAML file says what the flags say.
 TEST(Gateway, AConfigurationFileSaysWhatTheFlagsSay) {
+  const auto unknown = cli({"gateway", "--config", "/nonexistent/gateway.yaml"});
+  EXPECT_EQ(unknown.exit_code, 2) << describe(unknown);
+  if (unknown.err.find("reads no configuration file") != std::string::npos)
+    GTEST_SKIP() << "this build has no yaml-cpp it can link (a libc++ build)";
   const auto path = std::filesystem::temp_directory_path() / ("caduceus-gateway-" + std::to_string(::getpid()) + ".yaml");
   {
     std::ofstream file(path);
@@ -431,8 +435,6 @@ TEST(Gateway, AConfigurationFileSaysWhatTheFlagsSay) {
     co_await a.close();
   }, 40s);
   gateway.stop(10s);
-  const auto unknown = cli({"gateway", "--config", "/nonexistent/gateway.yaml"});
-  EXPECT_EQ(unknown.exit_code, 2) << describe(unknown);
 }
 
 TEST(Gateway, UsageMistakesAreFoundBeforeAnythingStarts) {
