@@ -376,8 +376,8 @@ TEST_F(GatewayAuth, OnlyTokensOfItsIssuerWithTheScopeReachTheUpstream) {
     test_issuer issuer(ex, certs->cert, certs->key);
     issuer.jwks = jwks_of({&gateway_signing_key()});
     gateway_process gateway(slow_server, {"--auth-resource", gateway_resource, "--auth-issuer", issuer.url(),
-                                          "--auth-scope", "mcp:use", "--auth-ca-file", certs->cert,
-                                          "--auth-private-network"});
+                                          "--auth-scope", "mcp:use", "--auth-tool-scope", "sleep=mcp:sleep",
+                                          "--auth-ca-file", certs->cert, "--auth-private-network"});
     auto token_with = [&](std::string scope) {
       return gateway_signing_key().sign(token_claims(issuer.url(), gateway_resource, std::move(scope)));
     };
@@ -400,6 +400,16 @@ TEST_F(GatewayAuth, OnlyTokensOfItsIssuerWithTheScopeReachTheUpstream) {
     co_await c.connect(std::move(transport));
     const int pid = co_await upstream_pid(c);
     EXPECT_GT(pid, 0);
+    // A tool that needs a scope more (step-up): refused with this token.
+    json::object brief{{"ms", 10}};
+    std::string refusal;
+    try {
+      co_await c.call_tool("sleep", std::move(brief));
+    } catch (const std::exception& e) {
+      refusal = e.what();
+    }
+    EXPECT_NE(refusal.find("HTTP 403"), std::string::npos) << refusal;
+    EXPECT_NE(refusal.find("mcp:sleep"), std::string::npos) << refusal;
     co_await c.close();
   }, 40s);
 }

@@ -29,7 +29,8 @@ constexpr std::string_view usage =
                         [--access-log] [--metrics]] [--shared | --warm N] [--versions LIST] [--timeout SECONDS]
                         [--log-level SPEC] [--otlp-endpoint URL] [--auth-resource URL --auth-issuer URL
                         [--auth-jwks URL | --auth-introspection URL --auth-client-id ID --auth-client-secret S]
-                        [--auth-scope SCOPE]... [--auth-ca-file PEM] [--auth-private-network]]
+                        [--auth-scope SCOPE]... [--auth-tool-scope TOOL=SCOPE]... [--auth-ca-file PEM]
+                        [--auth-private-network]]
        caduceus --help | --version
 
 Talks to an MCP server, over Streamable HTTP (or the older HTTP+SSE) with
@@ -331,10 +332,19 @@ bool parse_auth_option(int argc, char** argv, int& i, std::string_view arg, invo
                        : arg == "--auth-client-secret"   ? &auth.client_secret
                        : arg == "--auth-ca-file"         ? &auth.ca_file
                                                          : nullptr;
-  if (!value && arg != "--auth-scope") return false;
+  if (!value && arg != "--auth-scope" && arg != "--auth-tool-scope") return false;
   if (i + 1 >= argc) throw usage_error(std::string(arg) + " needs a value");
-  if (value) *value = argv[++i];
-  else auth.scopes.emplace_back(argv[++i]);
+  const std::string given = argv[++i];
+  if (value) {
+    *value = given;
+  } else if (arg == "--auth-scope") {
+    auth.scopes.push_back(given);
+  } else {
+    const auto equals = given.find('=');
+    if (equals == 0 || equals == std::string::npos || equals + 1 == given.size())
+      throw usage_error("--auth-tool-scope needs TOOL=SCOPE, not '" + given + "'");
+    auth.tool_scopes[given.substr(0, equals)].push_back(given.substr(equals + 1));
+  }
   return true;
 }
 
@@ -342,7 +352,7 @@ bool parse_auth_option(int argc, char** argv, int& i, std::string_view arg, invo
 void check_auth_options(const invocation& inv) {
   const auto& auth = inv.auth;
   const bool any = !auth.resource.empty() || !auth.issuer.empty() || !auth.introspection.empty() ||
-                   !auth.jwks.empty() || !auth.scopes.empty();
+                   !auth.jwks.empty() || !auth.scopes.empty() || !auth.tool_scopes.empty();
   if (!any) return;
   if (!inv.http_port) throw usage_error("gateway: --auth-* protect the HTTP endpoint: they need --http");
   if (auth.resource.empty())

@@ -57,6 +57,8 @@ struct invocation {
     std::string client_id;           ///< --auth-client-id: the gateway's, for introspection
     std::string client_secret;       ///< --auth-client-secret
     std::vector<std::string> scopes;  ///< --auth-scope (repeatable): needed by every request
+    /// --auth-tool-scope TOOL=SCOPE (repeatable): needed to call that tool
+    std::map<std::string, std::vector<std::string>, std::less<>> tool_scopes;
     std::string ca_file;             ///< --auth-ca-file: CA certificates for the issuer's TLS
     bool private_network = false;    ///< --auth-private-network: the issuer may be on a private address
   } auth;

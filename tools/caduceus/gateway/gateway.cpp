@@ -95,6 +95,12 @@ std::optional<mcp::http_auth_options> auth_options_for(const invocation& inv) {
   auth.resource = asked.resource;
   auth.authorization_servers = {asked.issuer};
   auth.required_scopes = asked.scopes;
+  // The metadata names every scope a caller may need, the tools' too.
+  auth.scopes_supported = asked.scopes;
+  for (const auto& [tool, scopes] : asked.tool_scopes)
+    for (const auto& scope : scopes)
+      if (std::find(auth.scopes_supported.begin(), auth.scopes_supported.end(), scope) == auth.scopes_supported.end())
+        auth.scopes_supported.push_back(scope);
   if (asked.introspection.empty()) {
     mcp::auth::jwt_verifier_options jwt;
     jwt.issuer = asked.issuer;
@@ -168,6 +174,7 @@ int run_gateway(const invocation& inv) {
   options.settings = link_settings_for(inv);
   options.shared = inv.shared_upstream;
   if (!inv.served_versions.empty()) options.served_versions = inv.served_versions;
+  options.tool_scopes = inv.auth.tool_scopes;
   options.make_shared_link = [&upstream, open = options.open, settings = options.settings] {
     auto link = std::make_shared<gateway::upstream_link>(upstream.new_strand(), open, settings, shared_identity());
     link->start();

@@ -2,6 +2,8 @@
 
 #include "rounds.hpp"
 
+#include <mcp/auth/principal.hpp>
+#include <mcp/protocol/methods.hpp>
 #include <mcp/protocol/versions.hpp>
 
 #include <random>
@@ -28,6 +30,22 @@ std::string held_call_of(const mcp::request_context& ctx) {
   const auto* carried = ctx.carried().if_object();
   const auto* id = carried ? carried->if_contains(held_call_key) : nullptr;
   return id && id->is_string() ? std::string(id->get_string()) : std::string();
+}
+
+// A tool whose scopes the caller's token lacks is refused as the SDK's own
+// servers refuse one (auth::insufficient_scope_code, `requiredScopes`):
+// over HTTP, 403 with a challenge naming them (step-up).
+void require_tool_scopes(const relay_options& options, const mcp::request& req, const mcp::request_context& ctx) {
+  const auto* who = ctx.principal();
+  if (!who || options.tool_scopes.empty() || req.method != mcp::methods::tools_call) return;
+  const auto* name = req.params.if_contains("name");
+  const auto scoped = name && name->is_string() ? options.tool_scopes.find(name->get_string()) : options.tool_scopes.end();
+  if (scoped == options.tool_scopes.end() || who->missing_scopes(scoped->second).empty()) return;
+  json::array needed(scoped->second.begin(), scoped->second.end());
+  std::string listed;
+  for (const auto& scope : scoped->second) listed += (listed.empty() ? "" : " ") + scope;
+  throw mcp::protocol_error(mcp::auth::insufficient_scope_code, "Forbidden: this needs the scopes " + listed,
+                            json::object{{"requiredScopes", std::move(needed)}});
 }
 
 }  // namespace
@@ -60,6 +78,7 @@ void relay_server::terminate(mcp::session& s) {
 }
 
 asio::awaitable<json::object> relay_server::handle_request(const mcp::request& req, mcp::request_context& ctx) {
+  require_tool_scopes(options_, req, ctx);
   if (ctx.session().per_request()) {
     // Both eras stateless: the rounds pass through. Else the call is held.
     if (auto link = shared_link(); link->modern()) co_return co_await serve_rounds(*link, req, ctx);

@@ -26,6 +26,8 @@ struct relay_options {
   /// A new shared link, started (for when the one before it is gone).
   std::function<std::shared_ptr<upstream_link>()> make_shared_link;
   bool shared = false;  ///< every session through the shared link (--shared)
+  /// The scopes a caller's token needs to call a tool, by tool (--auth-tool-scope).
+  std::map<std::string, std::vector<std::string>, std::less<>> tool_scopes;
   /// The revisions served to clients (--versions): every one by default.
   std::vector<mcp::protocol_version> served_versions{mcp::all_versions().begin(), mcp::all_versions().end()};
 };
