@@ -33,36 +33,30 @@ mcp::client_options upstream_client_options(const link_settings& settings, const
   return options;
 }
 
-// The downstream asked for progress: the upstream call asks with a token of
-// its own (the client's), which replaces the client's one.
-bool take_progress_token(json::object& params) {
+// Takes `keys` out of the params' `_meta`, and `_meta` itself once empty;
+// whether any of them was there.
+bool erase_meta(json::object& params, std::initializer_list<std::string_view> keys) {
   auto* meta = params.if_contains("_meta");
-  if (!meta || !meta->is_object() || !meta->get_object().erase("progressToken")) return false;
+  if (!meta || !meta->is_object()) return false;
+  bool erased = false;
+  for (const auto key : keys) erased = meta->get_object().erase(key) || erased;
   if (meta->get_object().empty()) params.erase("_meta");
-  return true;
+  return erased;
 }
 
-// A 2026-07-28 request's envelope, which a session-based upstream must not
-// see: the link's own connection says who the client is.
-void drop_envelope(json::object& params) {
-  auto* meta = params.if_contains("_meta");
-  if (!meta || !meta->is_object()) return;
-  auto& fields = meta->get_object();
-  for (const auto key : {mcp::meta_key::protocol_version, mcp::meta_key::client_info,
-                         mcp::meta_key::client_capabilities, mcp::meta_key::log_level})
-    fields.erase(key);
-  if (fields.empty()) params.erase("_meta");
-}
-
-// The upstream call continues the request's trace: the span a tracing link
-// made for the request when there is one (not the client's, which the
-// request's `_meta` carries), so that the upstream's spans are its children.
-void continue_request_trace(json::object& params, mcp::call_options& options, const mcp::request_context& ctx) {
+// How the upstream call of a request is made: it asks for progress (with a
+// token of the client's, in place of the request's) when the request did,
+// the updates going to `on_progress`; and it continues the request's trace,
+// the span a tracing link made for it when there is one (not the client's,
+// which the request's `_meta` carries), so that the upstream's spans are
+// its children.
+mcp::call_options upstream_call_options(json::object& params, const mcp::request_context& ctx,
+                                        std::function<void(const mcp::progress_update&)> on_progress) {
+  mcp::call_options options;
+  if (erase_meta(params, {"progressToken"})) options.on_progress = std::move(on_progress);
   options.trace = ctx.trace();
-  auto* meta = params.if_contains("_meta");
-  if (options.trace.empty() || !meta || !meta->is_object()) return;
-  for (const auto key : {"traceparent", "tracestate", "baggage"}) meta->get_object().erase(key);
-  if (meta->get_object().empty()) params.erase("_meta");
+  if (!options.trace.empty()) erase_meta(params, {"traceparent", "tracestate", "baggage"});
+  return options;
 }
 
 // Notifications the link answers itself rather than relays: progress goes
@@ -170,10 +164,7 @@ asio::awaitable<json::object> upstream_link::forward_round(std::string method, j
 asio::awaitable<json::object> upstream_link::relay_call(std::string method, json::object params,
                                                         mcp::request_context& ctx, bool pass_rounds) {
   auto relay = std::make_shared<request_relay>(ctx);
-  mcp::call_options options;
-  if (take_progress_token(params))
-    options.on_progress = [relay](const mcp::progress_update& update) { relay->push(update); };
-  continue_request_trace(params, options, ctx);
+  auto options = upstream_call_options(params, ctx, [relay](const mcp::progress_update& update) { relay->push(update); });
   // A session's request is asked what the upstream asks meanwhile; a
   // 2026-07-28 round is asked only through its InputRequiredResult.
   asker from{pass_rounds ? nullptr : &ctx, ctx.session().get_executor(), nullptr, relay};
@@ -197,7 +188,7 @@ asio::awaitable<json::object> upstream_link::call(std::string method, json::obje
                                                   mcp::call_options options, asker from, bool pass_rounds) {
   auto self = shared_from_this();
   co_await until_connected();
-  if (from.asks() || from.relay) in_flight_.push_back(from);
+  in_flight_.push_back(from);
   struct leave {
     upstream_link& link;
     const asker& from;
@@ -231,13 +222,14 @@ std::shared_ptr<held_call> upstream_link::hold(const mcp::request& req, mcp::req
                                                std::function<void()> on_end) {
   auto held = std::make_shared<held_call>(std::move(id), executor_, settings_.ask_timeout, std::move(on_end));
   auto params = req.params;
-  if (!modern()) drop_envelope(params);
-  mcp::call_options options;
-  if (take_progress_token(params))
-    options.on_progress = [weak = std::weak_ptr(held)](const mcp::progress_update& update) {
-      if (auto call = weak.lock()) call->progress(update);
-    };
-  continue_request_trace(params, options, ctx);
+  // A 2026-07-28 request's envelope a session-based upstream must not see:
+  // the link's own connection says who the client is.
+  if (!modern())
+    erase_meta(params, {mcp::meta_key::protocol_version, mcp::meta_key::client_info,
+                        mcp::meta_key::client_capabilities, mcp::meta_key::log_level});
+  auto options = upstream_call_options(params, ctx, [weak = std::weak_ptr(held)](const mcp::progress_update& update) {
+    if (auto call = weak.lock()) call->progress(update);
+  });
   auto upstream_call = call(req.method, std::move(params), std::move(options), asker{nullptr, {}, held, nullptr}, false);
   asio::post(executor_, [held, upstream_call = std::move(upstream_call)]() mutable { held->start(std::move(upstream_call)); });
   return held;

@@ -105,8 +105,7 @@ class upstream_link : public std::enable_shared_from_this<upstream_link> {
     mcp::request_context* ctx = nullptr;
     asio::any_io_executor executor;
     std::shared_ptr<held_call> held;
-    std::shared_ptr<request_relay> relay;  // a legacy request's
-    bool asks() const noexcept { return ctx || held; }
+    std::shared_ptr<request_relay> relay;  // the request's, when it is not held
     // Where the call's log messages go: to its request, before its answer.
     std::shared_ptr<request_relay> relay_now() const { return held ? held->running_relay() : relay; }
   };
