@@ -146,6 +146,19 @@ asio::awaitable<void> request_context::progress(double value, std::optional<doub
   co_await link().send_notification(std::move(n), id_text_);
 }
 
+void request_context::require_scopes(std::span<const std::string> required) const {
+  const auto* who = principal();
+  if (!who || required.empty() || who->missing_scopes(required).empty()) return;
+  json::array needed;
+  std::string listed;
+  for (const auto& scope : required) {
+    needed.emplace_back(scope);
+    listed += (listed.empty() ? "" : " ") + scope;
+  }
+  throw protocol_error(auth::insufficient_scope_code, "Forbidden: this needs the scopes " + listed,
+                       json::object{{"requiredScopes", std::move(needed)}});
+}
+
 asio::awaitable<void> request_context::notify(std::string method, json::object params) {
   notification n{std::move(method), std::move(params)};
   co_await link().send_notification(std::move(n), id_text_);

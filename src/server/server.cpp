@@ -179,22 +179,6 @@ tool_call_params read_tool_call(const json::object& params) {
   return read;
 }
 
-// A tool, resource or prompt whose scopes the request's token lacks is
-// refused; HTTP answers it 403 with a challenge naming every scope needed
-// (step-up). Without OAuth there is no principal and nothing to check.
-void require_scopes(const std::vector<std::string>& required, request_context& ctx) {
-  const auto* who = ctx.principal();
-  if (!who || required.empty() || who->missing_scopes(required).empty()) return;
-  json::array needed;
-  std::string listed;
-  for (const auto& scope : required) {
-    needed.emplace_back(scope);
-    listed += (listed.empty() ? "" : " ") + scope;
-  }
-  throw protocol_error(auth::insufficient_scope_code, "Forbidden: this needs the scopes " + listed,
-                       json::object{{"requiredScopes", std::move(needed)}});
-}
-
 // `fallback`: the server's hint, on a 2026-07-28 request (null before it).
 // (Each item is narrowed to the request's revision as it is written, so a
 // page is built here rather than as its declared list_*_result.)
@@ -710,7 +694,7 @@ std::optional<json::object> server::state::call_tool_at_once(const json::object&
   auto tool = find_tool(ctx.session(), params.name);
   // (A tool that may run as a task is decided on in call_tool.)
   if (!tool || !tool->at_once || tool->info.task_support != task_support::forbidden) return std::nullopt;
-  require_scopes(tool->info.required_scopes, ctx);
+  ctx.require_scopes(tool->info.required_scopes);
   auto call = prepare_call(std::move(tool), *params.arguments, ctx.version());
   check_mirrored_headers(*call.tool, *call.arguments, ctx);
   if (call.refusal) return std::move(*call.refusal);
@@ -731,7 +715,7 @@ asio::awaitable<json::object> server::state::call_tool(const json::object& reque
   const auto& name = params.name;
   auto tool = find_tool(ctx.session(), name);
   if (!tool) invalid_params("Unknown tool: " + name, json::object{{"name", name}});
-  require_scopes(tool->info.required_scopes, ctx);
+  ctx.require_scopes(tool->info.required_scopes);
   auto call = prepare_call(std::move(tool), *params.arguments, ctx.version());
   check_mirrored_headers(*call.tool, *call.arguments, ctx);
   if (call.refusal) co_return std::move(*call.refusal);
@@ -765,7 +749,7 @@ asio::awaitable<json::object> server::state::read_resource(const json::object& p
   std::optional<cache_hint> hint;
   if (const auto resource = find_resource(ctx.session(), uri)) {
     hint = resource->info.cache;
-    require_scopes(resource->info.required_scopes, ctx);
+    ctx.require_scopes(resource->info.required_scopes);
     contents = co_await resource->handler(uri, ctx);
   } else {
     const auto all = templates.snapshot();
@@ -781,7 +765,7 @@ asio::awaitable<json::object> server::state::read_resource(const json::object& p
       throw protocol_error(detail::resource_not_found_code(dialect_of(ctx.version())), "Resource not found: " + uri,
                            json::object{{"uri", uri}});
     hint = matched->info.cache;
-    require_scopes(matched->info.required_scopes, ctx);
+    ctx.require_scopes(matched->info.required_scopes);
     contents = co_await matched->handler(uri, *variables, ctx);
   }
   json::array out;
@@ -797,7 +781,7 @@ asio::awaitable<json::object> server::state::get_prompt(const json::object& requ
   const auto& name = params.name;
   const auto prompt = find_prompt(ctx.session(), name);
   if (!prompt) invalid_params("Unknown prompt: " + name, json::object{{"name", name}});
-  require_scopes(prompt->info.required_scopes, ctx);
+  ctx.require_scopes(prompt->info.required_scopes);
   const prompt_arguments args(std::make_move_iterator(params.arguments.begin()),
                               std::make_move_iterator(params.arguments.end()));
   for (const auto& declared : prompt->info.arguments)

@@ -18,6 +18,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <span>
 #include <map>
 #include <memory>
 #include <optional>
@@ -331,6 +332,12 @@ class MCP_API request_context {
   mcp::session& session() noexcept { return session_; }
   /// The session's principal (see session::principal): null without OAuth.
   const auth::principal* principal() const noexcept { return session_.principal(); }
+  /// Refuses the request unless its token has the scopes `required`: throws
+  /// protocol_error auth::insufficient_scope_code with `requiredScopes` (over
+  /// HTTP, 403 with a challenge naming them: step-up), as a tool, resource or
+  /// prompt's `required_scopes` are enforced. Without OAuth there is no
+  /// principal and nothing to check.
+  void require_scopes(std::span<const std::string> required) const;
   /// The session's protocol version.
   protocol_version version() const noexcept { return session_.version(); }
   /// Whether the request was cancelled (by the client, or by shutdown);

@@ -2,7 +2,6 @@
 
 #include "rounds.hpp"
 
-#include <mcp/auth/principal.hpp>
 #include <mcp/protocol/methods.hpp>
 #include <mcp/protocol/versions.hpp>
 
@@ -32,20 +31,13 @@ std::string held_call_of(const mcp::request_context& ctx) {
   return id && id->is_string() ? std::string(id->get_string()) : std::string();
 }
 
-// A tool whose scopes the caller's token lacks is refused as the SDK's own
-// servers refuse one (auth::insufficient_scope_code, `requiredScopes`):
-// over HTTP, 403 with a challenge naming them (step-up).
-void require_tool_scopes(const relay_options& options, const mcp::request& req, const mcp::request_context& ctx) {
-  const auto* who = ctx.principal();
-  if (!who || options.tool_scopes.empty() || req.method != mcp::methods::tools_call) return;
+// The scopes --auth-tool-scope asks for a tools/call's tool, when it names some.
+std::span<const std::string> tool_scopes_of(const relay_options& options, const mcp::request& req) {
+  if (options.tool_scopes.empty() || req.method != mcp::methods::tools_call) return {};
   const auto* name = req.params.if_contains("name");
-  const auto scoped = name && name->is_string() ? options.tool_scopes.find(name->get_string()) : options.tool_scopes.end();
-  if (scoped == options.tool_scopes.end() || who->missing_scopes(scoped->second).empty()) return;
-  json::array needed(scoped->second.begin(), scoped->second.end());
-  std::string listed;
-  for (const auto& scope : scoped->second) listed += (listed.empty() ? "" : " ") + scope;
-  throw mcp::protocol_error(mcp::auth::insufficient_scope_code, "Forbidden: this needs the scopes " + listed,
-                            json::object{{"requiredScopes", std::move(needed)}});
+  if (!name || !name->is_string()) return {};
+  const auto scoped = options.tool_scopes.find(name->get_string());
+  return scoped == options.tool_scopes.end() ? std::span<const std::string>() : scoped->second;
 }
 
 }  // namespace
@@ -78,7 +70,7 @@ void relay_server::terminate(mcp::session& s) {
 }
 
 asio::awaitable<json::object> relay_server::handle_request(const mcp::request& req, mcp::request_context& ctx) {
-  require_tool_scopes(options_, req, ctx);
+  ctx.require_scopes(tool_scopes_of(options_, req));  // refused as our servers refuse a tool's required_scopes
   if (ctx.session().per_request()) {
     // Both eras stateless: the rounds pass through. Else the call is held.
     if (auto link = shared_link(); link->modern()) co_return co_await serve_rounds(*link, req, ctx);
