@@ -29,27 +29,6 @@
 namespace mcp::test {
 namespace {
 
-/// `caduceus gateway --stdio UPSTREAM --http 127.0.0.1:0 EXTRA...`, stopped
-/// (SIGTERM) at the end of the test.
-struct gateway_process {
-  child_process process;
-  std::string url;
-  std::uint16_t port = 0;
-
-  explicit gateway_process(const std::string& upstream, std::vector<std::string> extra = {})
-      : process(argv(upstream, std::move(extra))), url(process.read_line(20s)) {
-    const auto colon = url.rfind(':');
-    port = static_cast<std::uint16_t>(std::stoi(url.substr(colon + 1)));
-  }
-  ~gateway_process() { process.stop(10s); }
-
-  static std::vector<std::string> argv(const std::string& upstream, std::vector<std::string> extra) {
-    std::vector<std::string> args{caduceus_program, "gateway", "--stdio", upstream, "--http", "127.0.0.1:0"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    return args;
-  }
-};
-
 const std::string slow_server = "'" + test_program("slow-server") + "'";
 
 /// Whether process `pid` has ended and been reaped (no /proc entry, or one

@@ -7,6 +7,7 @@
 #include "test_program.hpp"
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,5 +28,39 @@ inline std::string describe(const command_result& r) {
   return "exit " + std::to_string(r.exit_code) + (r.finished ? "" : " (killed at the deadline)") +
          "\nstdout: " + r.out + "\nstderr: " + r.err;
 }
+
+/// The words of a `caduceus gateway` command line, after `gateway`.
+struct gateway_arguments {
+  std::vector<std::string> words;
+};
+
+/// `caduceus gateway ARGS... --http 127.0.0.1:0`, its URL read from its first
+/// line, stopped (SIGTERM) at the end of the test.
+struct gateway_process {
+  child_process process;
+  std::string url;
+  std::uint16_t port = 0;
+
+  explicit gateway_process(gateway_arguments args)
+      : process(argv(std::move(args.words))), url(process.read_line(std::chrono::seconds(20))) {
+    const auto colon = url.rfind(':');
+    port = static_cast<std::uint16_t>(std::stoi(url.substr(colon + 1)));
+  }
+  /// In front of the program `upstream` runs (--stdio).
+  explicit gateway_process(const std::string& upstream, std::vector<std::string> extra = {})
+      : gateway_process(gateway_arguments{with_upstream(upstream, std::move(extra))}) {}
+  ~gateway_process() { process.stop(std::chrono::seconds(10)); }
+
+ private:
+  static std::vector<std::string> argv(std::vector<std::string> args) {
+    args.insert(args.begin(), {caduceus_program, "gateway"});
+    args.insert(args.end(), {"--http", "127.0.0.1:0"});
+    return args;
+  }
+  static std::vector<std::string> with_upstream(const std::string& upstream, std::vector<std::string> extra) {
+    extra.insert(extra.begin(), {"--stdio", upstream});
+    return extra;
+  }
+};
 
 }  // namespace mcp::test

@@ -10,6 +10,7 @@
 #include <boost/json/parse.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <filesystem>
 #include <set>
@@ -25,6 +26,8 @@ constexpr std::string_view usage =
                            [--log-format FORMAT] [--otlp-endpoint URL]
        caduceus gateway (--stdio 'CMD ARGS' | --url URL [--header 'NAME: VALUE']... [--token-file PATH])
                         [--config FILE]
+       caduceus gateway (--upstream NAME (--stdio 'CMD ARGS' | --url URL ...) [--timeout SECONDS]
+                        [--allow-tool PATTERN]... [--deny-tool PATTERN]...)... [--name-separator S] ...
                         [--http [HOST:]PORT [--threads N] [--max-sessions N] [--session-timeout SECONDS]
                         [--access-log] [--metrics]] [--shared | --warm N] [--versions LIST] [--timeout SECONDS]
                         [--log-level SPEC] [--otlp-endpoint URL] [--auth-resource URL --auth-issuer URL
@@ -92,7 +95,11 @@ Commands:
                                       upstream call (default 300); --versions
                                       LIST: the revisions served (e.g. legacy,
                                       or 2025-06-18,2025-11-25; default all).
-                                      See docs/gateway.md
+                                      Several servers behind one endpoint:
+                                      --upstream NAME before each one's
+                                      options; their tools and prompts are
+                                      named NAME.tool, their resources'
+                                      URIs NAME+uri. See docs/gateway.md
 
 Options:
   --json            print one JSON document (the result) instead of text
@@ -366,28 +373,43 @@ void check_auth_options(const invocation& inv) {
 // One option of gateway at argv[i] (its value too): false when it is none.
 bool parse_gateway_option(int argc, char** argv, int& i, invocation& inv) {
   const std::string_view arg = argv[i];
+  // An upstream's own options go to the last --upstream, when there is one.
+  auto* group = inv.upstreams.empty() ? nullptr : &inv.upstreams.back();
   if (arg == "--stdio") {
     if (i + 1 >= argc) throw usage_error("--stdio needs a command");
+    auto& stdio = group ? group->stdio : inv.stdio;
     try {
-      inv.stdio = mcp::split_command_line(argv[++i]);
+      stdio = mcp::split_command_line(argv[++i]);
     } catch (const std::exception& e) {
       throw usage_error("--stdio: " + std::string(e.what()));
     }
-    if (inv.stdio.empty()) throw usage_error("--stdio needs a command");
+    if (stdio.empty()) throw usage_error("--stdio needs a command");
   } else if (arg == "--url") {
     if (i + 1 >= argc || !*argv[i + 1]) throw usage_error("--url needs a URL");
-    inv.url = argv[++i];
+    (group ? group->url : inv.url) = argv[++i];
   } else if (arg == "--header") {
     if (i + 1 >= argc) throw usage_error("--header needs 'Name: value'");
-    inv.headers.push_back(parse_header(argv[++i]));
+    (group ? group->headers : inv.headers).push_back(parse_header(argv[++i]));
   } else if (arg == "--timeout") {
     if (i + 1 >= argc) throw usage_error("--timeout needs a number of seconds");
-    inv.timeout = parse_timeout(argv[++i]);
+    (group ? group->timeout : inv.timeout) = parse_timeout(argv[++i]);
   } else if (arg == "--token-file" || arg == "--client-id" || arg == "--client-secret") {
     // The sign-in `caduceus --url URL login` stored, for a protected --url.
     if (i + 1 >= argc) throw usage_error(std::string(arg) + " needs a value");
-    auto& field = arg == "--token-file" ? inv.token_file : arg == "--client-id" ? inv.client_id : inv.client_secret;
+    auto& field = arg == "--token-file"  ? (group ? group->token_file : inv.token_file)
+                  : arg == "--client-id" ? (group ? group->client_id : inv.client_id)
+                                         : (group ? group->client_secret : inv.client_secret);
     field = argv[++i];
+  } else if (arg == "--upstream") {
+    if (i + 1 >= argc) throw usage_error("--upstream needs a name");
+    inv.upstreams.emplace_back().name = argv[++i];
+  } else if (arg == "--allow-tool" || arg == "--deny-tool") {
+    if (i + 1 >= argc || !*argv[i + 1]) throw usage_error(std::string(arg) + " needs a tool name or pattern");
+    if (!group) throw usage_error(std::string(arg) + " goes after the --upstream NAME whose tools it names");
+    (arg == "--allow-tool" ? group->allow_tools : group->deny_tools).emplace_back(argv[++i]);
+  } else if (arg == "--name-separator") {
+    if (i + 1 >= argc || !*argv[i + 1]) throw usage_error("--name-separator needs one or more characters");
+    inv.name_separator = argv[++i];
   } else if (arg == "--session-timeout") {
     if (i + 1 >= argc) throw usage_error("--session-timeout needs a number of seconds");
     inv.session_timeout = parse_timeout(argv[++i], "--session-timeout");
@@ -411,6 +433,25 @@ bool parse_gateway_option(int argc, char** argv, int& i, invocation& inv) {
     return false;
   }
   return true;
+}
+
+// Several --upstream: each names its server once, under a name of its own
+// that can prefix a tool's without ambiguity.
+void check_upstream_groups(const invocation& inv) {
+  if (inv.upstreams.empty()) return;
+  if (!inv.stdio.empty() || !inv.url.empty() || !inv.headers.empty())
+    throw usage_error("gateway: with --upstream, each --stdio, --url and --header goes after the --upstream NAME it belongs to");
+  std::set<std::string_view> names;
+  for (const auto& u : inv.upstreams) {
+    const bool plain = !u.name.empty() && std::all_of(u.name.begin(), u.name.end(), [](unsigned char c) {
+      return std::isalnum(c) || c == '_' || c == '-';
+    });
+    if (!plain || u.name.find(inv.name_separator) != std::string::npos)
+      throw usage_error("gateway: --upstream '" + u.name + "': a name is letters, digits, '_' and '-', without the separator");
+    if (!names.insert(u.name).second) throw usage_error("gateway: two upstreams are named '" + u.name + "'");
+    if (u.stdio.empty() == u.url.empty())
+      throw usage_error("gateway: say which server --upstream " + u.name + " is: --stdio 'CMD ARGS' or --url URL");
+  }
 }
 
 // The options of a --config file, as if they stood where --config does: the
@@ -438,8 +479,9 @@ void parse_gateway(int argc, char** argv, int i, invocation& inv) {
     }
   }
   if (inv.help) return;
-  if (inv.stdio.empty() == inv.url.empty())
+  if (inv.upstreams.empty() && inv.stdio.empty() == inv.url.empty())
     throw usage_error("gateway: say which server it fronts: --stdio 'CMD ARGS' or --url URL");
+  check_upstream_groups(inv);
   check_listener_options(inv, "gateway");
   check_auth_options(inv);
   if ((inv.max_sessions || inv.session_timeout) && !inv.http_port)

@@ -48,6 +48,23 @@ struct invocation {
   std::size_t warm_children = 1;  ///< --warm: children started ahead of the sessions (--stdio)
   /// --versions: the revisions served to clients (empty: every one)
   std::vector<mcp::protocol_version> served_versions;
+  /// gateway --upstream NAME: one of several upstreams served under its name
+  /// as a prefix; the options after it (--stdio or --url, --header, --timeout,
+  /// the sign-in's, --allow-tool, --deny-tool) are its own (docs/gateway.md)
+  struct gateway_upstream {
+    std::string name;
+    std::vector<std::string> stdio;
+    std::string url;
+    std::vector<std::pair<std::string, std::string>> headers;
+    std::optional<std::chrono::milliseconds> timeout;  ///< else the gateway's --timeout
+    std::string token_file;
+    std::string client_id;
+    std::string client_secret;
+    std::vector<std::string> allow_tools;  ///< --allow-tool PATTERN: only these tools (`*` any characters)
+    std::vector<std::string> deny_tools;   ///< --deny-tool PATTERN: never these
+  };
+  std::vector<gateway_upstream> upstreams;
+  std::string name_separator = ".";  ///< --name-separator: between an upstream's name and its tools'
   /// gateway --auth-*: OAuth 2.1 protection of the gateway's endpoint (docs/gateway.md)
   struct gateway_auth {
     std::string resource;            ///< --auth-resource: the endpoint's public URL (the tokens' audience)

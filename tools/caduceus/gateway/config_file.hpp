@@ -12,8 +12,10 @@ namespace caduceus::gateway {
 /// The options of a YAML configuration file as command-line words: each key
 /// is an option's name without its dashes (`max-sessions: 100` is
 /// `--max-sessions 100`), a list gives the option once per item, `true` gives
-/// the flag alone and `false` leaves it out. Throws usage_error for a file
-/// that cannot be read, is not a mapping, or nests deeper.
+/// the flag alone and `false` leaves it out. `upstreams` maps names to
+/// options of their own: `--upstream NAME` and its options, after the
+/// gateway's. Throws usage_error for a file that cannot be read, is not a
+/// mapping, or nests deeper.
 std::vector<std::string> config_arguments(const std::string& path);
 
 }  // namespace caduceus::gateway

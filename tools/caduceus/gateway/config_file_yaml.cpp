@@ -17,6 +17,12 @@ void add_option(std::vector<std::string>& words, const std::string& name, const 
   if (text != "true") words.push_back(text);
 }
 
+// An option's words: once, or once per item of a list.
+void add_options(std::vector<std::string>& words, const std::string& name, const YAML::Node& value) {
+  if (!value.IsSequence()) return add_option(words, name, value);
+  for (const auto& item : value) add_option(words, name, item);
+}
+
 }  // namespace
 
 std::vector<std::string> config_arguments(const std::string& path) {
@@ -29,13 +35,22 @@ std::vector<std::string> config_arguments(const std::string& path) {
   if (root.IsNull()) return {};
   if (!root.IsMap()) throw usage_error("--config: " + path + " must be a mapping of options to values");
   std::vector<std::string> words;
+  // The gateway's own options first: the upstreams' come after them, each
+  // after its --upstream.
   for (const auto& entry : root) {
     const auto name = entry.first.as<std::string>();
     if (name == "config") throw usage_error("--config: a configuration file cannot name another");
-    if (entry.second.IsSequence()) {
-      for (const auto& item : entry.second) add_option(words, name, item);
-    } else {
-      add_option(words, name, entry.second);
+    if (name != "upstreams") add_options(words, name, entry.second);
+  }
+  if (const auto upstreams = root["upstreams"]) {
+    if (!upstreams.IsMap())
+      throw usage_error("--config: 'upstreams' must be a mapping of names to their options");
+    for (const auto& upstream : upstreams) {
+      if (!upstream.second.IsMap())
+        throw usage_error("--config: upstream '" + upstream.first.as<std::string>() + "' must be a mapping of options");
+      words.push_back("--upstream");
+      words.push_back(upstream.first.as<std::string>());
+      for (const auto& entry : upstream.second) add_options(words, entry.first.as<std::string>(), entry.second);
     }
   }
   return words;

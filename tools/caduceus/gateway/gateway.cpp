@@ -4,6 +4,7 @@
 #include "../failure.hpp"
 #include "../http_listener.hpp"
 #include "../otlp_tracing.hpp"
+#include "aggregate_server.hpp"
 #include "relay_server.hpp"
 
 #include <mcp/auth/introspection_verifier.hpp>
@@ -12,13 +13,12 @@
 #include <mcp/server/serve.hpp>
 #include <mcp/version.hpp>
 
-#include <boost/asio/co_spawn.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/strand.hpp>
-#include <boost/asio/use_future.hpp>
 
 #include <algorithm>
+#include <deque>
 #include <future>
 #include <thread>
 
@@ -144,66 +144,102 @@ mcp::http_server_options http_options_for(const invocation& inv) {
   return http;
 }
 
-// What the upstream says of itself, which is what the gateway says of itself.
-mcp::initialize_result learn_upstream(const std::shared_ptr<gateway::upstream_link>& link) {
-  auto learn = [link]() -> asio::awaitable<mcp::initialize_result> {
-    co_await link->until_connected();
-    co_return link->upstream();
+// How the gateway reaches the upstream that `target` names (its --stdio or
+// --url, and their options), with `warm` children started ahead for its
+// sessions when it is a program.
+gateway::upstream_options upstream_options_for(std::shared_ptr<const invocation> target, upstream_threads& threads,
+                                               std::deque<gateway::warm_children>& warm) {
+  gateway::upstream_options options;
+  options.open = [target](asio::any_io_executor ex) {
+    return open_transport(std::move(ex), *target, nullptr);  // the children's stderr is ours
   };
-  auto learnt = asio::co_spawn(link->get_executor(), learn(), asio::use_future);
-  if (learnt.wait_for(startup_limit) != std::future_status::ready)
-    throw std::runtime_error("the upstream server did not answer its handshake within 60 s");
-  return learnt.get();
+  options.new_strand = [&threads] { return threads.new_strand(); };
+  options.settings = link_settings_for(*target);
+  options.shared = target->shared_upstream;
+  options.shared_identity = shared_identity();
+  if (!target->stdio.empty() && !target->shared_upstream && target->warm_children > 0) {
+    auto start = [target](asio::any_io_executor strand) { return start_process(std::move(strand), *target, nullptr); };
+    auto& children = warm.emplace_back(start, options.new_strand, target->warm_children);
+    options.take_warm = [&children] { return children.take(); };
+  }
+  return options;
 }
 
-int serve(gateway::relay_server& relay, const invocation& inv) {
-  if (!inv.http_port) return mcp::run_stdio_server(relay);
-  return serve_http(relay, http_options_for(inv), inv);
+gateway::relay_options relay_options_for(const invocation& inv, upstream_threads& threads,
+                                         std::deque<gateway::warm_children>& warm) {
+  gateway::relay_options options;
+  options.upstream = upstream_options_for(std::make_shared<const invocation>(inv), threads, warm);
+  if (!inv.served_versions.empty()) options.served_versions = inv.served_versions;
+  options.tool_scopes = inv.auth.tool_scopes;
+  return options;
+}
+
+// One of several upstreams as the gateway's own invocation, with the
+// upstream's options in place of the gateway's (its --timeout the default).
+invocation upstream_invocation(const invocation& inv, const invocation::gateway_upstream& u) {
+  auto target = inv;
+  target.upstreams.clear();
+  target.stdio = u.stdio;
+  target.url = u.url;
+  target.headers = u.headers;
+  if (u.timeout) target.timeout = u.timeout;
+  target.token_file = u.token_file;
+  target.client_id = u.client_id;
+  target.client_secret = u.client_secret;
+  return target;
+}
+
+gateway::aggregate_options aggregate_options_for(const invocation& inv, upstream_threads& threads,
+                                                 std::deque<gateway::warm_children>& warm) {
+  gateway::aggregate_options options;
+  for (const auto& u : inv.upstreams) {
+    auto target = std::make_shared<const invocation>(upstream_invocation(inv, u));
+    auto upstream = upstream_options_for(std::move(target), threads, warm);
+    upstream.replace_gone_links = true;  // one upstream's child that died is started again
+    options.upstreams.push_back({u.name, std::move(upstream), gateway::tool_filter(u.allow_tools, u.deny_tools)});
+  }
+  options.separator = inv.name_separator;
+  if (!inv.served_versions.empty()) options.served_versions = inv.served_versions;
+  options.tool_scopes = inv.auth.tool_scopes;
+  options.new_strand = [&threads] { return threads.new_strand(); };
+  return options;
+}
+
+int serve(mcp::server_behaviour& server, const invocation& inv) {
+  if (!inv.http_port) return mcp::run_stdio_server(server);
+  return serve_http(server, http_options_for(inv), inv);
 }
 
 }  // namespace
 
 int run_gateway(const invocation& inv) {
-  upstream_threads upstream(inv.threads ? inv.threads : std::thread::hardware_concurrency());
-  auto target = std::make_shared<const invocation>(inv);
-  gateway::relay_options options;
-  options.open = [target](asio::any_io_executor ex) {
-    return open_transport(std::move(ex), *target, nullptr);  // the children's stderr is ours
-  };
-  options.new_strand = [&upstream] { return upstream.new_strand(); };
-  options.settings = link_settings_for(inv);
-  options.shared = inv.shared_upstream;
-  if (!inv.served_versions.empty()) options.served_versions = inv.served_versions;
-  options.tool_scopes = inv.auth.tool_scopes;
-  options.make_shared_link = [&upstream, open = options.open, settings = options.settings] {
-    auto link = std::make_shared<gateway::upstream_link>(upstream.new_strand(), open, settings, shared_identity());
-    link->start();
-    return link;
-  };
-  auto shared = options.make_shared_link();
-  // Children started ahead boot while the first one answers its handshake.
-  std::optional<gateway::warm_children> warm;
-  if (!inv.stdio.empty() && !inv.shared_upstream && inv.warm_children > 0) {
-    auto start = [target](asio::any_io_executor strand) { return start_process(std::move(strand), *target, nullptr); };
-    warm.emplace(start, options.new_strand, inv.warm_children);
-    options.take_warm = [&warm] { return warm->take(); };
-  }
-  std::optional<otlp_tracing> tracing;  // (made before the relay: it sends the spans left at exit)
+  upstream_threads threads(inv.threads ? inv.threads : std::thread::hardware_concurrency());
+  std::deque<gateway::warm_children> warm;
+  std::optional<otlp_tracing> tracing;  // (made before the server: it sends the spans left at exit)
   std::optional<gateway::relay_server> relay;
+  std::optional<gateway::aggregate_server> aggregate;
   auto end_children = [&] {
-    if (warm) warm->clear();
+    for (auto& children : warm) children.clear();
     if (relay) relay->close_shared_link();
-    else shared->close();
-    upstream.finish(children_limit);
+    if (aggregate) aggregate->stop();
+    threads.finish(children_limit);
   };
   try {
-    relay.emplace(learn_upstream(shared), std::move(options), shared);
+    // One upstream is served as itself; several, under their names.
+    if (inv.upstreams.empty()) {
+      relay.emplace(relay_options_for(inv, threads, warm));
+      relay->start(startup_limit);
+    } else {
+      aggregate.emplace(aggregate_options_for(inv, threads, warm));
+      aggregate->start(startup_limit);
+    }
+    mcp::server_behaviour& server = relay ? static_cast<mcp::server_behaviour&>(*relay) : *aggregate;
     // A span of every request, whose trace each upstream call continues (its `_meta`).
     if (auto exporting = otlp_tracing_options(inv, "caduceus-gateway")) {
       tracing.emplace(std::move(*exporting));
-      relay->middleware().use(tracing->server_link());
+      server.middleware().use(tracing->server_link());
     }
-    const int code = serve(*relay, inv);
+    const int code = serve(server, inv);
     end_children();
     return code;
   } catch (...) {

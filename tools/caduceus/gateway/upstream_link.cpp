@@ -261,6 +261,16 @@ void upstream_link::add_listener(const std::shared_ptr<mcp::session>& listener) 
 
 void upstream_link::relay_notification(const mcp::notification& n) {
   if (!relayed(n.method)) return;
+  if (settings_.rename) {
+    auto renamed = n;
+    settings_.rename(renamed);
+    relay_renamed(renamed);
+  } else {
+    relay_renamed(n);
+  }
+}
+
+void upstream_link::relay_renamed(const mcp::notification& n) {
   // A log message is taken to belong to the newest call, as an ask is: it
   // goes on that request's stream, before its answer. The rest concern the
   // session.

@@ -38,6 +38,9 @@ struct link_settings {
   std::chrono::milliseconds request_timeout{300'000};
   /// How long the downstream client has to answer what the upstream asks.
   std::chrono::milliseconds ask_timeout{600'000};
+  /// Renames what an upstream notification names before it is relayed down
+  /// (aggregated upstreams: a resource's URI); null: nothing.
+  std::function<void(mcp::notification&)> rename;
 };
 
 /// Who the link speaks for upstream: one session's client (its info and
@@ -120,6 +123,7 @@ class upstream_link : public std::enable_shared_from_this<upstream_link> {
                                                  json::object params);
   asio::awaitable<json::object> ask_downstream(std::string method, json::object params);
   void relay_notification(const mcp::notification& n);
+  void relay_renamed(const mcp::notification& n);
   [[noreturn]] void fail_call(const std::exception& e) const;
 
   asio::any_io_executor executor_;

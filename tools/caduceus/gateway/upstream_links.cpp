@@ -1,0 +1,152 @@
+#include "upstream_links.hpp"
+
+#include "rounds.hpp"
+
+#include <mcp/protocol/versions.hpp>
+
+#include <random>
+#include <sstream>
+
+namespace caduceus::gateway {
+
+namespace {
+
+// A session's own links, by the place of their upstream among the gateway's.
+struct session_links {
+  std::vector<std::shared_ptr<upstream_link>> links;
+
+  std::shared_ptr<upstream_link>& at(std::size_t index) {
+    if (links.size() <= index) links.resize(index + 1);
+    return links[index];
+  }
+};
+
+std::string process_nonce() {
+  std::random_device random;
+  std::ostringstream text;
+  text << std::hex << random() << random() << '-';
+  return text.str();
+}
+
+// The id of the held call a 2026-07-28 retry names, or empty.
+std::string held_call_of(const mcp::request_context& ctx) {
+  const auto* carried = ctx.carried().if_object();
+  const auto* id = carried ? carried->if_contains(held_call_key) : nullptr;
+  return id && id->is_string() ? std::string(id->get_string()) : std::string();
+}
+
+}  // namespace
+
+upstream_links::upstream_links(std::size_t index, upstream_options options)
+    : index_(index), options_(std::move(options)), shared_(start_shared_link()), held_prefix_(process_nonce()) {}
+
+std::shared_ptr<upstream_link> upstream_links::start_shared_link() const {
+  auto link = std::make_shared<upstream_link>(options_.new_strand(), options_.open, options_.settings,
+                                              options_.shared_identity);
+  link->start();
+  return link;
+}
+
+void upstream_links::open_session(mcp::session& s, bool start_own_link) {
+  if (options_.shared || mcp::is_modern(s.version())) {
+    auto listener = s.shared_from_this();
+    std::lock_guard lock(shared_mutex_);
+    std::erase_if(listeners_, [](const auto& l) { return l.expired(); });
+    listeners_.push_back(listener);
+    shared_->add_listener(listener);
+    return;
+  }
+  if (start_own_link) s.state<session_links>().at(index_) = open_link(s);
+}
+
+std::shared_ptr<upstream_link> upstream_links::open_link(mcp::session& s) {
+  link_identity identity{s.client_info(), s.client_capabilities(), s.weak_from_this()};
+  auto warm = options_.take_warm ? options_.take_warm() : std::nullopt;
+  auto strand = warm ? warm->strand : options_.new_strand();
+  auto link = std::make_shared<upstream_link>(std::move(strand), options_.open, settings_for(s.version()),
+                                              std::move(identity));
+  link->start(warm ? std::move(warm->transport) : nullptr);
+  return link;
+}
+
+void upstream_links::close_session(mcp::session& s) {
+  auto* own = s.find_state<session_links>();
+  if (!own || own->links.size() <= index_) return;
+  if (auto& link = own->links[index_]) link->close();
+}
+
+asio::awaitable<json::object> upstream_links::serve(const mcp::request& req, mcp::request_context& ctx) {
+  if (ctx.session().per_request()) {
+    // Both eras stateless: the rounds pass through. Else the call is held.
+    if (auto link = shared_link(); link->modern()) co_return co_await serve_rounds(*link, req, ctx);
+    co_return co_await serve_held(req, ctx);
+  }
+  auto link = link_of(ctx.session());
+  co_return co_await link->forward(req, ctx);
+}
+
+void upstream_links::forward(const mcp::notification& n, mcp::session& s) {
+  link_of(s)->forward(n);
+}
+
+asio::awaitable<json::object> upstream_links::serve_held(const mcp::request& req, mcp::request_context& ctx) {
+  std::shared_ptr<held_call> call;
+  if (const auto id = held_call_of(ctx); !id.empty()) {
+    std::lock_guard lock(held_mutex_);
+    if (const auto found = held_.find(id); found != held_.end()) call = found->second;
+    if (!call)
+      throw mcp::protocol_error(mcp::errc::invalid_params,
+                                "the gateway holds no upstream call " + id +
+                                    ": it ended, the client came back too late, or another gateway holds it");
+  } else {
+    auto link = shared_link();
+    // Entered before the call can end (and take itself out) on the link's thread.
+    std::lock_guard lock(held_mutex_);
+    auto fresh = held_prefix_ + std::to_string(++held_count_);
+    auto forget = [this, fresh] {
+      std::lock_guard lock(held_mutex_);
+      held_.erase(fresh);
+    };
+    call = link->hold(req, ctx, fresh, std::move(forget));
+    held_.emplace(std::move(fresh), call);
+  }
+  co_return co_await call->serve_round(ctx);
+}
+
+link_settings upstream_links::settings_for(mcp::protocol_version downstream) const {
+  // The upstream is offered the session's own revision (and accepted an
+  // older one), so that what it answers has the shape that revision knows.
+  auto settings = options_.settings;
+  settings.versions.clear();
+  for (const auto v : mcp::legacy_versions())
+    if (v <= downstream) settings.versions.push_back(v);
+  return settings;
+}
+
+std::shared_ptr<upstream_link> upstream_links::link_of(mcp::session& s) {
+  if (options_.shared || mcp::is_modern(s.version())) return shared_link();
+  auto& own = s.state<session_links>().at(index_);
+  if (!own || (options_.replace_gone_links && own->gone())) {
+    if (own) own->close();
+    own = open_link(s);
+  }
+  return own;
+}
+
+void upstream_links::close_shared_link() {
+  std::lock_guard lock(shared_mutex_);
+  shared_->close();
+}
+
+std::shared_ptr<upstream_link> upstream_links::shared_link() {
+  std::lock_guard lock(shared_mutex_);
+  if (shared_->gone()) {
+    shared_ = start_shared_link();
+    std::erase_if(listeners_, [](const auto& l) { return l.expired(); });
+    for (const auto& weak : listeners_)
+      if (auto listener = weak.lock()) shared_->add_listener(listener);
+  }
+  return shared_;
+}
+
+}  // namespace caduceus::gateway
