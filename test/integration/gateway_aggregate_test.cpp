@@ -22,7 +22,6 @@ namespace mcp::test {
 namespace {
 
 const std::string everything_server = "'" + test_program("everything-server") + "' --stdio";
-const std::string slow_server = "'" + test_program("slow-server") + "'";
 
 asio::awaitable<void> connect_to(client& c, const std::string& url) {
   auto ex = co_await asio::this_coro::executor;
@@ -54,7 +53,7 @@ asio::awaitable<int> error_code_of(client& c, std::string method, json::object p
 
 TEST(GatewayAggregate, ServesEachUpstreamUnderItsName) {
   gateway_process gateway(gateway_arguments{{"--upstream", "ev", "--stdio", everything_server, "--deny-tool", "fa*",
-                                             "--upstream", "slow", "--stdio", slow_server}});
+                                             "--upstream", "slow", "--stdio", slow_server_command}});
   run_test([&]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     client c(ex, legacy_only());
@@ -100,7 +99,7 @@ TEST(GatewayAggregate, ServesEachUpstreamUnderItsName) {
 }
 
 TEST(GatewayAggregate, AnUpstreamKeepsItsOwnDeadlineAndItsUpdatesTheirNames) {
-  gateway_process gateway(gateway_arguments{{"--upstream", "slow", "--stdio", slow_server, "--timeout", "1",
+  gateway_process gateway(gateway_arguments{{"--upstream", "slow", "--stdio", slow_server_command, "--timeout", "1",
                                              "--upstream", "ev", "--stdio", everything_server}});
   run_test([&]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
@@ -125,7 +124,7 @@ TEST(GatewayAggregate, AnUpstreamKeepsItsOwnDeadlineAndItsUpdatesTheirNames) {
 
 TEST(GatewayAggregate, AModernClientIsServedAndAnswersWhatAnUpstreamAsks) {
   gateway_process gateway(gateway_arguments{{"--upstream", "ev", "--stdio", everything_server,
-                                             "--upstream", "slow", "--stdio", slow_server}});
+                                             "--upstream", "slow", "--stdio", slow_server_command}});
   run_test([&]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     client c(ex);
@@ -185,7 +184,7 @@ TEST(GatewayAggregate, AConfigurationFileNamesTheUpstreams) {
          << "    stdio: \"" << everything_server << "\"\n"
          << "    deny-tool: [fail, toggle_*]\n"
          << "  slow:\n"
-         << "    stdio: " << slow_server << "\n"
+         << "    stdio: " << slow_server_command << "\n"
          << "    timeout: 1\n";
   }
   const auto tried = cli({"gateway", "--config", path.string(), "--help"});

@@ -29,7 +29,6 @@
 namespace mcp::test {
 namespace {
 
-const std::string slow_server = "'" + test_program("slow-server") + "'";
 
 /// Whether process `pid` has ended and been reaped (no /proc entry, or one
 /// of another process by now).
@@ -76,7 +75,7 @@ asio::awaitable<std::pair<int, int>> connect_both(client& a, client& b, const st
 }
 
 TEST(Gateway, EachSessionHasAChildOfItsOwnThatEndsWithIt) {
-  gateway_process gateway(slow_server);
+  gateway_process gateway(slow_server_command);
   run_test([&]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     client a(ex, legacy_options());
@@ -97,7 +96,7 @@ TEST(Gateway, EachSessionHasAChildOfItsOwnThatEndsWithIt) {
 }
 
 TEST(Gateway, ASessionBeyondTheBoundIsRefusedWith503) {
-  gateway_process gateway(slow_server, {"--max-sessions", "1"});
+  gateway_process gateway(slow_server_command, {"--max-sessions", "1"});
   run_test([&]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     client a(ex, legacy_options());
@@ -120,7 +119,7 @@ TEST(Gateway, ASessionBeyondTheBoundIsRefusedWith503) {
 }
 
 TEST(Gateway, AVanishedClientsChildEndsAfterTheIdleTimeoutThoughItsStreamWasOpen) {
-  gateway_process gateway(slow_server, {"--session-timeout", "1"});
+  gateway_process gateway(slow_server_command, {"--session-timeout", "1"});
   run_test([&]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     int pid = 0;
@@ -152,7 +151,7 @@ TEST(Gateway, AVanishedClientsChildEndsAfterTheIdleTimeoutThoughItsStreamWasOpen
 }
 
 TEST(Gateway, ProgressAndCancellationGoThroughToTheUpstream) {
-  gateway_process gateway(slow_server);
+  gateway_process gateway(slow_server_command);
   run_test([&]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     client c(ex, legacy_options());
@@ -196,7 +195,7 @@ TEST(Gateway, ProgressAndCancellationGoThroughToTheUpstream) {
 }
 
 TEST(Gateway, AChildThatDiesFailsItsSessionsCallsClearlyAndNoOtherSession) {
-  gateway_process gateway(slow_server);
+  gateway_process gateway(slow_server_command);
   run_test([&]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     client a(ex, legacy_options());
@@ -219,7 +218,7 @@ TEST(Gateway, AChildThatDiesFailsItsSessionsCallsClearlyAndNoOtherSession) {
 }
 
 TEST(Gateway, StoppingItEndsEveryChild) {
-  auto gateway = std::make_unique<gateway_process>(slow_server);
+  auto gateway = std::make_unique<gateway_process>(slow_server_command);
   std::vector<int> pids;
   run_test([&]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
@@ -236,7 +235,7 @@ TEST(Gateway, StoppingItEndsEveryChild) {
 }
 
 TEST(Gateway, AModernClientIsServedThroughTheSharedConnection) {
-  gateway_process gateway(slow_server);
+  gateway_process gateway(slow_server_command);
   run_test([&]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     client a(ex);  // 2026-07-28 when the server offers it: the gateway does
@@ -323,7 +322,7 @@ TEST(Gateway, AModernClientAnswersWhatALegacyUpstreamAsksWhileTheCallIsHeld) {
 }
 
 TEST(Gateway, ServesARemoteServerOverStdioForADesktopHost) {
-  gateway_process remote(slow_server);
+  gateway_process remote(slow_server_command);
   run_test([&]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     client c(ex);
@@ -354,7 +353,7 @@ TEST_F(GatewayAuth, OnlyTokensOfItsIssuerWithTheScopeReachTheUpstream) {
     auto ex = co_await asio::this_coro::executor;
     test_issuer issuer(ex, certs->cert, certs->key);
     issuer.jwks = jwks_of({&gateway_signing_key()});
-    gateway_process gateway(slow_server, {"--auth-resource", gateway_resource, "--auth-issuer", issuer.url(),
+    gateway_process gateway(slow_server_command, {"--auth-resource", gateway_resource, "--auth-issuer", issuer.url(),
                                           "--auth-scope", "mcp:use", "--auth-tool-scope", "sleep=mcp:sleep",
                                           "--auth-ca-file", certs->cert, "--auth-private-network"});
     auto token_with = [&](std::string scope) {
@@ -402,7 +401,7 @@ TEST(Gateway, AConfigurationFileSaysWhatTheFlagsSay) {
   const auto path = std::filesystem::temp_directory_path() / ("caduceus-gateway-" + std::to_string(::getpid()) + ".yaml");
   {
     std::ofstream file(path);
-    file << "stdio: " << slow_server << "\n"
+    file << "stdio: " << slow_server_command << "\n"
          << "http: 127.0.0.1:0\n"
          << "max-sessions: 1\n"
          << "shared: false\n"

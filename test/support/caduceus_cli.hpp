@@ -15,6 +15,8 @@
 namespace mcp::test {
 
 inline const std::string caduceus_program = test_program("caduceus");
+/// The test server slow-server as a --stdio command line (quoted).
+inline const std::string slow_server_command = "'" + test_program("slow-server") + "'";
 
 /// `caduceus ARGS...`, killed at `limit`.
 inline command_result cli(std::vector<std::string> args,

@@ -29,7 +29,7 @@ constexpr std::string_view usage =
        caduceus gateway (--upstream NAME (--stdio 'CMD ARGS' | --url URL ...) [--timeout SECONDS]
                         [--allow-tool PATTERN]... [--deny-tool PATTERN]...)... [--name-separator S] ...
                         [--http [HOST:]PORT [--threads N] [--max-sessions N] [--session-timeout SECONDS]
-                        [--access-log] [--metrics]] [--shared | --warm N] [--versions LIST] [--timeout SECONDS]
+                        [--redis URL] [--access-log] [--metrics]] [--shared | --warm N] [--versions LIST] [--timeout SECONDS]
                         [--log-level SPEC] [--otlp-endpoint URL] [--auth-resource URL --auth-issuer URL
                         [--auth-jwks URL | --auth-introspection URL --auth-client-id ID --auth-client-secret S]
                         [--auth-scope SCOPE]... [--auth-tool-scope TOOL=SCOPE]... [--auth-ca-file PEM]
@@ -221,7 +221,12 @@ std::uint16_t parse_port(std::string_view text) {
 // The options of a server, which serve-demo and gateway share (its HTTP
 // listener's, its logs, its traces): false when `arg` is none of them.
 bool parse_listener_option(int argc, char** argv, int& i, std::string_view arg, invocation& inv) {
-  if (arg == "--http") {
+  if (arg == "--redis") {
+    if (i + 1 >= argc) throw usage_error("--redis needs a URL (redis://host[:port][/db])");
+    inv.redis_url = argv[++i];
+    if (!inv.redis_url.starts_with("redis://"))
+      throw usage_error("--redis needs a redis:// URL, not '" + inv.redis_url + "'");
+  } else if (arg == "--http") {
     if (i + 1 >= argc) throw usage_error("--http needs [HOST:]PORT");
     const std::string_view address = argv[++i];
     const auto colon = address.rfind(':');
@@ -275,11 +280,6 @@ void parse_serve_demo(int argc, char** argv, int i, invocation& inv) {
     const std::string_view arg = argv[i];
     if (arg == "--stdio") {
       inv.http_port.reset();
-    } else if (arg == "--redis") {
-      if (i + 1 >= argc) throw usage_error("--redis needs a URL (redis://host[:port][/db])");
-      inv.redis_url = argv[++i];
-      if (!inv.redis_url.starts_with("redis://"))
-        throw usage_error("--redis needs a redis:// URL, not '" + inv.redis_url + "'");
     } else if (arg == "--log-to-clients") {
       inv.log_to_clients = true;
     } else if (parse_listener_option(argc, argv, i, arg, inv)) {

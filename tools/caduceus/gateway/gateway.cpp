@@ -7,6 +7,7 @@
 #include "aggregate_server.hpp"
 #include "relay_server.hpp"
 
+#include <demo_stores.hpp>
 #include <mcp/auth/introspection_verifier.hpp>
 #include <mcp/auth/jwt_verifier.hpp>
 #include <mcp/server/http_server.hpp>
@@ -126,7 +127,19 @@ std::optional<mcp::http_auth_options> auth_options_for(const invocation& inv) {
   return auth;
 }
 
-mcp::http_server_options http_options_for(const invocation& inv) {
+// --redis: the sessions shared with the other replicas, and the bus that
+// relays a session's requests to the replica that holds its children.
+std::function<mcp::shared_stores(asio::any_io_executor)> replica_stores(
+    const invocation& inv, const std::shared_ptr<gateway::replica_relay>& replicas) {
+  return [redis = demo::redis_stores(inv.redis_url), replicas](asio::any_io_executor ex) {
+    auto stores = redis(ex);
+    replicas->attach(stores);
+    return stores;
+  };
+}
+
+mcp::http_server_options http_options_for(const invocation& inv,
+                                          const std::shared_ptr<gateway::replica_relay>& replicas) {
   mcp::http_server_options http;
   http.host = inv.http_host;
   http.port = *inv.http_port;
@@ -141,6 +154,7 @@ mcp::http_server_options http_options_for(const invocation& inv) {
   }
   http.session.request_state_key = mcp::configured_request_state_key(inv.request_state_key_file);
   http.auth = auth_options_for(inv);
+  if (replicas) http.make_stores = replica_stores(inv, replicas);
   return http;
 }
 
@@ -148,7 +162,8 @@ mcp::http_server_options http_options_for(const invocation& inv) {
 // --url, and their options), with `warm` children started ahead for its
 // sessions when it is a program.
 gateway::upstream_options upstream_options_for(std::shared_ptr<const invocation> target, upstream_threads& threads,
-                                               std::deque<gateway::warm_children>& warm) {
+                                               std::deque<gateway::warm_children>& warm,
+                                               std::shared_ptr<gateway::replica_relay> replicas) {
   gateway::upstream_options options;
   options.open = [target](asio::any_io_executor ex) {
     return open_transport(std::move(ex), *target, nullptr);  // the children's stderr is ours
@@ -157,6 +172,7 @@ gateway::upstream_options upstream_options_for(std::shared_ptr<const invocation>
   options.settings = link_settings_for(*target);
   options.shared = target->shared_upstream;
   options.shared_identity = shared_identity();
+  options.replicas = std::move(replicas);
   if (!target->stdio.empty() && !target->shared_upstream && target->warm_children > 0) {
     auto start = [target](asio::any_io_executor strand) { return start_process(std::move(strand), *target, nullptr); };
     auto& children = warm.emplace_back(start, options.new_strand, target->warm_children);
@@ -166,9 +182,10 @@ gateway::upstream_options upstream_options_for(std::shared_ptr<const invocation>
 }
 
 gateway::relay_options relay_options_for(const invocation& inv, upstream_threads& threads,
-                                         std::deque<gateway::warm_children>& warm) {
+                                         std::deque<gateway::warm_children>& warm,
+                                         std::shared_ptr<gateway::replica_relay> replicas) {
   gateway::relay_options options;
-  options.upstream = upstream_options_for(std::make_shared<const invocation>(inv), threads, warm);
+  options.upstream = upstream_options_for(std::make_shared<const invocation>(inv), threads, warm, std::move(replicas));
   if (!inv.served_versions.empty()) options.served_versions = inv.served_versions;
   options.tool_scopes = inv.auth.tool_scopes;
   return options;
@@ -190,11 +207,12 @@ invocation upstream_invocation(const invocation& inv, const invocation::gateway_
 }
 
 gateway::aggregate_options aggregate_options_for(const invocation& inv, upstream_threads& threads,
-                                                 std::deque<gateway::warm_children>& warm) {
+                                                 std::deque<gateway::warm_children>& warm,
+                                                 const std::shared_ptr<gateway::replica_relay>& replicas) {
   gateway::aggregate_options options;
   for (const auto& u : inv.upstreams) {
     auto target = std::make_shared<const invocation>(upstream_invocation(inv, u));
-    auto upstream = upstream_options_for(std::move(target), threads, warm);
+    auto upstream = upstream_options_for(std::move(target), threads, warm, replicas);
     upstream.replace_gone_links = true;  // one upstream's child that died is started again
     options.upstreams.push_back({u.name, std::move(upstream), gateway::tool_filter(u.allow_tools, u.deny_tools)});
   }
@@ -205,9 +223,19 @@ gateway::aggregate_options aggregate_options_for(const invocation& inv, upstream
   return options;
 }
 
-int serve(mcp::server_behaviour& server, const invocation& inv) {
+int serve(mcp::server_behaviour& server, const invocation& inv,
+          const std::shared_ptr<gateway::replica_relay>& replicas) {
   if (!inv.http_port) return mcp::run_stdio_server(server);
-  return serve_http(server, http_options_for(inv), inv);
+  return serve_http(server, http_options_for(inv, replicas), inv);
+}
+
+// The longest a relayed call may wait between two signs of its holder's
+// life: the longest upstream deadline, and some.
+std::chrono::milliseconds relayed_call_limit(const invocation& inv) {
+  auto longest = link_settings_for(inv).request_timeout;
+  for (const auto& u : inv.upstreams)
+    if (u.timeout) longest = std::max(longest, *u.timeout);
+  return longest + std::chrono::milliseconds(30'000);
 }
 
 }  // namespace
@@ -215,6 +243,9 @@ int serve(mcp::server_behaviour& server, const invocation& inv) {
 int run_gateway(const invocation& inv) {
   upstream_threads threads(inv.threads ? inv.threads : std::thread::hardware_concurrency());
   std::deque<gateway::warm_children> warm;
+  std::shared_ptr<gateway::replica_relay> replicas;
+  if (!inv.redis_url.empty())
+    replicas = std::make_shared<gateway::replica_relay>(threads.new_strand(), relayed_call_limit(inv));
   std::optional<otlp_tracing> tracing;  // (made before the server: it sends the spans left at exit)
   std::optional<gateway::relay_server> relay;
   std::optional<gateway::aggregate_server> aggregate;
@@ -222,15 +253,16 @@ int run_gateway(const invocation& inv) {
     for (auto& children : warm) children.clear();
     if (relay) relay->close_shared_link();
     if (aggregate) aggregate->stop();
+    if (replicas) replicas->stop();
     threads.finish(children_limit);
   };
   try {
     // One upstream is served as itself; several, under their names.
     if (inv.upstreams.empty()) {
-      relay.emplace(relay_options_for(inv, threads, warm));
+      relay.emplace(relay_options_for(inv, threads, warm, replicas));
       relay->start(startup_limit);
     } else {
-      aggregate.emplace(aggregate_options_for(inv, threads, warm));
+      aggregate.emplace(aggregate_options_for(inv, threads, warm, replicas));
       aggregate->start(startup_limit);
     }
     mcp::server_behaviour& server = relay ? static_cast<mcp::server_behaviour&>(*relay) : *aggregate;
@@ -239,7 +271,7 @@ int run_gateway(const invocation& inv) {
       tracing.emplace(std::move(*exporting));
       server.middleware().use(tracing->server_link());
     }
-    const int code = serve(server, inv);
+    const int code = serve(server, inv, replicas);
     end_children();
     return code;
   } catch (...) {

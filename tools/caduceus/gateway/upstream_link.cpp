@@ -167,7 +167,7 @@ asio::awaitable<json::object> upstream_link::relay_call(std::string method, json
   auto options = upstream_call_options(params, ctx, [relay](const mcp::progress_update& update) { relay->push(update); });
   // A session's request is asked what the upstream asks meanwhile; a
   // 2026-07-28 round is asked only through its InputRequiredResult.
-  asker from{pass_rounds ? nullptr : &ctx, ctx.session().get_executor(), nullptr, relay};
+  asker from{pass_rounds ? nullptr : &ctx, ctx.session().get_executor(), nullptr, relay, nullptr};
   auto call_upstream = call(std::move(method), std::move(params), std::move(options), from, pass_rounds);
   std::exception_ptr failure;
   json::object result;
@@ -194,7 +194,7 @@ asio::awaitable<json::object> upstream_link::call(std::string method, json::obje
     const asker& from;
     ~leave() {
       std::erase_if(link.in_flight_, [this](const asker& a) {
-        return a.ctx == from.ctx && a.held == from.held && a.relay == from.relay;
+        return a.ctx == from.ctx && a.held == from.held && a.relay == from.relay && a.remote == from.remote;
       });
     }
   } on_exit{*this, from};
@@ -230,9 +230,17 @@ std::shared_ptr<held_call> upstream_link::hold(const mcp::request& req, mcp::req
   auto options = upstream_call_options(params, ctx, [weak = std::weak_ptr(held)](const mcp::progress_update& update) {
     if (auto call = weak.lock()) call->progress(update);
   });
-  auto upstream_call = call(req.method, std::move(params), std::move(options), asker{nullptr, {}, held, nullptr}, false);
+  auto upstream_call = call(req.method, std::move(params), std::move(options), asker{nullptr, {}, held, nullptr, nullptr}, false);
   asio::post(executor_, [held, upstream_call = std::move(upstream_call)]() mutable { held->start(std::move(upstream_call)); });
   return held;
+}
+
+asio::awaitable<json::object> upstream_link::serve_remote(std::string method, json::object params,
+                                                          std::shared_ptr<remote_asker> remote) {
+  mcp::call_options options;
+  if (erase_meta(params, {"progressToken"})) options.on_progress = remote->progress;
+  asker from{nullptr, {}, nullptr, nullptr, std::move(remote)};
+  co_return co_await call(std::move(method), std::move(params), std::move(options), std::move(from), false);
 }
 
 void upstream_link::forward(mcp::notification n) {
@@ -298,6 +306,7 @@ asio::awaitable<json::object> upstream_link::ask_downstream(std::string method, 
   // link of one session has only that session's requests.
   const auto from = in_flight_.empty() ? asker{} : in_flight_.back();
   if (from.held) co_return co_await from.held->ask(std::move(method), std::move(params));
+  if (from.remote) co_return co_await from.remote->ask(std::move(method), std::move(params));
   auto session = identity_.session.lock();
   auto ask = [&, timeout = settings_.ask_timeout]() -> asio::awaitable<json::object> {
     if (from.ctx) co_return co_await from.ctx->request(method, params, timeout);

@@ -55,6 +55,14 @@ struct link_identity {
   std::weak_ptr<mcp::session> session;
 };
 
+/// Where a call relayed from another gateway replica (replica_relay.hpp) sends
+/// what the upstream asks while it runs, and its progress: back to the
+/// replica whose request it is.
+struct remote_asker {
+  std::function<asio::awaitable<json::object>(std::string method, json::object params)> ask;
+  std::function<void(const mcp::progress_update&)> progress;
+};
+
 class upstream_link : public std::enable_shared_from_this<upstream_link> {
  public:
   upstream_link(asio::any_io_executor executor, upstream_opener open, link_settings settings,
@@ -91,6 +99,11 @@ class upstream_link : public std::enable_shared_from_this<upstream_link> {
   /// from `ctx`'s executor.
   std::shared_ptr<held_call> hold(const mcp::request& req, mcp::request_context& ctx, std::string id,
                                   std::function<void()> on_end);
+  /// As forward(), for a request that another gateway replica took: what the
+  /// upstream asks meanwhile, and its progress (when `params` asks for it),
+  /// go to `remote`. Call from the link's executor.
+  asio::awaitable<json::object> serve_remote(std::string method, json::object params,
+                                             std::shared_ptr<remote_asker> remote);
   /// Sends a client notification upstream (dropped while not connected).
   void forward(mcp::notification n);
   /// A session whose client hears the upstream's notifications (besides the
@@ -102,13 +115,14 @@ class upstream_link : public std::enable_shared_from_this<upstream_link> {
  private:
   enum class state { idle, connecting, ready, failed, closed };
   // A downstream request in flight upstream: what the upstream asks while it
-  // runs goes to its client, through the request (a legacy one) or the call
-  // held across its rounds (a 2026-07-28 one).
+  // runs goes to its client, through the request (a legacy one), the call
+  // held across its rounds (a 2026-07-28 one), or the replica that took it.
   struct asker {
     mcp::request_context* ctx = nullptr;
     asio::any_io_executor executor;
     std::shared_ptr<held_call> held;
     std::shared_ptr<request_relay> relay;  // the request's, when it is not held
+    std::shared_ptr<remote_asker> remote;  // a request of another replica's
     // Where the call's log messages go: to its request, before its answer.
     std::shared_ptr<request_relay> relay_now() const { return held ? held->running_relay() : relay; }
   };

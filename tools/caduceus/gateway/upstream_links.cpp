@@ -14,6 +14,7 @@ namespace {
 // A session's own links, by the place of their upstream among the gateway's.
 struct session_links {
   std::vector<std::shared_ptr<upstream_link>> links;
+  bool relayed = false;  // another replica opened it, and holds its links
 
   std::shared_ptr<upstream_link>& at(std::size_t index) {
     if (links.size() <= index) links.resize(index + 1);
@@ -56,7 +57,12 @@ void upstream_links::open_session(mcp::session& s, bool start_own_link) {
     shared_->add_listener(listener);
     return;
   }
-  if (start_own_link) s.state<session_links>().at(index_) = open_link(s);
+  auto& own = s.state<session_links>();
+  if (options_.replicas && replica_relay::adopted(s)) {
+    own.relayed = true;
+    return;
+  }
+  if (start_own_link) own.at(index_) = open_link(s);
 }
 
 std::shared_ptr<upstream_link> upstream_links::open_link(mcp::session& s) {
@@ -66,13 +72,16 @@ std::shared_ptr<upstream_link> upstream_links::open_link(mcp::session& s) {
   auto link = std::make_shared<upstream_link>(std::move(strand), options_.open, settings_for(s.version()),
                                               std::move(identity));
   link->start(warm ? std::move(warm->transport) : nullptr);
+  if (options_.replicas) options_.replicas->hold(s.id(), index_, link);
   return link;
 }
 
 void upstream_links::close_session(mcp::session& s) {
   auto* own = s.find_state<session_links>();
-  if (!own || own->links.size() <= index_) return;
-  if (auto& link = own->links[index_]) link->close();
+  if (!own || own->links.size() <= index_ || !own->links[index_]) return;
+  // A session of replicas may live on in another: its links end when it does.
+  if (options_.replicas) options_.replicas->release(s.id(), index_);
+  else own->links[index_]->close();
 }
 
 asio::awaitable<json::object> upstream_links::serve(const mcp::request& req, mcp::request_context& ctx) {
@@ -81,11 +90,13 @@ asio::awaitable<json::object> upstream_links::serve(const mcp::request& req, mcp
     if (auto link = shared_link(); link->modern()) co_return co_await serve_rounds(*link, req, ctx);
     co_return co_await serve_held(req, ctx);
   }
+  if (relayed(ctx.session())) co_return co_await options_.replicas->call(index_, req, ctx);
   auto link = link_of(ctx.session());
   co_return co_await link->forward(req, ctx);
 }
 
 void upstream_links::forward(const mcp::notification& n, mcp::session& s) {
+  if (relayed(s)) return options_.replicas->notify(s.id(), index_, n);
   link_of(s)->forward(n);
 }
 
@@ -121,6 +132,11 @@ link_settings upstream_links::settings_for(mcp::protocol_version downstream) con
   for (const auto v : mcp::legacy_versions())
     if (v <= downstream) settings.versions.push_back(v);
   return settings;
+}
+
+bool upstream_links::relayed(const mcp::session& s) const {
+  const auto* own = s.find_state<session_links>();
+  return own && own->relayed;
 }
 
 std::shared_ptr<upstream_link> upstream_links::link_of(mcp::session& s) {

@@ -6,6 +6,7 @@
 // for one upstream, aggregate_server for several) serve each request through
 // these.
 
+#include "replica_relay.hpp"
 #include "upstream_link.hpp"
 #include "warm_children.hpp"
 
@@ -32,6 +33,9 @@ struct upstream_options {
   /// for the session's next request, rather than failing all of them
   /// (aggregated upstreams: one of several comes back).
   bool replace_gone_links = false;
+  /// Replicas sharing the sessions (--redis): a session another replica
+  /// opened is served through its links there (null: this gateway alone).
+  std::shared_ptr<replica_relay> replicas;
 };
 
 class upstream_links {
@@ -63,6 +67,7 @@ class upstream_links {
   link_settings settings_for(mcp::protocol_version downstream) const;
   std::shared_ptr<upstream_link> open_link(mcp::session& s);
   std::shared_ptr<upstream_link> link_of(mcp::session& s);
+  bool relayed(const mcp::session& s) const;
   std::shared_ptr<upstream_link> start_shared_link() const;
 
   const std::size_t index_;

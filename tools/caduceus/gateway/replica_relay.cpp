@@ -1,0 +1,349 @@
+#include "replica_relay.hpp"
+
+#include <mcp/log.hpp>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <deque>
+
+namespace caduceus::gateway {
+
+namespace {
+
+using namespace std::chrono_literals;
+using clock = std::chrono::steady_clock;
+
+// Every replica hears the calls: the one that holds the session's link answers.
+constexpr std::string_view calls_channel = "caduceus-gateway:calls";
+// How long a call waits for a holder to take it, how often a holder's (or a
+// caller's) life is checked while its answer is awaited, and how often the
+// links of sessions whose copy here ended are looked at.
+constexpr auto accept_limit = 3s;
+constexpr auto liveness_interval = 2s;
+constexpr auto sweep_interval = 5s;
+
+std::string direct_channel(std::string_view node) { return "caduceus-gateway:node:" + std::string(node); }
+
+std::string text_of(const json::object& message, std::string_view key) {
+  const auto* value = message.if_contains(key);
+  return value && value->is_string() ? std::string(value->get_string()) : std::string();
+}
+
+std::uint64_t number_of(const json::object& message, std::string_view key) {
+  const auto* value = message.if_contains(key);
+  return value && value->is_number() ? value->to_number<std::uint64_t>() : 0;
+}
+
+json::object object_of(const json::object& message, std::string_view key) {
+  const auto* value = message.if_contains(key);
+  return value && value->is_object() ? value->get_object() : json::object();
+}
+
+int code_of(const json::object& message) {
+  const auto* value = message.if_contains("code");
+  return value && value->is_number() ? static_cast<int>(value->to_number<std::int64_t>()) : mcp::errc::internal_error;
+}
+
+json::object error_reply(std::uint64_t to, const mcp::rpc_error& error) {
+  return {{"kind", "error"}, {"to", to}, {"code", error.code}, {"message", error.message}, {"data", error.data}};
+}
+
+mcp::rpc_error error_of(const std::exception& e) {
+  if (const auto* rpc = dynamic_cast<const mcp::protocol_error*>(&e)) return rpc->error();
+  return {mcp::errc::internal_error, e.what(), nullptr};
+}
+
+mcp::protocol_error holder_gone(std::string_view why) {
+  return {mcp::errc::internal_error,
+          "the gateway replica that holds this session's connection to the upstream server " + std::string(why) +
+              ": start a new session"};
+}
+
+}  // namespace
+
+// A wait of this replica for another's messages, on the executor of the
+// coroutine that waits.
+struct replica_relay::waiter {
+  explicit waiter(asio::any_io_executor executor) : wake(std::move(executor), clock::time_point::max()) {}
+  asio::steady_timer wake;
+  std::deque<json::object> inbox;
+};
+
+replica_relay::replica_relay(asio::any_io_executor strand, std::chrono::milliseconds call_timeout)
+    : strand_(std::move(strand)), call_timeout_(call_timeout), sweep_pause_(strand_) {}
+
+bool replica_relay::adopted(const mcp::session& s) {
+  // The session's first request here named it: `initialize` was served elsewhere.
+  return s.transport().headers.contains("mcp-session-id");
+}
+
+void replica_relay::attach(const mcp::shared_stores& stores) {
+  asio::co_spawn(strand_, join(stores), asio::detached);
+}
+
+asio::awaitable<void> replica_relay::join(mcp::shared_stores stores) {
+  auto self = shared_from_this();
+  bus_ = stores.bus;
+  sessions_ = stores.sessions;
+  node_ = bus_->node_id();
+  std::weak_ptr<replica_relay> weak = self;
+  auto on = [weak](void (replica_relay::*handle)(json::object)) {
+    return [weak, handle](std::string_view text) {
+      auto relay = weak.lock();
+      if (!relay) return;
+      boost::system::error_code ec;
+      auto message = json::parse(text, ec);
+      if (ec || !message.is_object()) return;
+      asio::post(relay->strand_, [relay, handle, m = std::move(message.get_object())]() mutable {
+        ((*relay).*handle)(std::move(m));
+      });
+    };
+  };
+  try {
+    calls_ = co_await bus_->subscribe(std::string(calls_channel), on(&replica_relay::on_call), nullptr);
+    direct_ = co_await bus_->subscribe(direct_channel(node_), on(&replica_relay::on_direct), nullptr);
+  } catch (const std::exception& e) {
+    mcp::sdk_log(mcp::log_category::server, mcp::log_level::error, "gateway: the replicas' bus is unreachable",
+                 {{"error", e.what()}});
+    co_return;
+  }
+  co_await sweep();
+}
+
+void replica_relay::stop() {
+  asio::post(strand_, [self = shared_from_this()] {
+    self->stopped_ = true;
+    self->sweep_pause_.cancel();
+    for (auto& [key, held] : self->held_) held.link->close();
+    self->held_.clear();
+    self->calls_.reset();
+    self->direct_.reset();
+  });
+}
+
+void replica_relay::hold(const std::string& session, std::size_t index, std::shared_ptr<upstream_link> link) {
+  asio::post(strand_, [self = shared_from_this(), key = std::pair(session, index), link = std::move(link)]() mutable {
+    if (self->stopped_) return link->close();
+    self->held_[key] = {std::move(link), false};
+  });
+}
+
+void replica_relay::release(const std::string& session, std::size_t index) {
+  asio::post(strand_, [self = shared_from_this(), key = std::pair(session, index)] {
+    if (const auto it = self->held_.find(key); it != self->held_.end()) it->second.released = true;
+  });
+}
+
+asio::awaitable<void> replica_relay::sweep() {
+  // The links of sessions that ended everywhere end too.
+  while (!stopped_) {
+    sweep_pause_.expires_after(sweep_interval);
+    co_await sweep_pause_.async_wait(asio::as_tuple(asio::use_awaitable));
+    std::vector<std::pair<std::string, std::size_t>> released;
+    for (const auto& [key, held] : held_)
+      if (held.released || held.link->gone()) released.push_back(key);
+    for (const auto& key : released) {
+      bool alive = true;
+      try {
+        alive = !held_.at(key).link->gone() && co_await sessions_->alive(key.first);
+      } catch (const std::exception&) {  // the store is unreachable: looked at again later
+      }
+      if (const auto it = held_.find(key); it != held_.end() && !alive) {
+        it->second.link->close();
+        held_.erase(it);
+      }
+    }
+  }
+}
+
+std::shared_ptr<replica_relay::waiter> replica_relay::new_waiter(asio::any_io_executor executor, std::uint64_t& id) {
+  auto w = std::make_shared<waiter>(std::move(executor));
+  std::lock_guard lock(waiters_mutex_);
+  id = ++next_id_;
+  waiters_[id] = w;
+  return w;
+}
+
+void replica_relay::forget_waiter(std::uint64_t id) {
+  std::lock_guard lock(waiters_mutex_);
+  waiters_.erase(id);
+}
+
+void replica_relay::publish_to(const std::string& node, json::object message) {
+  if (bus_) bus_->publish(direct_channel(node), json::serialize(message));
+}
+
+asio::awaitable<json::object> replica_relay::next_message(waiter& w, const std::string& peer,
+                                                          std::chrono::milliseconds first) {
+  // Each message is a sign of life: the deadline counts from the last one.
+  const auto deadline = clock::now() + call_timeout_;
+  for (;;) {
+    if (!w.inbox.empty()) {
+      auto message = std::move(w.inbox.front());
+      w.inbox.pop_front();
+      co_return message;
+    }
+    if (clock::now() >= deadline) throw holder_gone("did not answer in time");
+    w.wake.expires_after(peer.empty() ? std::chrono::milliseconds(first) : liveness_interval);
+    const auto [ec] = co_await w.wake.async_wait(asio::as_tuple(asio::use_awaitable));
+    if (!w.inbox.empty()) continue;
+    if (ec == asio::error::operation_aborted) throw mcp::error(asio::error::operation_aborted);  // the request was cancelled
+    if (peer.empty()) throw holder_gone("is gone (it stopped, or was stopped)");
+    bool alive = true;
+    try {
+      alive = co_await bus_->node_alive(peer);
+    } catch (const std::exception&) {  // the bus is unreachable: its verdict comes later
+    }
+    if (!alive) throw holder_gone("is gone (it stopped, or was stopped)");
+  }
+}
+
+asio::awaitable<json::object> replica_relay::call(std::size_t index, const mcp::request& req,
+                                                  mcp::request_context& ctx) {
+  if (!bus_) throw mcp::protocol_error(mcp::errc::internal_error, "the gateway has not joined its replicas yet");
+  std::uint64_t id = 0;
+  auto w = new_waiter(co_await asio::this_coro::executor, id);
+  struct forget {
+    replica_relay& relay;
+    std::uint64_t id;
+    ~forget() { relay.forget_waiter(id); }
+  } on_exit{*this, id};
+  json::object call{{"kind", "call"}, {"from", node_}, {"id", id}, {"session", ctx.session().id()},
+                    {"upstream", index}, {"method", req.method}, {"params", req.params}};
+  bus_->publish(std::string(calls_channel), json::serialize(call));
+  std::string holder;
+  try {
+    for (;;) {
+      auto message = co_await next_message(*w, holder, accept_limit);
+      const auto kind = text_of(message, "kind");
+      if (kind == "accepted") {
+        holder = text_of(message, "node");
+      } else if (kind == "progress") {
+        const auto update = object_of(message, "update");
+        std::optional<double> total;
+        if (const auto* t = update.if_contains("total"); t && t->is_number()) total = t->to_number<double>();
+        const auto* done = update.if_contains("progress");
+        co_await ctx.progress(done && done->is_number() ? done->to_number<double>() : 0, total,
+                              text_of(update, "message"));
+      } else if (kind == "ask") {
+        json::object answer{{"kind", "answer"}, {"to", number_of(message, "reply_to")}};
+        try {
+          answer["value"] = co_await ctx.request(text_of(message, "method"), object_of(message, "params"));
+        } catch (const mcp::protocol_error& e) {
+          answer = error_reply(number_of(message, "reply_to"), e.error());
+        }
+        publish_to(holder, std::move(answer));
+      } else if (kind == "result") {
+        co_return object_of(message, "value");
+      } else if (kind == "error") {
+        const auto* data = message.if_contains("data");
+        throw mcp::protocol_error(code_of(message), text_of(message, "message"), data ? *data : json::value());
+      }
+    }
+  } catch (const mcp::protocol_error&) {
+    throw;
+  } catch (const boost::system::system_error& e) {
+    // Cancelled: so is the call, where it runs.
+    if (e.code() == asio::error::operation_aborted && !holder.empty())
+      publish_to(holder, {{"kind", "cancel"}, {"from", node_}, {"id", id}});
+    throw;
+  }
+}
+
+void replica_relay::notify(const std::string& session, std::size_t index, const mcp::notification& n) {
+  if (!bus_) return;
+  json::object message{{"kind", "notify"}, {"session", session}, {"upstream", index}, {"method", n.method},
+                       {"params", n.params}};
+  bus_->publish(std::string(calls_channel), json::serialize(message));
+}
+
+void replica_relay::on_call(json::object message) {
+  const auto key = std::pair(text_of(message, "session"), static_cast<std::size_t>(number_of(message, "upstream")));
+  const auto it = held_.find(key);
+  if (it == held_.end() || it->second.link->gone()) return;  // another replica's, or none's
+  auto link = it->second.link;
+  if (text_of(message, "kind") == "notify") {
+    link->forward(mcp::notification{text_of(message, "method"), object_of(message, "params")});
+    return;
+  }
+  const auto from = text_of(message, "from");
+  const auto id = number_of(message, "id");
+  publish_to(from, {{"kind", "accepted"}, {"to", id}, {"node", node_}});
+  auto signal = std::make_shared<asio::cancellation_signal>();
+  running_[{from, id}] = {signal, link->get_executor()};
+  auto done = [self = shared_from_this(), key = std::pair(from, id), signal](std::exception_ptr) {
+    asio::post(self->strand_, [self, key] { self->running_.erase(key); });
+  };
+  asio::co_spawn(link->get_executor(),
+                 run_call(link, from, id, text_of(message, "method"), object_of(message, "params")),
+                 asio::bind_cancellation_slot(signal->slot(), std::move(done)));
+}
+
+void replica_relay::on_direct(json::object message) {
+  if (text_of(message, "kind") == "cancel") {
+    const auto it = running_.find({text_of(message, "from"), number_of(message, "id")});
+    if (it != running_.end())
+      asio::post(it->second.executor, [signal = it->second.signal] { signal->emit(asio::cancellation_type::terminal); });
+    return;
+  }
+  std::shared_ptr<waiter> w;
+  {
+    std::lock_guard lock(waiters_mutex_);
+    if (const auto it = waiters_.find(number_of(message, "to")); it != waiters_.end()) w = it->second.lock();
+  }
+  if (!w) return;  // a wait that ended (a late answer)
+  asio::post(w->wake.get_executor(), [w, m = std::move(message)]() mutable {
+    w->inbox.push_back(std::move(m));
+    w->wake.cancel();
+  });
+}
+
+asio::awaitable<void> replica_relay::run_call(std::shared_ptr<upstream_link> link, std::string from, std::uint64_t id,
+                                              std::string method, json::object params) {
+  auto self = shared_from_this();
+  auto remote = std::make_shared<remote_asker>();
+  remote->progress = [self, from, id](const mcp::progress_update& u) {
+    json::object update{{"progress", u.progress}, {"message", u.message}};
+    if (u.total) update["total"] = *u.total;
+    self->publish_to(from, {{"kind", "progress"}, {"to", id}, {"update", std::move(update)}});
+  };
+  remote->ask = [self, from, id](std::string method, json::object params) {
+    return self->ask_caller(from, id, std::move(method), std::move(params));
+  };
+  json::object reply;
+  try {
+    auto result = co_await link->serve_remote(std::move(method), std::move(params), std::move(remote));
+    reply = {{"kind", "result"}, {"to", id}, {"value", std::move(result)}};
+  } catch (const std::exception& e) {
+    reply = error_reply(id, error_of(e));
+  }
+  publish_to(from, std::move(reply));
+}
+
+asio::awaitable<json::object> replica_relay::ask_caller(std::string caller, std::uint64_t call, std::string method,
+                                                        json::object params) {
+  std::uint64_t id = 0;
+  auto w = new_waiter(co_await asio::this_coro::executor, id);
+  struct forget {
+    replica_relay& relay;
+    std::uint64_t id;
+    ~forget() { relay.forget_waiter(id); }
+  } on_exit{*this, id};
+  publish_to(caller, {{"kind", "ask"}, {"to", call}, {"reply_to", id}, {"method", method}, {"params", params}});
+  auto answer = co_await next_message(*w, caller, liveness_interval);
+  if (text_of(answer, "kind") == "error") {
+    const auto* data = answer.if_contains("data");
+    throw mcp::protocol_error(code_of(answer), text_of(answer, "message"), data ? *data : json::value());
+  }
+  co_return object_of(answer, "value");
+}
+
+}  // namespace caduceus::gateway

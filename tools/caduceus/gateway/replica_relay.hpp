@@ -1,0 +1,97 @@
+#pragma once
+// Gateway replicas behind a load balancer, sharing their sessions through
+// Redis (--redis). A session's connections to its upstreams (its children)
+// belong to the replica that opened the session; a request of the session
+// that another replica takes is relayed to that one over the message bus,
+// and what the upstream asks while it runs, and its progress, come back the
+// same way to the request's own stream. A replica that died holding a
+// session's connection is a clean error (-32603 saying so), found within
+// seconds through the bus's liveness of its nodes.
+//
+// The holder keeps a session's links after its own copy of the session ends
+// (idle there: the client's requests went to the other replicas) for as long
+// as the session lives in the store.
+
+#include "upstream_link.hpp"
+
+#include <mcp/server/http_endpoint.hpp>
+#include <mcp/server/message_bus.hpp>
+
+#include <boost/asio/cancellation_signal.hpp>
+
+#include <map>
+#include <mutex>
+
+namespace caduceus::gateway {
+
+class replica_relay : public std::enable_shared_from_this<replica_relay> {
+ public:
+  /// `strand`: where the relay keeps its tables, on the gateway's upstream
+  /// threads. `call_timeout`: the longest a relayed call waits for its answer.
+  replica_relay(asio::any_io_executor strand, std::chrono::milliseconds call_timeout);
+
+  /// Joins the replicas through the HTTP server's stores, as they are made.
+  void attach(const mcp::shared_stores& stores);
+  /// Ends the links it holds (as the gateway stops). Any thread.
+  void stop();
+
+  /// Whether another replica opened `s` (this one took it over from the store).
+  static bool adopted(const mcp::session& s);
+
+  /// This replica holds `link`, session `session`'s connection to upstream `index`. Any thread.
+  void hold(const std::string& session, std::size_t index, std::shared_ptr<upstream_link> link);
+  /// The session's copy here ended: its links end once the session has
+  /// ended everywhere. Any thread.
+  void release(const std::string& session, std::size_t index);
+
+  /// Relays `req`, a request of the session of `ctx` (adopted here), to the
+  /// replica that holds its connection to upstream `index`, and returns its
+  /// answer. Call from `ctx`'s executor.
+  asio::awaitable<json::object> call(std::size_t index, const mcp::request& req, mcp::request_context& ctx);
+  /// Relays a notification of the client of session `session` the same way.
+  void notify(const std::string& session, std::size_t index, const mcp::notification& n);
+
+ private:
+  struct waiter;
+  struct running_call {
+    std::shared_ptr<asio::cancellation_signal> signal;
+    asio::any_io_executor executor;  // the link's, where the signal is emitted
+  };
+  struct held_link {
+    std::shared_ptr<upstream_link> link;
+    bool released = false;  // the session's copy here has ended
+  };
+
+  asio::awaitable<void> join(mcp::shared_stores stores);
+  void on_call(json::object message);    // (on the strand)
+  void on_direct(json::object message);  // a message to this replica
+  asio::awaitable<void> run_call(std::shared_ptr<upstream_link> link, std::string from, std::uint64_t id,
+                                 std::string method, json::object params);
+  asio::awaitable<json::object> ask_caller(std::string caller, std::uint64_t call, std::string method,
+                                           json::object params);
+  asio::awaitable<json::object> next_message(waiter& w, const std::string& peer, std::chrono::milliseconds first);
+  asio::awaitable<void> sweep();
+  std::shared_ptr<waiter> new_waiter(asio::any_io_executor executor, std::uint64_t& id);
+  void forget_waiter(std::uint64_t id);
+  void publish_to(const std::string& node, json::object message);
+
+  asio::any_io_executor strand_;
+  const std::chrono::milliseconds call_timeout_;
+  std::shared_ptr<mcp::message_bus> bus_;
+  std::shared_ptr<mcp::session_store> sessions_;
+  std::string node_;
+  std::unique_ptr<mcp::message_bus::subscription> calls_, direct_;
+  bool stopped_ = false;
+  asio::steady_timer sweep_pause_;  // between looks at the released links
+  // (on the strand) The links this replica holds, by session and upstream.
+  std::map<std::pair<std::string, std::size_t>, held_link> held_;
+  // (on the strand) The calls of other replicas running here, by caller and id, to cancel.
+  std::map<std::pair<std::string, std::uint64_t>, running_call> running_;
+  // The waits of this replica for messages of another (its relayed calls,
+  // the answers to what it asked another's request), by id.
+  std::mutex waiters_mutex_;
+  std::map<std::uint64_t, std::weak_ptr<waiter>> waiters_;
+  std::uint64_t next_id_ = 0;
+};
+
+}  // namespace caduceus::gateway
