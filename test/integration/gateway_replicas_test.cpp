@@ -5,10 +5,15 @@
 // progress, and the holder's death (kill -9) is a clear error there.
 
 #include "caduceus_cli.hpp"
+#include "haproxy.hpp"
 #include "http_client.hpp"
+#include "legacy_client.hpp"
 #include "http_test_server.hpp"
 #include "redis_server.hpp"
 #include "test_support.hpp"
+
+#include <mcp/client/client.hpp>
+#include <mcp/transport/http_client.hpp>
 
 #include <gtest/gtest.h>
 
@@ -62,6 +67,50 @@ TEST(GatewayReplicas, ASessionReachesItsChildThroughAnyReplicaUntilItsHolderDies
     EXPECT_EQ(failed.at("error").at("code"), -32603) << after.body;
     EXPECT_NE(json::serialize(failed).find("is gone"), std::string::npos) << after.body;
   }, 60s);
+}
+
+// Behind a load balancer that sends every request elsewhere (round robin),
+// a session's calls keep their child, and what the upstream asks while a call
+// runs reaches the client whichever gateway took the call.
+TEST(GatewayReplicas, BehindARoundRobinBalancerASessionKeepsItsChildAndIsAsked) {
+  if (!redis_server::available() || !haproxy::available()) GTEST_SKIP() << "no redis-server or haproxy";
+  redis_server redis;
+  const auto everything = "'" + test_program("everything-server") + "' --stdio";
+  gateway_process one(everything, {"--redis", redis.url()});
+  gateway_process two(everything, {"--redis", redis.url()});
+  haproxy proxy({one.port, two.port});
+  run_test([&]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    client c(ex, legacy_only());
+    int asked = 0;
+    c.on_elicitation([&](json::object) -> asio::awaitable<json::object> {
+      ++asked;
+      co_return json::object{{"action", "accept"}, {"content", {{"confirm", true}}}};
+    });
+    c.on_sampling([&](json::object) -> asio::awaitable<json::object> {
+      ++asked;
+      co_return json::object{{"role", "assistant"}, {"content", {{"type", "text"}, {"text", "four"}}}, {"model", "m"}};
+    });
+    http_client_options options;
+    auto transport = co_await connect_http(ex, proxy.url("/mcp"), std::move(options));
+    co_await c.connect(std::move(transport));
+    // The toggle is the child's state: each call sees what the one before it did.
+    std::vector<std::string> toggles;
+    for (int i = 0; i < 4; ++i) toggles.push_back(first_text(co_await c.call_tool("toggle_bonus")));
+    EXPECT_EQ(toggles, (std::vector<std::string>{"bonus added", "bonus removed", "bonus added", "bonus removed"}));
+    for (int i = 0; i < 2; ++i) {  // one of each pair goes through the other gateway
+      json::object question{{"question", "Ship it?"}};
+      EXPECT_EQ(first_text(co_await c.call_tool("confirm", std::move(question))), "action=accept, confirm=true");
+      json::object prompt{{"prompt", "2+2?"}};
+      EXPECT_EQ(first_text(co_await c.call_tool("sample", std::move(prompt))), "LLM said: four");
+    }
+    EXPECT_EQ(asked, 4);
+    co_await c.close();
+  }, 60s);
+  const auto stats = proxy.stats();  // both gateways took requests of the session
+  ASSERT_EQ(stats.size(), 2u);
+  EXPECT_GT(stats[0].total, 3);
+  EXPECT_GT(stats[1].total, 3);
 }
 
 }  // namespace

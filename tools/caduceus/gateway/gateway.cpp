@@ -134,6 +134,10 @@ std::function<mcp::shared_stores(asio::any_io_executor)> replica_stores(
   return [redis = demo::redis_stores(inv.redis_url), replicas](asio::any_io_executor ex) {
     auto stores = redis(ex);
     replicas->attach(stores);
+    stores.close = [close = std::move(stores.close), replicas] {
+      replicas->detach();
+      if (close) close();
+    };
     return stores;
   };
 }

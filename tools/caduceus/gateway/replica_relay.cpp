@@ -86,14 +86,31 @@ bool replica_relay::adopted(const mcp::session& s) {
 }
 
 void replica_relay::attach(const mcp::shared_stores& stores) {
-  asio::co_spawn(strand_, join(stores), asio::detached);
+  {
+    std::lock_guard lock(stores_mutex_);
+    bus_ = stores.bus;
+    sessions_ = stores.sessions;
+    node_ = bus_->node_id();
+  }
+  asio::co_spawn(strand_, join(stores.bus), asio::detached);
 }
 
-asio::awaitable<void> replica_relay::join(mcp::shared_stores stores) {
+void replica_relay::detach() {
+  std::unique_ptr<mcp::message_bus::subscription> calls, direct;
+  std::lock_guard lock(stores_mutex_);
+  calls = std::move(calls_);
+  direct = std::move(direct_);
+  bus_.reset();
+  sessions_.reset();
+}
+
+std::shared_ptr<mcp::message_bus> replica_relay::bus() const {
+  std::lock_guard lock(stores_mutex_);
+  return bus_;
+}
+
+asio::awaitable<void> replica_relay::join(std::shared_ptr<mcp::message_bus> bus) {
   auto self = shared_from_this();
-  bus_ = stores.bus;
-  sessions_ = stores.sessions;
-  node_ = bus_->node_id();
   std::weak_ptr<replica_relay> weak = self;
   auto on = [weak](void (replica_relay::*handle)(json::object)) {
     return [weak, handle](std::string_view text) {
@@ -108,13 +125,18 @@ asio::awaitable<void> replica_relay::join(mcp::shared_stores stores) {
     };
   };
   try {
-    calls_ = co_await bus_->subscribe(std::string(calls_channel), on(&replica_relay::on_call), nullptr);
-    direct_ = co_await bus_->subscribe(direct_channel(node_), on(&replica_relay::on_direct), nullptr);
+    auto calls = co_await bus->subscribe(std::string(calls_channel), on(&replica_relay::on_call), nullptr);
+    auto direct = co_await bus->subscribe(direct_channel(node_), on(&replica_relay::on_direct), nullptr);
+    std::lock_guard lock(stores_mutex_);
+    if (!bus_) co_return;  // detached meanwhile: they end here
+    calls_ = std::move(calls);
+    direct_ = std::move(direct);
   } catch (const std::exception& e) {
     mcp::sdk_log(mcp::log_category::server, mcp::log_level::error, "gateway: the replicas' bus is unreachable",
                  {{"error", e.what()}});
     co_return;
   }
+  bus.reset();
   co_await sweep();
 }
 
@@ -124,8 +146,6 @@ void replica_relay::stop() {
     self->sweep_pause_.cancel();
     for (auto& [key, held] : self->held_) held.link->close();
     self->held_.clear();
-    self->calls_.reset();
-    self->direct_.reset();
   });
 }
 
@@ -151,9 +171,14 @@ asio::awaitable<void> replica_relay::sweep() {
     for (const auto& [key, held] : held_)
       if (held.released || held.link->gone()) released.push_back(key);
     for (const auto& key : released) {
-      bool alive = true;
+      std::shared_ptr<mcp::session_store> store;
+      {
+        std::lock_guard lock(stores_mutex_);
+        store = sessions_;
+      }
+      bool alive = store != nullptr;  // (none: the server is closing, and so is this)
       try {
-        alive = !held_.at(key).link->gone() && co_await sessions_->alive(key.first);
+        alive = alive && !held_.at(key).link->gone() && co_await store->alive(key.first);
       } catch (const std::exception&) {  // the store is unreachable: looked at again later
       }
       if (const auto it = held_.find(key); it != held_.end() && !alive) {
@@ -178,7 +203,7 @@ void replica_relay::forget_waiter(std::uint64_t id) {
 }
 
 void replica_relay::publish_to(const std::string& node, json::object message) {
-  if (bus_) bus_->publish(direct_channel(node), json::serialize(message));
+  if (auto bus = this->bus()) bus->publish(direct_channel(node), json::serialize(message));
 }
 
 asio::awaitable<json::object> replica_relay::next_message(waiter& w, const std::string& peer,
@@ -197,9 +222,11 @@ asio::awaitable<json::object> replica_relay::next_message(waiter& w, const std::
     if (!w.inbox.empty()) continue;
     if (ec == asio::error::operation_aborted) throw mcp::error(asio::error::operation_aborted);  // the request was cancelled
     if (peer.empty()) throw holder_gone("is gone (it stopped, or was stopped)");
+    auto bus = this->bus();
+    if (!bus) throw holder_gone("cannot be reached: this gateway is stopping");
     bool alive = true;
     try {
-      alive = co_await bus_->node_alive(peer);
+      alive = co_await bus->node_alive(peer);
     } catch (const std::exception&) {  // the bus is unreachable: its verdict comes later
     }
     if (!alive) throw holder_gone("is gone (it stopped, or was stopped)");
@@ -208,7 +235,8 @@ asio::awaitable<json::object> replica_relay::next_message(waiter& w, const std::
 
 asio::awaitable<json::object> replica_relay::call(std::size_t index, const mcp::request& req,
                                                   mcp::request_context& ctx) {
-  if (!bus_) throw mcp::protocol_error(mcp::errc::internal_error, "the gateway has not joined its replicas yet");
+  auto bus = this->bus();
+  if (!bus) throw mcp::protocol_error(mcp::errc::internal_error, "the gateway is not joined to its replicas");
   std::uint64_t id = 0;
   auto w = new_waiter(co_await asio::this_coro::executor, id);
   struct forget {
@@ -218,7 +246,8 @@ asio::awaitable<json::object> replica_relay::call(std::size_t index, const mcp::
   } on_exit{*this, id};
   json::object call{{"kind", "call"}, {"from", node_}, {"id", id}, {"session", ctx.session().id()},
                     {"upstream", index}, {"method", req.method}, {"params", req.params}};
-  bus_->publish(std::string(calls_channel), json::serialize(call));
+  bus->publish(std::string(calls_channel), json::serialize(call));
+  bus.reset();
   std::string holder;
   try {
     for (;;) {
@@ -259,10 +288,11 @@ asio::awaitable<json::object> replica_relay::call(std::size_t index, const mcp::
 }
 
 void replica_relay::notify(const std::string& session, std::size_t index, const mcp::notification& n) {
-  if (!bus_) return;
+  auto bus = this->bus();
+  if (!bus) return;
   json::object message{{"kind", "notify"}, {"session", session}, {"upstream", index}, {"method", n.method},
                        {"params", n.params}};
-  bus_->publish(std::string(calls_channel), json::serialize(message));
+  bus->publish(std::string(calls_channel), json::serialize(message));
 }
 
 void replica_relay::on_call(json::object message) {

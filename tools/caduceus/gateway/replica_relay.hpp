@@ -32,6 +32,9 @@ class replica_relay : public std::enable_shared_from_this<replica_relay> {
 
   /// Joins the replicas through the HTTP server's stores, as they are made.
   void attach(const mcp::shared_stores& stores);
+  /// Leaves them, as the HTTP server closes its stores (nothing here may
+  /// use them after: they live on its threads). Any thread.
+  void detach();
   /// Ends the links it holds (as the gateway stops). Any thread.
   void stop();
 
@@ -62,7 +65,8 @@ class replica_relay : public std::enable_shared_from_this<replica_relay> {
     bool released = false;  // the session's copy here has ended
   };
 
-  asio::awaitable<void> join(mcp::shared_stores stores);
+  asio::awaitable<void> join(std::shared_ptr<mcp::message_bus> bus);
+  std::shared_ptr<mcp::message_bus> bus() const;
   void on_call(json::object message);    // (on the strand)
   void on_direct(json::object message);  // a message to this replica
   asio::awaitable<void> run_call(std::shared_ptr<upstream_link> link, std::string from, std::uint64_t id,
@@ -77,9 +81,10 @@ class replica_relay : public std::enable_shared_from_this<replica_relay> {
 
   asio::any_io_executor strand_;
   const std::chrono::milliseconds call_timeout_;
+  std::string node_;  // (set by attach, before the server serves)
+  mutable std::mutex stores_mutex_;  // the stores come and go on the server's threads
   std::shared_ptr<mcp::message_bus> bus_;
   std::shared_ptr<mcp::session_store> sessions_;
-  std::string node_;
   std::unique_ptr<mcp::message_bus::subscription> calls_, direct_;
   bool stopped_ = false;
   asio::steady_timer sweep_pause_;  // between looks at the released links
