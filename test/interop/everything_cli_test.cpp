@@ -3,7 +3,7 @@
 // (Streamable HTTP) and `--url http://127.0.0.1:PORT/sse` (the tool falls
 // back to HTTP+SSE by itself).
 
-#include "child_process.hpp"
+#include "caduceus_cli.hpp"
 #include "everything_fixture.hpp"
 #include "test_program.hpp"
 
@@ -28,11 +28,6 @@ class EverythingCli : public everything_test {
     return run_command(std::move(argv), 20s);
   }
 };
-
-std::string describe(const command_result& r) {
-  return "exit " + std::to_string(r.exit_code) + (r.finished ? "" : " (killed at the deadline)") +
-         "\nstdout: " + r.out + "\nstderr: " + r.err;
-}
 
 bool has_line(const std::string& out, const std::string& line) {
   return ("\n" + out).find("\n" + line + "\n") != std::string::npos;

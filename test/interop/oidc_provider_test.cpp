@@ -5,8 +5,9 @@
 // JWT access tokens checked
 // against the provider's published keys (and refused when expired, not yet
 // valid, for another audience or issuer, tampered, unsigned or signed with a
-// key it never published), key rotation picked up without a restart, and
-// introspection at the same provider.
+// key it never published), key rotation picked up without a restart,
+// introspection at the same provider, and `caduceus gateway --url` (the
+// bridge for desktop hosts) signing in to a protected server by itself.
 
 #include <mcp/auth/introspection_verifier.hpp>
 #include <mcp/auth/jwt_verifier.hpp>
@@ -14,6 +15,7 @@
 #include <mcp/client/client.hpp>
 #include <mcp/client/oauth.hpp>
 
+#include "caduceus_cli.hpp"
 #include "free_port.hpp"
 #include "http_test_server.hpp"
 #include "node_process.hpp"
@@ -23,6 +25,8 @@
 #include <boost/json.hpp>
 
 #include <gtest/gtest.h>
+
+#include <future>
 
 namespace mcp::test {
 namespace {
@@ -245,6 +249,32 @@ TEST_F(OidcProvider, OurClientSignsInWithCodeAndPkceThenRefreshes) {
     EXPECT_NE(refreshed.access_token, "stale");
     EXPECT_EQ(refreshed.client_id, record.client_id) << "refreshing must not register again";
     EXPECT_EQ(refreshed.token_type, "DPoP") << "the refreshed token is bound to the same key";
+  });
+}
+
+// The bridge: a desktop host runs `caduceus gateway --url URL` as a stdio
+// server; the gateway signs in to the protected server by itself (the
+// provider's sign-in followed headlessly here, where a person would use the
+// browser), keeps the DPoP-bound token, and serves the host with it.
+TEST_F(OidcProvider, TheGatewaySignsInToAProtectedServerByItself) {
+  with_protected_server(protected_server::checks::jwt, "/mcp",
+                        [](protected_server& server, http_fetcher&) -> asio::awaitable<void> {
+    const auto token_file = std::filesystem::temp_directory_path() /
+                            ("caduceus-bridge-" + std::to_string(::getpid()) + ".json");
+    std::filesystem::remove(token_file);
+    const auto bridge = "'" + caduceus_program + "' gateway --url " + server.url() + " --headless --token-file '" +
+                        token_file.string() + "'";
+    // The host: our command line, over the gateway's stdio (run beside this
+    // thread, which serves the protected server).
+    auto host = std::async(std::launch::async, [&] { return cli({"--stdio", bridge, "call", "whoami"}, 40s); });
+    const std::function<bool()> finished = [&] { return host.wait_for(0s) == std::future_status::ready; };
+    EXPECT_TRUE(co_await wait_until(finished, 45s));
+    const auto called = host.get();
+    EXPECT_EQ(called.exit_code, 0) << describe(called);
+    EXPECT_TRUE(called.out.starts_with("alice via ")) << describe(called);
+    const auto kept = make_file_oauth_store(token_file.string())->load(server.url());
+    EXPECT_EQ(kept ? kept->token_type : "(none kept)", "DPoP");
+    std::filesystem::remove(token_file);
   });
 }
 

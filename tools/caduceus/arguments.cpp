@@ -400,6 +400,11 @@ bool parse_gateway_option(int argc, char** argv, int& i, invocation& inv) {
                   : arg == "--client-id" ? (group ? group->client_id : inv.client_id)
                                          : (group ? group->client_secret : inv.client_secret);
     field = argv[++i];
+  } else if (arg == "--headless") {
+    inv.headless_login = true;  // the gateway's own sign-in follows the authorization URL itself
+  } else if (arg == "--callback-port") {
+    if (i + 1 >= argc) throw usage_error("--callback-port needs a port");
+    inv.callback_port = parse_port(argv[++i]);
   } else if (arg == "--upstream") {
     if (i + 1 >= argc) throw usage_error("--upstream needs a name");
     inv.upstreams.emplace_back().name = argv[++i];

@@ -2,6 +2,9 @@
 
 #include "failure.hpp"
 
+#include <mcp/client/client.hpp>
+#include <mcp/transport/http_client.hpp>
+
 #include <boost/asio/ip/address.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/url/parse.hpp>
@@ -25,6 +28,20 @@ class login_needed final : public mcp::oauth_user_agent {
 
  private:
   std::string url_;
+};
+
+// The same, noting that it was asked: a sign-in needs the user.
+class user_asked final : public mcp::oauth_user_agent {
+ public:
+  explicit user_asked(std::shared_ptr<bool> asked) : asked_(std::move(asked)) {}
+  std::string redirect_uri() override { return "http://127.0.0.1/callback"; }
+  boost::asio::awaitable<std::string> authorize(std::string) override {
+    *asked_ = true;
+    throw mcp::oauth_error("a sign-in is needed");
+  }
+
+ private:
+  std::shared_ptr<bool> asked_;
 };
 
 // Whether the user pointed us at this machine (localhost, 127.0.0.0/8, ::1).
@@ -84,7 +101,24 @@ std::shared_ptr<mcp::oauth_client> command_authorizer(boost::asio::any_io_execut
   return std::make_shared<mcp::oauth_client>(std::move(ex), std::move(options));
 }
 
-boost::asio::awaitable<int> login(const invocation& inv) {
+boost::asio::awaitable<bool> sign_in_needed(const invocation& inv) {
+  auto ex = co_await boost::asio::this_coro::executor;
+  auto asked = std::make_shared<bool>(false);
+  auto options = options_for(inv);
+  options.user_agent = std::make_shared<user_asked>(asked);
+  mcp::http_client_options http;
+  for (const auto& [name, value] : inv.headers) http.headers[name] = value;
+  http.authorizer = std::make_shared<mcp::oauth_client>(ex, std::move(options));
+  try {
+    mcp::client probe(ex);
+    co_await probe.connect(co_await mcp::connect_http(ex, inv.url, std::move(http)));
+    co_await probe.close();
+  } catch (const std::exception&) {  // (what else failed fails again where the connection is made, and says why)
+  }
+  co_return *asked;
+}
+
+boost::asio::awaitable<void> sign_in(const invocation& inv) {
   auto ex = co_await boost::asio::this_coro::executor;
   auto options = options_for(inv);
   if (inv.headless_login) {
@@ -104,7 +138,11 @@ boost::asio::awaitable<int> login(const invocation& inv) {
   }
   auto client = std::make_shared<mcp::oauth_client>(ex, std::move(options));
   co_await client->sign_in(inv.url);
-  const auto record = client->record(inv.url);
+}
+
+boost::asio::awaitable<int> login(const invocation& inv) {
+  co_await sign_in(inv);
+  const auto record = mcp::make_file_oauth_store(token_file_path(inv))->load(inv.url);
   std::cout << "signed in to " << inv.url << (record ? " at " + record->issuer : std::string())
             << (record && !record->scope.empty() ? " (scope: " + record->scope + ")" : std::string()) << "\n";
   co_return exit_ok;

@@ -23,6 +23,12 @@ std::string token_file_path(const invocation& inv);
 /// server refuses it; a sign-in that needs the user fails with a hint to log in.
 std::shared_ptr<mcp::oauth_client> command_authorizer(boost::asio::any_io_executor ex, const invocation& inv);
 
+/// Whether --url wants a sign-in that the kept token cannot give (there is
+/// none, or it can no longer be refreshed): a person must sign in.
+boost::asio::awaitable<bool> sign_in_needed(const invocation& inv);
+/// Signs in to --url through the browser (the authorization URL on stderr;
+/// --headless: following it without one) and keeps the token.
+boost::asio::awaitable<void> sign_in(const invocation& inv);
 /// `login`: signs in to --url and keeps the token. Prints one line on success.
 boost::asio::awaitable<int> login(const invocation& inv);
 /// `logout`: forgets the token and registration kept for --url.

@@ -4,6 +4,7 @@
 #include "../failure.hpp"
 #include "../http_listener.hpp"
 #include "../otlp_tracing.hpp"
+#include "../sign_in.hpp"
 #include "aggregate_server.hpp"
 #include "relay_server.hpp"
 
@@ -14,9 +15,11 @@
 #include <mcp/server/serve.hpp>
 #include <mcp/version.hpp>
 
+#include <boost/asio/co_spawn.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/strand.hpp>
+#include <boost/asio/use_future.hpp>
 
 #include <algorithm>
 #include <deque>
@@ -227,6 +230,25 @@ gateway::aggregate_options aggregate_options_for(const invocation& inv, upstream
   return options;
 }
 
+// A protected --url that the kept token cannot open: the gateway signs in
+// before it serves, as `caduceus login` would (the authorization URL on
+// stderr and the browser opened; --headless follows it without one), and its
+// connections take the token kept, refreshing it. Blocks.
+void sign_in_first(const invocation& target) {
+  if (!target.url.starts_with("http://") && !target.url.starts_with("https://")) return;
+  asio::io_context io;
+  auto signing_in = asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        if (!co_await sign_in_needed(target)) co_return;
+        co_await sign_in(target);
+        mcp::sdk_log(mcp::log_category::client, mcp::log_level::info, "gateway: signed in", {{"url", target.url}});
+      },
+      asio::use_future);
+  io.run();
+  signing_in.get();
+}
+
 int serve(mcp::server_behaviour& server, const invocation& inv,
           const std::shared_ptr<gateway::replica_relay>& replicas) {
   if (!inv.http_port) return mcp::run_stdio_server(server);
@@ -261,6 +283,8 @@ int run_gateway(const invocation& inv) {
     threads.finish(children_limit);
   };
   try {
+    if (inv.upstreams.empty()) sign_in_first(inv);
+    for (const auto& u : inv.upstreams) sign_in_first(upstream_invocation(inv, u));
     // One upstream is served as itself; several, under their names.
     if (inv.upstreams.empty()) {
       relay.emplace(relay_options_for(inv, threads, warm, replicas));
