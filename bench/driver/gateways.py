@@ -60,24 +60,26 @@ def free_port():
         return s.getsockname()[1]
 
 
-def command(gateway, paths, port):
+def command(gateway, paths, port, extra=()):
+    """The gateway's command line, with `extra` options of its own."""
     upstream = [paths.binary('everything-server'), '--stdio']
     if gateway == OURS:
         return [paths.binary('caduceus'), 'gateway', '--stdio', ' '.join(upstream), '--http', f'127.0.0.1:{port}',
-                '--threads', '1']
+                '--threads', '1', *extra]
     bin_dir = os.path.join(gateways_dir(paths), 'node_modules', '.bin')
     if gateway == SUPERGATEWAY:
         return ['node', os.path.join(bin_dir, 'supergateway'), '--stdio', ' '.join(upstream), '--outputTransport',
-                'streamableHttp', '--stateful', '--port', str(port), '--logLevel', 'none']
-    return ['node', os.path.join(bin_dir, 'mcp-proxy'), '--port', str(port), '--host', '127.0.0.1', '--'] + upstream
+                'streamableHttp', '--stateful', '--port', str(port), '--logLevel', 'none', *extra]
+    return ['node', os.path.join(bin_dir, 'mcp-proxy'), '--port', str(port), '--host', '127.0.0.1', *extra,
+            '--'] + upstream
 
 
 class ListeningGateway:
     """A gateway listening on 127.0.0.1, pinned to the server core, for a `with` block."""
 
-    def __init__(self, gateway, paths):
+    def __init__(self, gateway, paths, extra=()):
         self.port = free_port()
-        self.command = command(gateway, paths, self.port)
+        self.command = command(gateway, paths, self.port, extra)
         self.url = f'http://127.0.0.1:{self.port}/mcp'
 
     def __enter__(self):

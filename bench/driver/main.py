@@ -9,6 +9,7 @@ import time
 
 import client
 import cluster
+import gateway_checks
 import gateways
 import machine
 import micro
@@ -78,8 +79,10 @@ def main(argv):
     planned_gateways = gateways.plan() if 'gateway' in args.groups and not gateways_skipped else []
     if gateways_skipped:
         print(f'  gateway: skipped, {gateways_skipped}', file=sys.stderr, flush=True)
+    checks = None
     if planned_gateways:
         gateways.run(runner)
+        checks = gateway_checks.run(paths, smoke=args.smoke)
     minutes = (time.monotonic() - started) / 60
 
     title = ('Caduceus vs the TypeScript SDK' if planned or planned_client
@@ -138,6 +141,9 @@ def main(argv):
         else:
             print(gateways.describe(profile) + '\n')
             print(gateways.render(planned_gateways, results))
+            print('\nWhat each gateway does, in front of the same server (one run each; bench/driver/gateway_checks.py '
+                  'says how each check is made):\n')
+            print(gateway_checks.render(checks))
 
     micro_ok = True
     if 'micro' in args.groups:
