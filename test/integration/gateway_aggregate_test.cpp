@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -171,6 +172,35 @@ TEST(GatewayAggregate, AnUpstreamDownAtStartIsLeftOutThenServedWhenItComesBack) 
     co_await c.close();
   }, 60s);
   std::filesystem::remove_all(dir);
+}
+
+// A tool that runs as a task: its id bears its upstream's name, and the
+// task's status, result and listing go to that upstream, in both eras.
+TEST(GatewayAggregate, AnUpstreamsTasksGoThroughUnderItsName) {
+  const auto conformance = "'" + test_program("conformance-server") + "' --stdio";
+  gateway_process gateway(gateway_arguments{{"--upstream", "conf", "--stdio", conformance,
+                                             "--upstream", "ev", "--stdio", everything_server}});
+  run_test([&]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    for (const bool modern : {false, true}) {
+      client c(ex, modern ? client_options{} : legacy_only());
+      co_await connect_to(c, gateway.url);
+      json::object label{{"seconds", 0.2}, {"label", modern ? "modern" : "legacy"}};
+      const auto task = co_await c.call_tool_as_task("conf.slow_compute", std::move(label));
+      EXPECT_TRUE(task.id.starts_with("conf.")) << task.id;
+      const auto result = co_await c.wait_for_task(task.id);
+      EXPECT_EQ(first_text(result), std::string("Computed ") + (modern ? "modern" : "legacy") + " in 0.200000 s");
+      const auto again = co_await c.get_task(task.id);
+      EXPECT_EQ(again.id, task.id);
+      if (!modern) {  // (tasks/list is 2025-11-25's)
+        const auto listed = co_await c.list_tasks();
+        EXPECT_TRUE(std::any_of(listed.begin(), listed.end(), [&](const task_info& t) { return t.id == task.id; }));
+      }
+      json::object unknown{{"taskId", "nowhere.1"}};
+      EXPECT_EQ(co_await error_code_of(c, "tasks/get", std::move(unknown)), -32602);
+      co_await c.close();
+    }
+  }, 40s);
 }
 
 // --config: the upstreams as a mapping of names to their options.

@@ -9,6 +9,13 @@ namespace caduceus::gateway {
 namespace {
 
 constexpr std::string_view uri_mark = "+";
+// Where a message says which task it belongs to.
+constexpr std::string_view related_task = "io.modelcontextprotocol/related-task";
+
+json::object* object_at(json::object& holder, std::string_view key) {
+  auto* value = holder.if_contains(key);
+  return value ? value->if_object() : nullptr;
+}
 
 }  // namespace
 
@@ -67,7 +74,12 @@ void aggregate_names::rename_content(std::size_t upstream, json::value& block) c
   if (type->get_string() == "resource") rename_field(upstream, object->if_contains("resource"), "uri");
 }
 
-void aggregate_names::rename_uris(std::size_t upstream, std::string_view method, json::object& result) const {
+void aggregate_names::rename_task(std::size_t upstream, json::object* task) const {
+  auto* id = task ? task->if_contains("taskId") : nullptr;
+  if (id && id->is_string()) *id = name(upstream, id->get_string());
+}
+
+void aggregate_names::rename(std::size_t upstream, std::string_view method, json::object& result) const {
   auto each = [&](std::string_view list, auto&& rename) {
     if (auto* items = result.if_contains(list); items && items->is_array())
       for (auto& item : items->get_array()) rename(item);
@@ -79,8 +91,11 @@ void aggregate_names::rename_uris(std::size_t upstream, std::string_view method,
     each("resourceTemplates", [&](json::value& t) { rename_field(upstream, &t, "uriTemplate"); });
   } else if (method == m::resources_read) {
     each("contents", [&](json::value& c) { rename_field(upstream, &c, "uri"); });
-  } else if (method == m::tools_call) {
+  } else if (method == m::tools_call || method == m::tasks_result) {
     each("content", [&](json::value& block) { rename_content(upstream, block); });
+    rename_task(upstream, object_at(result, "task"));  // 2025-11-25: the call became this task
+    if (const auto* kind = result.if_contains("resultType"); kind && *kind == "task") rename_task(upstream, &result);
+    if (auto* meta = object_at(result, "_meta")) rename_task(upstream, object_at(*meta, related_task));
   } else if (method == m::prompts_get) {
     each("messages", [&](json::value& message) {
       if (auto* object = message.if_object(); object && object->contains("content"))
@@ -88,6 +103,11 @@ void aggregate_names::rename_uris(std::size_t upstream, std::string_view method,
     });
   } else if (method == m::notifications_resources_updated) {
     if (auto* field = result.if_contains("uri"); field && field->is_string()) *field = uri(upstream, field->get_string());
+  } else if (method == m::tasks_get || method == m::tasks_cancel || method == m::tasks_update ||
+             method == m::notifications_tasks_status || method == m::notifications_tasks) {
+    rename_task(upstream, &result);
+  } else if (method == m::tasks_list) {
+    each("tasks", [&](json::value& task) { rename_task(upstream, task.if_object()); });
   }
 }
 

@@ -33,6 +33,24 @@ constexpr auto first_retry = 1s;
 constexpr auto last_retry = 30s;
 // The pages of an upstream's list taken at most (against one that never ends it).
 constexpr int max_pages = 100;
+// The 2026-07-28 tasks extension, which the aggregate routes as it routes 2025-11-25's tasks.
+constexpr std::string_view tasks_extension = "io.modelcontextprotocol/tasks";
+
+// Whether capabilities learnt at 2026-07-28 (or before) offer `capability`:
+// tasks are offered by the extension there.
+bool offers(const json::object& capabilities, std::string_view capability) {
+  if (capabilities.contains(capability)) return true;
+  if (capability != "tasks") return false;
+  const auto* extensions = capabilities.if_contains("extensions");
+  return extensions && extensions->is_object() && extensions->get_object().contains(tasks_extension);
+}
+
+// Adds to `into` what `offered` has that it lacks (one level deep).
+void merge_capability(json::value& into, const json::value& offered) {
+  if (!into.is_object() || !offered.is_object()) return;
+  for (const auto& [key, value] : offered.get_object())
+    if (!into.get_object().contains(key)) into.get_object()[key] = value;
+}
 
 asio::awaitable<mcp::initialize_result> learn(std::shared_ptr<upstream_link> link) {
   co_await link->until_connected();
@@ -43,6 +61,7 @@ asio::awaitable<mcp::initialize_result> learn(std::shared_ptr<upstream_link> lin
 std::pair<std::string_view, std::string_view> list_of_method(std::string_view method) {
   if (method == methods::tools_list) return {"tools", "tools"};
   if (method == methods::prompts_list) return {"prompts", "prompts"};
+  if (method == methods::tasks_list) return {"tasks", "tasks"};
   if (method == methods::resources_list) return {"resources", "resources"};
   return {"resourceTemplates", "resources"};
 }
@@ -67,7 +86,7 @@ struct aggregate_server::member {
 
   // Its resource updates name the URIs as the clients know them.
   static upstream_options renaming(std::size_t index, upstream_options options, const aggregate_names& names) {
-    options.settings.rename = [index, &names](mcp::notification& n) { names.rename_uris(index, n.method, n.params); };
+    options.settings.rename = [index, &names](mcp::notification& n) { names.rename(index, n.method, n.params); };
     return options;
   }
 
@@ -185,11 +204,34 @@ mcp::implementation aggregate_server::server_info() const { return {"caduceus-ga
 json::object aggregate_server::capabilities() const {
   // Whatever its upstreams offer now or later: an upstream that comes back
   // adds to the lists, and the clients are told so.
-  return {{"tools", {{"listChanged", true}}},
-          {"prompts", {{"listChanged", true}}},
-          {"resources", {{"subscribe", true}, {"listChanged", true}}},
-          {"logging", json::object()},
-          {"completions", json::object()}};
+  json::object capabilities{{"tools", {{"listChanged", true}}},
+                            {"prompts", {{"listChanged", true}}},
+                            {"resources", {{"subscribe", true}, {"listChanged", true}}},
+                            {"logging", json::object()},
+                            {"completions", json::object()}};
+  // Tasks, as the upstreams that are up offer them (in either era), together.
+  for (const auto& m : members_) {
+    if (!m->up) continue;
+    const auto offered = m->capabilities();
+    if (const auto* tasks = offered.if_contains("tasks"))
+      merge_capability(capabilities.emplace("tasks", json::object()).first->value(), *tasks);
+    const auto* extensions = offered.if_contains("extensions");
+    const auto* extension = extensions && extensions->is_object() ? extensions->get_object().if_contains(tasks_extension)
+                                                                  : nullptr;
+    if (extension) {
+      auto& ours = capabilities.emplace("extensions", json::object()).first->value().get_object();
+      merge_capability(ours.emplace(tasks_extension, json::object()).first->value(), *extension);
+      // What it said, it said at 2026-07-28 (the watch's handshake): its
+      // 2025-11-25 tasks are taken to be there too, as a server of both eras
+      // has them. A session's own link asks it anew; a call it does not make a
+      // task is answered as it comes.
+      merge_capability(capabilities.emplace("tasks", json::object()).first->value(),
+                       json::object{{"list", json::object()},
+                                    {"cancel", json::object()},
+                                    {"requests", {{"tools", {{"call", json::object()}}}}}});
+    }
+  }
+  return capabilities;
 }
 
 std::optional<std::string> aggregate_server::instructions() const {
@@ -223,8 +265,11 @@ asio::awaitable<json::object> aggregate_server::handle_request(const mcp::reques
   ctx.require_scopes(tool_scopes_of(tool_scopes_, req));  // refused as our servers refuse a tool's required_scopes
   const auto& method = req.method;
   if (method == methods::tools_list || method == methods::prompts_list || method == methods::resources_list ||
-      method == methods::resources_templates_list)
+      method == methods::resources_templates_list || method == methods::tasks_list)
     co_return co_await list(req, ctx);
+  if (method == methods::tasks_get || method == methods::tasks_result || method == methods::tasks_cancel ||
+      method == methods::tasks_update)
+    co_return co_await call_task(req, ctx);
   if (method == methods::tools_call || method == methods::prompts_get) co_return co_await call_named(req, ctx);
   if (method == methods::resources_read || method == methods::resources_subscribe || method == methods::resources_unsubscribe)
     co_return co_await call_by_uri(req, ctx);
@@ -268,19 +313,19 @@ asio::awaitable<json::object> aggregate_server::list(const mcp::request& req, mc
 asio::awaitable<json::array> aggregate_server::list_of(member& m, const mcp::request& req, mcp::request_context& ctx) {
   const auto [key, capability] = list_of_method(req.method);
   json::array items;
-  if (!m.up || !m.capabilities().contains(capability)) co_return items;
+  if (!m.up || !offers(m.capabilities(), capability)) co_return items;
   const auto index = m.index;
   auto page = req;
   try {
     for (int taken = 0; taken < max_pages; ++taken) {
       auto result = co_await m.links.serve(page, ctx);
-      names_.rename_uris(index, req.method, result);
+      names_.rename(index, req.method, result);
       if (auto* listed = result.if_contains(key); listed && listed->is_array()) {
         for (auto& item : listed->get_array()) {
-          auto* entry = item.if_object();
-          auto* name = entry ? entry->if_contains("name") : nullptr;
-          if (!name || !name->is_string()) continue;
           if (req.method == methods::tools_list || req.method == methods::prompts_list) {
+            auto* entry = item.if_object();
+            auto* name = entry ? entry->if_contains("name") : nullptr;
+            if (!name || !name->is_string()) continue;
             if (req.method == methods::tools_list && !m.tools.allows(name->get_string())) continue;
             *name = names_.name(index, name->get_string());
           }
@@ -317,7 +362,7 @@ asio::awaitable<json::object> aggregate_server::call_named(const mcp::request& r
   auto sub = req;
   sub.params["name"] = routed->own;
   auto result = co_await m.links.serve(sub, ctx);
-  names_.rename_uris(routed->upstream, req.method, result);
+  names_.rename(routed->upstream, req.method, result);
   co_return result;
 }
 
@@ -333,7 +378,19 @@ asio::awaitable<json::object> aggregate_server::call_by_uri(const mcp::request& 
   auto sub = req;
   sub.params["uri"] = routed->own;
   auto result = co_await m.links.serve(sub, ctx);
-  names_.rename_uris(routed->upstream, req.method, result);
+  names_.rename(routed->upstream, req.method, result);
+  co_return result;
+}
+
+asio::awaitable<json::object> aggregate_server::call_task(const mcp::request& req, mcp::request_context& ctx) {
+  const auto id = string_param(req.params, "taskId");
+  const auto routed = names_.route_name(id);
+  if (!routed) throw mcp::protocol_error(mcp::errc::invalid_params, "Unknown task: " + std::string(id));
+  auto& m = available(routed->upstream);
+  auto sub = req;
+  sub.params["taskId"] = routed->own;
+  auto result = co_await m.links.serve(sub, ctx);
+  names_.rename(routed->upstream, req.method, result);
   co_return result;
 }
 

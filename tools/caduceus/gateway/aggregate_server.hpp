@@ -1,7 +1,8 @@
 #pragma once
 // The gateway's server for several upstreams behind one endpoint: their
-// tools, prompts and resources under each one's name (aggregate_names.hpp),
-// in one list; a call routed by that name to its upstream. An upstream that
+// tools, prompts, resources and tasks under each one's name
+// (aggregate_names.hpp), in one list; a call routed by that name to its
+// upstream. An upstream that
 // fails, at start-up or later, is left out of the lists and retried in the
 // background (1 s, doubling to 30 s) while the others serve; its coming and
 // going is told to the clients as list changes, as its own list changes are.
@@ -64,6 +65,7 @@ class aggregate_server final : public mcp::server_behaviour {
   asio::awaitable<std::vector<json::array>> each_member(std::function<asio::awaitable<json::array>(member&)> per_member);
   asio::awaitable<json::object> call_named(const mcp::request& req, mcp::request_context& ctx);
   asio::awaitable<json::object> call_by_uri(const mcp::request& req, mcp::request_context& ctx);
+  asio::awaitable<json::object> call_task(const mcp::request& req, mcp::request_context& ctx);
   asio::awaitable<json::object> complete(const mcp::request& req, mcp::request_context& ctx);
   asio::awaitable<json::object> set_level(const mcp::request& req, mcp::request_context& ctx);
   asio::awaitable<void> watch(member& m);
