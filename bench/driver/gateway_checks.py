@@ -18,7 +18,6 @@ client (mcp_http.py):
 
 import contextlib
 import os
-import shutil
 import socket
 import statistics
 import tempfile
@@ -185,49 +184,28 @@ def gateway_checks(gateway, paths, smoke=False):
     return cells
 
 
-class Replicas:
-    """Two of our gateways sharing a redis-server behind HAProxy, for a `with` block."""
+class Replicas(cluster.Cluster):
+    """Two of our gateways sharing a redis-server behind HAProxy, for a `with`
+    block: the scale-out setup's processes, gateways for its nodes."""
 
     def __init__(self, paths):
-        self.paths = paths
-        self.running = []
-
-    def _start(self, command):
-        process = processes.start(processes.pinned(processes.SERVER_CORE, command))
-        self.running.append(process)
-        return process
+        super().__init__(None, paths)
 
     def __enter__(self):
         self.dir = tempfile.mkdtemp(prefix='caduceus-bench-replicas-')
         try:
-            redis_port = cluster._free_port()
-            redis = self._start([cluster.REDIS, '--port', str(redis_port), '--bind', '127.0.0.1', '--dir', self.dir,
-                                 '--save', '', '--appendonly', 'no'])
-            cluster._wait(lambda: cluster._listens(redis_port), redis, 10, 'redis-server')
+            _, redis_url = self._start_redis()
             self.gateways = []
             for _ in range(2):
                 port = gateways.free_port()
-                command = gateways.command(gateways.OURS, self.paths, port) + [
-                    '--redis', f'redis://127.0.0.1:{redis_port}']
-                self.gateways.append((self._start(command), port))
-                cluster._wait(lambda: cluster._listens(port), self.gateways[-1][0], 30, 'caduceus gateway')
-            servers = '\n'.join(f'  server node{i + 1} 127.0.0.1:{port}' for i, (_, port) in enumerate(self.gateways))
-            proxy_port = cluster._free_port()
-            config = os.path.join(self.dir, 'haproxy.cfg')
-            with open(config, 'w') as file:
-                file.write(cluster.HAPROXY_CONFIG.format(dir=self.dir, port=proxy_port, servers=servers))
-            proxy = self._start([cluster.HAPROXY, '-f', config, '-db'])
-            cluster._wait(lambda: cluster._listens(proxy_port) and cluster._all_up(self.dir, 2), proxy, 10, 'haproxy')
-            self.url = f'http://127.0.0.1:{proxy_port}/mcp'
+                process = self._start(gateways.command(gateways.OURS, self.paths, port) + ['--redis', redis_url])
+                cluster._wait(lambda: cluster._listens(port), process, 30, 'caduceus gateway')
+                self.gateways.append((process, port))
+            _, self.url = self._start_haproxy([f'http://127.0.0.1:{port}/mcp' for _, port in self.gateways])
         except BaseException:
             self.__exit__()
             raise
         return self
-
-    def __exit__(self, *_):
-        for process in reversed(self.running):
-            processes.stop(process)
-        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def check_replica(paths, workers=8, seconds=8.0, kill_at=2.5, calls=5):

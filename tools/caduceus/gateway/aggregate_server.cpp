@@ -358,11 +358,17 @@ asio::awaitable<json::object> aggregate_server::call_named(const mcp::request& r
   const auto routed = names_.route_name(name);
   if (!routed || (tool && !members_[routed->upstream]->tools.allows(routed->own)))
     throw mcp::protocol_error(mcp::errc::invalid_params, (tool ? "Unknown tool: " : "Unknown prompt: ") + std::string(name));
-  auto& m = available(routed->upstream);
+  co_return co_await serve_routed(*routed, "name", req, ctx);
+}
+
+asio::awaitable<json::object> aggregate_server::serve_routed(const aggregate_names::routed& routed,
+                                                             std::string_view key, const mcp::request& req,
+                                                             mcp::request_context& ctx) {
+  auto& m = available(routed.upstream);
   auto sub = req;
-  sub.params["name"] = routed->own;
+  sub.params[key] = routed.own;
   auto result = co_await m.links.serve(sub, ctx);
-  names_.rename(routed->upstream, req.method, result);
+  names_.rename(routed.upstream, req.method, result);
   co_return result;
 }
 
@@ -374,24 +380,14 @@ asio::awaitable<json::object> aggregate_server::call_by_uri(const mcp::request& 
     const auto code = mcp::is_modern(ctx.session().version()) ? mcp::errc::invalid_params : mcp::errc::resource_not_found;
     throw mcp::protocol_error(code, "Resource not found: " + std::string(uri));
   }
-  auto& m = available(routed->upstream);
-  auto sub = req;
-  sub.params["uri"] = routed->own;
-  auto result = co_await m.links.serve(sub, ctx);
-  names_.rename(routed->upstream, req.method, result);
-  co_return result;
+  co_return co_await serve_routed(*routed, "uri", req, ctx);
 }
 
 asio::awaitable<json::object> aggregate_server::call_task(const mcp::request& req, mcp::request_context& ctx) {
   const auto id = string_param(req.params, "taskId");
   const auto routed = names_.route_name(id);
   if (!routed) throw mcp::protocol_error(mcp::errc::invalid_params, "Unknown task: " + std::string(id));
-  auto& m = available(routed->upstream);
-  auto sub = req;
-  sub.params["taskId"] = routed->own;
-  auto result = co_await m.links.serve(sub, ctx);
-  names_.rename(routed->upstream, req.method, result);
-  co_return result;
+  co_return co_await serve_routed(*routed, "taskId", req, ctx);
 }
 
 asio::awaitable<json::object> aggregate_server::complete(const mcp::request& req, mcp::request_context& ctx) {

@@ -66,6 +66,10 @@ class aggregate_server final : public mcp::server_behaviour {
   asio::awaitable<json::object> call_named(const mcp::request& req, mcp::request_context& ctx);
   asio::awaitable<json::object> call_by_uri(const mcp::request& req, mcp::request_context& ctx);
   asio::awaitable<json::object> call_task(const mcp::request& req, mcp::request_context& ctx);
+  // Serves `req` at its upstream, `key` of its params given back the name it
+  // has there, and renames what the result names.
+  asio::awaitable<json::object> serve_routed(const aggregate_names::routed& routed, std::string_view key,
+                                             const mcp::request& req, mcp::request_context& ctx);
   asio::awaitable<json::object> complete(const mcp::request& req, mcp::request_context& ctx);
   asio::awaitable<json::object> set_level(const mcp::request& req, mcp::request_context& ctx);
   asio::awaitable<void> watch(member& m);

@@ -189,17 +189,17 @@ asio::awaitable<void> replica_relay::sweep() {
   }
 }
 
-std::shared_ptr<replica_relay::waiter> replica_relay::new_waiter(asio::any_io_executor executor, std::uint64_t& id) {
-  auto w = std::make_shared<waiter>(std::move(executor));
-  std::lock_guard lock(waiters_mutex_);
-  id = ++next_id_;
-  waiters_[id] = w;
-  return w;
+replica_relay::registered_wait::~registered_wait() {
+  std::lock_guard lock(relay.waiters_mutex_);
+  relay.waiters_.erase(id);
 }
 
-void replica_relay::forget_waiter(std::uint64_t id) {
+replica_relay::registered_wait replica_relay::wait_here(asio::any_io_executor executor) {
+  auto w = std::make_shared<waiter>(std::move(executor));
   std::lock_guard lock(waiters_mutex_);
-  waiters_.erase(id);
+  const auto id = ++next_id_;
+  waiters_[id] = w;
+  return registered_wait{*this, id, std::move(w)};
 }
 
 void replica_relay::publish_to(const std::string& node, json::object message) {
@@ -237,13 +237,9 @@ asio::awaitable<json::object> replica_relay::call(std::size_t index, const mcp::
                                                   mcp::request_context& ctx) {
   auto bus = this->bus();
   if (!bus) throw mcp::protocol_error(mcp::errc::internal_error, "the gateway is not joined to its replicas");
-  std::uint64_t id = 0;
-  auto w = new_waiter(co_await asio::this_coro::executor, id);
-  struct forget {
-    replica_relay& relay;
-    std::uint64_t id;
-    ~forget() { relay.forget_waiter(id); }
-  } on_exit{*this, id};
+  const auto waiting = wait_here(co_await asio::this_coro::executor);
+  const auto id = waiting.id;
+  auto& w = waiting.wait;
   json::object call{{"kind", "call"}, {"from", node_}, {"id", id}, {"session", ctx.session().id()},
                     {"upstream", index}, {"method", req.method}, {"params", req.params}};
   bus->publish(std::string(calls_channel), json::serialize(call));
@@ -360,13 +356,9 @@ asio::awaitable<void> replica_relay::run_call(std::shared_ptr<upstream_link> lin
 
 asio::awaitable<json::object> replica_relay::ask_caller(std::string caller, std::uint64_t call, std::string method,
                                                         json::object params) {
-  std::uint64_t id = 0;
-  auto w = new_waiter(co_await asio::this_coro::executor, id);
-  struct forget {
-    replica_relay& relay;
-    std::uint64_t id;
-    ~forget() { relay.forget_waiter(id); }
-  } on_exit{*this, id};
+  const auto waiting = wait_here(co_await asio::this_coro::executor);
+  const auto id = waiting.id;
+  auto& w = waiting.wait;
   publish_to(caller, {{"kind", "ask"}, {"to", call}, {"reply_to", id}, {"method", method}, {"params", params}});
   auto answer = co_await next_message(*w, caller, liveness_interval);
   if (text_of(answer, "kind") == "error") {

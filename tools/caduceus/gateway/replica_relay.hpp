@@ -75,8 +75,14 @@ class replica_relay : public std::enable_shared_from_this<replica_relay> {
                                            json::object params);
   asio::awaitable<json::object> next_message(waiter& w, const std::string& peer, std::chrono::milliseconds first);
   asio::awaitable<void> sweep();
-  std::shared_ptr<waiter> new_waiter(asio::any_io_executor executor, std::uint64_t& id);
-  void forget_waiter(std::uint64_t id);
+  // A wait for messages to this replica under an id, forgotten when it goes.
+  struct registered_wait {
+    replica_relay& relay;
+    std::uint64_t id;
+    std::shared_ptr<waiter> wait;
+    ~registered_wait();
+  };
+  registered_wait wait_here(asio::any_io_executor executor);
   void publish_to(const std::string& node, json::object message);
 
   asio::any_io_executor strand_;
