@@ -66,6 +66,13 @@ std::pair<std::string_view, std::string_view> list_of_method(std::string_view me
   return {"resourceTemplates", "resources"};
 }
 
+// The request in memory of its own, for coroutines that may run at once:
+// its params live in its message's arena, which must not be allocated from
+// by two of them (each copies the params it sends).
+mcp::request on_heap(const mcp::request& req) {
+  return mcp::request{req.id, req.method, json::object(req.params, json::storage_ptr())};
+}
+
 std::string_view string_param(const json::object& params, std::string_view key) {
   const auto* value = params.if_contains(key);
   if (!value || !value->is_string())
@@ -302,7 +309,8 @@ asio::awaitable<json::object> aggregate_server::list(const mcp::request& req, mc
     throw mcp::protocol_error(mcp::errc::invalid_params,
                               "the gateway lists everything in one page: it gave no cursor to continue from");
   const auto key = list_of_method(req.method).first;
-  std::function<asio::awaitable<json::array>(member&)> list_one = [&](member& m) { return list_of(m, req, ctx); };
+  const auto request = on_heap(req);
+  std::function<asio::awaitable<json::array>(member&)> list_one = [&](member& m) { return list_of(m, request, ctx); };
   auto lists = co_await each_member(std::move(list_one));
   json::array all;
   for (auto& list : lists)
@@ -406,10 +414,11 @@ asio::awaitable<json::object> aggregate_server::complete(const mcp::request& req
 }
 
 asio::awaitable<json::object> aggregate_server::set_level(const mcp::request& req, mcp::request_context& ctx) {
+  const auto request = on_heap(req);
   std::function<asio::awaitable<json::array>(member&)> set_one = [&](member& m) -> asio::awaitable<json::array> {
     if (!m.up || !m.capabilities().contains("logging")) co_return json::array();
     try {
-      co_await m.links.serve(req, ctx);
+      co_await m.links.serve(request, ctx);
     } catch (const std::exception& e) {
       mcp::sdk_log(mcp::log_category::server, mcp::log_level::debug, "gateway: an upstream's log level not set",
                    {{"upstream", m.name}, {"error", e.what()}});

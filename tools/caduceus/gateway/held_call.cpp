@@ -182,7 +182,9 @@ asio::awaitable<json::object> held_call::serve_round(mcp::request_context& ctx) 
       asio::post(executor_, [self, why = std::current_exception()] { self->abandon(why); });
       throw;
     }
-    auto giving = give(now.ask_key, std::move(answers.at(now.ask_key)), nullptr);
+    // (Into memory of its own: the retry's arena is not the link's to allocate from.)
+    json::object answer(std::move(answers.at(now.ask_key)), json::storage_ptr());
+    auto giving = give(now.ask_key, std::move(answer), nullptr);
     co_await asio::co_spawn(executor_, std::move(giving), asio::use_awaitable);
   }
 }

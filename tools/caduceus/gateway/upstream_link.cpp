@@ -59,6 +59,12 @@ mcp::call_options upstream_call_options(json::object& params, const mcp::request
   return options;
 }
 
+// A downstream request's params, in memory of their own (the heap's). The
+// request's live in its message's arena, which must not be allocated from
+// on another thread: the link's strand copies what it sends, and several
+// links may send one request's params at once (aggregated upstreams).
+json::object own_copy(const json::object& params) { return json::object(params, json::storage_ptr()); }
+
 // Notifications the link answers itself rather than relays: progress goes
 // to the call it belongs to, cancellation to the request it cancels.
 bool relayed(std::string_view method) {
@@ -158,11 +164,12 @@ asio::awaitable<json::object> upstream_link::forward(const mcp::request& req, mc
 
 asio::awaitable<json::object> upstream_link::forward_round(std::string method, json::object params,
                                                            mcp::request_context& ctx) {
-  co_return co_await relay_call(std::move(method), std::move(params), ctx, true);
+  co_return co_await relay_call(std::move(method), params, ctx, true);
 }
 
-asio::awaitable<json::object> upstream_link::relay_call(std::string method, json::object params,
+asio::awaitable<json::object> upstream_link::relay_call(std::string method, const json::object& downstream,
                                                         mcp::request_context& ctx, bool pass_rounds) {
+  auto params = own_copy(downstream);
   auto relay = std::make_shared<request_relay>(ctx);
   auto options = upstream_call_options(params, ctx, [relay](const mcp::progress_update& update) { relay->push(update); });
   // A session's request is asked what the upstream asks meanwhile; a
@@ -221,7 +228,7 @@ void upstream_link::fail_call(const std::exception& e) const {
 std::shared_ptr<held_call> upstream_link::hold(const mcp::request& req, mcp::request_context& ctx, std::string id,
                                                std::function<void()> on_end) {
   auto held = std::make_shared<held_call>(std::move(id), executor_, settings_.ask_timeout, std::move(on_end));
-  auto params = req.params;
+  auto params = own_copy(req.params);
   // A 2026-07-28 request's envelope a session-based upstream must not see:
   // the link's own connection says who the client is.
   if (!modern())

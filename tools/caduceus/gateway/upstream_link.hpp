@@ -128,8 +128,8 @@ class upstream_link : public std::enable_shared_from_this<upstream_link> {
   };
 
   asio::awaitable<void> connect(std::unique_ptr<mcp::message_transport> started);
-  asio::awaitable<json::object> relay_call(std::string method, json::object params, mcp::request_context& ctx,
-                                           bool pass_rounds);
+  asio::awaitable<json::object> relay_call(std::string method, const json::object& downstream,
+                                           mcp::request_context& ctx, bool pass_rounds);
   asio::awaitable<json::object> call(std::string method, json::object params, mcp::call_options options,
                                      asker from, bool pass_rounds);
   // What the upstream asks, relayed while the link lives.
