@@ -2,18 +2,18 @@
 // The gateway's server for several upstreams behind one endpoint: their
 // tools, prompts, resources and tasks under each one's name
 // (aggregate_names.hpp), in one list; a call routed by that name to its
-// upstream. An upstream that
-// fails, at start-up or later, is left out of the lists and retried in the
-// background (1 s, doubling to 30 s) while the others serve; its coming and
-// going is told to the clients as list changes, as its own list changes are.
+// upstream. An upstream that fails, at start-up or later, is left out of the
+// lists and retried in the background (1 s, doubling to 30 s) while the
+// others serve; its coming and going is told to the clients as list changes,
+// as its own list changes are.
 
 #include "aggregate_names.hpp"
 #include "upstream_links.hpp"
 
 #include <mcp/server/behaviour.hpp>
 
-#include <memory>
 #include <map>
+#include <memory>
 #include <mutex>
 
 namespace caduceus::gateway {
