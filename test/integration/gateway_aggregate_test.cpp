@@ -251,6 +251,7 @@ TEST(GatewayAggregate, UsageMistakesAreFoundBeforeAnythingStarts) {
   refused({"--stdio", "x", "--upstream", "a", "--stdio", "y"}, "after the --upstream NAME it belongs to");
   refused({"--upstream", "a", "--stdio", "x", "--upstream", "a", "--stdio", "y"}, "two upstreams are named 'a'");
   refused({"--upstream", "a.b", "--stdio", "x"}, "without the separator");
+  refused({"--upstream", "my_files", "--stdio", "x"}, "a letter, then letters, digits and '-'");  // (URI schemes have no '_')
   refused({"--upstream", "a", "--http", "127.0.0.1:0"}, "say which server --upstream a is");
 }
 

@@ -448,11 +448,13 @@ void check_upstream_groups(const invocation& inv) {
     throw usage_error("gateway: with --upstream, each --stdio, --url and --header goes after the --upstream NAME it belongs to");
   std::set<std::string_view> names;
   for (const auto& u : inv.upstreams) {
-    const bool plain = !u.name.empty() && std::all_of(u.name.begin(), u.name.end(), [](unsigned char c) {
-      return std::isalnum(c) || c == '_' || c == '-';
-    });
+    // A name begins the scheme of its resources' URIs (NAME+file:...), so it
+    // is what a scheme may be made of: a letter, then letters, digits and '-'.
+    const bool plain = !u.name.empty() && std::isalpha(static_cast<unsigned char>(u.name.front())) &&
+                       std::all_of(u.name.begin(), u.name.end(), [](unsigned char c) { return std::isalnum(c) || c == '-'; });
     if (!plain || u.name.find(inv.name_separator) != std::string::npos)
-      throw usage_error("gateway: --upstream '" + u.name + "': a name is letters, digits, '_' and '-', without the separator");
+      throw usage_error("gateway: --upstream '" + u.name +
+                        "': a name is a letter, then letters, digits and '-', without the separator");
     if (!names.insert(u.name).second) throw usage_error("gateway: two upstreams are named '" + u.name + "'");
     if (u.stdio.empty() == u.url.empty())
       throw usage_error("gateway: say which server --upstream " + u.name + " is: --stdio 'CMD ARGS' or --url URL");
