@@ -69,6 +69,44 @@ TEST(GatewayReplicas, ASessionReachesItsChildThroughAnyReplicaUntilItsHolderDies
   }, 60s);
 }
 
+// The client talks to the other gateway only: the holder's copy of the
+// session goes idle and ends, its child lives on. What the upstream says to
+// the session then (a list change) still reaches the client's GET stream,
+// through the other gateway.
+TEST(GatewayReplicas, TheUpstreamsNotificationsReachTheClientThroughTheOtherGateway) {
+  if (!redis_server::available()) GTEST_SKIP() << "no redis-server";
+  redis_server redis;
+  const auto everything = "'" + test_program("everything-server") + "' --stdio";
+  gateway_process holder(everything, {"--redis", redis.url(), "--session-timeout", "2"});
+  gateway_process other(everything, {"--redis", redis.url(), "--session-timeout", "2"});
+  run_test([&]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    http_connection to_holder(ex, holder.port);
+    const auto session = co_await open_session(to_holder);
+    http_connection listener(ex, other.port);
+    co_await listener.write(mcp_get(session));
+    CO_ASSERT_TRUE((co_await listener.read_head()).status == 200u);
+    http_connection to_other(ex, other.port);
+    // Requests keep the session, and the other gateway's copy, alive; the holder's goes idle.
+    for (int i = 0; i < 8; ++i) {
+      co_await to_other.send(session_post(rpc_request(10 + i, "ping"), session));
+      co_await sleep_for(std::chrono::milliseconds(500));
+    }
+    const auto toggled =
+        co_await to_other.send(session_post(rpc_request(2, "tools/call", tool_call("toggle_bonus", {})), session));
+    EXPECT_EQ(answer_of(toggled, 2).at("result").at("content").at(0).at("text"), "bonus added") << toggled.body;
+    bool told = false;
+    const auto until = std::chrono::steady_clock::now() + 10s;
+    while (!told && std::chrono::steady_clock::now() < until) {
+      const auto message = co_await listener.next_message(5s);
+      if (!message) break;
+      const auto* method = message->as_object().if_contains("method");
+      told = method && *method == "notifications/tools/list_changed";
+    }
+    EXPECT_TRUE(told) << "the list change did not reach the GET stream";
+  }, 60s);
+}
+
 // Behind a load balancer that sends every request elsewhere (round robin),
 // a session's calls keep their child, and what the upstream asks while a call
 // runs reaches the client whichever gateway took the call.

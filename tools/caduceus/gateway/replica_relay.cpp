@@ -291,7 +291,31 @@ void replica_relay::notify(const std::string& session, std::size_t index, const 
   bus->publish(std::string(calls_channel), json::serialize(message));
 }
 
+void replica_relay::adopt(const std::string& session, std::weak_ptr<mcp::session> s) {
+  std::lock_guard lock(adopted_mutex_);
+  std::erase_if(adopted_, [](const auto& entry) { return entry.second.expired(); });
+  adopted_[session] = std::move(s);
+}
+
+void replica_relay::broadcast(const std::string& session, const mcp::notification& n) {
+  auto bus = this->bus();
+  if (!bus) return;
+  json::object message{{"kind", "session-notification"}, {"session", session}, {"method", n.method},
+                       {"params", n.params}};
+  bus->publish(std::string(calls_channel), json::serialize(message));
+}
+
 void replica_relay::on_call(json::object message) {
+  if (text_of(message, "kind") == "session-notification") {
+    std::shared_ptr<mcp::session> copy;
+    {
+      std::lock_guard lock(adopted_mutex_);
+      if (const auto it = adopted_.find(text_of(message, "session")); it != adopted_.end()) copy = it->second.lock();
+    }
+    // Each copy offers it; only the one that reaches the client sends it.
+    if (copy) copy->post_broadcast(text_of(message, "method"), object_of(message, "params"));
+    return;
+  }
   const auto key = std::pair(text_of(message, "session"), static_cast<std::size_t>(number_of(message, "upstream")));
   const auto it = held_.find(key);
   if (it == held_.end() || it->second.link->gone()) return;  // another replica's, or none's

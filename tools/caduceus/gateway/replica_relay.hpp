@@ -53,6 +53,12 @@ class replica_relay : public std::enable_shared_from_this<replica_relay> {
   asio::awaitable<json::object> call(std::size_t index, const mcp::request& req, mcp::request_context& ctx);
   /// Relays a notification of the client of session `session` the same way.
   void notify(const std::string& session, std::size_t index, const mcp::notification& n);
+  /// `s`, a session another replica opened, is served here too. Any thread.
+  void adopt(const std::string& session, std::weak_ptr<mcp::session> s);
+  /// Sends the upstream's notification `n` to session `session` through the
+  /// replicas that serve it (its copy in the holder has ended): the one whose
+  /// copy reaches the client sends it. Any thread.
+  void broadcast(const std::string& session, const mcp::notification& n);
 
  private:
   struct waiter;
@@ -98,6 +104,9 @@ class replica_relay : public std::enable_shared_from_this<replica_relay> {
   std::map<std::pair<std::string, std::size_t>, held_link> held_;
   // (on the strand) The calls of other replicas running here, by caller and id, to cancel.
   std::map<std::pair<std::string, std::uint64_t>, running_call> running_;
+  // The sessions other replicas opened that this one serves, by id.
+  std::mutex adopted_mutex_;
+  std::map<std::string, std::weak_ptr<mcp::session>, std::less<>> adopted_;
   // The waits of this replica for messages of another (its relayed calls,
   // the answers to what it asked another's request), by id.
   std::mutex waiters_mutex_;

@@ -296,6 +296,7 @@ void upstream_link::relay_renamed(const mcp::notification& n) {
     }
   }
   if (auto session = identity_.session.lock()) session->post_notification(n.method, n.params);
+  else if (settings_.orphaned) settings_.orphaned(n);
   std::erase_if(listeners_, [](const auto& l) { return l.expired(); });
   for (const auto& weak : listeners_)
     if (auto listener = weak.lock()) listener->post_notification(n.method, n.params);

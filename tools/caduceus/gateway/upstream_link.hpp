@@ -41,6 +41,10 @@ struct link_settings {
   /// Renames what an upstream notification names before it is relayed down
   /// (aggregated upstreams: a resource's URI); null: nothing.
   std::function<void(mcp::notification&)> rename;
+  /// Where a notification for the link's session goes once the session's
+  /// copy here has ended (replicas: to the gateways that serve it now);
+  /// null: it is dropped with the session.
+  std::function<void(const mcp::notification&)> orphaned;
 };
 
 /// Who the link speaks for upstream: one session's client (its info and

@@ -60,6 +60,7 @@ void upstream_links::open_session(mcp::session& s, bool start_own_link) {
   auto& own = s.state<session_links>();
   if (options_.replicas && replica_relay::adopted(s)) {
     own.relayed = true;
+    options_.replicas->adopt(s.id(), s.weak_from_this());
     return;
   }
   if (start_own_link) own.at(index_) = open_link(s);
@@ -67,9 +68,14 @@ void upstream_links::open_session(mcp::session& s, bool start_own_link) {
 
 std::shared_ptr<upstream_link> upstream_links::open_link(mcp::session& s) {
   link_identity identity{s.client_info(), s.client_capabilities(), s.weak_from_this()};
+  auto settings = settings_for(s.version());
+  if (options_.replicas)  // the session may live on in other gateways after its copy here ends
+    settings.orphaned = [replicas = options_.replicas, id = s.id()](const mcp::notification& n) {
+      replicas->broadcast(id, n);
+    };
   auto warm = options_.take_warm ? options_.take_warm() : std::nullopt;
   auto strand = warm ? warm->strand : options_.new_strand();
-  auto link = std::make_shared<upstream_link>(std::move(strand), options_.open, settings_for(s.version()),
+  auto link = std::make_shared<upstream_link>(std::move(strand), options_.open, std::move(settings),
                                               std::move(identity));
   link->start(warm ? std::move(warm->transport) : nullptr);
   if (options_.replicas) options_.replicas->hold(s.id(), index_, link);
