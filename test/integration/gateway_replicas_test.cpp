@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <fstream>
 #include <string>
 
 namespace mcp::test {
@@ -149,6 +150,49 @@ TEST(GatewayReplicas, BehindARoundRobinBalancerASessionKeepsItsChildAndIsAsked) 
   ASSERT_EQ(stats.size(), 2u);
   EXPECT_GT(stats[0].total, 3);
   EXPECT_GT(stats[1].total, 3);
+}
+
+// A 2026-07-28 client in front of a session-based upstream: the gateway
+// holds the call across the client's rounds, and the balancer sends the
+// retry to the other gateway, which has the round served where the call is.
+TEST(GatewayReplicas, AHeldCallsNextRoundIsServedWhereverTheRetryLands) {
+  if (!redis_server::available() || !haproxy::available()) GTEST_SKIP() << "no redis-server or haproxy";
+  redis_server redis;
+  child_process legacy({test_program("cli-peer-server"), "--legacy", "--http"});
+  const auto legacy_url = legacy.read_line(10s);
+  // The key that seals the requestStates, the same in both gateways.
+  const auto key_file = redis.directory() + "/request-state.key";
+  std::ofstream(key_file) << std::string(64, 'a') << "\n";
+  const std::vector<std::string> shared{"--redis", redis.url(), "--request-state-key-file", key_file};
+  auto replica = [&] {
+    auto args = shared;
+    args.insert(args.begin(), {"--url", legacy_url});
+    return gateway_arguments{args};
+  };
+  gateway_process one(replica());
+  gateway_process two(replica());
+  haproxy proxy({one.port, two.port});
+  run_test([&]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    client c(ex);
+    int asked = 0;
+    c.on_sampling([&](json::object) -> asio::awaitable<json::object> {
+      ++asked;
+      co_return json::object{{"role", "assistant"},
+                             {"content", {{"type", "text"}, {"text", "held and answered"}}},
+                             {"model", "test-model"}};
+    });
+    http_client_options options;
+    auto transport = co_await connect_http(ex, proxy.url("/mcp"), std::move(options));
+    co_await c.connect(std::move(transport));
+    EXPECT_EQ(c.server().version, protocol_version::v2026_07_28);
+    for (int i = 0; i < 3; ++i) {  // round robin: some retries land where their call is not
+      const auto sampled = co_await c.call_tool("sample");
+      EXPECT_NE(first_text(sampled).find("held and answered"), std::string::npos) << first_text(sampled);
+    }
+    EXPECT_EQ(asked, 3);
+  }, 60s);
+  legacy.stop(5s);
 }
 
 }  // namespace

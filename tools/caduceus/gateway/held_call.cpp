@@ -189,4 +189,28 @@ asio::awaitable<json::object> held_call::serve_round(mcp::request_context& ctx) 
   }
 }
 
+asio::awaitable<std::optional<json::object>> held_call::serve_remote_round(remote_round round) {
+  auto self = shared_from_this();
+  struct leave {  // however the round ends, the call waits for the next one from then on
+    std::shared_ptr<held_call> call;
+    ~leave() {
+      asio::post(call->executor_, [call = call] { call->hold(); });
+    }
+  } on_exit{self};
+  for (;;) {
+    auto now = co_await asio::co_spawn(executor_, next(nullptr), asio::use_awaitable);
+    if (now.failure) std::rethrow_exception(now.failure);
+    if (now.result) co_return std::move(*now.result);
+    std::exception_ptr refusal;
+    std::optional<json::object> answer;
+    if (!can_answer(round.client_capabilities, now.ask))
+      refusal = std::make_exception_ptr(
+          mcp::protocol_error(mcp::errc::method_not_found, "the client does not offer " + now.ask.method));
+    else if (answer = co_await round.ask(now.ask_key, std::move(now.ask)); !answer)
+      co_return std::nullopt;
+    auto giving = give(now.ask_key, answer ? std::move(*answer) : json::object(), refusal);
+    co_await asio::co_spawn(executor_, std::move(giving), asio::use_awaitable);
+  }
+}
+
 }  // namespace caduceus::gateway

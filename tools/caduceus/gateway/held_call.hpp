@@ -49,6 +49,17 @@ class held_call : public std::enable_shared_from_this<held_call> {
   /// call's result, or throws input_required with what the upstream asks.
   asio::awaitable<json::object> serve_round(mcp::request_context& ctx);
 
+  /// A round that another gateway replica took (replica_relay.hpp): its
+  /// client's capabilities, and how an ask is put to it (its answer, or
+  /// nullopt when it answers in a later round).
+  struct remote_round {
+    json::object client_capabilities;
+    std::function<asio::awaitable<std::optional<json::object>>(std::string key, mcp::input_request ask)> ask;
+  };
+  /// Serves such a round as serve_round() does: the call's result, nullopt
+  /// when the round ended on an ask, or what the call failed with (thrown).
+  asio::awaitable<std::optional<json::object>> serve_remote_round(remote_round round);
+
  private:
   // Where the call stands, as a round sees it.
   struct standing {

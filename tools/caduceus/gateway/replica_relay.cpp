@@ -338,6 +338,7 @@ void replica_relay::on_call(json::object message) {
 }
 
 void replica_relay::on_direct(json::object message) {
+  if (text_of(message, "kind") == "round") return on_round(std::move(message));
   if (text_of(message, "kind") == "cancel") {
     const auto it = running_.find({text_of(message, "from"), number_of(message, "id")});
     if (it != running_.end())
@@ -389,6 +390,96 @@ asio::awaitable<json::object> replica_relay::ask_caller(std::string caller, std:
     const auto* data = answer.if_contains("data");
     throw mcp::protocol_error(code_of(answer), text_of(answer, "message"), data ? *data : json::value());
   }
+  co_return object_of(answer, "value");
+}
+
+void replica_relay::find_held_calls(std::size_t index,
+                                    std::function<std::shared_ptr<held_call>(const std::string& id)> find) {
+  held_calls_[index] = std::move(find);
+}
+
+asio::awaitable<json::object> replica_relay::relay_round(const std::string& holder, std::size_t index,
+                                                         const std::string& held, mcp::request_context& ctx) {
+  const auto waiting = wait_here(co_await asio::this_coro::executor);
+  publish_to(holder, {{"kind", "round"}, {"from", node_}, {"id", waiting.id}, {"upstream", index}, {"held", held},
+                      {"capabilities", ctx.session().client_capabilities()}});
+  for (;;) {
+    auto message = co_await next_message(*waiting.wait, holder, accept_limit);
+    const auto kind = text_of(message, "kind");
+    if (kind == "result") co_return object_of(message, "value");
+    if (kind == "error") {
+      const auto* data = message.if_contains("data");
+      throw mcp::protocol_error(code_of(message), text_of(message, "message"), data ? *data : json::value());
+    }
+    if (kind != "ask") continue;
+    // Put to the client as the holder would: the answer now, or in its next round.
+    const auto key = text_of(message, "key");
+    const auto reply_to = number_of(message, "reply_to");
+    ctx.carry(json::object{{held_call_key, held}});
+    mcp::input_requests asked;
+    asked.emplace(key, mcp::input_request{text_of(message, "method"), object_of(message, "params")});
+    json::object answer{{"kind", "answer"}, {"to", reply_to}};
+    try {
+      auto answers = co_await ctx.ask(std::move(asked));
+      answer["value"] = json::object(answers.at(key), json::storage_ptr());
+    } catch (const mcp::input_required&) {  // (not a std::exception)
+      answer["later"] = true;
+      publish_to(holder, std::move(answer));
+      throw;
+    } catch (const std::exception& e) {
+      publish_to(holder, error_reply(reply_to, error_of(e)));
+      throw;
+    }
+    publish_to(holder, std::move(answer));
+  }
+}
+
+void replica_relay::on_round(json::object message) {
+  const auto from = text_of(message, "from");
+  const auto id = number_of(message, "id");
+  const auto held = text_of(message, "held");
+  const auto finder = held_calls_.find(static_cast<std::size_t>(number_of(message, "upstream")));
+  auto call = finder == held_calls_.end() ? nullptr : finder->second(held);
+  if (!call) {
+    publish_to(from, error_reply(id, {mcp::errc::invalid_params,
+                                      "the gateway holds no upstream call " + held +
+                                          ": it ended, or the client came back too late",
+                                      nullptr}));
+    return;
+  }
+  asio::co_spawn(strand_, run_round(std::move(call), from, id, object_of(message, "capabilities")), asio::detached);
+}
+
+asio::awaitable<void> replica_relay::run_round(std::shared_ptr<held_call> call, std::string from, std::uint64_t id,
+                                               json::object capabilities) {
+  auto self = shared_from_this();
+  held_call::remote_round round;
+  round.client_capabilities = std::move(capabilities);
+  round.ask = [self, from, id](std::string key, mcp::input_request ask) {
+    return self->ask_round(from, id, std::move(key), std::move(ask));
+  };
+  json::object reply;
+  try {
+    auto result = co_await call->serve_remote_round(std::move(round));
+    if (!result) co_return;  // the round ended on an ask: the client answers it in its next
+    reply = {{"kind", "result"}, {"to", id}, {"value", std::move(*result)}};
+  } catch (const std::exception& e) {
+    reply = error_reply(id, error_of(e));
+  }
+  publish_to(from, std::move(reply));
+}
+
+asio::awaitable<std::optional<json::object>> replica_relay::ask_round(std::string caller, std::uint64_t round,
+                                                                     std::string key, mcp::input_request ask) {
+  const auto waiting = wait_here(co_await asio::this_coro::executor);
+  publish_to(caller, {{"kind", "ask"}, {"to", round}, {"reply_to", waiting.id}, {"key", key},
+                      {"method", ask.method}, {"params", ask.params}});
+  auto answer = co_await next_message(*waiting.wait, caller, liveness_interval);
+  if (text_of(answer, "kind") == "error") {
+    const auto* data = answer.if_contains("data");
+    throw mcp::protocol_error(code_of(answer), text_of(answer, "message"), data ? *data : json::value());
+  }
+  if (answer.contains("later")) co_return std::nullopt;
   co_return object_of(answer, "value");
 }
 

@@ -40,6 +40,17 @@ class replica_relay : public std::enable_shared_from_this<replica_relay> {
 
   /// Whether another replica opened `s` (this one took it over from the store).
   static bool adopted(const mcp::session& s);
+  /// This replica's name among them (once attached).
+  const std::string& node() const noexcept { return node_; }
+
+  /// How the 2026-07-28 calls this replica holds for upstream `index` are
+  /// found by id, for rounds that other replicas take. Before serving.
+  void find_held_calls(std::size_t index, std::function<std::shared_ptr<held_call>(const std::string& id)> find);
+  /// A round of the 2026-07-28 request of `ctx`, whose call `held` the
+  /// replica `holder` holds: served there, what it asks put to the client
+  /// here. Call from `ctx`'s executor.
+  asio::awaitable<json::object> relay_round(const std::string& holder, std::size_t index, const std::string& held,
+                                            mcp::request_context& ctx);
 
   /// This replica holds `link`, session `session`'s connection to upstream `index`. Any thread.
   void hold(const std::string& session, std::size_t index, std::shared_ptr<upstream_link> link);
@@ -79,6 +90,11 @@ class replica_relay : public std::enable_shared_from_this<replica_relay> {
                                  std::string method, json::object params);
   asio::awaitable<json::object> ask_caller(std::string caller, std::uint64_t call, std::string method,
                                            json::object params);
+  void on_round(json::object message);  // (on the strand)
+  asio::awaitable<void> run_round(std::shared_ptr<held_call> call, std::string from, std::uint64_t id,
+                                  json::object capabilities);
+  asio::awaitable<std::optional<json::object>> ask_round(std::string caller, std::uint64_t round, std::string key,
+                                                         mcp::input_request ask);
   asio::awaitable<json::object> next_message(waiter& w, const std::string& peer, std::chrono::milliseconds first);
   asio::awaitable<void> sweep();
   // A wait for messages to this replica under an id, forgotten when it goes.
@@ -104,6 +120,8 @@ class replica_relay : public std::enable_shared_from_this<replica_relay> {
   std::map<std::pair<std::string, std::size_t>, held_link> held_;
   // (on the strand) The calls of other replicas running here, by caller and id, to cancel.
   std::map<std::pair<std::string, std::uint64_t>, running_call> running_;
+  // How the held calls of each upstream are found (set before serving).
+  std::map<std::size_t, std::function<std::shared_ptr<held_call>(const std::string&)>> held_calls_;
   // The sessions other replicas opened that this one serves, by id.
   std::mutex adopted_mutex_;
   std::map<std::string, std::weak_ptr<mcp::session>, std::less<>> adopted_;

@@ -39,7 +39,15 @@ std::string held_call_of(const mcp::request_context& ctx) {
 }  // namespace
 
 upstream_links::upstream_links(std::size_t index, upstream_options options)
-    : index_(index), options_(std::move(options)), shared_(start_shared_link()), held_prefix_(process_nonce()) {}
+    : index_(index), options_(std::move(options)), shared_(start_shared_link()), held_prefix_(process_nonce()) {
+  // Other replicas that take a retry of a call held here have its rounds served here.
+  if (options_.replicas)
+    options_.replicas->find_held_calls(index_, [this](const std::string& id) -> std::shared_ptr<held_call> {
+      std::lock_guard lock(held_mutex_);
+      const auto found = held_.find(id);
+      return found == held_.end() ? nullptr : found->second;
+    });
+}
 
 std::shared_ptr<upstream_link> upstream_links::start_shared_link() const {
   auto link = std::make_shared<upstream_link>(options_.new_strand(), options_.open, options_.settings,
@@ -109,6 +117,10 @@ void upstream_links::forward(const mcp::notification& n, mcp::session& s) {
 asio::awaitable<json::object> upstream_links::serve_held(const mcp::request& req, mcp::request_context& ctx) {
   std::shared_ptr<held_call> call;
   if (const auto id = held_call_of(ctx); !id.empty()) {
+    // A call another replica holds: its id begins with that replica's name.
+    const auto holder = id.substr(0, id.find('/'));
+    if (options_.replicas && holder != id && holder != options_.replicas->node())
+      co_return co_await options_.replicas->relay_round(holder, index_, id, ctx);
     std::lock_guard lock(held_mutex_);
     if (const auto found = held_.find(id); found != held_.end()) call = found->second;
     if (!call)
@@ -119,7 +131,8 @@ asio::awaitable<json::object> upstream_links::serve_held(const mcp::request& req
     auto link = shared_link();
     // Entered before the call can end (and take itself out) on the link's thread.
     std::lock_guard lock(held_mutex_);
-    auto fresh = held_prefix_ + std::to_string(++held_count_);
+    auto fresh = (options_.replicas ? options_.replicas->node() + "/" : std::string()) + held_prefix_ +
+                 std::to_string(++held_count_);
     auto forget = [this, fresh] {
       std::lock_guard lock(held_mutex_);
       held_.erase(fresh);
