@@ -321,6 +321,39 @@ TEST(Gateway, AModernClientAnswersWhatALegacyUpstreamAsksWhileTheCallIsHeld) {
   legacy.stop(5s);
 }
 
+// Clients of 2026-07-28 at once in front of a session-based upstream: what
+// the upstream asks names no call, so each held call has an upstream
+// connection to itself, and each client is asked, and answers, its own.
+TEST(Gateway, ConcurrentModernClientsAreEachAskedTheirOwnQuestions) {
+  child_process legacy({test_program("cli-peer-server"), "--legacy", "--http"});
+  const auto legacy_url = legacy.read_line(10s);
+  child_process gateway({caduceus_program, "gateway", "--url", legacy_url, "--http", "127.0.0.1:0"});
+  const auto url = gateway.read_line(20s);
+  run_test([&]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    int wrong = 0, done = 0;
+    auto one = [&](std::string name) -> asio::awaitable<void> {
+      client c(ex);
+      c.on_sampling([name](json::object) -> asio::awaitable<json::object> {
+        co_return json::object{{"role", "assistant"}, {"content", {{"type", "text"}, {"text", name}}}, {"model", "m"}};
+      });
+      co_await connect_to(c, url);
+      for (int i = 0; i < 5; ++i) {
+        const auto sampled = co_await c.call_tool("sample");
+        wrong += first_text(sampled).find(name) == std::string::npos;
+      }
+      co_await c.close();
+      ++done;
+    };
+    for (const auto* name : {"ann", "bob", "cid", "dee"}) asio::co_spawn(ex, one(name), asio::detached);
+    const std::function<bool()> finished = [&] { return done == 4; };
+    EXPECT_TRUE(co_await wait_until(finished, 30s));
+    EXPECT_EQ(wrong, 0) << "a client got another's answer";
+  }, 40s);
+  gateway.stop(10s);
+  legacy.stop(5s);
+}
+
 TEST(Gateway, ServesARemoteServerOverStdioForADesktopHost) {
   gateway_process remote(slow_server_command);
   run_test([&]() -> asio::awaitable<void> {

@@ -108,6 +108,15 @@ class upstream_link : public std::enable_shared_from_this<upstream_link> {
   /// go to `remote`. Call from the link's executor.
   asio::awaitable<json::object> serve_remote(std::string method, json::object params,
                                              std::shared_ptr<remote_asker> remote);
+  /// Takes the link for one held call alone (false: another has it). What
+  /// a session-based upstream asks names no call: only a held call that has
+  /// the link to itself can be sure the asks are its own. Any thread.
+  bool try_claim() noexcept {
+    bool free = false;
+    return claimed_.compare_exchange_strong(free, true);
+  }
+  /// Lets the next held call take it. Any thread.
+  void release_claim() noexcept { claimed_ = false; }
   /// Sends a client notification upstream (dropped while not connected).
   void forward(mcp::notification n);
   /// A session whose client hears the upstream's notifications (besides the
@@ -156,6 +165,7 @@ class upstream_link : public std::enable_shared_from_this<upstream_link> {
   std::vector<asker> in_flight_;  // oldest first
   std::vector<std::weak_ptr<mcp::session>> listeners_;
   std::atomic<bool> gone_{false};
+  std::atomic<bool> claimed_{false};
   std::atomic<bool> modern_{false};
 };
 

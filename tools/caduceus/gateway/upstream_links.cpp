@@ -39,7 +39,7 @@ std::string held_call_of(const mcp::request_context& ctx) {
 }  // namespace
 
 upstream_links::upstream_links(std::size_t index, upstream_options options)
-    : index_(index), options_(std::move(options)), shared_(start_shared_link()), held_prefix_(process_nonce()) {
+    : index_(index), options_(std::move(options)), shared_(start_gateway_link(false)), held_prefix_(process_nonce()) {
   // Other replicas that take a retry of a call held here have its rounds served here.
   if (options_.replicas)
     options_.replicas->find_held_calls(index_, [this](const std::string& id) -> std::shared_ptr<held_call> {
@@ -49,10 +49,12 @@ upstream_links::upstream_links(std::size_t index, upstream_options options)
     });
 }
 
-std::shared_ptr<upstream_link> upstream_links::start_shared_link() const {
-  auto link = std::make_shared<upstream_link>(options_.new_strand(), options_.open, options_.settings,
+std::shared_ptr<upstream_link> upstream_links::start_gateway_link(bool warm) const {
+  auto started = warm && options_.take_warm ? options_.take_warm() : std::nullopt;
+  auto strand = started ? started->strand : options_.new_strand();
+  auto link = std::make_shared<upstream_link>(std::move(strand), options_.open, options_.settings,
                                               options_.shared_identity);
-  link->start();
+  link->start(started ? std::move(started->transport) : nullptr);
   return link;
 }
 
@@ -128,14 +130,24 @@ asio::awaitable<json::object> upstream_links::serve_held(const mcp::request& req
                                 "the gateway holds no upstream call " + id +
                                     ": it ended, the client came back too late, or another gateway holds it");
   } else {
+    // The upstream's asks name no call: a held call takes the shared link
+    // only when no other has it, else a link of its own (a child started
+    // ahead, when there is one) that ends with it. So no client is asked
+    // what another's call asks, nor answers it.
     auto link = shared_link();
+    const bool shared = link->try_claim();
+    if (!shared) link = start_gateway_link(true);
     // Entered before the call can end (and take itself out) on the link's thread.
     std::lock_guard lock(held_mutex_);
     auto fresh = (options_.replicas ? options_.replicas->node() + "/" : std::string()) + held_prefix_ +
                  std::to_string(++held_count_);
-    auto forget = [this, fresh] {
-      std::lock_guard lock(held_mutex_);
-      held_.erase(fresh);
+    auto forget = [this, fresh, link, shared] {
+      {
+        std::lock_guard lock(held_mutex_);
+        held_.erase(fresh);
+      }
+      if (shared) link->release_claim();
+      else link->close();
     };
     call = link->hold(req, ctx, fresh, std::move(forget));
     held_.emplace(std::move(fresh), call);
@@ -176,7 +188,7 @@ void upstream_links::close_shared_link() {
 std::shared_ptr<upstream_link> upstream_links::shared_link() {
   std::lock_guard lock(shared_mutex_);
   if (shared_->gone()) {
-    shared_ = start_shared_link();
+    shared_ = start_gateway_link(false);
     std::erase_if(listeners_, [](const auto& l) { return l.expired(); });
     for (const auto& weak : listeners_)
       if (auto listener = weak.lock()) shared_->add_listener(listener);

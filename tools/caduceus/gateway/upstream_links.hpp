@@ -68,7 +68,9 @@ class upstream_links {
   std::shared_ptr<upstream_link> open_link(mcp::session& s);
   std::shared_ptr<upstream_link> link_of(mcp::session& s);
   bool relayed(const mcp::session& s) const;
-  std::shared_ptr<upstream_link> start_shared_link() const;
+  // A link that speaks for the gateway (the shared one, or one a held call
+  // has to itself), started; through a child started ahead when `warm`.
+  std::shared_ptr<upstream_link> start_gateway_link(bool warm) const;
 
   const std::size_t index_;
   const upstream_options options_;
