@@ -158,15 +158,14 @@ TEST(GatewayReplicas, BehindARoundRobinBalancerASessionKeepsItsChildAndIsAsked) 
 TEST(GatewayReplicas, AHeldCallsNextRoundIsServedWhereverTheRetryLands) {
   if (!redis_server::available() || !haproxy::available()) GTEST_SKIP() << "no redis-server or haproxy";
   redis_server redis;
-  child_process legacy({test_program("cli-peer-server"), "--legacy", "--http"});
-  const auto legacy_url = legacy.read_line(10s);
+  legacy_http_upstream legacy;
   // The key that seals the requestStates, the same in both gateways.
   const auto key_file = redis.directory() + "/request-state.key";
   std::ofstream(key_file) << std::string(64, 'a') << "\n";
   const std::vector<std::string> shared{"--redis", redis.url(), "--request-state-key-file", key_file};
   auto replica = [&] {
     auto args = shared;
-    args.insert(args.begin(), {"--url", legacy_url});
+    args.insert(args.begin(), {"--url", legacy.url});
     return gateway_arguments{args};
   };
   gateway_process one(replica());
@@ -178,9 +177,7 @@ TEST(GatewayReplicas, AHeldCallsNextRoundIsServedWhereverTheRetryLands) {
     int asked = 0;
     c.on_sampling([&](json::object) -> asio::awaitable<json::object> {
       ++asked;
-      co_return json::object{{"role", "assistant"},
-                             {"content", {{"type", "text"}, {"text", "held and answered"}}},
-                             {"model", "test-model"}};
+      co_return sampling_answer("held and answered");
     });
     http_client_options options;
     auto transport = co_await connect_http(ex, proxy.url("/mcp"), std::move(options));
@@ -192,7 +189,6 @@ TEST(GatewayReplicas, AHeldCallsNextRoundIsServedWhereverTheRetryLands) {
     }
     EXPECT_EQ(asked, 3);
   }, 60s);
-  legacy.stop(5s);
 }
 
 }  // namespace

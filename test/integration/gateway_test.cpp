@@ -263,11 +263,7 @@ TEST(Gateway, AModernClientAnswersWhatTheUpstreamAsksInItsNextRound) {
       EXPECT_EQ(params.at("message"), "Ship it?");
       co_return json::object{{"action", "accept"}, {"content", {{"confirm", true}}}};
     });
-    c.on_sampling([&](json::object) -> asio::awaitable<json::object> {
-      co_return json::object{{"role", "assistant"},
-                             {"content", {{"type", "text"}, {"text", "forty-two"}}},
-                             {"model", "test-model"}};
-    });
+    c.on_sampling([&](json::object) -> asio::awaitable<json::object> { co_return sampling_answer("forty-two"); });
     c.set_roots({root{"file:///work", "work"}});
     co_await connect_to(c, gateway.url);
     EXPECT_EQ(c.server().version, protocol_version::v2026_07_28);
@@ -287,19 +283,16 @@ TEST(Gateway, AModernClientAnswersWhatTheUpstreamAsksInItsNextRound) {
 // ask comes as a request while its call runs: the gateway holds the call
 // across the client's rounds.
 TEST(Gateway, AModernClientAnswersWhatALegacyUpstreamAsksWhileTheCallIsHeld) {
-  child_process legacy({test_program("cli-peer-server"), "--legacy", "--http"});
-  const auto legacy_url = legacy.read_line(10s);
-  child_process gateway({caduceus_program, "gateway", "--url", legacy_url, "--http", "127.0.0.1:0"});
-  const auto url = gateway.read_line(20s);
+  legacy_http_upstream legacy;
+  gateway_process gateway(gateway_arguments{{"--url", legacy.url}});
+  const auto& url = gateway.url;
   run_test([&]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     client c(ex);
     int asked = 0;
     c.on_sampling([&](json::object) -> asio::awaitable<json::object> {
       ++asked;
-      co_return json::object{{"role", "assistant"},
-                             {"content", {{"type", "text"}, {"text", "held and answered"}}},
-                             {"model", "test-model"}};
+      co_return sampling_answer("held and answered");
     });
     co_await connect_to(c, url);
     EXPECT_EQ(c.server().version, protocol_version::v2026_07_28);
@@ -317,26 +310,21 @@ TEST(Gateway, AModernClientAnswersWhatALegacyUpstreamAsksWhileTheCallIsHeld) {
     }
     EXPECT_NE(failure, "") << "the call should fail: the upstream's sampling was refused";
   }, 40s);
-  gateway.stop(10s);
-  legacy.stop(5s);
 }
 
 // Clients of 2026-07-28 at once in front of a session-based upstream: what
 // the upstream asks names no call, so each held call has an upstream
 // connection to itself, and each client is asked, and answers, its own.
 TEST(Gateway, ConcurrentModernClientsAreEachAskedTheirOwnQuestions) {
-  child_process legacy({test_program("cli-peer-server"), "--legacy", "--http"});
-  const auto legacy_url = legacy.read_line(10s);
-  child_process gateway({caduceus_program, "gateway", "--url", legacy_url, "--http", "127.0.0.1:0"});
-  const auto url = gateway.read_line(20s);
+  legacy_http_upstream legacy;
+  gateway_process gateway(gateway_arguments{{"--url", legacy.url}});
+  const auto& url = gateway.url;
   run_test([&]() -> asio::awaitable<void> {
     auto ex = co_await asio::this_coro::executor;
     int wrong = 0, done = 0;
     auto one = [&](std::string name) -> asio::awaitable<void> {
       client c(ex);
-      c.on_sampling([name](json::object) -> asio::awaitable<json::object> {
-        co_return json::object{{"role", "assistant"}, {"content", {{"type", "text"}, {"text", name}}}, {"model", "m"}};
-      });
+      c.on_sampling([name](json::object) -> asio::awaitable<json::object> { co_return sampling_answer(name); });
       co_await connect_to(c, url);
       for (int i = 0; i < 5; ++i) {
         const auto sampled = co_await c.call_tool("sample");
@@ -350,8 +338,6 @@ TEST(Gateway, ConcurrentModernClientsAreEachAskedTheirOwnQuestions) {
     EXPECT_TRUE(co_await wait_until(finished, 30s));
     EXPECT_EQ(wrong, 0) << "a client got another's answer";
   }, 40s);
-  gateway.stop(10s);
-  legacy.stop(5s);
 }
 
 TEST(Gateway, ServesARemoteServerOverStdioForADesktopHost) {

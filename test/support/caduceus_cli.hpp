@@ -6,6 +6,8 @@
 #include "child_process.hpp"
 #include "test_program.hpp"
 
+#include <boost/json/object.hpp>
+
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -64,5 +66,19 @@ struct gateway_process {
     return extra;
   }
 };
+
+/// `cli-peer-server --legacy --http`: an upstream of the session-based
+/// revisions only, whose `sample` tool asks the client for sampling while it
+/// runs; stopped at the end of the test.
+struct legacy_http_upstream {
+  child_process process{{test_program("cli-peer-server"), "--legacy", "--http"}};
+  std::string url = process.read_line(std::chrono::seconds(10));
+  ~legacy_http_upstream() { process.stop(std::chrono::seconds(5)); }
+};
+
+/// A client's answer to a sampling request: its model says `text`.
+inline boost::json::object sampling_answer(std::string text) {
+  return {{"role", "assistant"}, {"content", {{"type", "text"}, {"text", std::move(text)}}}, {"model", "test-model"}};
+}
 
 }  // namespace mcp::test
