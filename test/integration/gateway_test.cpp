@@ -340,6 +340,42 @@ TEST(Gateway, ConcurrentModernClientsAreEachAskedTheirOwnQuestions) {
   }, 40s);
 }
 
+// --shared: sessions of several clients through one upstream connection.
+// What the upstream asks while calls of several clients run names none of
+// them: it is refused, never put to (and answered by) the wrong client.
+TEST(Gateway, ASharedConnectionNeverAsksOneClientAnothersQuestion) {
+  legacy_http_upstream legacy;
+  gateway_process gateway(gateway_arguments{{"--url", legacy.url, "--shared"}});
+  run_test([&]() -> asio::awaitable<void> {
+    auto ex = co_await asio::this_coro::executor;
+    int wrong = 0, done = 0;
+    auto one = [&](std::string name) -> asio::awaitable<void> {
+      client c(ex, legacy_options());
+      c.on_sampling([name](json::object) -> asio::awaitable<json::object> { co_return sampling_answer(name); });
+      co_await connect_to(c, gateway.url);
+      for (int i = 0; i < 5; ++i) {
+        try {
+          const auto sampled = co_await c.call_tool("sample");
+          wrong += first_text(sampled).find(name) == std::string::npos;
+        } catch (const protocol_error&) {  // refused: it could not be told whose question it was
+        }
+      }
+      co_await c.close();
+      ++done;
+    };
+    for (const auto* name : {"ann", "bob", "cid"}) asio::co_spawn(ex, one(name), asio::detached);
+    const std::function<bool()> finished = [&] { return done == 3; };
+    EXPECT_TRUE(co_await wait_until(finished, 30s));
+    EXPECT_EQ(wrong, 0) << "a client got another's answer";
+    // One client's calls alone: its questions are put to it, as before.
+    client alone(ex, legacy_options());
+    alone.on_sampling([](json::object) -> asio::awaitable<json::object> { co_return sampling_answer("eve"); });
+    co_await connect_to(alone, gateway.url);
+    EXPECT_NE(first_text(co_await alone.call_tool("sample")).find("eve"), std::string::npos);
+    co_await alone.close();
+  }, 40s);
+}
+
 TEST(Gateway, ServesARemoteServerOverStdioForADesktopHost) {
   gateway_process remote(slow_server_command);
   run_test([&]() -> asio::awaitable<void> {

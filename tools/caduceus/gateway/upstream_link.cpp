@@ -80,6 +80,7 @@ upstream_link::upstream_link(asio::any_io_executor executor, upstream_opener ope
       settings_(std::move(settings)),
       identity_(std::move(identity)),
       client_(executor_, upstream_client_options(settings_, identity_)),
+      serves_one_session_(identity_.session.lock() != nullptr),
       settled_(executor_, asio::steady_timer::time_point::max()) {}
 
 upstream_link::~upstream_link() = default;
@@ -311,7 +312,13 @@ asio::awaitable<json::object> upstream_link::relay_ask(std::weak_ptr<upstream_li
 
 asio::awaitable<json::object> upstream_link::ask_downstream(std::string method, json::object params) {
   // The newest request in flight is the likeliest to have caused the ask; a
-  // link of one session has only that session's requests.
+  // link of one session has only that session's requests. A shared link
+  // with requests of several clients in flight cannot tell whose question
+  // it is: it refuses it rather than ask, and tell, the wrong client.
+  if (!serves_one_session_ && clients_in_flight() > 1)
+    throw mcp::protocol_error(mcp::errc::method_not_found,
+                              "the gateway cannot tell which of the clients sharing its upstream connection " + method +
+                                  " is for (the upstream names no request): refused");
   const auto from = in_flight_.empty() ? asker{} : in_flight_.back();
   if (from.held) co_return co_await from.held->ask(std::move(method), std::move(params));
   if (from.remote) co_return co_await from.remote->ask(std::move(method), std::move(params));
@@ -332,6 +339,17 @@ asio::awaitable<json::object> upstream_link::ask_downstream(std::string method, 
   } catch (const mcp::input_required&) {  // (not a std::exception)
     throw mcp::protocol_error(mcp::errc::method_not_found, "the client's request cannot be asked " + method);
   }
+}
+
+std::size_t upstream_link::clients_in_flight() const {
+  std::vector<const void*> clients;
+  for (const auto& a : in_flight_) {
+    const void* client = a.held ? static_cast<const void*>(a.held.get())
+                         : a.remote ? static_cast<const void*>(a.remote.get())
+                                    : static_cast<const void*>(a.ctx ? &a.ctx->session() : nullptr);
+    if (std::find(clients.begin(), clients.end(), client) == clients.end()) clients.push_back(client);
+  }
+  return clients.size();
 }
 
 void upstream_link::close() {

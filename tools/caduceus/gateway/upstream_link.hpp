@@ -149,6 +149,9 @@ class upstream_link : public std::enable_shared_from_this<upstream_link> {
   static asio::awaitable<json::object> relay_ask(std::weak_ptr<upstream_link> weak, std::string method,
                                                  json::object params);
   asio::awaitable<json::object> ask_downstream(std::string method, json::object params);
+  // How many clients have requests in flight here (a held call, or a
+  // replica's request, counts as one of its own).
+  std::size_t clients_in_flight() const;
   void relay_notification(const mcp::notification& n);
   void relay_renamed(const mcp::notification& n);
   [[noreturn]] void fail_call(const std::exception& e) const;
@@ -158,6 +161,7 @@ class upstream_link : public std::enable_shared_from_this<upstream_link> {
   link_settings settings_;
   link_identity identity_;
   mcp::client client_;
+  const bool serves_one_session_;  // a session's own link (else the gateway's, shared)
   state state_ = state::idle;
   bool closing_ = false;
   std::string failure_;           // why the link failed, for the requests' errors
