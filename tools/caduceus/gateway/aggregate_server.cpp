@@ -1,5 +1,6 @@
 #include "aggregate_server.hpp"
 
+#include "own_copy.hpp"
 #include "relay_server.hpp"
 
 #include <mcp/log.hpp>
@@ -36,13 +37,16 @@ constexpr int max_pages = 100;
 // The 2026-07-28 tasks extension, which the aggregate routes as it routes 2025-11-25's tasks.
 constexpr std::string_view tasks_extension = "io.modelcontextprotocol/tasks";
 
+// What capabilities say of the tasks extension, when they offer it.
+const json::value* tasks_extension_in(const json::object& capabilities) {
+  const auto* extensions = capabilities.if_contains("extensions");
+  return extensions && extensions->is_object() ? extensions->get_object().if_contains(tasks_extension) : nullptr;
+}
+
 // Whether capabilities learnt at 2026-07-28 (or before) offer `capability`:
 // tasks are offered by the extension there.
 bool offers(const json::object& capabilities, std::string_view capability) {
-  if (capabilities.contains(capability)) return true;
-  if (capability != "tasks") return false;
-  const auto* extensions = capabilities.if_contains("extensions");
-  return extensions && extensions->is_object() && extensions->get_object().contains(tasks_extension);
+  return capabilities.contains(capability) || (capability == "tasks" && tasks_extension_in(capabilities));
 }
 
 // Adds to `into` what `offered` has that it lacks (one level deep).
@@ -50,11 +54,6 @@ void merge_capability(json::value& into, const json::value& offered) {
   if (!into.is_object() || !offered.is_object()) return;
   for (const auto& [key, value] : offered.get_object())
     if (!into.get_object().contains(key)) into.get_object()[key] = value;
-}
-
-asio::awaitable<mcp::initialize_result> learn(std::shared_ptr<upstream_link> link) {
-  co_await link->until_connected();
-  co_return link->upstream();
 }
 
 // The list a list method answers with, and the capability that offers it.
@@ -66,12 +65,8 @@ std::pair<std::string_view, std::string_view> list_of_method(std::string_view me
   return {"resourceTemplates", "resources"};
 }
 
-// The request in memory of its own, for coroutines that may run at once:
-// its params live in its message's arena, which must not be allocated from
-// by two of them (each copies the params it sends).
-mcp::request on_heap(const mcp::request& req) {
-  return mcp::request{req.id, req.method, json::object(req.params, json::storage_ptr())};
-}
+// The request for coroutines that may run at once (each copies the params it sends).
+mcp::request on_heap(const mcp::request& req) { return mcp::request{req.id, req.method, own_copy(req.params)}; }
 
 std::string_view string_param(const json::object& params, std::string_view key) {
   const auto* value = params.if_contains(key);
@@ -162,7 +157,7 @@ asio::awaitable<void> aggregate_server::watch(member& m) {
     std::optional<mcp::initialize_result> learnt;
     std::string why;
     try {
-      learnt = co_await asio::co_spawn(link->get_executor(), learn(link), asio::use_awaitable);
+      learnt = co_await asio::co_spawn(link->get_executor(), link->handshake(), asio::use_awaitable);
     } catch (const std::exception& e) {
       why = e.what();
     }
@@ -222,10 +217,7 @@ json::object aggregate_server::capabilities() const {
     const auto offered = m->capabilities();
     if (const auto* tasks = offered.if_contains("tasks"))
       merge_capability(capabilities.emplace("tasks", json::object()).first->value(), *tasks);
-    const auto* extensions = offered.if_contains("extensions");
-    const auto* extension = extensions && extensions->is_object() ? extensions->get_object().if_contains(tasks_extension)
-                                                                  : nullptr;
-    if (extension) {
+    if (const auto* extension = tasks_extension_in(offered)) {
       auto& ours = capabilities.emplace("extensions", json::object()).first->value().get_object();
       merge_capability(ours.emplace(tasks_extension, json::object()).first->value(), *extension);
       // What it said, it said at 2026-07-28 (the watch's handshake): its

@@ -1,5 +1,7 @@
 #include "held_call.hpp"
 
+#include "own_copy.hpp"
+
 #include <mcp/protocol/methods.hpp>
 
 #include <boost/asio/as_tuple.hpp>
@@ -182,9 +184,7 @@ asio::awaitable<json::object> held_call::serve_round(mcp::request_context& ctx) 
       asio::post(executor_, [self, why = std::current_exception()] { self->abandon(why); });
       throw;
     }
-    // (Into memory of its own: the retry's arena is not the link's to allocate from.)
-    json::object answer(std::move(answers.at(now.ask_key)), json::storage_ptr());
-    auto giving = give(now.ask_key, std::move(answer), nullptr);
+    auto giving = give(now.ask_key, own_copy(answers.at(now.ask_key)), nullptr);
     co_await asio::co_spawn(executor_, std::move(giving), asio::use_awaitable);
   }
 }

@@ -25,11 +25,7 @@ relay_server::relay_server(relay_options options)
 
 void relay_server::start(std::chrono::steady_clock::duration limit) {
   auto link = links_.shared_link();
-  auto learn = [link]() -> asio::awaitable<mcp::initialize_result> {
-    co_await link->until_connected();
-    co_return link->upstream();
-  };
-  auto learnt = asio::co_spawn(link->get_executor(), learn(), asio::use_future);
+  auto learnt = asio::co_spawn(link->get_executor(), link->handshake(), asio::use_future);
   if (learnt.wait_for(limit) != std::future_status::ready)
     throw std::runtime_error("the upstream server did not answer its handshake within " +
                              std::to_string(std::chrono::duration_cast<std::chrono::seconds>(limit).count()) + " s");

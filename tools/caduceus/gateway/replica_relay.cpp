@@ -1,5 +1,7 @@
 #include "replica_relay.hpp"
 
+#include "own_copy.hpp"
+
 #include <mcp/log.hpp>
 
 #include <boost/asio/as_tuple.hpp>
@@ -54,6 +56,12 @@ int code_of(const json::object& message) {
 
 json::object error_reply(std::uint64_t to, const mcp::rpc_error& error) {
   return {{"kind", "error"}, {"to", to}, {"code", error.code}, {"message", error.message}, {"data", error.data}};
+}
+
+// The JSON-RPC error an error_reply carries.
+mcp::protocol_error error_in(const json::object& message) {
+  const auto* data = message.if_contains("data");
+  return {code_of(message), text_of(message, "message"), data ? *data : json::value()};
 }
 
 mcp::rpc_error error_of(const std::exception& e) {
@@ -170,12 +178,12 @@ asio::awaitable<void> replica_relay::sweep() {
     std::vector<std::pair<std::string, std::size_t>> released;
     for (const auto& [key, held] : held_)
       if (held.released || held.link->gone()) released.push_back(key);
+    std::shared_ptr<mcp::session_store> store;
+    {
+      std::lock_guard lock(stores_mutex_);
+      store = sessions_;
+    }
     for (const auto& key : released) {
-      std::shared_ptr<mcp::session_store> store;
-      {
-        std::lock_guard lock(stores_mutex_);
-        store = sessions_;
-      }
       bool alive = store != nullptr;  // (none: the server is closing, and so is this)
       try {
         alive = alive && !held_.at(key).link->gone() && co_await store->alive(key.first);
@@ -269,8 +277,7 @@ asio::awaitable<json::object> replica_relay::call(std::size_t index, const mcp::
       } else if (kind == "result") {
         co_return object_of(message, "value");
       } else if (kind == "error") {
-        const auto* data = message.if_contains("data");
-        throw mcp::protocol_error(code_of(message), text_of(message, "message"), data ? *data : json::value());
+        throw error_in(message);
       }
     }
   } catch (const mcp::protocol_error&) {
@@ -366,8 +373,12 @@ asio::awaitable<void> replica_relay::run_call(std::shared_ptr<upstream_link> lin
     if (u.total) update["total"] = *u.total;
     self->publish_to(from, {{"kind", "progress"}, {"to", id}, {"update", std::move(update)}});
   };
-  remote->ask = [self, from, id](std::string method, json::object params) {
-    return self->ask_caller(from, id, std::move(method), std::move(params));
+  remote->ask = [self, from, id](std::string method, json::object params) -> asio::awaitable<json::object> {
+    json::object ask{{"method", std::move(method)}, {"params", std::move(params)}};
+    auto answer = co_await self->ask_remote(from, id, std::move(ask));
+    if (!answer)  // (a call's ask is answered now, or refused: a later round is a held call's)
+      throw mcp::protocol_error(mcp::errc::internal_error, "the client's request gave no answer");
+    co_return std::move(*answer);
   };
   json::object reply;
   try {
@@ -379,17 +390,16 @@ asio::awaitable<void> replica_relay::run_call(std::shared_ptr<upstream_link> lin
   publish_to(from, std::move(reply));
 }
 
-asio::awaitable<json::object> replica_relay::ask_caller(std::string caller, std::uint64_t call, std::string method,
-                                                        json::object params) {
+asio::awaitable<std::optional<json::object>> replica_relay::ask_remote(std::string caller, std::uint64_t to,
+                                                                      json::object ask) {
   const auto waiting = wait_here(co_await asio::this_coro::executor);
-  const auto id = waiting.id;
-  auto& w = waiting.wait;
-  publish_to(caller, {{"kind", "ask"}, {"to", call}, {"reply_to", id}, {"method", method}, {"params", params}});
-  auto answer = co_await next_message(*w, caller, liveness_interval);
-  if (text_of(answer, "kind") == "error") {
-    const auto* data = answer.if_contains("data");
-    throw mcp::protocol_error(code_of(answer), text_of(answer, "message"), data ? *data : json::value());
-  }
+  ask["kind"] = "ask";
+  ask["to"] = to;
+  ask["reply_to"] = waiting.id;
+  publish_to(caller, std::move(ask));
+  auto answer = co_await next_message(*waiting.wait, caller, liveness_interval);
+  if (text_of(answer, "kind") == "error") throw error_in(answer);
+  if (answer.contains("later")) co_return std::nullopt;
   co_return object_of(answer, "value");
 }
 
@@ -407,10 +417,7 @@ asio::awaitable<json::object> replica_relay::relay_round(const std::string& hold
     auto message = co_await next_message(*waiting.wait, holder, accept_limit);
     const auto kind = text_of(message, "kind");
     if (kind == "result") co_return object_of(message, "value");
-    if (kind == "error") {
-      const auto* data = message.if_contains("data");
-      throw mcp::protocol_error(code_of(message), text_of(message, "message"), data ? *data : json::value());
-    }
+    if (kind == "error") throw error_in(message);
     if (kind != "ask") continue;
     // Put to the client as the holder would: the answer now, or in its next round.
     const auto key = text_of(message, "key");
@@ -421,7 +428,7 @@ asio::awaitable<json::object> replica_relay::relay_round(const std::string& hold
     json::object answer{{"kind", "answer"}, {"to", reply_to}};
     try {
       auto answers = co_await ctx.ask(std::move(asked));
-      answer["value"] = json::object(answers.at(key), json::storage_ptr());
+      answer["value"] = own_copy(answers.at(key));
     } catch (const mcp::input_required&) {  // (not a std::exception)
       answer["later"] = true;
       publish_to(holder, std::move(answer));
@@ -456,7 +463,8 @@ asio::awaitable<void> replica_relay::run_round(std::shared_ptr<held_call> call, 
   held_call::remote_round round;
   round.client_capabilities = std::move(capabilities);
   round.ask = [self, from, id](std::string key, mcp::input_request ask) {
-    return self->ask_round(from, id, std::move(key), std::move(ask));
+    json::object put{{"key", std::move(key)}, {"method", std::move(ask.method)}, {"params", std::move(ask.params)}};
+    return self->ask_remote(from, id, std::move(put));
   };
   json::object reply;
   try {
@@ -469,18 +477,5 @@ asio::awaitable<void> replica_relay::run_round(std::shared_ptr<held_call> call, 
   publish_to(from, std::move(reply));
 }
 
-asio::awaitable<std::optional<json::object>> replica_relay::ask_round(std::string caller, std::uint64_t round,
-                                                                     std::string key, mcp::input_request ask) {
-  const auto waiting = wait_here(co_await asio::this_coro::executor);
-  publish_to(caller, {{"kind", "ask"}, {"to", round}, {"reply_to", waiting.id}, {"key", key},
-                      {"method", ask.method}, {"params", ask.params}});
-  auto answer = co_await next_message(*waiting.wait, caller, liveness_interval);
-  if (text_of(answer, "kind") == "error") {
-    const auto* data = answer.if_contains("data");
-    throw mcp::protocol_error(code_of(answer), text_of(answer, "message"), data ? *data : json::value());
-  }
-  if (answer.contains("later")) co_return std::nullopt;
-  co_return object_of(answer, "value");
-}
 
 }  // namespace caduceus::gateway

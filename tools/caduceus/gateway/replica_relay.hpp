@@ -88,13 +88,13 @@ class replica_relay : public std::enable_shared_from_this<replica_relay> {
   void on_direct(json::object message);  // a message to this replica
   asio::awaitable<void> run_call(std::shared_ptr<upstream_link> link, std::string from, std::uint64_t id,
                                  std::string method, json::object params);
-  asio::awaitable<json::object> ask_caller(std::string caller, std::uint64_t call, std::string method,
-                                           json::object params);
+  // Puts `ask` (a method and params, and a round's key) to the replica
+  // whose call or round `to` is: its answer, or nullopt when the client
+  // answers it in a later round.
+  asio::awaitable<std::optional<json::object>> ask_remote(std::string caller, std::uint64_t to, json::object ask);
   void on_round(json::object message);  // (on the strand)
   asio::awaitable<void> run_round(std::shared_ptr<held_call> call, std::string from, std::uint64_t id,
                                   json::object capabilities);
-  asio::awaitable<std::optional<json::object>> ask_round(std::string caller, std::uint64_t round, std::string key,
-                                                         mcp::input_request ask);
   asio::awaitable<json::object> next_message(waiter& w, const std::string& peer, std::chrono::milliseconds first);
   asio::awaitable<void> sweep();
   // A wait for messages to this replica under an id, forgotten when it goes.

@@ -1,5 +1,6 @@
 #include "upstream_link.hpp"
 
+#include "own_copy.hpp"
 #include "request_relay.hpp"
 
 #include <mcp/log.hpp>
@@ -58,12 +59,6 @@ mcp::call_options upstream_call_options(json::object& params, const mcp::request
   if (!options.trace.empty()) erase_meta(params, {"traceparent", "tracestate", "baggage"});
   return options;
 }
-
-// A downstream request's params, in memory of their own (the heap's). The
-// request's live in its message's arena, which must not be allocated from
-// on another thread: the link's strand copies what it sends, and several
-// links may send one request's params at once (aggregated upstreams).
-json::object own_copy(const json::object& params) { return json::object(params, json::storage_ptr()); }
 
 // Notifications the link answers itself rather than relays: progress goes
 // to the call it belongs to, cancellation to the request it cancels.
@@ -157,6 +152,11 @@ asio::awaitable<void> upstream_link::until_connected() {
   if (state_ == state::failed) throw mcp::protocol_error(mcp::errc::internal_error, failure_);
   if (state_ != state::ready)
     throw mcp::protocol_error(mcp::errc::internal_error, "the gateway's connection to the upstream server has ended");
+}
+
+asio::awaitable<mcp::initialize_result> upstream_link::handshake() {
+  co_await until_connected();
+  co_return client_.server();
 }
 
 asio::awaitable<json::object> upstream_link::forward(const mcp::request& req, mcp::request_context& ctx) {

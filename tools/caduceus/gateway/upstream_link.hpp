@@ -80,10 +80,11 @@ class upstream_link : public std::enable_shared_from_this<upstream_link> {
   /// Waits until connected; throws protocol_error saying why it could not
   /// connect, or that the link has ended. Call from the link's executor.
   asio::awaitable<void> until_connected();
+  /// Waits until connected (as until_connected()), then gives what the
+  /// upstream said of itself. Call from the link's executor.
+  asio::awaitable<mcp::initialize_result> handshake();
   /// The strand the link runs on.
   const asio::any_io_executor& get_executor() const noexcept { return executor_; }
-  /// What the upstream said of itself; valid once connected.
-  const mcp::initialize_result& upstream() const { return client_.server(); }
   /// Whether the link failed or ended (then a shared link is made anew). Any thread.
   bool gone() const noexcept { return gone_.load(std::memory_order_relaxed); }
   /// Sends `req`, a request of a session, upstream and returns its result;

@@ -49,13 +49,17 @@ upstream_links::upstream_links(std::size_t index, upstream_options options)
     });
 }
 
-std::shared_ptr<upstream_link> upstream_links::start_gateway_link(bool warm) const {
+std::shared_ptr<upstream_link> upstream_links::start_link(link_settings settings, link_identity identity,
+                                                          bool warm) const {
   auto started = warm && options_.take_warm ? options_.take_warm() : std::nullopt;
   auto strand = started ? started->strand : options_.new_strand();
-  auto link = std::make_shared<upstream_link>(std::move(strand), options_.open, options_.settings,
-                                              options_.shared_identity);
+  auto link = std::make_shared<upstream_link>(std::move(strand), options_.open, std::move(settings), std::move(identity));
   link->start(started ? std::move(started->transport) : nullptr);
   return link;
+}
+
+std::shared_ptr<upstream_link> upstream_links::start_gateway_link(bool warm) const {
+  return start_link(options_.settings, options_.shared_identity, warm);
 }
 
 void upstream_links::open_session(mcp::session& s, bool start_own_link) {
@@ -83,11 +87,7 @@ std::shared_ptr<upstream_link> upstream_links::open_link(mcp::session& s) {
     settings.orphaned = [replicas = options_.replicas, id = s.id()](const mcp::notification& n) {
       replicas->broadcast(id, n);
     };
-  auto warm = options_.take_warm ? options_.take_warm() : std::nullopt;
-  auto strand = warm ? warm->strand : options_.new_strand();
-  auto link = std::make_shared<upstream_link>(std::move(strand), options_.open, std::move(settings),
-                                              std::move(identity));
-  link->start(warm ? std::move(warm->transport) : nullptr);
+  auto link = start_link(std::move(settings), std::move(identity), true);
   if (options_.replicas) options_.replicas->hold(s.id(), index_, link);
   return link;
 }

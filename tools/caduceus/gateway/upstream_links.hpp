@@ -68,8 +68,9 @@ class upstream_links {
   std::shared_ptr<upstream_link> open_link(mcp::session& s);
   std::shared_ptr<upstream_link> link_of(mcp::session& s);
   bool relayed(const mcp::session& s) const;
-  // A link that speaks for the gateway (the shared one, or one a held call
-  // has to itself), started; through a child started ahead when `warm`.
+  // A link, started; through a child started ahead when `warm` (and there is one).
+  std::shared_ptr<upstream_link> start_link(link_settings settings, link_identity identity, bool warm) const;
+  // One that speaks for the gateway: the shared one, or one a held call has to itself.
   std::shared_ptr<upstream_link> start_gateway_link(bool warm) const;
 
   const std::size_t index_;
