@@ -18,29 +18,19 @@ namespace caduceus {
 namespace {
 
 // Other commands never sign in on their own: a person may not be there.
+// `asked`, when given, notes that a sign-in was needed.
 class login_needed final : public mcp::oauth_user_agent {
  public:
-  explicit login_needed(std::string url) : url_(std::move(url)) {}
+  explicit login_needed(std::string url, std::shared_ptr<bool> asked = nullptr)
+      : url_(std::move(url)), asked_(std::move(asked)) {}
   std::string redirect_uri() override { return "http://127.0.0.1/callback"; }
   boost::asio::awaitable<std::string> authorize(std::string) override {
+    if (asked_) *asked_ = true;
     throw mcp::oauth_error("signing in to " + url_ + " needs you: run caduceus --url " + url_ + " login");
   }
 
  private:
   std::string url_;
-};
-
-// The same, noting that it was asked: a sign-in needs the user.
-class user_asked final : public mcp::oauth_user_agent {
- public:
-  explicit user_asked(std::shared_ptr<bool> asked) : asked_(std::move(asked)) {}
-  std::string redirect_uri() override { return "http://127.0.0.1/callback"; }
-  boost::asio::awaitable<std::string> authorize(std::string) override {
-    *asked_ = true;
-    throw mcp::oauth_error("a sign-in is needed");
-  }
-
- private:
   std::shared_ptr<bool> asked_;
 };
 
@@ -105,7 +95,7 @@ boost::asio::awaitable<bool> sign_in_needed(const invocation& inv) {
   auto ex = co_await boost::asio::this_coro::executor;
   auto asked = std::make_shared<bool>(false);
   auto options = options_for(inv);
-  options.user_agent = std::make_shared<user_asked>(asked);
+  options.user_agent = std::make_shared<login_needed>(inv.url, asked);
   mcp::http_client_options http;
   for (const auto& [name, value] : inv.headers) http.headers[name] = value;
   http.authorizer = std::make_shared<mcp::oauth_client>(ex, std::move(options));
