@@ -62,12 +62,6 @@ def key(setup, connections):
     return f'cluster/{setup}/{connections}'
 
 
-def _free_port():
-    with socket.socket() as s:
-        s.bind(('127.0.0.1', 0))
-        return s.getsockname()[1]
-
-
 def _listens(port):
     with socket.socket() as s:
         s.settimeout(0.2)
@@ -149,7 +143,7 @@ class Cluster:
 
     def _start_redis(self):
         for attempt in range(5):
-            port = _free_port()
+            port = processes.free_port()
             redis = self._start([REDIS, '--port', str(port), '--bind', '127.0.0.1', '--dir', self.dir,
                                  '--save', '', '--appendonly', 'no', '--daemonize', 'no'])
             if _wait(lambda: _listens(port), redis, 10, 'redis-server'):
@@ -173,7 +167,7 @@ class Cluster:
         servers = '\n'.join(f'  server node{i + 1} 127.0.0.1:{port}' for i, port in enumerate(ports))
         config = os.path.join(self.dir, 'haproxy.cfg')
         for attempt in range(5):
-            port = _free_port()
+            port = processes.free_port()
             with open(config, 'w') as file:
                 file.write(HAPROXY_CONFIG.format(dir=self.dir, port=port, servers=servers))
             proxy = self._start([HAPROXY, '-f', config, '-db'])

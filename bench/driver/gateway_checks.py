@@ -97,7 +97,7 @@ def session_with_child(endpoint):
 def check_startup(gateway, paths, starts):
     times = []
     for _ in range(starts):
-        port = gateways.free_port()
+        port = processes.free_port()
         started = time.monotonic()
         process = processes.start(processes.pinned(processes.SERVER_CORE, gateways.command(gateway, paths, port)))
         try:
@@ -197,7 +197,7 @@ class Replicas(cluster.Cluster):
             _, redis_url = self._start_redis()
             self.gateways = []
             for _ in range(2):
-                port = gateways.free_port()
+                port = processes.free_port()
                 process = self._start(gateways.command(gateways.OURS, self.paths, port) + ['--redis', redis_url])
                 cluster._wait(lambda: cluster._listens(port), process, 30, 'caduceus gateway')
                 self.gateways.append((process, port))

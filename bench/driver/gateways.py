@@ -54,12 +54,6 @@ def gateways_dir(paths):
     return os.path.join(os.path.dirname(paths.ts_dir), 'gateways')
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(('127.0.0.1', 0))
-        return s.getsockname()[1]
-
-
 def command(gateway, paths, port, extra=()):
     """The gateway's command line, with `extra` options of its own."""
     upstream = [paths.binary('everything-server'), '--stdio']
@@ -78,7 +72,7 @@ class ListeningGateway:
     """A gateway listening on 127.0.0.1, pinned to the server core, for a `with` block."""
 
     def __init__(self, gateway, paths, extra=()):
-        self.port = free_port()
+        self.port = processes.free_port()
         self.command = command(gateway, paths, self.port, extra)
         self.url = f'http://127.0.0.1:{self.port}/mcp'
 

@@ -6,6 +6,7 @@ import atexit
 import os
 import select
 import signal
+import socket
 import subprocess
 import tempfile
 
@@ -27,6 +28,13 @@ def _exit_on_signal(signum, _frame):
 atexit.register(_kill_all)
 signal.signal(signal.SIGTERM, _exit_on_signal)
 signal.signal(signal.SIGHUP, _exit_on_signal)
+
+
+def free_port():
+    """A port of 127.0.0.1 free now (a process started next binds it)."""
+    with socket.socket() as s:
+        s.bind(('127.0.0.1', 0))
+        return s.getsockname()[1]
 
 
 def pinned(core, command):
